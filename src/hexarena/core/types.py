@@ -1,0 +1,51 @@
+"""Seats, outcomes and termination reasons.
+
+Seats are plain ints: 0 is the seat that moves first in the initial position, 1 the other. Colours (X/O,
+Black/White) belong to each game, which keeps seat and colour apart so that rules like Hex's swap are just moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+Seat = int
+SEATS: tuple[Seat, Seat] = (0, 1)
+
+
+def other(seat: Seat) -> Seat:
+    """The opponent's seat."""
+    return 1 - seat
+
+
+class Termination(StrEnum):
+    """Why a match ended. Stored with every result; stable strings."""
+
+    NORMAL = "normal"  # the rules decided: a win or a draw on the board
+    TURN_LIMIT = "turn_limit"  # the configured number of turns was reached: a draw
+    TIME = "time"  # a player ran out of time
+    ILLEGAL_MOVE = "illegal_move"  # a player sent a move the rules reject
+    PROTOCOL = "protocol"  # a player broke its wire protocol (garbage, wrong packet...)
+    DISCONNECT = "disconnect"  # a player went away
+    RESIGN = "resign"  # a player resigned
+    ABORTED = "aborted"  # the match was stopped (server shutdown, admin); no winner
+    ERROR = "error"  # hexarena itself failed; recorded as a draw
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: the winning seat (``None`` for a draw), how it ended and a readable reason."""
+
+    winner: Seat | None
+    termination: Termination = Termination.NORMAL
+    reason: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def score(self, seat: Seat) -> float:
+        """1 for a win, 0.5 for a draw, 0 for a loss, from ``seat``'s point of view."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == seat else 0.0

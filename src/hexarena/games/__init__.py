@@ -1,0 +1,6 @@
+"""Rules engines. Importing this package registers every built-in game.
+
+Each game module registers itself; a game whose module fails to import is a bug, not an optional feature.
+"""
+
+from hexarena.games import htttx  # noqa: F401

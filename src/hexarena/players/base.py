@@ -1,0 +1,109 @@
+"""The one interface the referee talks to, whatever the wire behind it.
+
+A Player adapter translates between the referee's typed requests and its protocol. It parses what the bot sent
+into the game's move type and raises ``ProtocolViolation`` (with a reason) when the reply can't be read; the
+referee then checks legality with the rules, owns every clock, and tells each player how the match ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from hexarena.core.types import Outcome, Seat, Termination
+
+
+@dataclass(frozen=True, slots=True)
+class ClockConfig:
+    """A match clock.
+
+    ``kind``: ``none`` (no limit), ``turn`` (``seconds`` per move), ``match`` (``seconds`` per side for the whole
+    game), ``incremental`` (Fischer: ``seconds`` at the start plus ``increment`` after each move).
+    """
+
+    kind: str = "none"
+    seconds: float | None = None
+    increment: float = 0.0
+
+    KINDS = ("none", "turn", "match", "incremental")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What a player learns when a match starts."""
+
+    match_id: str
+    game: Any  # the Game object
+    params: dict[str, Any]
+    seat: Seat
+    initial_state: Any
+    clock: ClockConfig = ClockConfig()
+    heartbeat_ms: int = 5000
+    opponent: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """A request for one move.
+
+    ``history`` holds every move since the initial state as ``(seat, move)``; adapters that send only what
+    changed (bws ``previous``) keep their own cursor into it. ``time_limit`` is the seconds this player may
+    think for this move (None: unlimited); the referee enforces it, adapters only pass it on.
+    """
+
+    state: Any
+    history: tuple[tuple[Seat, Any], ...]
+    time_limit: float | None
+    time_left: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReply:
+    """A parsed move with the optional analysis a bot sent along with it."""
+
+    move: Any
+    evaluation: dict[str, Any] | None = None
+    considerations: list[Any] | None = None
+    comment: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """How the match ended, as told to one player."""
+
+    outcome: Outcome
+    seat: Seat
+    final_state: Any
+    culprit: Seat | None = None  # the seat that broke a rule, timed out or went away, if any
+
+    @property
+    def violated(self) -> bool:
+        """True when this player lost by breaking the rules or its protocol (bws answers it with ``nope``)."""
+        return self.culprit == self.seat and self.outcome.termination in (
+            Termination.ILLEGAL_MOVE,
+            Termination.PROTOCOL,
+        )
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the referee needs from a player. Every method may raise BotError subclasses."""
+
+    name: str
+
+    async def start(self, info: MatchInfo) -> None:
+        """Connect or launch, and tell the player about the match."""
+        ...
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        """Ask for a move; the referee times this call and cancels it at the deadline."""
+        ...
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        """Learn about a move that was played (by either seat). Adapters may ignore it."""
+        ...
+
+    async def finish(self, result: PlayerResult) -> None:
+        """Learn how the match ended, then release every resource. Must never raise."""
+        ...

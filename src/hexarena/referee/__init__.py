@@ -1,0 +1,1 @@
+"""The match loop: the only clock in hexarena."""
