@@ -1,0 +1,248 @@
+"""HTTTX bot API packets (bot-api-v1, basic_websocket v1-alpha, stateless v1-alpha) as msgspec structs.
+
+Both sides use these: the server-side adapters in ``hexarena.players`` and the bot SDK in ``hexarena.bots``.
+Decoding validates types and required fields; ``decode_*`` turn every failure into a ``ProtocolViolation`` whose
+reason names the field (``Object missing required field `q` - at `$.move.pieces[0]```) so bot authors can fix it.
+Unknown fields are ignored (the spec lets bots add fields); unknown packet types are rejected by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from hexarena.core.errors import ProtocolViolation
+
+Side = Literal["x", "o"]
+
+#: Largest packet we accept from a bot; anything bigger is a protocol violation (a real move is ~100 bytes).
+MAX_PACKET_BYTES = 64 * 1024
+
+
+class Coord(msgspec.Struct, frozen=True):
+    q: int
+    r: int
+
+
+class Cell(msgspec.Struct, frozen=True):
+    q: int
+    r: int
+    p: Side
+
+
+class Board(msgspec.Struct):
+    cells: list[Cell] = []
+
+
+class StatelessBoard(msgspec.Struct):
+    to_move: Side
+    cells: list[Cell] = []
+
+
+class PositionEvaluation(msgspec.Struct, omit_defaults=True):
+    heuristic: float | None = None
+    win_in: int | None = None
+
+
+class MoveOption(msgspec.Struct, omit_defaults=True):
+    pieces: list[Coord]
+    evaluation: PositionEvaluation | None = None
+
+
+class Move(msgspec.Struct):
+    side: Side
+    pieces: list[Coord]
+
+
+# ----- server -> bot (bws) -----
+
+
+class Setup(msgspec.Struct, tag="setup", tag_field="type"):
+    board: Board
+
+
+class Config(msgspec.Struct, tag="config", tag_field="type", omit_defaults=True):
+    depth: int | None = None
+
+
+class MoveRequestPacket(msgspec.Struct, tag="move_request", tag_field="type", omit_defaults=True):
+    side: Side
+    previous: list[Move]
+    board: Board | None = None  # Hivemaker extension: the authoritative full board
+    move_time_limit: float | None = None
+
+
+class EvalRequest(msgspec.Struct, tag="eval_request", tag_field="type", omit_defaults=True):
+    side: Side
+    evaluation_time_limit: float | None = None
+
+
+class Heartbeat(msgspec.Struct, tag="heartbeat", tag_field="type"):
+    waiting: bool
+
+
+class End(msgspec.Struct, tag="end", tag_field="type"):
+    """Hivemaker extension: the game is over (``reason`` win | draw | forfeit)."""
+
+    winner: Side | None
+    reason: str
+    board: Board
+    detail: str | None = None
+
+
+class Nope(msgspec.Struct, tag="nope", tag_field="type"):
+    """Hivemaker extension: a protocol violation; the server closes the connection after it."""
+
+    reason: str
+
+
+class BoardUpdate(msgspec.Struct, tag="board_update", tag_field="type"):
+    """Spectator packet: the board after a turn."""
+
+    board: Board
+    to_move: Side | None
+    status: str
+
+
+ServerPacket = Setup | Config | MoveRequestPacket | EvalRequest | Heartbeat | End | Nope | BoardUpdate
+
+# ----- bot -> server (bws) -----
+
+
+class MoveResponse(msgspec.Struct, tag="move_response", tag_field="type", omit_defaults=True):
+    move: MoveOption
+    considerations: list[MoveOption] | None = None
+
+
+class EvalResponse(msgspec.Struct, tag="eval_response", tag_field="type"):
+    evaluation: PositionEvaluation
+
+
+BotPacket = MoveResponse | EvalResponse
+
+# ----- stateless -----
+
+
+class StatelessRequest(msgspec.Struct, omit_defaults=True):
+    board: StatelessBoard
+    time_limit: float | None = None
+
+
+class StatelessResponse(msgspec.Struct, omit_defaults=True):
+    move: MoveOption
+    considerations: list[MoveOption] | None = None
+
+
+# ----- capabilities (bot-api-v1) -----
+
+
+class ConfigCapability(msgspec.Struct, omit_defaults=True):
+    dynamic: bool = False
+
+
+class BwsV1Alpha(msgspec.Struct, omit_defaults=True):
+    api_root: str | None = None
+    move_time_limit: bool = False
+    evaluation_time_limit: bool = False
+    config: ConfigCapability | None = None
+    free_setup: bool = False
+    move_skips: bool = False
+    dual_sided: bool = False
+    free_move_order: bool = False
+    evaluation: bool = False
+    resettable_state: bool = False
+    interruptible: bool = False
+
+
+class StatelessV1Alpha(msgspec.Struct, omit_defaults=True):
+    api_root: str | None = None
+    move_time_limit: bool = False
+
+
+class BwsVersions(msgspec.Struct, omit_defaults=True, rename={"v1_alpha": "v1-alpha"}):
+    v1_alpha: BwsV1Alpha | None = None
+
+
+class StatelessVersions(msgspec.Struct, omit_defaults=True, rename={"v1_alpha": "v1-alpha"}):
+    v1_alpha: StatelessV1Alpha | None = None
+
+
+class BasicWebsocketCapability(msgspec.Struct, omit_defaults=True):
+    versions: BwsVersions = msgspec.field(default_factory=BwsVersions)
+
+
+class StatelessCapability(msgspec.Struct, omit_defaults=True):
+    versions: StatelessVersions = msgspec.field(default_factory=StatelessVersions)
+
+
+class Meta(msgspec.Struct, omit_defaults=True):
+    name: str | None = None
+    description: str | None = None
+    authors: list[str] | None = None
+    version: str | None = None
+    tags: list[str] | None = None
+
+
+class Capabilities(msgspec.Struct, omit_defaults=True):
+    meta: Meta | None = None
+    stateless: StatelessCapability | None = None
+    basic_websocket: BasicWebsocketCapability | None = None
+
+
+DEFAULT_BWS_API_ROOT = "bws/v1-alpha"
+DEFAULT_STATELESS_API_ROOT = "stateless/v1-alpha"
+
+_bot_decoder = msgspec.json.Decoder(BotPacket)
+_server_decoder = msgspec.json.Decoder(ServerPacket)
+_stateless_response_decoder = msgspec.json.Decoder(StatelessResponse)
+_stateless_request_decoder = msgspec.json.Decoder(StatelessRequest)
+_caps_decoder = msgspec.json.Decoder(Capabilities)
+_encoder = msgspec.json.Encoder()
+
+
+def _decode(decoder: msgspec.json.Decoder[Any], data: str | bytes, what: str) -> Any:
+    if len(data) > MAX_PACKET_BYTES:
+        raise ProtocolViolation(f"{what} too large: {len(data)} bytes (limit {MAX_PACKET_BYTES})")
+    try:
+        return decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        text = str(exc)
+        if text.startswith("JSON is malformed") or "malformed" in text:
+            raise ProtocolViolation(f"{what} is not valid JSON: {text}") from None
+        raise ProtocolViolation(f"invalid {what}: {text}") from None
+
+
+def decode_bot_packet(data: str | bytes) -> MoveResponse | EvalResponse:
+    """A packet a bot sent over bws; ProtocolViolation says what is wrong with it."""
+    return _decode(_bot_decoder, data, "packet")  # type: ignore[no-any-return]
+
+
+def decode_server_packet(data: str | bytes) -> Any:
+    """A packet the game server sent (used by the SDK's bot side)."""
+    return _decode(_server_decoder, data, "server packet")
+
+
+def decode_stateless_response(data: str | bytes) -> StatelessResponse:
+    return _decode(_stateless_response_decoder, data, "turn response")  # type: ignore[no-any-return]
+
+
+def decode_stateless_request(data: str | bytes) -> StatelessRequest:
+    return _decode(_stateless_request_decoder, data, "turn request")  # type: ignore[no-any-return]
+
+
+def decode_capabilities(data: str | bytes) -> Capabilities:
+    return _decode(_caps_decoder, data, "capabilities.json")  # type: ignore[no-any-return]
+
+
+def encode(packet: Any) -> bytes:
+    """JSON bytes of any struct in this module."""
+    return _encoder.encode(packet)
+
+
+def side_of(seat: int) -> Side:
+    return "x" if seat == 0 else "o"
+
+
+def seat_of(side: str) -> int:
+    return 0 if side == "x" else 1
