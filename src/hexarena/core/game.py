@@ -155,9 +155,7 @@ class RuleGame(Generic[S, M]):
         known = {p.name: p for p in self.params}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise ConfigError(
-                f"unknown parameter(s) {unknown} for {self.name}; known: {sorted(known) or 'none'}"
-            )
+            raise ConfigError(f"unknown parameter(s) {unknown} for {self.name}; known: {sorted(known) or 'none'}")
         out: dict[str, Any] = {}
         for p in self.params:
             out[p.name] = p.coerce(given[p.name]) if p.name in given else p.default

@@ -107,3 +107,55 @@ class Player(Protocol):
     async def finish(self, result: PlayerResult) -> None:
         """Learn how the match ended, then release every resource. Must never raise."""
         ...
+
+
+class BasePlayer:
+    """Common plumbing for adapters: a name, and a way to tell the referee the player went away *now*.
+
+    Adapters with a live connection call ``fail(error)`` from their reader task when the socket closes or the
+    bot sends something unrequested; the referee waits on ``failed()`` alongside every move so a dead or
+    misbehaving player is noticed at once, even while it is the opponent's turn.
+    """
+
+    name: str = "player"
+    kind: str = "player"
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self._failure: asyncio.Future[BaseException] | None = None
+        self._asyncio = asyncio
+
+    def _failure_future(self) -> Any:
+        if self._failure is None:
+            self._failure = self._asyncio.get_running_loop().create_future()
+        return self._failure
+
+    def fail(self, error: BaseException) -> None:
+        """Report that this player can't go on (first report wins)."""
+        fut = self._failure_future()
+        if not fut.done():
+            fut.set_result(error)
+
+    async def failed(self) -> BaseException:
+        """Completes with the error once the player has failed; never completes for a healthy player."""
+        return await self._failure_future()  # type: ignore[no-any-return]
+
+    @property
+    def failure(self) -> BaseException | None:
+        if self._failure is not None and self._failure.done():
+            return self._failure.result()
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """Public description stored with games: kind and spec, never a secret."""
+        return {"name": self.name, "kind": self.kind}
+
+    async def start(self, info: MatchInfo) -> None:
+        self.info = info
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        return None
+
+    async def finish(self, result: PlayerResult) -> None:
+        return None

@@ -1,0 +1,229 @@
+"""basic_websocket v1-alpha: hexarena (the spec's "client") connects out to a bot server.
+
+One connection per match. A reader task runs for the whole match, so a closed socket, garbage or an
+unrequested packet is noticed the moment it arrives (Hivemaker only noticed at the next heartbeat), and every
+violation is answered with ``nope{reason}`` before the connection is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.htttx_common import (
+    board_of,
+    considerations_of,
+    end_packet,
+    evaluation_of,
+    fetch_capabilities,
+    move_of,
+    resolve,
+    wire_move,
+)
+from hexarena.wire import htttx as w
+
+log = logging.getLogger(__name__)
+
+#: Frames above this are refused by the socket layer itself (close 1009); between MAX_PACKET_BYTES and this
+#: we still read the frame and answer with a readable ``nope``.
+FRAME_LIMIT = 1024 * 1024
+
+
+def _is_origin_only(state: Any) -> bool:
+    return dict(state.cells) == {(0, 0): 0}
+
+
+class BwsPlayer(BasePlayer):
+    """A bot server speaking bws v1-alpha, reached at ``url`` (its folder or its capabilities.json)."""
+
+    kind = "bws"
+
+    def __init__(
+        self,
+        url: str,
+        name: str | None = None,
+        depth: int | None = None,
+        extras: dict[str, Any] | None = None,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        super().__init__()
+        self.url = url
+        self.name = name or url
+        self.depth = depth
+        self.extras = extras or {}
+        self.connect_timeout = connect_timeout
+        self.caps: w.BwsV1Alpha | None = None
+        self.meta: w.Meta | None = None
+        self.ws: ClientConnection | None = None
+        self._pending: asyncio.Future[Any] | None = None
+        self._pending_kind = ""
+        self._cursor = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._violation: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
+        if self.meta is not None and self.meta.name:
+            out["bot_name"] = self.meta.name
+        return out
+
+    # ----- lifecycle -----
+
+    async def start(self, info: MatchInfo) -> None:
+        self.info = info
+        self.seat = info.seat
+        async with httpx.AsyncClient() as client:
+            caps_url, caps = await fetch_capabilities(client, self.url, self.connect_timeout)
+        bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
+        if bws is None:
+            raise ConfigError(f"the bot at {caps_url} does not declare basic_websocket v1-alpha")
+        self.caps, self.meta = bws, caps.meta
+        if self.meta is not None and self.meta.name and self.name == self.url:
+            self.name = self.meta.name
+        if not bws.free_setup and not _is_origin_only(info.initial_state):
+            raise ConfigError("the bot does not declare free_setup, so it can't start from an opening position")
+        socket_url = resolve(caps_url, bws.api_root, w.DEFAULT_BWS_API_ROOT, "game", websocket=True)
+        try:
+            self.ws = await connect(
+                socket_url,
+                open_timeout=self.connect_timeout,
+                max_size=FRAME_LIMIT,
+                ping_interval=None,
+                compression=None,
+            )
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
+            raise BotCrashed(f"could not open {socket_url}: {exc}") from None
+        if bws.config is not None and (self.depth is not None or self.extras):
+            config: dict[str, Any] = {"type": "config"}
+            if self.depth is not None:
+                config["depth"] = self.depth
+            config.update({k: v for k, v in self.extras.items() if k.startswith("x-")})
+            await self._send(config)
+        await self._send(w.Setup(board=board_of(info.initial_state)))
+        self._tasks.append(asyncio.create_task(self._reader(), name=f"bws-reader-{self.name}"))
+        if info.heartbeat_ms > 0:
+            self._tasks.append(asyncio.create_task(self._heartbeats(info.heartbeat_ms / 1000)))
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
+        self._cursor = len(request.history) + 1  # our reply will be the next entry
+        limit = request.time_limit if (self.caps and self.caps.move_time_limit) else None
+        packet = w.MoveRequestPacket(
+            side=w.side_of(self.seat), previous=previous, board=board_of(request.state), move_time_limit=limit
+        )
+        reply: w.MoveResponse = await self._request(packet, "move")
+        move = move_of(reply.move)
+        return MoveReply(
+            move=move,
+            evaluation=evaluation_of(reply.move),
+            considerations=considerations_of(reply.considerations),
+        )
+
+    async def evaluate(self, time_limit: float | None = None) -> dict[str, Any] | None:
+        """Ask for an evaluation of the current position (only if the bot declares ``evaluation``)."""
+        if not (self.caps and self.caps.evaluation):
+            return None
+        limit = time_limit if self.caps.evaluation_time_limit else None
+        reply: w.EvalResponse = await self._request(
+            w.EvalRequest(side=w.side_of(self.seat), evaluation_time_limit=limit), "eval"
+        )
+        ev = reply.evaluation
+        return {k: v for k, v in (("heuristic", ev.heuristic), ("win_in", ev.win_in)) if v is not None}
+
+    async def finish(self, result: PlayerResult) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.ws is None:
+            return
+        with contextlib.suppress(Exception):
+            if result.violated or self._violation is not None:
+                await self._send(w.Nope(reason=self._violation or result.outcome.reason))
+            else:
+                await self._send(end_packet(result, board_of(result.final_state)))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(), 2.0)
+
+    # ----- internals -----
+
+    async def _send(self, packet: Any) -> None:
+        assert self.ws is not None
+        try:
+            await self.ws.send(w.encode(packet).decode())
+        except ConnectionClosed as exc:
+            raise BotCrashed(f"the bot closed the connection ({exc})") from None
+
+    async def _request(self, packet: Any, kind: str) -> Any:
+        if self.failure is not None:
+            raise self.failure
+        loop = asyncio.get_running_loop()
+        self._pending = loop.create_future()
+        self._pending_kind = kind
+        try:
+            await self._send(packet)
+            return await self._pending
+        finally:
+            self._pending = None
+
+    def _violate(self, error: BotError) -> None:
+        if isinstance(error, ProtocolViolation):
+            self._violation = error.reason
+        if self._pending is not None and not self._pending.done():
+            self._pending.set_exception(error)
+        self.fail(error)
+
+    async def _reader(self) -> None:
+        assert self.ws is not None
+        try:
+            async for message in self.ws:
+                try:
+                    packet = w.decode_bot_packet(message)
+                except ProtocolViolation as exc:
+                    self._violate(exc)
+                    return
+                pending = self._pending
+                expected = w.MoveResponse if self._pending_kind == "move" else w.EvalResponse
+                if pending is None or pending.done():
+                    self._violate(ProtocolViolation(f"{_type_of(packet)} sent without a pending request"))
+                    return
+                if not isinstance(packet, expected):
+                    self._violate(ProtocolViolation(f"expected {_type_name(expected)}, got {_type_of(packet)}"))
+                    return
+                pending.set_result(packet)
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else 1006
+            reason = f": {exc.rcvd.reason}" if exc.rcvd and exc.rcvd.reason else ""
+            if code == 1009:
+                self._violate(ProtocolViolation(f"message larger than {FRAME_LIMIT} bytes"))
+                return
+            self._violate(BotCrashed(f"the bot closed the connection (code {code}{reason})"))
+            return
+        self._violate(BotCrashed("the bot closed the connection"))
+
+    async def _heartbeats(self, period: float) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._send(w.Heartbeat(waiting=self._pending is not None))
+            except BotError as exc:
+                self._violate(exc)
+                return
+
+
+def _type_name(cls: type) -> str:
+    return str(getattr(cls, "__struct_config__").tag)  # noqa: B009
+
+
+def _type_of(packet: Any) -> str:
+    return _type_name(type(packet))
+
+
+__all__ = ["BotTimeout", "BwsPlayer"]

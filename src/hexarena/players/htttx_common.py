@@ -1,0 +1,108 @@
+"""HTTTX glue shared by the bot-API adapters (bws, stateless, human): capabilities, URLs, boards, moves."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.wire import htttx as w
+
+CAPABILITIES = "capabilities.json"
+
+
+def capabilities_url(url: str) -> str:
+    """The capabilities.json URL for a bot URL given either as its folder or as the file itself."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise ConfigError(f"bot URL must start with http:// or https://, got {url!r}")
+    if not parts.netloc:
+        raise ConfigError(f"bot URL {url!r} has no host")
+    if parts.path.endswith("/" + CAPABILITIES) or parts.path == CAPABILITIES:
+        return url
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path + CAPABILITIES, "", ""))
+
+
+def resolve(capabilities_at: str, api_root: str | None, default_root: str, leaf: str, websocket: bool) -> str:
+    """``<folder of capabilities.json>/<api_root>/<leaf>``, as the spec says (ws:// for sockets)."""
+    parts = urlsplit(capabilities_at)
+    folder = parts.path.rsplit("/", 1)[0] + "/"
+    root = (api_root if api_root is not None else default_root).strip("/")
+    path = folder + (root + "/" if root else "") + leaf
+    scheme = parts.scheme
+    if websocket:
+        scheme = "wss" if scheme == "https" else "ws"
+    return urlunsplit((scheme, parts.netloc, path, "", ""))
+
+
+async def fetch_capabilities(client: httpx.AsyncClient, url: str, timeout: float = 10.0) -> tuple[str, w.Capabilities]:
+    """GET the bot's capabilities.json; errors say what was wrong with the bot, not with us."""
+    caps_url = capabilities_url(url)
+    try:
+        response = await client.get(caps_url, timeout=timeout)
+    except httpx.TimeoutException:
+        raise BotTimeout(f"no answer from {caps_url} within {timeout:g} s") from None
+    except httpx.HTTPError as exc:
+        raise BotCrashed(f"could not fetch {caps_url}: {exc}") from None
+    if response.status_code != 200:
+        raise ProtocolViolation(f"GET {caps_url} answered HTTP {response.status_code}, expected 200")
+    return caps_url, w.decode_capabilities(response.content)
+
+
+def board_of(state: Any) -> w.Board:
+    return w.Board(cells=[w.Cell(q=q, r=r, p=w.side_of(seat)) for (q, r), seat in state.cells.items()])
+
+
+def stateless_board_of(state: Any) -> w.StatelessBoard:
+    seat = state.to_move_seat
+    return w.StatelessBoard(
+        to_move=w.side_of(seat if seat is not None else 0),
+        cells=[w.Cell(q=q, r=r, p=w.side_of(s)) for (q, r), s in state.cells.items()],
+    )
+
+
+def move_of(option: w.MoveOption) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A bot's MoveOption as an engine move; the count of pieces is a protocol matter, checked here."""
+    if len(option.pieces) != 2:
+        raise ProtocolViolation(f"a move must have exactly 2 pieces, got {len(option.pieces)}")
+    a, b = option.pieces
+    return ((a.q, a.r), (b.q, b.r))
+
+
+def wire_move(seat: int, move: Any) -> w.Move:
+    return w.Move(side=w.side_of(seat), pieces=[w.Coord(q=q, r=r) for q, r in move])
+
+
+def evaluation_of(option: w.MoveOption) -> dict[str, Any] | None:
+    if option.evaluation is None:
+        return None
+    out: dict[str, Any] = {}
+    if option.evaluation.heuristic is not None:
+        out["heuristic"] = option.evaluation.heuristic
+    if option.evaluation.win_in is not None:
+        out["win_in"] = option.evaluation.win_in
+    return out
+
+
+def considerations_of(options: list[w.MoveOption] | None) -> list[Any] | None:
+    if not options:
+        return None
+    return [{"pieces": [[p.q, p.r] for p in o.pieces], "evaluation": evaluation_of(o)} for o in options[:32]]
+
+
+def end_packet(result: Any, board: w.Board) -> w.End:
+    """The Hivemaker ``end`` packet: reason win | draw | forfeit, with our reason text as ``detail``."""
+    from hexarena.core.types import Termination
+
+    outcome = result.outcome
+    if outcome.winner is None:
+        reason = "draw"
+    elif outcome.termination == Termination.NORMAL:
+        reason = "win"
+    else:
+        reason = "forfeit"
+    winner = None if outcome.winner is None else w.side_of(outcome.winner)
+    return w.End(winner=winner, reason=reason, board=board, detail=outcome.reason or None)

@@ -1,0 +1,141 @@
+"""A person as a player of HTTTX, over the same packets a bws bot gets (``WS /ws?token=``).
+
+Hivemaker's UI answers each move request with one piece, twice per turn; a two-piece answer works too. The
+server attaches the person's socket to this player; the referee sees a player like any other, with the same
+clocks. A token is single-use: a second connection with it is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from hexarena.core.errors import BotCrashed, BotTimeout, IllegalMove, ProtocolViolation
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.htttx_common import board_of, end_packet, wire_move
+from hexarena.wire import htttx as w
+
+Send = Callable[[str], Awaitable[None]]
+
+
+class HtttxHumanPlayer(BasePlayer):
+    """A human seat; ``attach`` is called by the server when the person's socket connects."""
+
+    kind = "human"
+
+    def __init__(self, name: str = "human", join_timeout: float = 600.0) -> None:
+        super().__init__()
+        self.name = name
+        self.join_timeout = join_timeout
+        self._send: Send | None = None
+        self._joined = asyncio.Event()
+        self._inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self._cursor = 0
+        self._used = False
+        self._setup_sent = False
+
+    @property
+    def attached(self) -> bool:
+        return self._send is not None
+
+    async def attach(self, send: Send) -> bool:
+        """Bind the person's socket; False if the seat was already taken (single-use token)."""
+        if self._used:
+            return False
+        self._used = True
+        self._send = send
+        self._joined.set()
+        if hasattr(self, "info"):
+            await self._send_setup()
+        return True
+
+    def receive(self, text: str) -> None:
+        """A frame from the person's socket."""
+        try:
+            self._inbox.put_nowait(w.decode_bot_packet(text))
+        except ProtocolViolation as exc:
+            self._inbox.put_nowait(exc)
+
+    def detach(self) -> None:
+        """The person's socket closed."""
+        self._send = None
+        self.fail(BotCrashed("the player left the game"))
+
+    async def start(self, info: MatchInfo) -> None:
+        self.info = info
+        self.seat = info.seat
+        if self._send is not None:
+            await self._send_setup()
+
+    async def _send_setup(self) -> None:
+        if not self._setup_sent:
+            self._setup_sent = True
+            await self._emit(w.Setup(board=board_of(self.info.initial_state)))
+
+    async def _emit(self, packet: Any) -> None:
+        if self._send is not None:
+            await self._send(w.encode(packet).decode())
+
+    async def _next_packet(self) -> w.MoveResponse:
+        packet = await self._inbox.get()
+        if isinstance(packet, ProtocolViolation):
+            raise packet
+        if not isinstance(packet, w.MoveResponse):
+            raise ProtocolViolation("expected move_response")
+        return packet
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        if not self._joined.is_set():
+            try:
+                await asyncio.wait_for(self._joined.wait(), self.join_timeout)
+            except TimeoutError:
+                raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+        previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
+        self._cursor = len(request.history) + 1
+        side = w.side_of(self.seat)
+        await self._emit(
+            w.MoveRequestPacket(
+                side=side,
+                previous=previous,
+                board=board_of(request.state),
+                move_time_limit=request.time_limit,
+            )
+        )
+        first = await self._next_packet()
+        pieces = [(p.q, p.r) for p in first.move.pieces]
+        if len(pieces) == 2:
+            return MoveReply(move=(pieces[0], pieces[1]))
+        if len(pieces) != 1:
+            raise ProtocolViolation(f"a move must have 1 or 2 pieces, got {len(pieces)}")
+        a = pieces[0]
+        board = request.state.board()
+        try:
+            wins = board.place(a[0], a[1], self.seat)
+        except IllegalMove:
+            return MoveReply(move=(a, a))  # the referee rejects it with the rules' own reason
+        if wins:  # the second stone is ignored; any legal cell completes the move
+            return MoveReply(move=(a, board.random_legal(random.Random(0))))
+        cells = [w.Cell(q=q, r=r, p=w.side_of(s)) for (q, r), s in board.cells.items()]
+        await self._emit(
+            w.MoveRequestPacket(side=side, previous=[], board=w.Board(cells=cells), move_time_limit=request.time_limit)
+        )
+        second = await self._next_packet()
+        if len(second.move.pieces) != 1:
+            raise ProtocolViolation(f"expected the second piece alone, got {len(second.move.pieces)} pieces")
+        b = second.move.pieces[0]
+        return MoveReply(move=(a, (b.q, b.r)))
+
+    async def finish(self, result: PlayerResult) -> None:
+        if result.violated:
+            await _quiet(self._emit(w.Nope(reason=result.outcome.reason)))
+        else:
+            await _quiet(self._emit(end_packet(result, board_of(result.final_state))))
+
+
+async def _quiet(aw: Awaitable[None]) -> None:
+    try:
+        await aw
+    except Exception:
+        return

@@ -1,0 +1,98 @@
+"""Player specs: one string names any player, whatever its protocol.
+
+``builtin:NAME`` a built-in bot of the game; ``bws:URL`` or ``stateless:URL`` an HTTTX bot server; a bare
+``http(s)://`` URL is an HTTTX bot server too, reached over bws when it declares it, else stateless;
+``human`` a seat for a person. Other protocol families add their schemes with ``register_scheme``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+
+from hexarena.core.errors import ConfigError
+from hexarena.players.base import BasePlayer
+
+Factory = Callable[[str, str], Awaitable[BasePlayer]]  # (game name, the spec after "scheme:") -> player
+_SCHEMES: dict[str, tuple[Factory, str]] = {}
+
+
+def register_scheme(scheme: str, factory: Factory, help_text: str) -> None:
+    """Teach ``make_player`` a new ``scheme:`` (e.g. ``uais:/path/to/bot``)."""
+    _SCHEMES[scheme] = (factory, help_text)
+
+
+def schemes() -> dict[str, str]:
+    return {k: v[1] for k, v in sorted(_SCHEMES.items())}
+
+
+async def make_player(spec: str, game: str) -> BasePlayer:
+    """Build the player a spec names; ConfigError explains the accepted forms."""
+    spec = spec.strip()
+    if spec.startswith(("http://", "https://")):
+        return await _auto_http(spec, game)
+    scheme, sep, rest = spec.partition(":")
+    if not sep and scheme in _SCHEMES:
+        rest = ""
+    if scheme not in _SCHEMES:
+        forms = ", ".join(f"{k}:..." for k in _SCHEMES)
+        raise ConfigError(f"unknown player spec {spec!r}; use one of {forms}, or an http(s):// bot URL")
+    return await _SCHEMES[scheme][0](game, rest)
+
+
+async def _builtin(game: str, name: str) -> BasePlayer:
+    from hexarena.players.inprocess import InProcessPlayer
+
+    return InProcessPlayer.builtin(game, name)
+
+
+def _htttx_only(game: str, kind: str) -> None:
+    from hexarena.core.registry import get_game
+
+    if get_game(game).name != "htttx":
+        raise ConfigError(f"{kind} bots play HTTTX only, not {game}")
+
+
+async def _bws(game: str, url: str) -> BasePlayer:
+    from hexarena.players.bws import BwsPlayer
+
+    _htttx_only(game, "bws")
+    return BwsPlayer(url)
+
+
+async def _stateless(game: str, url: str) -> BasePlayer:
+    from hexarena.players.stateless import StatelessPlayer
+
+    _htttx_only(game, "stateless")
+    return StatelessPlayer(url)
+
+
+async def _human(game: str, name: str) -> BasePlayer:
+    from hexarena.players.human import HtttxHumanPlayer
+
+    _htttx_only(game, "human (websocket)")
+    return HtttxHumanPlayer(name or "human")
+
+
+async def _auto_http(url: str, game: str) -> BasePlayer:
+    """A bare URL: prefer bws when the bot declares it (the spec's main transport), else stateless."""
+    from hexarena.players.htttx_common import fetch_capabilities
+
+    _htttx_only(game, "bot-API")
+    async with httpx.AsyncClient() as client:
+        _, caps = await fetch_capabilities(client, url)
+    if caps.basic_websocket is not None and caps.basic_websocket.versions.v1_alpha is not None:
+        return await _bws(game, url)
+    if caps.stateless is not None and caps.stateless.versions.v1_alpha is not None:
+        return await _stateless(game, url)
+    raise ConfigError(f"the bot at {url} declares neither basic_websocket nor stateless v1-alpha")
+
+
+register_scheme("builtin", _builtin, "builtin:NAME  a built-in bot of the game")
+register_scheme("bws", _bws, "bws:URL  an HTTTX bot server over basic_websocket v1-alpha")
+register_scheme("stateless", _stateless, "stateless:URL  an HTTTX bot server over stateless v1-alpha")
+register_scheme("human", _human, "human[:NAME]  a seat for a person (WS /ws?token=...)")
+
+__all__ = ["Any", "make_player", "register_scheme", "schemes"]

@@ -1,0 +1,92 @@
+"""stateless v1-alpha: one ``POST <api_root>/turn`` per move, with the full board each time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.htttx_common import (
+    considerations_of,
+    evaluation_of,
+    fetch_capabilities,
+    move_of,
+    resolve,
+    stateless_board_of,
+)
+from hexarena.wire import htttx as w
+
+
+class StatelessPlayer(BasePlayer):
+    """A bot answering stateless turn requests at ``url`` (its folder or its capabilities.json)."""
+
+    kind = "stateless"
+
+    def __init__(self, url: str, name: str | None = None, request_timeout: float | None = None) -> None:
+        super().__init__()
+        self.url = url
+        self.name = name or url
+        self.request_timeout = request_timeout
+        self.client: httpx.AsyncClient | None = None
+        self.turn_url = ""
+        self.caps: w.StatelessV1Alpha | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "spec": self.url}
+
+    async def start(self, info: MatchInfo) -> None:
+        self.info = info
+        self.client = httpx.AsyncClient()
+        caps_url, caps = await fetch_capabilities(self.client, self.url)
+        v1 = caps.stateless.versions.v1_alpha if caps.stateless else None
+        if v1 is None:
+            raise ConfigError(f"the bot at {caps_url} does not declare stateless v1-alpha")
+        self.caps = v1
+        if caps.meta is not None and caps.meta.name and self.name == self.url:
+            self.name = caps.meta.name
+        self.turn_url = resolve(caps_url, v1.api_root, w.DEFAULT_STATELESS_API_ROOT, "turn", websocket=False)
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        assert self.client is not None and self.caps is not None
+        limit = request.time_limit if self.caps.move_time_limit else None
+        body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
+        timeout = self.request_timeout
+        try:
+            async with self.client.stream(
+                "POST",
+                self.turn_url,
+                content=body,
+                headers={"content-type": "application/json"},
+                timeout=httpx.Timeout(timeout, connect=10.0),
+            ) as response:
+                data = await _read_limited(response)
+        except httpx.TimeoutException:
+            raise BotTimeout(f"no answer from {self.turn_url}") from None
+        except httpx.HTTPError as exc:
+            raise BotCrashed(f"POST {self.turn_url} failed: {exc}") from None
+        if response.status_code != 200:
+            snippet = data[:200].decode(errors="replace")
+            raise ProtocolViolation(f"POST {self.turn_url} answered HTTP {response.status_code}: {snippet!r}")
+        reply = w.decode_stateless_response(data)
+        return MoveReply(
+            move=move_of(reply.move),
+            evaluation=evaluation_of(reply.move),
+            considerations=considerations_of(reply.considerations),
+        )
+
+    async def finish(self, result: PlayerResult) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+
+
+async def _read_limited(response: httpx.Response) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > w.MAX_PACKET_BYTES:
+            raise ProtocolViolation(f"turn response larger than {w.MAX_PACKET_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)

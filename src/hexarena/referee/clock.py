@@ -1,0 +1,67 @@
+"""Match clocks: how long a seat may think for its next move, and what its move cost it.
+
+Pure arithmetic on seconds given by the referee (the only place that reads the time), so it is easy to test.
+"""
+
+from __future__ import annotations
+
+from hexarena.core.errors import ConfigError
+from hexarena.players.base import ClockConfig
+
+
+def clock_from(kind: str | None, seconds: float | None = None, increment: float | None = None) -> ClockConfig:
+    """Build a validated ClockConfig from user input (API, CLI); errors say what to send instead."""
+    kind = (kind or "none").strip().lower()
+    if kind not in ClockConfig.KINDS:
+        raise ConfigError(f"clock_type must be one of {', '.join(ClockConfig.KINDS)}; got {kind!r}")
+    if kind == "none":
+        return ClockConfig()
+    if seconds is None:
+        raise ConfigError(f"clock_type {kind!r} needs 'clock' (seconds)")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
+        raise ConfigError(f"'clock' must be a positive number of seconds; got {seconds!r}")
+    inc = 0.0 if increment is None else increment
+    if isinstance(inc, bool) or not isinstance(inc, int | float) or inc < 0:
+        raise ConfigError(f"'increment' must be a non-negative number of seconds; got {increment!r}")
+    if kind != "incremental" and inc:
+        raise ConfigError("'increment' is only meaningful with clock_type 'incremental'")
+    return ClockConfig(kind=kind, seconds=float(seconds), increment=float(inc))
+
+
+class Clock:
+    """Remaining time per seat under a ClockConfig."""
+
+    def __init__(self, config: ClockConfig) -> None:
+        self.config = config
+        start = config.seconds if config.kind in ("match", "incremental") else None
+        self.remaining: list[float | None] = [start, start]
+
+    def budget(self, seat: int) -> float | None:
+        """Seconds ``seat`` may use for its next move (None: unlimited)."""
+        if self.config.kind == "none":
+            return None
+        if self.config.kind == "turn":
+            return self.config.seconds
+        return self.remaining[seat]
+
+    def charge(self, seat: int, elapsed: float) -> bool:
+        """Deduct a move's thinking time; False when it went over the budget (a time forfeit)."""
+        kind = self.config.kind
+        if kind == "none":
+            return True
+        if kind == "turn":
+            assert self.config.seconds is not None
+            return elapsed <= self.config.seconds
+        left = self.remaining[seat]
+        assert left is not None
+        left -= elapsed
+        if left < 0:
+            self.remaining[seat] = 0.0
+            return False
+        if kind == "incremental":
+            left += self.config.increment
+        self.remaining[seat] = left
+        return True
+
+    def snapshot(self) -> list[float | None]:
+        return list(self.remaining)

@@ -1,0 +1,357 @@
+"""The match loop: asks the seat to move, times it, validates the move with the rules, records everything.
+
+The referee is the only clock. It races every move request against both players' failure signals, so a bot
+that disconnects or misbehaves while its opponent is thinking is noticed at once. Whatever happens, the match
+ends with an Outcome and a reason, every player is told (``finish``) and released, and the listener gets the
+result, so nothing is left running and no result is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hexarena.core.errors import (
+    BotCrashed,
+    BotError,
+    BotTimeout,
+    ConfigError,
+    HexarenaError,
+    IllegalMove,
+    InvalidMove,
+    ProtocolViolation,
+)
+from hexarena.core.types import Outcome, Seat, Termination, other
+from hexarena.players.base import ClockConfig, MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
+from hexarena.referee.clock import Clock
+from hexarena.referee.result import MatchResult, PlayedMove
+
+log = logging.getLogger(__name__)
+
+#: Extra seconds granted on top of a move budget before the referee cancels the request, to absorb the
+#: transport's latency; the think time itself is still charged in full against the clock.
+DEFAULT_GRACE = 0.05
+
+
+class MatchListener(Protocol):
+    """Receives the match as it happens (spectators, the store, the UI)."""
+
+    async def on_start(self, match_id: str, state: Any) -> None: ...
+
+    async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None: ...
+
+    async def on_end(self, result: MatchResult) -> None: ...
+
+
+@dataclass(slots=True)
+class MatchConfig:
+    """Everything that defines a match besides its players."""
+
+    game: Any
+    params: dict[str, Any] = field(default_factory=dict)
+    initial_state: Any = None  # a position to start from (opening, free setup); default: game.new(**params)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    heartbeat_ms: int = 5000
+    grace: float = DEFAULT_GRACE
+    start_timeout: float = 30.0
+    finish_timeout: float = 5.0
+    max_plies: int | None = None  # safety cap for games whose rules have no end; a draw when reached
+    match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class _End(Exception):
+    """Internal: carries the outcome out of the loop."""
+
+    def __init__(self, outcome: Outcome, culprit: Seat | None = None) -> None:
+        super().__init__(outcome.reason)
+        self.outcome = outcome
+        self.culprit = culprit
+
+
+def _loss(seat: Seat, termination: Termination, reason: str) -> _End:
+    return _End(Outcome(other(seat), termination, reason), culprit=seat)
+
+
+def _termination_for(error: BaseException) -> Termination:
+    if isinstance(error, BotTimeout):
+        return Termination.TIME
+    if isinstance(error, BotCrashed):
+        return Termination.DISCONNECT
+    if isinstance(error, IllegalMove):
+        return Termination.ILLEGAL_MOVE
+    return Termination.PROTOCOL
+
+
+def _error_text(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
+class Referee:
+    """Runs one match between two players. Use ``await Referee(config, players).run()``."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        players: Sequence[Player],
+        listener: MatchListener | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        if len(players) != 2:
+            raise ConfigError(f"a match needs exactly 2 players, got {len(players)}")
+        self.config = config
+        self.game = config.game
+        self.players = list(players)
+        self.listener = listener
+        self._now = now
+        self.state: Any = config.initial_state if config.initial_state is not None else self.game.new(**config.params)
+        self.params = self.game.params_of(self.state)
+        self.clock = Clock(config.clock)
+        self.moves: list[PlayedMove] = []
+        self.history: list[tuple[Seat, Any]] = []
+        self.started = self._now()
+        self.result: MatchResult | None = None
+
+    @property
+    def match_id(self) -> str:
+        return self.config.match_id
+
+    async def run(self) -> MatchResult:
+        """Play the match to its end and return the result; never raises for anything a player does."""
+        outcome: Outcome
+        culprit: Seat | None = None
+        try:
+            await self._start_players()
+            await self._notify("on_start", self.match_id, self.state)
+            await self._loop()
+            raise AssertionError("unreachable")  # pragma: no cover
+        except _End as end:
+            outcome, culprit = end.outcome, end.culprit
+        except asyncio.CancelledError:
+            outcome = Outcome(None, Termination.ABORTED, "the match was stopped by the server")
+            result = self._result(outcome, None)
+            await asyncio.shield(self._finish_players(result))
+            await asyncio.shield(self._notify("on_end", result))
+            raise
+        except Exception as exc:  # a bug in hexarena or a game: record a draw, never lose the match
+            log.exception("match %s failed", self.match_id)
+            outcome = Outcome(None, Termination.ERROR, f"server error: {_error_text(exc)}")
+        result = self._result(outcome, culprit)
+        await self._finish_players(result)
+        await self._notify("on_end", result)
+        return result
+
+    # ----- phases -----
+
+    async def _start_players(self) -> None:
+        async def start(seat: Seat) -> None:
+            info = MatchInfo(
+                match_id=self.match_id,
+                game=self.game,
+                params=self.params,
+                seat=seat,
+                initial_state=self.state,
+                clock=self.config.clock,
+                heartbeat_ms=self.config.heartbeat_ms,
+                opponent=getattr(self.players[other(seat)], "name", ""),
+                meta=self.config.meta,
+            )
+            await asyncio.wait_for(self.players[seat].start(info), self.config.start_timeout)
+
+        results = await asyncio.gather(start(0), start(1), return_exceptions=True)
+        failed = [(seat, r) for seat, r in enumerate(results) if isinstance(r, BaseException)]
+        for _, err in failed:
+            if isinstance(err, asyncio.CancelledError):
+                raise err
+            if not isinstance(err, HexarenaError | TimeoutError | OSError):
+                raise err
+        if len(failed) == 2:
+            reason = "; ".join(f"{self._seat_name(s)} could not start: {_error_text(e)}" for s, e in failed)
+            raise _End(Outcome(None, Termination.ABORTED, reason))
+        if failed:
+            seat, err = failed[0]
+            if isinstance(err, ConfigError):
+                raise _End(Outcome(None, Termination.ABORTED, f"{self._seat_name(seat)}: {_error_text(err)}"))
+            if isinstance(err, TimeoutError):
+                err = BotTimeout(f"did not get ready within {self.config.start_timeout:g} s")
+            elif isinstance(err, OSError):
+                err = BotCrashed(f"could not connect: {_error_text(err)}")
+            raise _loss(
+                seat,
+                _termination_for(err),
+                f"{self._seat_name(seat)} could not start: {_error_text(err)}",
+            )
+
+    async def _loop(self) -> None:
+        while True:
+            outcome = self.game.outcome(self.state)
+            if outcome is not None:
+                raise _End(outcome)
+            seat = self.game.to_move(self.state)
+            if seat is None:  # pragma: no cover - a game must give an outcome when nobody is to move
+                raise _End(Outcome(None, Termination.ERROR, "no player to move and no outcome"))
+            if self.config.max_plies is not None and len(self.moves) >= self.config.max_plies:
+                raise _End(Outcome(None, Termination.TURN_LIMIT, f"{self.config.max_plies} moves played"))
+            await self._one_move(seat)
+
+    async def _one_move(self, seat: Seat) -> None:
+        player = self.players[seat]
+        budget = self.clock.budget(seat)
+        request = MoveRequest(
+            state=self.state,
+            history=tuple(self.history),
+            time_limit=budget,
+            time_left=self.clock.remaining[seat],
+        )
+        begun = time.monotonic()
+        reply = await self._ask(seat, player.move(request), budget)
+        elapsed = time.monotonic() - begun
+        if not isinstance(reply, MoveReply):
+            raise _loss(seat, Termination.PROTOCOL, f"{self._seat_name(seat)} sent no move")
+        if not self.clock.charge(seat, elapsed):
+            raise _loss(
+                seat,
+                Termination.TIME,
+                f"{self._seat_name(seat)} ran out of time ({elapsed:.3f} s used, {budget:.3f} s allowed)",
+            )
+        try:
+            new_state = self.game.play(self.state, reply.move)
+        except (IllegalMove, InvalidMove) as exc:
+            raise _loss(seat, Termination.ILLEGAL_MOVE, f"{self._seat_name(seat)}: {_error_text(exc)}") from None
+        text = self.game.format(reply.move)
+        record = PlayedMove(
+            ply=len(self.moves) + 1,
+            seat=seat,
+            move=text,
+            timestamp=self._now(),
+            think_time=elapsed,
+            evaluation=reply.evaluation,
+            considerations=reply.considerations,
+        )
+        self.state = new_state
+        self.moves.append(record)
+        self.history.append((seat, reply.move))
+        await self._notify("on_move", self.match_id, record, new_state)
+        await self._observe(seat, reply.move, new_state)
+
+    async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
+        """Await a move while watching both players' failure signals and the deadline."""
+        move_task = asyncio.ensure_future(request)
+        watchers = {asyncio.ensure_future(self._failed(s)): s for s in (0, 1)}
+        timeout = None if budget is None else budget + self.config.grace
+        try:
+            done, _ = await asyncio.wait([move_task, *watchers], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if move_task in done:
+                try:
+                    return move_task.result()
+                except (BotError, InvalidMove, IllegalMove) as exc:
+                    raise _loss(seat, _termination_for(exc), f"{self._seat_name(seat)}: {_error_text(exc)}") from None
+                except (OSError, EOFError) as exc:
+                    raise _loss(
+                        seat, Termination.DISCONNECT, f"{self._seat_name(seat)} went away: {_error_text(exc)}"
+                    ) from None
+            for watcher, failed_seat in watchers.items():
+                if watcher in done:
+                    err = watcher.result()
+                    raise _loss(
+                        failed_seat,
+                        _termination_for(err),
+                        f"{self._seat_name(failed_seat)}: {_error_text(err)}",
+                    )
+            raise _loss(
+                seat,
+                Termination.TIME,
+                f"{self._seat_name(seat)} did not move within {budget:.3f} s",
+            )
+        finally:
+            for task in (move_task, *watchers):
+                if not task.done():
+                    task.cancel()
+            await asyncio.gather(move_task, *watchers, return_exceptions=True)
+
+    async def _failed(self, seat: Seat) -> BaseException:
+        waiter = getattr(self.players[seat], "failed", None)
+        if waiter is None:
+            await asyncio.Event().wait()  # never
+        return await waiter()  # type: ignore[no-any-return, misc]
+
+    async def _observe(self, seat: Seat, move: Any, state: Any) -> None:
+        results = await asyncio.gather(*(p.observe(seat, move, state) for p in self.players), return_exceptions=True)
+        for s, r in enumerate(results):
+            if isinstance(r, BotError | OSError):
+                raise _loss(s, _termination_for(r), f"{self._seat_name(s)}: {_error_text(r)}")
+            if isinstance(r, BaseException):
+                raise r
+
+    async def _finish_players(self, result: MatchResult) -> None:
+        async def finish(seat: Seat) -> None:
+            pr = PlayerResult(outcome=result.outcome, seat=seat, final_state=result.final_state, culprit=result.culprit)
+            try:
+                await asyncio.wait_for(self.players[seat].finish(pr), self.config.finish_timeout)
+            except Exception:
+                log.warning("finishing %s in match %s failed", self._seat_name(seat), self.match_id, exc_info=True)
+
+        await asyncio.gather(finish(0), finish(1), return_exceptions=True)
+
+    async def _notify(self, method: str, *args: Any) -> None:
+        if self.listener is None:
+            return
+        try:
+            await getattr(self.listener, method)(*args)
+        except Exception:
+            log.exception("listener %s failed for match %s", method, self.match_id)
+
+    # ----- helpers -----
+
+    def _seat_name(self, seat: Seat) -> str:
+        colour = self.game.seat_names[seat]
+        name = getattr(self.players[seat], "name", "")
+        return f"{colour} ({name})" if name else colour
+
+    def _result(self, outcome: Outcome, culprit: Seat | None) -> MatchResult:
+        self.result = MatchResult(
+            match_id=self.match_id,
+            game=self.game.name,
+            params=self.params,
+            players=[_describe(p) for p in self.players],
+            outcome=outcome,
+            moves=list(self.moves),
+            final_state=self.state,
+            started=self.started,
+            finished=self._now(),
+            culprit=culprit,
+            clocks=self.clock.snapshot(),
+        )
+        return self.result
+
+
+def _describe(player: Player) -> dict[str, Any]:
+    describe = getattr(player, "describe", None)
+    if describe is not None:
+        return describe()  # type: ignore[no-any-return]
+    return {"name": getattr(player, "name", "player"), "kind": getattr(player, "kind", "player")}
+
+
+async def play_match(
+    config: MatchConfig, players: Sequence[Player], listener: MatchListener | None = None
+) -> MatchResult:
+    """Convenience: run one match to its end."""
+    return await Referee(config, players, listener).run()
+
+
+__all__ = [
+    "DEFAULT_GRACE",
+    "MatchConfig",
+    "MatchListener",
+    "MatchResult",
+    "PlayedMove",
+    "ProtocolViolation",
+    "Referee",
+    "play_match",
+]
