@@ -1,0 +1,353 @@
+"""Hex: the immutable rules API (``HexGame``) over the union-find core.
+
+Rules (PROTOCOLS.md 4): an N x N rhombus, 1 <= N <= 26. Black moves first and connects top and bottom; White
+connects left and right. With the swap rule on (the default), the second player's first move may be ``swap``:
+colours are exchanged and the board is unchanged, so seat 0 continues as White. Seats and colours are kept
+apart: ``outcome().winner`` and ``to_move`` are *seats*, cells hold *colours*. Hex has no draws.
+
+Moves are ``(row, col)`` 0-based tuples or the constants ``SWAP`` and ``RESIGN``. ``RESIGN`` is accepted by
+``play`` (it ends the game with ``Termination.RESIGN``) but never listed by ``legal`` nor chosen by
+``random_move``, so playouts are real games. Notation (``parse``/``format``) is the UAIS form: ``a1`` = row a
+(top), column 1; ``to_htp``/``from_htp`` convert to and from the HTP form (letter = column, number = row).
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from hexarena.core.errors import IllegalMove, InvalidMove
+from hexarena.core.game import Param, RuleGame
+from hexarena.core.types import Outcome, Seat, Termination
+from hexarena.games.hex.board import HexBoard, connect, find
+from hexarena.games.hex.geometry import (
+    BLACK,
+    COLOUR_NAMES,
+    EMPTY,
+    MAX_SIZE,
+    WHITE,
+    Cell,
+    cell_tuples,
+    edge_nodes,
+    empty_cells,
+    empty_parent,
+    format_htp_cell,
+    format_uais_cell,
+    neighbours,
+    parse_htp_cell,
+    parse_uais_cell,
+    zobrist,
+)
+
+
+class HexAction(StrEnum):
+    """The two non-placing moves. StrEnum so they compare equal to (and serialise as) their notation."""
+
+    SWAP = "swap"
+    RESIGN = "resign"
+
+
+SWAP = HexAction.SWAP
+RESIGN = HexAction.RESIGN
+HexMove = Cell | HexAction
+
+_CHARS = {EMPTY: ".", BLACK: "B", WHITE: "W"}
+_BAD_MOVE = "expected a cell like 'a1' (letter = row, number = 1-based column), 'swap' or 'resign'"
+
+
+class HexState:
+    """One position. Treat as immutable: nothing in hexarena writes to a state after ``play`` built it.
+
+    ``_cells`` (colours per flat index plus the four edge nodes) and ``_parent`` (the union-find) are private
+    arrays owned by this state and never modified after construction; ``play`` copies them. ``winner`` is a
+    seat, ``swapped`` says whether seat 0 plays White.
+    """
+
+    __slots__ = ("_cells", "_parent", "hash", "last", "ply", "size", "swap", "swapped", "termination", "winner")
+
+    size: int
+    swap: bool
+    _cells: bytearray
+    _parent: list[int]
+    ply: int
+    swapped: bool
+    last: HexMove | None
+    winner: Seat | None
+    termination: Termination | None
+    hash: int
+
+    @property
+    def cells(self) -> bytes:
+        """Colour per flat cell index (``row * size + col``): 0 empty, 1 Black, 2 White."""
+        return bytes(self._cells[: self.size * self.size])
+
+    def colour_of(self, seat: Seat) -> int:
+        """BLACK or WHITE: the colour ``seat`` plays in this position."""
+        return BLACK if (seat == 0) != self.swapped else WHITE
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.size, self.swap, bytes(self._cells), self.ply, self.swapped, self.winner, self.termination)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HexState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"HexState(size={self.size}, ply={self.ply}, board={HexGame.render(self)!r})"
+
+
+class HexGame(RuleGame[HexState, HexMove]):
+    """The Hex rules. Stateless; one shared instance is registered as ``hex``."""
+
+    name: ClassVar[str] = "hex"
+    title: ClassVar[str] = "Hex"
+    seat_names: ClassVar[tuple[str, str]] = ("black", "white")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("size", int, 11, "board size N (N x N cells)", minimum=1, maximum=MAX_SIZE),
+        Param("swap", bool, True, "the second player may answer the first move with 'swap'"),
+    )
+
+    # -- construction -------------------------------------------------------------------------------------
+
+    def new(self, **params: Any) -> HexState:
+        p = self.validate_params(params)
+        s = HexState.__new__(HexState)
+        s.size = p["size"]
+        s.swap = p["swap"]
+        s._cells = bytearray(empty_cells(s.size))
+        s._parent = list(empty_parent(s.size))
+        s.ply = 0
+        s.swapped = False
+        s.last = None
+        s.winner = None
+        s.termination = None
+        s.hash = 0
+        return s
+
+    def params_of(self, state: HexState) -> dict[str, Any]:
+        return {"size": state.size, "swap": state.swap}
+
+    # -- rules --------------------------------------------------------------------------------------------
+
+    def to_move(self, state: HexState) -> Seat | None:
+        return None if state.termination is not None else state.ply % 2
+
+    def ply(self, state: HexState) -> int:
+        return state.ply
+
+    def _swap_allowed(self, state: HexState) -> bool:
+        return state.swap and state.ply == 1 and state.termination is None
+
+    def legal(self, state: HexState) -> list[HexMove]:
+        """Every empty cell in row-major order, then ``SWAP`` when it is allowed. Empty once the game is over."""
+        if state.termination is not None:
+            return []
+        cells = state._cells
+        out: list[HexMove] = [c for i, c in enumerate(cell_tuples(state.size)) if cells[i] == EMPTY]
+        if self._swap_allowed(state):
+            out.append(SWAP)
+        return out
+
+    def random_move(self, state: HexState, rng: random.Random) -> HexMove:
+        """Uniform over ``legal(state)``; rejection-samples empty cells so a playout move costs O(1) on average."""
+        if state.termination is not None:
+            raise ValueError("no legal move in this position")
+        if self._swap_allowed(state):
+            return rng.choice(self.legal(state))
+        n2 = state.size * state.size
+        cells = state._cells
+        rnd = rng.random
+        while True:
+            i = int(rnd() * n2)
+            if cells[i] == EMPTY:
+                return cell_tuples(state.size)[i]
+
+    def play(self, state: HexState, move: HexMove) -> HexState:
+        if state.termination is not None:
+            raise IllegalMove(f"move {self._show(move)!r}: the game is over")
+        if type(move) is tuple and len(move) == 2:
+            r, c = move
+            size = state.size
+            if type(r) is not int or type(c) is not int:
+                raise InvalidMove(f"move {move!r}: a cell is a pair of ints")
+            if not (0 <= r < size and 0 <= c < size):
+                raise IllegalMove(f"cell {self._show(move)!r} is off the {size}x{size} board")
+            i = r * size + c
+            if state._cells[i] != EMPTY:
+                raise IllegalMove(f"cell {format_uais_cell(move)!r} is occupied")
+            return self._place(state, i, move)
+        if move == SWAP and isinstance(move, str):
+            if not state.swap:
+                raise IllegalMove("'swap' is not allowed: the swap rule is off in this match")
+            if state.ply != 1:
+                raise IllegalMove("'swap' is only allowed as the second player's first move")
+            return self._derive(state, SWAP, swapped=True)
+        if move == RESIGN and isinstance(move, str):
+            out = self._derive(state, RESIGN, swapped=state.swapped)
+            out.winner = 1 - state.ply % 2
+            out.termination = Termination.RESIGN
+            return out
+        raise InvalidMove(f"move {move!r}: {_BAD_MOVE}")
+
+    def _derive(self, state: HexState, last: HexMove, swapped: bool) -> HexState:
+        s = HexState.__new__(HexState)
+        s.size = state.size
+        s.swap = state.swap
+        s._cells = state._cells  # shared: neither state ever writes to it
+        s._parent = state._parent
+        s.ply = state.ply + 1
+        s.swapped = swapped
+        s.last = last
+        s.winner = None
+        s.termination = None
+        s.hash = state.hash ^ (zobrist(state.size)[2] if swapped != state.swapped else 0)
+        return s
+
+    def _place(self, state: HexState, i: int, move: Cell) -> HexState:
+        size = state.size
+        stones = state.ply - 1 if state.swapped else state.ply
+        colour = BLACK if stones % 2 == 0 else WHITE
+        cells = bytearray(state._cells)
+        cells[i] = colour
+        parent = list(state._parent)
+        connect(parent, cells, neighbours(size)[i], i, colour)
+        top, bottom, left, right = edge_nodes(size)
+        if colour == BLACK:
+            won = find(parent, top) == find(parent, bottom)
+        else:
+            won = find(parent, left) == find(parent, right)
+        s = HexState.__new__(HexState)
+        s.size = size
+        s.swap = state.swap
+        s._cells = cells
+        s._parent = parent
+        s.ply = state.ply + 1
+        s.swapped = state.swapped
+        s.last = move
+        zb, zw, _ = zobrist(size)
+        s.hash = state.hash ^ (zb[i] if colour == BLACK else zw[i])
+        if won:
+            s.winner = state.ply % 2
+            s.termination = Termination.NORMAL
+        else:
+            s.winner = None
+            s.termination = None
+        return s
+
+    def outcome(self, state: HexState) -> Outcome | None:
+        if state.termination is None or state.winner is None:
+            return None
+        colour = state.colour_of(state.winner)
+        if state.termination is Termination.RESIGN:
+            loser = COLOUR_NAMES[state.colour_of(1 - state.winner)]
+            return Outcome(state.winner, Termination.RESIGN, f"{loser} resigned")
+        edges = "top and bottom" if colour == BLACK else "left and right"
+        return Outcome(state.winner, Termination.NORMAL, f"{COLOUR_NAMES[colour]} connected {edges}")
+
+    # -- notation -----------------------------------------------------------------------------------------
+
+    def parse(self, text: str) -> HexMove:
+        """UAIS notation: ``a1`` (letter = row from the top, number = 1-based column), ``swap``, ``resign``."""
+        if not isinstance(text, str):
+            raise InvalidMove(f"move {text!r}: {_BAD_MOVE}")
+        t = text.strip().lower()
+        if t == "swap":
+            return SWAP
+        if t == "resign":
+            return RESIGN
+        cell = parse_uais_cell(t)
+        if cell is None:
+            raise InvalidMove(f"cannot read hex move {text!r}: {_BAD_MOVE}")
+        return cell
+
+    def format(self, move: HexMove) -> str:
+        if isinstance(move, HexAction):
+            return move.value
+        return format_uais_cell(move)
+
+    @staticmethod
+    def to_htp(move: HexMove) -> str:
+        """HTP/GTP notation (letter = column, number = row); ``SWAP`` -> ``swap-pieces``."""
+        if move == SWAP and isinstance(move, str):
+            return "swap-pieces"
+        if move == RESIGN and isinstance(move, str):
+            return "resign"
+        assert isinstance(move, tuple)
+        return format_htp_cell(move)
+
+    @staticmethod
+    def from_htp(text: str) -> HexMove:
+        """Read HTP notation: ``c5`` = column c, row 5; ``swap-pieces``/``swap-sides``/``swap``; ``resign``.
+
+        Both HTP swap spellings map to ``SWAP``; note that ``swap-pieces`` engines keep colours and reflect the
+        stone (see ``geometry.mirror``), so an HTP adapter must translate positions, not just words.
+        """
+        t = text.strip().lower() if isinstance(text, str) else ""
+        if t in ("swap-pieces", "swap-sides", "swap"):
+            return SWAP
+        if t == "resign":
+            return RESIGN
+        cell = parse_htp_cell(t)
+        if cell is None:
+            raise InvalidMove(f"cannot read HTP move {text!r}: expected e.g. 'c5' (column c, row 5)")
+        return cell
+
+    def _show(self, move: object) -> str:
+        if isinstance(move, tuple) and len(move) == 2 and all(type(x) is int and x >= 0 for x in move):
+            r, c = move
+            if r < 26:
+                return format_uais_cell((r, c))
+        return repr(move) if not isinstance(move, str) else move
+
+    # -- views --------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def rows(state: HexState) -> list[str]:
+        """The board as one string per row, top first: ``.`` empty, ``B`` Black, ``W`` White."""
+        n, cells = state.size, state._cells
+        return ["".join(_CHARS[cells[r * n + c]] for c in range(n)) for r in range(n)]
+
+    @staticmethod
+    def render(state: HexState) -> str:
+        """The UAIS ``show_board`` reply: rows joined and terminated by ``|``, e.g. ``...|B.B|.W.|``."""
+        return "".join(row + "|" for row in HexGame.rows(state))
+
+    def to_json(self, state: HexState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "size": state.size,
+            "swap": state.swap,
+            "ply": state.ply,
+            "swapped": state.swapped,
+            "colours": [COLOUR_NAMES[state.colour_of(0)], COLOUR_NAMES[state.colour_of(1)]],
+            "toMove": self.to_move(state),
+            "board": self.rows(state),
+            "lastMove": None if last is None else self.format(last),
+            "winner": state.winner,
+        }
+
+    @staticmethod
+    def to_board(state: HexState) -> HexBoard:
+        """A mutable ``HexBoard`` holding this position's stones (for bots). Undo reaches only this root.
+
+        Only for positions that are not over: stones are re-placed in an arbitrary order, which could
+        complete a connection before the last one.
+        """
+        if state.termination is not None:
+            raise ValueError("to_board needs a position that is not over")
+        board = HexBoard(state.size)
+        cells = state._cells
+        blacks = [i for i in range(state.size * state.size) if cells[i] == BLACK]
+        whites = [i for i in range(state.size * state.size) if cells[i] == WHITE]
+        for k in range(max(len(blacks), len(whites))):  # alternate so the colour to play stays right
+            if k < len(blacks):
+                board.place(blacks[k], BLACK)
+            if k < len(whites):
+                board.place(whites[k], WHITE)
+        return board
+
+
+GAME = HexGame()
