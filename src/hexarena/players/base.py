@@ -154,6 +154,9 @@ class BasePlayer:
     async def start(self, info: MatchInfo) -> None:
         self.info = info
 
+    async def move(self, request: MoveRequest) -> MoveReply:
+        raise NotImplementedError
+
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         return None
 

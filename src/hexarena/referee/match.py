@@ -226,7 +226,7 @@ class Referee:
             raise _loss(seat, Termination.ILLEGAL_MOVE, f"{self._seat_name(seat)}: {_error_text(exc)}") from None
         text = self.game.format(reply.move)
         record = PlayedMove(
-            ply=len(self.moves) + 1,
+            ply=len(self.moves),
             seat=seat,
             move=text,
             timestamp=self._now(),

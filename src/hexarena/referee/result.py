@@ -12,7 +12,7 @@ from hexarena.core.types import Outcome, Seat
 class PlayedMove:
     """One move as the referee accepted it."""
 
-    ply: int
+    ply: int  # 0 for the first move
     seat: Seat
     move: str  # the game's notation
     timestamp: float  # seconds since the epoch when the move arrived

@@ -1,0 +1,268 @@
+"""The ASGI app: Hivemaker-compatible HTTTX endpoints, the generic match API, spectators, game records."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from starlette.requests import Request
+
+from hexarena import __version__
+from hexarena.bots.registry import builtin_bots
+from hexarena.core.errors import ConfigError
+from hexarena.core.registry import available_games, get_game
+from hexarena.players.base import BasePlayer
+from hexarena.players.spec import make_player, schemes
+from hexarena.referee.clock import clock_from
+from hexarena.server import records
+from hexarena.server.live import MatchManager
+from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass
+class Settings:
+    database_url: str | None = None
+    use_store: bool = True
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app; the store opens (and migrates) on start-up, live matches are aborted on shutdown."""
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = None
+        if settings.use_store:
+            from hexarena.store import Store
+
+            store = await Store.open(settings.database_url or os.environ.get("HEXARENA_DATABASE_URL"))
+            aborted = await store.mark_unfinished_as_aborted()
+            if aborted:
+                log.warning("%d game(s) left running by an earlier server were marked aborted", aborted)
+        app.state.store = store
+        app.state.manager = MatchManager(store)
+        for hook in getattr(app.state, "startup_hooks", []):
+            await hook(app)
+        try:
+            yield
+        finally:
+            await app.state.manager.close()
+            if store is not None:
+                await store.close()
+
+    app = FastAPI(
+        title="hexarena",
+        version=__version__,
+        description="An open arena where bots and people battle at hexagonal board games.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ConfigError)
+    async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
+        return JSONResponse(status_code=400, content={"detail": str(exc)})
+
+    def manager() -> MatchManager:
+        return app.state.manager  # type: ignore[no-any-return]
+
+    # ----- meta -----
+
+    @app.get("/healthz", tags=["meta"])
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "version": __version__, "live_matches": len(manager().live)}
+
+    @app.get("/api/games", tags=["games"], summary="Registered games, their parameters and built-in bots")
+    async def games_meta() -> list[dict[str, Any]]:
+        out = []
+        for name, game in sorted(available_games().items()):
+            d = game.describe()
+            d["builtin_bots"] = sorted(builtin_bots(name))
+            out.append(d)
+        return out
+
+    @app.get("/api/players", tags=["games"], summary="Player spec forms the server accepts")
+    async def player_kinds() -> dict[str, str]:
+        return schemes()
+
+    # ----- creating matches -----
+
+    async def seat_player(seat: SeatSpec, game: str) -> BasePlayer:
+        if seat.type == "human":
+            return await make_player(f"human:{seat.name or ''}", game)
+        if seat.type == "builtin":
+            return await make_player(f"builtin:{seat.name or seat.spec or ''}", game)
+        if seat.type == "spec":
+            return await make_player(seat.spec or "", game)
+        if not seat.bot_url:
+            raise ConfigError(f"a seat of type {seat.type!r} needs 'bot_url'")
+        if seat.type == "stateless":
+            return await make_player(f"stateless:{seat.bot_url}", game)
+        return await make_player(f"bws:{seat.bot_url}", game)
+
+    @app.post("/game/new", tags=["htttx"], summary="Start an HTTTX game (Hivemaker-compatible)")
+    async def new_game(body: NewGameRequest) -> dict[str, Any]:
+        cfg = body.match_config
+        game = get_game("htttx")
+        players = [await seat_player(body.player_x, "htttx"), await seat_player(body.player_o, "htttx")]
+        for p in players:
+            if cfg.depth is not None and hasattr(p, "depth"):
+                p.depth = cfg.depth
+        clock = clock_from(cfg.clock_type, cfg.clock, cfg.increment)
+        live = await manager().create(
+            game,
+            players,
+            params={"view_distance": cfg.view_distance, "win_distance": cfg.win_distance, "turn_limit": cfg.turn_limit},
+            clock=clock,
+            heartbeat_ms=cfg.heartbeat,
+        )
+        out: dict[str, Any] = {"game_id": live.match_id}
+        for seat, token in live.tokens.items():
+            out["token_x" if seat == 0 else "token_o"] = token
+        return out
+
+    @app.post("/api/matches", tags=["matches"], summary="Start a match of any game between any two players")
+    async def new_match(body: NewMatchRequest) -> dict[str, Any]:
+        game = get_game(body.game)
+        params = game.validate_params(body.params)
+        clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
+        players = [await make_player(spec, game.name) for spec in body.players]
+        live = await manager().create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
+        return {
+            "game_id": live.match_id,
+            "tokens": {game.seat_names[s]: t for s, t in live.tokens.items()},
+            "spectate": f"/spectate/{live.match_id}",
+        }
+
+    @app.get("/api/matches/live", tags=["matches"], summary="Matches being played now")
+    async def live_matches() -> list[dict[str, Any]]:
+        return [
+            {
+                "game_id": m.match_id,
+                "game": m.game.name,
+                "players": m.describe_players(),
+                "ply": len(m.moves),
+                "open_seats": [
+                    m.game.seat_names[s]
+                    for s, p in enumerate(m.players)
+                    if getattr(p, "kind", "") == "human" and not getattr(p, "attached", True)
+                ],
+            }
+            for m in manager().live.values()
+        ]
+
+    # ----- records -----
+
+    @app.get("/games", tags=["records"], summary="Stored games, newest first")
+    async def list_games(
+        game: str | None = Query(default=None, max_length=64),
+        player: str | None = Query(default=None, max_length=200),
+        status: str | None = Query(default=None, max_length=20),
+        limit: int = Query(default=50, ge=1, le=500),
+        offset: int = Query(default=0, ge=0),
+    ) -> list[dict[str, Any]]:
+        store = app.state.store
+        if store is None:
+            return [records.live_summary(m) for m in list(manager().live.values())[offset : offset + limit]]
+        rows = await store.list_games(game=game, player=player, status=status, limit=limit, offset=offset)
+        return [records.summary_json(r) for r in rows]
+
+    @app.get("/games/{game_id}", tags=["records"], summary="One game: players, moves, result and notation")
+    async def get_one(game_id: str) -> dict[str, Any]:
+        live = manager().get(game_id)
+        if live is not None:
+            return records.live_record(live)
+        store = app.state.store
+        record = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
+        if record is None:
+            raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
+        return records.record_json(record)
+
+    # ----- sockets -----
+
+    @app.websocket("/ws")
+    async def human_socket(websocket: WebSocket, token: str = "") -> None:
+        await websocket.accept()
+        claimed = manager().claim_token(token) if token else None
+        if claimed is None:
+            await websocket.send_json({"type": "nope", "reason": "unknown or already used token"})
+            await websocket.close(code=1008)
+            return
+        live, seat = claimed
+        player: Any = live.players[seat]
+
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        await player.attach(send)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    text = data.decode(errors="replace")
+                player.receive(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            player.detach()
+
+    @app.websocket("/spectate/{game_id}")
+    async def spectate(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        live = manager().get(game_id)
+        if live is None:
+            stored = await records.stored_end_messages(app.state.store, game_id)
+            if stored is None:
+                await websocket.send_json({"type": "nope", "reason": f"no game {game_id!r}"})
+                await websocket.close(code=1008)
+                return
+            for msg in stored:
+                await websocket.send_json(msg)
+            await websocket.close()
+            return
+
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        spectator = await manager().spectate(live, send)
+        writer = asyncio.create_task(spectator.run())
+
+        async def drain_client() -> None:  # notice a spectator that leaves
+            with contextlib.suppress(Exception):
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
+
+        reader = asyncio.create_task(drain_client())
+        await asyncio.wait([writer, reader], return_when=asyncio.FIRST_COMPLETED)
+        reader.cancel()
+        live.spectators.discard(spectator)
+        if not writer.done():
+            writer.cancel()
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+    if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():
+        from fastapi.responses import RedirectResponse
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/ui", StaticFiles(directory=str(WEB_DIR), html=True), name="web")
+
+        @app.get("/", include_in_schema=False)
+        async def root() -> RedirectResponse:
+            return RedirectResponse("/ui/")
+
+    return app

@@ -1,0 +1,114 @@
+"""What spectators receive, for every game.
+
+HTTTX spectators get Hivemaker's packets (``setup{board}``, ``board_update{board, to_move, status}``,
+``end{winner, reason, board}``); every packet also carries the generic fields (``game``, ``state``, ``move``,
+``ply``, ``evaluation``, ``considerations``, ``clocks``) that the web UI uses for all games. Clients ignore
+fields they don't know, so one stream serves both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexarena.core.types import Termination
+from hexarena.referee.result import MatchResult, PlayedMove
+
+
+def _seat_label(game: Any, seat: int | None) -> str | None:
+    return None if seat is None else str(game.seat_names[seat])
+
+
+def _htttx_board(game: Any, state: Any) -> dict[str, Any] | None:
+    if game.name != "htttx":
+        return None
+    return {"cells": [{"q": q, "r": r, "p": "x" if s == 0 else "o"} for (q, r), s in state.cells.items()]}
+
+
+def _status(game: Any, state: Any) -> str:
+    outcome = game.outcome(state)
+    if outcome is None:
+        return "in_progress"
+    if outcome.winner is None:
+        return "draw"
+    return f"{_seat_label(game, outcome.winner)}_wins"
+
+
+def snapshot(
+    match_id: str,
+    game: Any,
+    state: Any,
+    moves: list[PlayedMove],
+    players: list[dict[str, Any]],
+    clocks: list[float | None] | None = None,
+) -> dict[str, Any]:
+    msg: dict[str, Any] = {
+        "type": "setup",
+        "game_id": match_id,
+        "game": game.name,
+        "players": players,
+        "state": game.to_json(state),
+        "to_move": _seat_label(game, game.to_move(state)),
+        "moves": [_move_json(m, game) for m in moves],
+        "clocks": clocks,
+    }
+    board = _htttx_board(game, state)
+    if board is not None:
+        msg["board"] = board
+    return msg
+
+
+def _move_json(record: PlayedMove, game: Any) -> dict[str, Any]:
+    return {
+        "ply": record.ply,
+        "seat": record.seat,
+        "side": _seat_label(game, record.seat),
+        "move": record.move,
+        "think_time": round(record.think_time, 6),
+        "timestamp": record.timestamp,
+        "evaluation": record.evaluation,
+        "considerations": record.considerations,
+    }
+
+
+def update(
+    match_id: str, game: Any, record: PlayedMove, state: Any, clocks: list[float | None] | None = None
+) -> dict[str, Any]:
+    msg: dict[str, Any] = {
+        "type": "board_update",
+        "game_id": match_id,
+        "game": game.name,
+        "state": game.to_json(state),
+        "to_move": _seat_label(game, game.to_move(state)),
+        "status": _status(game, state),
+        "clocks": clocks,
+        **_move_json(record, game),
+    }
+    board = _htttx_board(game, state)
+    if board is not None:
+        msg["board"] = board
+    return msg
+
+
+def end(game: Any, result: MatchResult) -> dict[str, Any]:
+    outcome = result.outcome
+    if outcome.winner is None:
+        reason = "draw"
+    elif outcome.termination == Termination.NORMAL:
+        reason = "win"
+    else:
+        reason = "forfeit"
+    msg: dict[str, Any] = {
+        "type": "end",
+        "game_id": result.match_id,
+        "game": game.name,
+        "winner": _seat_label(game, outcome.winner),
+        "winner_seat": outcome.winner,
+        "reason": reason,
+        "termination": str(outcome.termination),
+        "detail": outcome.reason,
+        "state": game.to_json(result.final_state),
+    }
+    board = _htttx_board(game, result.final_state)
+    if board is not None:
+        msg["board"] = board
+    return msg

@@ -1,0 +1,164 @@
+"""Game records as JSON for the API: from the store, or from a live match still in memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexarena.core.registry import get_game
+from hexarena.core.types import Outcome, Termination
+from hexarena.referee.result import MatchResult
+from hexarena.server import messages
+from hexarena.server.live import LiveMatch, utc
+
+
+def notation(game_name: str, params: dict[str, Any], moves: list[str], headers: dict[str, str]) -> str:
+    """The game's record notation: HTTTX Notation v1, else the move list in the game's own notation."""
+    if game_name == "htttx":
+        from hexarena.games.htttx import HTTTX
+        from hexarena.games.htttx.notation import GameRecord, write_record
+
+        return str(write_record(GameRecord(headers=headers, turns=[HTTTX.parse(m) for m in moves], threats=[])))
+    return " ".join(moves)
+
+
+def _htttx_headers(players: list[str], termination: str | None, winner: int | None, finished: Any) -> dict[str, str]:
+    reason = {
+        "normal": "win" if winner is not None else "draw",
+        "time": "time",
+        "resign": "resign",
+        "turn_limit": "draw",
+    }.get(termination or "", "win" if winner is not None else "draw")
+    headers = {
+        "name": "hexarena game",
+        "platform": "hexarena",
+        "playercross": players[0],
+        "playercircle": players[1],
+        "endreason": reason,
+        "version": "1",
+    }
+    if winner is not None:
+        headers["winner"] = "cross" if winner == 0 else "circle"
+    if finished is not None:
+        headers["utcdatetime"] = finished.strftime("%Y-%m-%d %H:%M:%S")
+    return headers
+
+
+def summary_json(row: Any) -> dict[str, Any]:
+    return {
+        "game_id": row.game_id,
+        "game": row.game,
+        "params": row.params,
+        "players": [{"name": p.name, "kind": p.kind, "spec": p.spec} for p in row.players],
+        "status": str(row.status),
+        "winner": row.winner,
+        "winner_name": row.winner_name,
+        "termination": row.termination,
+        "reason": row.reason,
+        "created_at": row.created_at.isoformat() if row.created_at else None,
+        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+        "moves": getattr(row, "move_count", None),
+    }
+
+
+def record_json(record: Any) -> dict[str, Any]:
+    out = summary_json(record)
+    moves = [m.move for m in record.moves]
+    out["moves"] = [
+        {
+            "ply": m.ply,
+            "seat": m.seat,
+            "move": m.move,
+            "timestamp": m.timestamp.isoformat(),
+            "think_time": m.think_time,
+            "evaluation": m.evaluation,
+            "considerations": m.considerations,
+        }
+        for m in record.moves
+    ]
+    headers = {}
+    if record.game == "htttx":
+        headers = _htttx_headers(
+            [p.name for p in record.players], record.termination, record.winner, record.finished_at
+        )
+    try:
+        out["notation"] = notation(record.game, record.params, moves, headers)
+    except Exception as exc:  # a stored game that no longer parses must still be served
+        out["notation"] = None
+        out["notation_error"] = str(exc)
+    return out
+
+
+def live_summary(live: LiveMatch) -> dict[str, Any]:
+    result = live.result
+    return {
+        "game_id": live.match_id,
+        "game": live.game.name,
+        "params": live.referee.params,
+        "players": live.describe_players(),
+        "status": "finished" if result else "running",
+        "winner": result.outcome.winner if result else None,
+        "termination": str(result.outcome.termination) if result else None,
+        "reason": result.outcome.reason if result else "",
+        "created_at": utc(live.created).isoformat(),
+        "finished_at": utc(result.finished).isoformat() if result else None,
+        "moves": len(live.moves),
+    }
+
+
+def live_record(live: LiveMatch) -> dict[str, Any]:
+    out = live_summary(live)
+    out["moves"] = [
+        {
+            "ply": m.ply,
+            "seat": m.seat,
+            "move": m.move,
+            "timestamp": utc(m.timestamp).isoformat(),
+            "think_time": m.think_time,
+            "evaluation": m.evaluation,
+            "considerations": m.considerations,
+        }
+        for m in live.moves
+    ]
+    out["state"] = live.game.to_json(live.state)
+    headers: dict[str, str] = {}
+    if live.game.name == "htttx":
+        result = live.result
+        headers = _htttx_headers(
+            [str(p.get("name")) for p in live.describe_players()],
+            str(result.outcome.termination) if result else None,
+            result.outcome.winner if result else None,
+            utc(result.finished) if result else None,
+        )
+    out["notation"] = notation(live.game.name, live.referee.params, [m.move for m in live.moves], headers)
+    return out
+
+
+async def stored_end_messages(store: Any, game_id: str) -> list[dict[str, Any]] | None:
+    """For a late spectator of a game no longer in memory: the final snapshot and ``end`` at once."""
+    if store is None or len(game_id) > 64:
+        return None
+    record = await store.get_game(game_id)
+    if record is None:
+        return None
+    game = get_game(record.game)
+    state = game.new(**record.params)
+    for m in record.moves:
+        state = game.play(state, game.parse(m.move))
+    players = [{"name": p.name, "kind": p.kind, "seat": i} for i, p in enumerate(record.players)]
+    snap = messages.snapshot(game_id, game, state, [], players)
+    try:
+        termination = Termination(record.termination or "aborted")
+    except ValueError:
+        termination = Termination.ABORTED
+    result = MatchResult(
+        match_id=game_id,
+        game=record.game,
+        params=record.params,
+        players=players,
+        outcome=Outcome(record.winner, termination, record.reason),
+        moves=[],
+        final_state=state,
+        started=0.0,
+        finished=0.0,
+    )
+    return [snap, messages.end(game, result)]
