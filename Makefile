@@ -1,0 +1,36 @@
+# hexarena: `make serve` runs the server, `make test` runs every test. Both set up .venv by themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: serve test lint bench setup clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

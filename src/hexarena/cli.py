@@ -1,0 +1,164 @@
+"""The ``hexarena`` command line: serve, play matches, serve bots."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any
+
+import click
+
+from hexarena import __version__
+from hexarena.core.errors import ConfigError, HexarenaError
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="hexarena")
+@click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
+def main(verbose: int) -> None:
+    """hexarena: an arena where bots, and people, battle at hexagonal board games."""
+    level = logging.WARNING - 10 * min(verbose, 2)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option(
+    "--database-url",
+    envvar="HEXARENA_DATABASE_URL",
+    default=None,
+    help="SQLAlchemy URL (default: SQLite file ./data/hexarena.sqlite3; postgresql://... for production). "
+    "Also read from $HEXARENA_DATABASE_URL.",
+)
+@click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
+def serve(host: str, port: int, database_url: str | None, log_level: str) -> None:
+    """Run the game server: web UI, REST API, bot protocols, with its database."""
+    import uvicorn
+
+    from hexarena.server.app import Settings, create_app
+
+    app = create_app(Settings(database_url=database_url))
+    click.echo(f"hexarena {__version__} on http://{host}:{port}/  (API docs: /docs, records: /games)")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+
+
+@main.group()
+def bot() -> None:
+    """Run a built-in bot for other servers."""
+
+
+@bot.command("serve")
+@click.option("--bot", "bot_name", default="heuristic", show_default=True, help="Built-in HTTTX bot to serve.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8002, show_default=True, type=click.IntRange(0, 65535))
+def bot_serve(bot_name: str, host: str, port: int) -> None:
+    """Serve a built-in HTTTX bot over the bot API (capabilities.json, bws and stateless on one port)."""
+    from hexarena.bots.sdk import bot_class_for, run
+
+    try:
+        cls = bot_class_for(bot_name)
+    except (ConfigError, KeyError) as exc:
+        _fail(str(exc))
+    click.echo(f"serving {bot_name} on http://{host}:{port}/capabilities.json")
+    run(cls, host=host, port=port)
+
+
+def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
+    """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
+    seats: dict[str, str] = {}
+    params: dict[str, Any] = {}
+    param_names = {p.name.replace("_", "-"): p.name for p in game.params}
+    seat_names = {name: i for i, name in enumerate(game.seat_names)}
+    it = iter(args)
+    for arg in it:
+        if not arg.startswith("--"):
+            raise ConfigError(f"unexpected argument {arg!r}")
+        key, eq, value = arg[2:].partition("=")
+        if not eq:
+            try:
+                value = next(it)
+            except StopIteration:
+                raise ConfigError(f"{arg} needs a value") from None
+        if key in seat_names:
+            seats[key] = value
+        elif key in param_names:
+            params[param_names[key]] = value
+        else:
+            known = [f"--{s}" for s in seat_names] + [f"--{p}" for p in param_names]
+            raise ConfigError(f"unknown option --{key} for {game.name}; known: {' '.join(known)}")
+    return seats, params
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("game_name", metavar="GAME")
+@click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
+@click.option(
+    "--alternate/--no-alternate",
+    default=True,
+    show_default=True,
+    help="Swap seats every other game (with --games > 1).",
+)
+@click.option(
+    "--clock-type", type=click.Choice(["none", "turn", "match", "incremental"]), default="none", show_default=True
+)
+@click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
+@click.option("--increment", type=float, default=None, help="Fischer increment in seconds (incremental clock).")
+@click.option("--quiet", is_flag=True, help="Don't print the board.")
+@click.pass_context
+def play(
+    ctx: click.Context,
+    game_name: str,
+    n_games: int,
+    alternate: bool,
+    clock_type: str,
+    clock_seconds: float | None,
+    increment: float | None,
+    quiet: bool,
+) -> None:
+    """Play GAME between two players and print the result.
+
+    \b
+    Seats are named after the game's sides, parameters after the game's options, e.g.
+      hexarena play htttx --x builtin:heuristic --o http://127.0.0.1:8002
+      hexarena play hex --black builtin:mcts --white builtin:random --size 7
+    A player SPEC is builtin:NAME, an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, or another
+    registered scheme (see GET /api/players on a running server).
+    """
+    from hexarena.core.registry import get_game
+    from hexarena.play import play_games
+
+    try:
+        game = get_game(game_name)
+        seats, raw = _parse_extra(game, list(ctx.args))
+        missing = [s for s in game.seat_names if s not in seats]
+        if missing:
+            raise ConfigError(f"give a player for {', '.join('--' + m for m in missing)}")
+        params = game.validate_params(raw)
+        from hexarena.referee.clock import clock_from
+
+        clock = clock_from(clock_type, clock_seconds, increment)
+        code = asyncio.run(
+            play_games(
+                game,
+                [seats[s] for s in game.seat_names],
+                params,
+                clock,
+                n_games,
+                alternate=alternate,
+                show_board=not quiet,
+            )
+        )
+    except HexarenaError as exc:
+        _fail(str(exc))
+    sys.exit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
