@@ -1,0 +1,214 @@
+"""The immutable Hive face for the referee: ``HiveGame``, ``HiveState`` and ``HiveMove``.
+
+Moves are UHP MoveStrings. Because the protocol's ``parse(text)`` has no position, a ``HiveMove`` holds the
+(normalised) MoveString text and is resolved against the state inside ``play``. ``legal`` yields canonical
+spellings; ``play`` accepts any valid spelling (``wQ wS1-`` and ``wQ \\bA1`` may name the same cell), and
+``normalize(state, move)`` returns the canonical spelling, so two moves naming one destination through
+different reference pieces compare equal after normalising.
+
+``HiveState`` keeps a private snapshot of the mutable ``Board`` core; ``play`` copies it (a dict of at most
+28 tuples), so states can be kept and shared freely and inputs are never mutated.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from hexarena.core.errors import IllegalMove
+from hexarena.core.game import Param, RuleGame
+from hexarena.core.types import Outcome, Seat, Termination
+from hexarena.games.hive.board import KIND_COUNT, KIND_LETTERS, NAME, PASS, Board, Move, kinds_of, qr
+from hexarena.games.hive.notation import (
+    EXPANSIONS,
+    check_move_syntax,
+    format_move,
+    game_string,
+    game_type,
+    parse_game_string,
+    resolve,
+    state_string,
+    turn_string,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HiveMove:
+    """A UHP MoveString (``wS1``, ``bS1 wS1-``, ``wB1 bQ``, ``pass``), whitespace-normalised."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class HiveState:
+    """A position: game type, canonical move history and a private board snapshot (never mutated)."""
+
+    expansions: str
+    moves: tuple[str, ...]
+    board: Board = field(repr=False)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HiveState):
+            return NotImplemented
+        return self.expansions == other.expansions and self.moves == other.moves
+
+    def __hash__(self) -> int:
+        return hash((self.expansions, self.moves))
+
+
+class HiveGame(RuleGame[HiveState, HiveMove]):
+    """Hive with any of the Mosquito, Ladybug and Pillbug expansions (UHP conventions)."""
+
+    name: ClassVar[str] = "hive"
+    title: ClassVar[str] = "Hive"
+    seat_names: ClassVar[tuple[str, str]] = ("white", "black")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "expansions",
+            str,
+            "MLP",
+            "expansion bugs in play: any of M (Mosquito), L (Ladybug), P (Pillbug); '' is the base game",
+            choices=EXPANSIONS,
+        ),
+    )
+
+    # ------------------------------------------------------------------ protocol
+    def new(self, **params: Any) -> HiveState:
+        p = self.validate_params(params)
+        return HiveState(p["expansions"], (), Board(p["expansions"]))
+
+    def to_move(self, state: HiveState) -> Seat | None:
+        if state.board.result() >= 0:
+            return None
+        return state.board.ply & 1
+
+    def legal(self, state: HiveState) -> list[HiveMove]:
+        b = state.board
+        return [HiveMove(format_move(b, m)) for m in b.moves()]
+
+    def play(self, state: HiveState, move: HiveMove) -> HiveState:
+        b = state.board
+        if b.result() >= 0:
+            raise IllegalMove(f"move {move.text!r} after the game ended ({state_string(b)})")
+        m = resolve(b, move.text)
+        if m not in b.moves():
+            raise IllegalMove(self._why_illegal(b, m, move.text))
+        text = format_move(b, m)
+        nb = b.copy()
+        nb.play(m)
+        return HiveState(state.expansions, (*state.moves, text), nb)
+
+    def outcome(self, state: HiveState) -> Outcome | None:
+        r = state.board.result()
+        if r < 0:
+            return None
+        if r == 2:
+            return Outcome(None, Termination.NORMAL, "both queens surrounded")
+        loser = "black" if r == 0 else "white"
+        return Outcome(r, Termination.NORMAL, f"{loser} queen surrounded")
+
+    def parse(self, text: str) -> HiveMove:
+        return HiveMove(check_move_syntax(text))
+
+    def format(self, move: HiveMove) -> str:
+        return move.text
+
+    def random_move(self, state: HiveState, rng: random.Random) -> HiveMove:
+        b = state.board
+        moves = b.moves()
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        return HiveMove(format_move(b, rng.choice(moves)))
+
+    def params_of(self, state: HiveState) -> dict[str, Any]:
+        return {"expansions": state.expansions}
+
+    def ply(self, state: HiveState) -> int:
+        return state.board.ply
+
+    def to_json(self, state: HiveState) -> dict[str, Any]:
+        b = state.board
+        cells = []
+        for cell, st in sorted(b.stacks.items()):
+            q, r = qr(cell)
+            cells.append({"q": q, "r": r, "stack": [NAME[p] for p in st]})
+        hands = {
+            seat: {KIND_LETTERS[k]: b.in_hand(c, k) for k in kinds_of(b.expansions) if b.in_hand(c, k)}
+            for c, seat in enumerate(self.seat_names)
+        }
+        r = b.result()
+        return {
+            "game_type": game_type(b.expansions),
+            "state": state_string(b),
+            "turn": turn_string(b),
+            "to_move": None if r >= 0 else self.seat_names[b.ply & 1],
+            "board": cells,
+            "hands": hands,
+            "last_moved": NAME[b.stunned] if b.stunned >= 0 else None,
+            "game_string": self.game_string(state),
+        }
+
+    # ------------------------------------------------------------------ Hive extras
+    def normalize(self, state: HiveState, move: HiveMove) -> HiveMove:
+        """The canonical spelling (as ``legal`` yields it) of a MoveString on ``state``; IllegalMove if bad."""
+        b = state.board
+        return HiveMove(format_move(b, resolve(b, move.text)))
+
+    def resolve(self, state: HiveState, move: HiveMove) -> Move:
+        """The engine's ``(piece, cell)`` for a MoveString (no legality check)."""
+        return resolve(state.board, move.text)
+
+    def from_game_string(self, text: str) -> HiveState:
+        """The state a UHP GameString (or bare GameType) describes; moves are checked for legality."""
+        board, written = parse_game_string(text)
+        return HiveState(board.expansions, tuple(written), board)
+
+    def game_string(self, state: HiveState) -> str:
+        """The UHP GameString of ``state`` (canonical MoveStrings)."""
+        return game_string(state.board, list(state.moves))
+
+    def valid_moves(self, state: HiveState) -> str:
+        """UHP ``validmoves``: ``;``-separated MoveStrings (``pass`` when nothing else is legal)."""
+        return ";".join(m.text for m in self.legal(state))
+
+    def core(self, state: HiveState) -> Board:
+        """A private mutable copy of the board for search (play/undo, hashing, perft)."""
+        return state.board.copy()
+
+    def move_of(self, board: Board, move: Move) -> HiveMove:
+        """Write an engine move, legal on ``board``, as a canonical HiveMove."""
+        return HiveMove(format_move(board, move))
+
+    def _why_illegal(self, b: Board, m: Move, text: str) -> str:
+        pid = m[0]
+        if m == PASS:
+            return f"{text!r}: passing is only legal when no other move is"
+        name = NAME[pid]
+        color = pid >> 4
+        if color != b.ply & 1:
+            who = "white" if b.ply & 1 == 0 else "black"
+            return f"{text!r}: {name} is not {who}'s piece"
+        if b.pos[pid] is None:
+            kind = KIND_LETTERS.index(name[1])
+            if kind not in b.kinds:
+                return f"{text!r}: {name} is not in this game ({game_type(b.expansions)})"
+            nxt = b.next_piece(color, kind)
+            if KIND_COUNT[kind] > 1 and nxt != pid:
+                return f"{text!r}: {name} is not the next {name[1]} to place"
+            if b.ply >> 1 == 0 and kind == 0:
+                return f"{text!r}: the queen may not be placed on the first turn"
+            if b.ply >> 1 >= 3 and b.pos[color << 4] is None and kind != 0:
+                return f"{text!r}: the queen must be placed by the fourth turn"
+            return f"{text!r}: {name} may not be placed on that cell"
+        if b.pos[color << 4] is None:
+            return f"{text!r}: no piece may move before its side's queen is placed"
+        if pid == b.stunned:
+            return f"{text!r}: {name} was moved last turn and may not move now"
+        return f"{text!r}: {name} cannot move to that cell"
+
+
+GAME = HiveGame()

@@ -1,0 +1,52 @@
+"""Perft against Mzinga's published counts (shared/testdata/hive/Board_*_PerftTest.csv).
+
+Every node count from the start position of all eight game types is checked to depth 5 (depth 4 is the
+brief's floor; 5 still runs in seconds thanks to bulk counting). Depth 6 of Base is marked slow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hexarena.games.hive.board import Board, perft
+from hexarena.games.hive.notation import parse_game_type
+
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "testdata" / "hive"
+if not DATA.exists():  # pragma: no cover - layout fallback
+    DATA = Path("/work/shared/testdata/hive")
+
+
+def _cases() -> list[tuple[str, int, int]]:
+    out = []
+    for path in sorted(DATA.glob("Board_*_PerftTest.csv")):
+        for line in path.read_text(encoding="utf-8-sig").splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            game, depth, count = line.split("\t")
+            out.append((game, int(depth), int(count)))
+    return out
+
+
+CASES = _cases()
+
+
+def test_all_eight_game_types_present() -> None:
+    games = {g.split(";")[0] for g, _, _ in CASES}
+    assert games == {"Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"}
+
+
+@pytest.mark.parametrize(("game", "depth", "count"), [c for c in CASES if c[1] <= 5])
+def test_perft(game: str, depth: int, count: int) -> None:
+    game_type = game.split(";")[0]
+    board = Board(parse_game_type(game_type))
+    assert perft(board, depth) == count
+    assert board.ply == 0 and not board.stacks  # play/undo restored the start position
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "depth", "count"), [c for c in CASES if c[1] == 6 and c[0].startswith("Base;")])
+def test_perft_depth6_base(game: str, depth: int, count: int) -> None:
+    assert perft(Board(""), depth) == count
