@@ -1,0 +1,117 @@
+"""Database URLs and the one async engine per store.
+
+Operators paste whatever URL they have (``postgresql://...`` from a hosting panel, ``sqlite:///file``, or just a
+file path), so :func:`resolve_url` maps them onto the async drivers (asyncpg, aiosqlite) instead of failing.
+
+SQLite needs care to stay correct under many concurrent finishes:
+
+- WAL journal, so readers never block the writer and vice versa;
+- a busy timeout, so a second process waits for the write lock instead of failing with "database is locked";
+- write transactions start with ``BEGIN IMMEDIATE``: a deferred transaction that reads and then writes can fail
+  at once with SQLITE_BUSY when another writer committed in between (the busy timeout does not help there).
+  The driver's own BEGIN handling is switched off (``isolation_level = None``) and SQLAlchemy's ``begin``
+  event emits ``BEGIN IMMEDIATE`` for connections marked ``hexarena_write`` and a plain ``BEGIN`` otherwise,
+  which also gives reads one consistent snapshot across several SELECTs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from hexarena.store.errors import InvalidRecord
+
+ENV_URL = "HEXARENA_DATABASE_URL"
+DEFAULT_SQLITE_PATH = Path("data") / "hexarena.sqlite3"
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+WRITE_OPTION = "hexarena_write"
+
+_POSTGRES_ALIASES = {"postgres", "postgresql", "postgresql+psycopg2", "postgresql+psycopg", "postgresql+asyncpg"}
+_SQLITE_ALIASES = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
+
+
+def resolve_url(url: str | URL | None = None) -> URL:
+    """The async-driver URL to use for ``url``; ``None`` means ``$HEXARENA_DATABASE_URL`` or the default file.
+
+    A string without ``://`` is taken as a SQLite file path. The parent directory of a SQLite file is created,
+    so a fresh checkout just works.
+    """
+    if url is None:
+        url = os.environ.get(ENV_URL) or str(DEFAULT_SQLITE_PATH)
+    if isinstance(url, str):
+        text = url.strip()
+        if not text:
+            raise InvalidRecord("database URL is empty")
+        if "://" not in text:
+            text = "sqlite+aiosqlite:///" + text
+        try:
+            parsed = make_url(text)
+        except ArgumentError as exc:
+            raise InvalidRecord(f"database URL {_safe(text)!r} cannot be parsed: {exc}") from None
+    else:
+        parsed = url
+    driver = parsed.drivername
+    if driver in _POSTGRES_ALIASES:
+        return parsed.set(drivername="postgresql+asyncpg")
+    if driver in _SQLITE_ALIASES:
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+        if parsed.database and not is_memory(parsed):
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        return parsed
+    raise InvalidRecord(
+        f"database URL {parsed.render_as_string(hide_password=True)!r} is not supported: "
+        "use sqlite:///path/to/file.sqlite3 or postgresql://user@host/dbname"
+    )
+
+
+def is_memory(url: URL) -> bool:
+    """True for an in-memory SQLite URL (one shared connection: fine for tests, lost at close)."""
+    return url.get_backend_name() == "sqlite" and (url.database or ":memory:") in ("", ":memory:")
+
+
+def _safe(text: str) -> str:
+    """``text`` with anything between ``://`` and ``@`` hidden, for error messages about unparsable URLs."""
+    head, sep, rest = text.partition("://")
+    if sep and "@" in rest:
+        return f"{head}://***@{rest.split('@', 1)[1]}"
+    return text
+
+
+def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
+    """One engine for the whole store, tuned per backend (see the module docstring)."""
+    kwargs: dict[str, Any] = {"echo": echo}
+    if url.get_backend_name() == "postgresql":
+        # A pool sized for many games finishing at once; pre-ping survives server restarts.
+        kwargs.update(pool_size=pool_size, max_overflow=pool_size * 2, pool_pre_ping=True, pool_timeout=60)
+    elif not is_memory(url):
+        kwargs.update(pool_size=max(2, pool_size // 2), max_overflow=pool_size, pool_timeout=60)
+    engine = create_async_engine(url, **kwargs)
+    if url.get_backend_name() == "sqlite":
+        _tune_sqlite(engine, memory=is_memory(url))
+    return engine
+
+
+def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, see _on_begin
+        cursor = dbapi_connection.cursor()
+        try:
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,0 +1,198 @@
+"""The schema, as SQLAlchemy 2 declarative models.
+
+These classes describe the tables; the repository (``repository.py``) runs Core statements against them and
+returns records, never these rows. The Alembic migrations in ``migrations/versions`` create exactly this schema
+(a test compares the two), so a change here needs a new migration.
+
+Types are chosen so SQLite and PostgreSQL behave the same: identifiers are bounded ``String`` (lengths are
+checked in Python before a write, because SQLite would not), free text is ``Text``, JSON is ``JSONB`` on
+PostgreSQL and text on SQLite, and timestamps go through :class:`UTCDateTime` so both return aware UTC values.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+ID_LENGTH = 64
+NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
+KEY_LENGTH = 200  # rating keys (bot ids or display names)
+GAME_STATUSES = ("pending", "running", "finished", "aborted")
+
+# Named constraints make later ALTERs (Alembic batch mode on SQLite) reproducible.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is stored in UTC and always read back timezone-aware.
+
+    SQLite has no timezone type and returns naive values; PostgreSQL's ``timestamptz`` returns aware ones.
+    Normalising here keeps ``created_at < finished_at`` comparisons and JSON output identical on both.
+    Naive datetimes are refused on the way in (the repository checks first, with a clearer message).
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"timestamp {value.isoformat()!r} has no timezone; pass an aware UTC datetime")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def json_type() -> Any:
+    """JSON that stores Python ``None`` as SQL NULL; JSONB on PostgreSQL (indexable, compact)."""
+    return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class GameRow(Base):
+    """One game: who played what, and how it ended. Moves live in :class:`MoveRow`."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    params: Mapped[Any] = mapped_column(json_type(), nullable=False)
+    status: Mapped[str] = mapped_column(String(16))
+    winner: Mapped[int | None] = mapped_column(Integer)
+    termination: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    contest_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
+    tournament_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
+
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('pending', 'running', 'finished', 'aborted')",
+            name="status",
+        ),
+        Index("ix_games_created_at", "created_at"),
+        Index("ix_games_game_created_at", "game", "created_at"),
+        Index("ix_games_status", "status"),
+    )
+
+
+class GamePlayerRow(Base):
+    """One seat of a game; a separate table so games can be listed by player name."""
+
+    __tablename__ = "game_players"
+
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(Text, index=True)
+    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    spec: Mapped[str] = mapped_column(Text)
+
+
+class MoveRow(Base):
+    """One move; one row each so a live game appends as it plays and a crash loses at most one move."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(Text)
+    timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
+    think_time: Mapped[float] = mapped_column(Float)
+    evaluation: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    considerations: Mapped[Any] = mapped_column(json_type(), nullable=True)
+
+
+class BotRow(Base):
+    """A registered bot. ``pass_hash`` is a shared secret (battlebot login); only ``bot_pass_hash`` reads it."""
+
+    __tablename__ = "bots"
+
+    bot_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
+    owner: Mapped[str] = mapped_column(Text, index=True)
+    pass_hash: Mapped[str] = mapped_column(String(128))
+    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    spec: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    date_registered: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ContestRow(Base):
+    __tablename__ = "contests"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
+    name: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class RatingRow(Base):
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH), primary_key=True)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TournamentRow(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
+    config: Mapped[Any] = mapped_column(json_type(), nullable=False)
+    state: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+games = cast(Table, GameRow.__table__)
+game_players = cast(Table, GamePlayerRow.__table__)
+moves = cast(Table, MoveRow.__table__)
+bots = cast(Table, BotRow.__table__)
+contests = cast(Table, ContestRow.__table__)
+ratings = cast(Table, RatingRow.__table__)
+tournaments = cast(Table, TournamentRow.__table__)

@@ -1,0 +1,168 @@
+"""Plain, frozen records that the store takes and returns.
+
+Callers never see ORM rows: a record is a value that can be logged, compared, sent over a wire or kept after the
+store is closed, without lazy loads or sessions behind it. Timestamps are always timezone-aware UTC.
+
+Nothing here holds a secret: a bot's ``pass_hash`` has no field in :class:`BotRecord` on purpose, so no listing
+or ``repr`` can leak it; :meth:`hexarena.store.Store.bot_pass_hash` is the one way to read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+JSON = Any
+"""A JSON value (dict, list, str, int, float, bool or None) as stored in a JSON column."""
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life. Stable strings, stored as such."""
+
+    PENDING = "pending"  # created, not started yet (e.g. waiting for players)
+    RUNNING = "running"  # moves are being played
+    FINISHED = "finished"  # ended with a result (win, draw, forfeit...)
+    ABORTED = "aborted"  # stopped without a result (server shutdown, crash, admin)
+
+
+UNFINISHED = (GameStatus.PENDING, GameStatus.RUNNING)
+"""Statuses of games that may still change; finished and aborted games are final."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """One seat of a game.
+
+    ``kind`` names how the player was reached (``builtin``, ``bws``, ``stateless``, ``human``, ``battlebot``,
+    ``uais``, ``htp``, ``uhp``, ``hiveai``...); ``spec`` says where (a URL, a command, a bot id). A spec must
+    never carry a secret: the store strips URL passwords and token-like query parameters before saving it.
+    """
+
+    name: str
+    kind: str
+    spec: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One move as played: ``ply`` counts from 0, ``move`` is the game's own notation.
+
+    ``think_time`` is the seconds the referee measured for the reply; ``evaluation`` and ``considerations``
+    are whatever analysis the bot sent along (JSON, or None).
+    """
+
+    ply: int
+    seat: int
+    move: str
+    timestamp: datetime
+    think_time: float
+    evaluation: JSON = None
+    considerations: JSON = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game without its moves, as listed; ``move_count`` says how many moves are stored."""
+
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    players: tuple[PlayerRecord, ...]
+    status: GameStatus
+    winner: int | None
+    termination: str | None
+    reason: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    contest_id: str | None
+    tournament_id: str | None
+    move_count: int
+
+    @property
+    def winner_name(self) -> str | None:
+        """The display name at the winning seat, or None for a draw or an unfinished game."""
+        if self.winner is None or not 0 <= self.winner < len(self.players):
+            return None
+        return self.players[self.winner].name
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game with every stored move, in ply order."""
+
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    players: tuple[PlayerRecord, ...]
+    status: GameStatus
+    winner: int | None
+    termination: str | None
+    reason: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    contest_id: str | None
+    tournament_id: str | None
+    moves: tuple[MoveRecord, ...]
+
+    @property
+    def winner_name(self) -> str | None:
+        """The display name at the winning seat, or None for a draw or an unfinished game."""
+        if self.winner is None or not 0 <= self.winner < len(self.players):
+            return None
+        return self.players[self.winner].name
+
+
+@dataclass(frozen=True, slots=True)
+class BotRecord:
+    """A registered bot. Deliberately has no ``pass_hash`` field (see the module docstring)."""
+
+    bot_id: str
+    game: str
+    owner: str
+    kind: str
+    spec: JSON
+    date_registered: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ContestRecord:
+    """A named contest: games played in it are tagged with its id and ranked together."""
+
+    contest_id: str
+    game: str
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A rating of one player (a bot id or a display name: ``key``) in one game.
+
+    ``rd`` and ``sigma`` are Glicko-2's deviation and volatility; Elo users leave them at their defaults.
+    """
+
+    key: str
+    game: str
+    rating: float
+    rd: float = 350.0
+    sigma: float = 0.06
+    games: int = 0
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament: its configuration as given, and a state its scheduler saves as it goes."""
+
+    tournament_id: str
+    name: str
+    game: str
+    config: dict[str, Any]
+    state: JSON
+    status: str
+    created_at: datetime
+    updated_at: datetime

@@ -1,0 +1,131 @@
+"""Checks and clean-ups applied before anything reaches the database.
+
+Both backends must store the same things and fail the same way, and SQLite enforces almost nothing (lengths,
+types), so limits are checked here with messages that quote the bad value. Data that comes from bots is
+cleaned rather than refused, because a game must never be lost over a bot's odd evaluation:
+
+- non-finite floats (NaN, inf) in JSON become ``null`` (PostgreSQL's JSONB and strict JSON reject them);
+- NUL characters become U+FFFD (PostgreSQL text and JSONB reject them);
+- a player spec loses URL passwords and token-like parameters, so no secret is ever stored with a game.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from hexarena.store.errors import InvalidRecord
+from hexarena.store.models import ID_LENGTH, NAME_LENGTH
+
+REDACTED = "REDACTED"
+_SECRET_WORD = re.compile(r"token|secret|passw|pass_hash|api[_-]?key|auth|signature|sig$|^key$", re.I)
+_SECRET_FLAG = re.compile(
+    r"(--?[\w-]*(?:token|secret|password|passwd|api[_-]?key)[\w-]*(?:=|\s+))(\S+)",
+    re.I,
+)
+
+
+def new_id() -> str:
+    """A fresh identifier: 32 lowercase hex digits (a UUID4)."""
+    return uuid.uuid4().hex
+
+
+def check_id(value: object, what: str) -> str:
+    """An identifier: a non-empty string of at most 64 printable characters."""
+    return _bounded(value, what, ID_LENGTH)
+
+
+def check_name(value: object, what: str, limit: int = NAME_LENGTH) -> str:
+    """A short machine name (game, kind, status, termination)."""
+    return _bounded(value, what, limit)
+
+
+def _bounded(value: object, what: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise InvalidRecord(f"{what} must be a string, not {value!r}")
+    if not value or len(value) > limit:
+        raise InvalidRecord(f"{what} {value[:80]!r} must have 1 to {limit} characters")
+    if not value.isprintable():
+        raise InvalidRecord(f"{what} {value[:80]!r} contains control characters")
+    return value
+
+
+def check_text(value: object, what: str) -> str:
+    """Free text (names, reasons, moves): any string, NULs replaced."""
+    if not isinstance(value, str):
+        raise InvalidRecord(f"{what} must be a string, not {value!r}")
+    return value.replace("\x00", "\ufffd")
+
+
+def check_int(value: object, what: str, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InvalidRecord(f"{what} must be an integer >= {minimum}, not {value!r}")
+    return value
+
+
+def check_float(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidRecord(f"{what} must be a finite number, not {value!r}")
+    return float(value)
+
+
+def utc(value: object, what: str) -> datetime:
+    """An aware datetime converted to UTC; naive datetimes are refused (their zone is a guess)."""
+    if not isinstance(value, datetime):
+        raise InvalidRecord(f"{what} must be a datetime, not {value!r}")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise InvalidRecord(f"{what} {value.isoformat()!r} has no timezone; use datetime.now(UTC)")
+    return value.astimezone(UTC)
+
+
+def clean_json(value: Any, what: str) -> Any:
+    """``value`` as plain JSON data (see the module docstring); refuses what JSON cannot hold."""
+    try:
+        return _clean(value, what)
+    except RecursionError:
+        raise InvalidRecord(f"{what} is nested too deeply to store") from None
+
+
+def _clean(value: Any, what: str) -> Any:
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                raise InvalidRecord(f"{what} has a key {key!r} that JSON cannot hold")
+            out[_clean(key if isinstance(key, str) else str(key), what)] = _clean(item, what)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_clean(item, what) for item in value]
+    raise InvalidRecord(f"{what} holds {value!r} ({type(value).__name__}), which is not JSON")
+
+
+def redact_spec(spec: str) -> str:
+    """``spec`` without secrets: URL passwords, token-like query parameters and ``--token X`` flags."""
+    spec = spec.replace("\x00", "\ufffd")
+    if "://" in spec:
+        try:
+            parts = urlsplit(spec)
+            netloc = parts.netloc
+            if parts.password is not None:
+                host = netloc.rsplit("@", 1)[1]
+                netloc = f"{parts.username}:{REDACTED}@{host}" if parts.username else f"{REDACTED}@{host}"
+            query = parts.query
+            if query:
+                pairs = parse_qsl(query, keep_blank_values=True)
+                if any(_SECRET_WORD.search(k) for k, _ in pairs):
+                    query = urlencode([(k, REDACTED if _SECRET_WORD.search(k) else v) for k, v in pairs])
+            spec = urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        except ValueError:
+            pass  # not a URL after all; the flag rule below still applies
+    return _SECRET_FLAG.sub(lambda m: m.group(1) + REDACTED, spec)

@@ -1,0 +1,70 @@
+"""Fixtures shared by every test area.
+
+``database_url`` gives each test its own empty database: a SQLite file under ``tmp_path`` always, and a fresh
+PostgreSQL database (created before, dropped after the test) when ``HEXARENA_TEST_DATABASE_URL`` is set, e.g.
+``postgresql+asyncpg://postgres@127.0.0.1:5432/test`` (its database is only used to run CREATE/DROP DATABASE).
+Without the variable there is no PostgreSQL variant at all, rather than one skip line per test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+PG_ENV = "HEXARENA_TEST_DATABASE_URL"
+
+
+def _in_thread(coro_fn: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
+    """Run an async admin task on its own loop in a thread, so it cannot disturb the test's event loop."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro_fn(*args)).result(timeout=60)
+
+
+async def _pg_admin(base_url: str, sql: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base_url)
+    conn = await asyncpg.connect(
+        host=url.host or "127.0.0.1",
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password,
+        database=url.database or "postgres",
+    )
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _fresh_postgres(base_url: str) -> Iterator[str]:
+    from sqlalchemy.engine import make_url
+
+    name = f"hexarena_test_{uuid.uuid4().hex[:16]}"
+    _in_thread(_pg_admin, base_url, f'CREATE DATABASE "{name}"')
+    try:
+        url = make_url(base_url).set(drivername="postgresql+asyncpg", database=name)
+        yield url.render_as_string(hide_password=False)
+    finally:
+        _in_thread(_pg_admin, base_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_BACKENDS = [pytest.param("sqlite", id="sqlite")]
+if os.environ.get(PG_ENV):
+    _BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+
+
+@pytest.fixture(params=_BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[str]:
+    """The URL of a fresh, empty database for this test (see the module docstring)."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/hexarena.sqlite3"
+    else:
+        yield from _fresh_postgres(os.environ[PG_ENV])

@@ -1,0 +1,18 @@
+"""Store fixtures: an open store on the shared ``database_url``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from hexarena.store import Store
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    s = await Store.open(database_url)
+    try:
+        yield s
+    finally:
+        await s.close()
