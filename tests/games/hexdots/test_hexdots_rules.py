@@ -8,6 +8,7 @@ import pytest
 from hexdots_naive import NaiveDots
 
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
+from hexarena.core.game import Game
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.games.hexdots import GAME, DotsState, geometry, line_count
@@ -91,7 +92,18 @@ def test_params() -> None:
 
 def test_registered() -> None:
     assert get_game("hexdots") is GAME
+    assert isinstance(GAME, Game)
     assert GAME.seat_names == ("first", "second")
+    assert [p["name"] for p in GAME.describe()["params"]] == ["rows", "cols"]
+
+
+def test_states_of_one_size_compare_by_position() -> None:
+    geometry.cache_clear()  # a fresh table object for the same size must not change equality
+    a = GAME.play(GAME.new(rows=5, cols=5), ((0, 0), (0, 1)))
+    geometry.cache_clear()
+    b = GAME.play(GAME.new(rows=5, cols=5), ((0, 0), (0, 1)))
+    assert a.geo is not b.geo and a == b
+    assert a != GAME.play(GAME.new(rows=5, cols=5), ((0, 0), (1, 0)))
 
 
 # --- the hand-checked game ----------------------------------------------------------------------------------
