@@ -1,0 +1,25 @@
+"""Reference HTTTX bots (``EngineBot``s on the engine's fast Board): ``random``, ``center``, ``heuristic``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hexarena.bots.base import EngineBot
+from hexarena.bots.htttx.heuristic import HeuristicBot, choose_on_board
+from hexarena.bots.htttx.simple import CenterBot, RandomBot, center_on_board, random_on_board
+
+BOTS: dict[str, Callable[[], EngineBot]] = {
+    "random": RandomBot,
+    "center": CenterBot,
+    "heuristic": HeuristicBot,
+}
+
+__all__ = [
+    "BOTS",
+    "CenterBot",
+    "HeuristicBot",
+    "RandomBot",
+    "center_on_board",
+    "choose_on_board",
+    "random_on_board",
+]

@@ -1,0 +1,90 @@
+"""Serving any HTTTX ``EngineBot`` (the reference bots, or yours) as an SDK ``BaseBot``.
+
+``bot_class_for("heuristic")`` is what ``hexarena bot serve --bot heuristic`` serves. The adapter rebuilds an
+``HtttxState`` from the request's cells (``HTTTX.from_cells``) and asks the engine bot for a move, giving it the
+time the SDK allows (``time_left()``) as its ``time_limit``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from hexarena.bots.base import EngineBot
+from hexarena.bots.sdk.bot import BaseBot
+from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena.bots.sdk.game import SEAT_OF, board_of
+from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.core.errors import ConfigError
+
+
+class _BoardState:
+    """A minimal stand-in for ``HtttxState`` (``board()``, ``to_move_seat``) for positions the game's
+    constructor refuses (free setups that normal play cannot reach)."""
+
+    def __init__(self, cells: list[Cell], seat: int, match: Match) -> None:
+        self._cells = cells
+        self.to_move_seat = seat
+        self._match = match
+        self.cells = {(c.q, c.r): SEAT_OF[Player(c.p)] for c in cells}
+
+    def board(self) -> Any:
+        return board_of(self._cells, self._match.view_distance, self._match.win_distance)
+
+
+def state_for(cells: list[Cell], player: Player, match: Match) -> tuple[Any, Any]:
+    """``(game, state)`` for the engine: a real ``HtttxState`` when the engine accepts the position."""
+    from hexarena.games.htttx import HTTTX
+
+    seat = SEAT_OF[player]
+    try:
+        state = HTTTX.from_cells(
+            ((c.q, c.r, SEAT_OF[Player(c.p)]) for c in cells),
+            seat,
+            view_distance=match.view_distance,
+            win_distance=match.win_distance,
+        )
+    except (ValueError, TypeError):
+        state = _BoardState(cells, seat, match)
+    return HTTTX, state
+
+
+class EngineBotAdapter(BaseBot):
+    """A ``BaseBot`` that delegates to an HTTTX ``EngineBot`` (set ``engine_factory`` in a subclass)."""
+
+    engine_factory: ClassVar[Callable[[], EngineBot]]
+    engine_name: ClassVar[str] = "engine"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.engine = type(self).engine_factory()
+        self.rng = random.Random(seed)
+
+    @classmethod
+    def capabilities(cls) -> Capabilities:
+        caps = default_capabilities(
+            BwsV1AlphaCapability(move_time_limit=True, move_skips=True, free_setup=True, dual_sided=True,
+                                 free_move_order=True, resettable_state=True, interruptible=True,
+                                 evaluation=False, config={"dynamic": True})
+        )
+        caps.meta = Meta(name=f"hexarena-{cls.engine_name}", description=f"hexarena's {cls.engine_name} bot",
+                         tags=["hexarena", cls.engine_name])
+        return caps
+
+    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+        game, state = state_for(cells, player, match)
+        move = self.engine.choose(game, state, self.time_left(), self.rng)
+        (aq, ar), (bq, br) = move
+        return Coord(q=aq, r=ar), Coord(q=bq, r=br)
+
+
+def bot_class_for(name: str) -> type[BaseBot]:
+    """The ``BaseBot`` class serving the reference HTTTX bot ``name`` (ConfigError lists the known ones)."""
+    from hexarena.bots.htttx import BOTS
+
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+    return type(f"{name.title()}BotAdapter", (EngineBotAdapter,), {"engine_factory": staticmethod(factory),
+                                                                    "engine_name": name})

@@ -1,0 +1,248 @@
+"""One bws v1-alpha game session on the bot side, over any WebSocket-like transport.
+
+Two tasks share the session: a *reader* that never stops reading (so heartbeats and interrupts are seen while
+the bot thinks) and a *worker* that handles setup/config/requests strictly in arrival order. Packets that arrive
+while a request is being answered are queued behind it, except ``heartbeat``, ``interrupt``, ``end`` and
+``nope``, which act at once.
+
+Heartbeat rule (spec): ``waiting: true`` while no request is open means the client lost track, and the bot
+closes the connection. A request is open from the moment it is read until its answer is sent (or it is
+interrupted). Because a heartbeat sent just before our reply reached the server can arrive after we replied,
+one ``waiting: true`` right after a reply is tolerated; the next one closes.
+
+Requests may carry an integer ``request_id`` (newer spec revisions); it is echoed in the reply, and
+``interrupt{request_id?}`` cancels that request (or the latest open one): its reply is never sent and the board
+goes back to how it was before the request's ``previous``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import msgspec
+
+from hexarena.bots.sdk.bot import BaseBot
+from hexarena.bots.sdk.capabilities import Capabilities
+from hexarena.bots.sdk.models import Player
+from hexarena.bots.sdk.moves import considerations_of, to_option
+from hexarena.bots.sdk.play import answer_eval, answer_move
+from hexarena.bots.sdk.runner import BotRunner, soft_deadline
+from hexarena.bots.sdk.session import SessionState
+from hexarena.core.errors import ProtocolViolation
+from hexarena.wire import htttx as wire
+
+log = logging.getLogger("hexarena.bots.sdk")
+
+#: WebSocket close codes used by the bot side.
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008  # the client broke the protocol (bad packet, stray waiting heartbeat)
+
+_QUEUED = ("setup", "config", "move_request", "eval_request")
+
+
+class Transport(Protocol):
+    """The little the session needs from a WebSocket."""
+
+    async def receive(self) -> str | bytes | None:
+        """The next message, or None once the peer has closed."""
+        ...
+
+    async def send(self, text: str) -> None: ...
+
+    async def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None: ...
+
+
+@dataclass
+class OpenRequest:
+    """A move or evaluation request the client is waiting for."""
+
+    packet: wire.MoveRequestPacket | wire.EvalRequest
+    request_id: int | None
+    received_at: float
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _request_id(msg: dict[str, Any]) -> int | None:
+    rid = msg.get("request_id")
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+
+
+class BwsSession:
+    """Drives one connection until ``end``/``nope``, a protocol error, or the client going away."""
+
+    def __init__(
+        self, transport: Transport, bot: BaseBot, caps: Capabilities, executor: Executor | None = None
+    ) -> None:
+        self.transport = transport
+        self.bot = bot
+        self.state = SessionState(caps.bws)
+        self.runner = BotRunner(bot, executor)
+        self.queue: asyncio.Queue[tuple[Any, dict[str, Any]]] = asyncio.Queue()
+        self.open: list[OpenRequest] = []
+        self.grace = False  # one waiting heartbeat may cross our last reply
+        self.closed = False
+        self.close_reason = ""
+        self.replies = 0
+
+    async def run(self) -> None:
+        reader = asyncio.create_task(self._read(), name="bws-reader")
+        worker = asyncio.create_task(self._work(), name="bws-worker")
+        try:
+            done, _ = await asyncio.wait({reader, worker}, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                exc = task.exception()
+                if exc is not None:
+                    log.error("bot session failed: %r", exc, exc_info=exc)
+        finally:
+            for task in (reader, worker):
+                task.cancel()
+            await asyncio.gather(reader, worker, return_exceptions=True)
+            for req in self.open:
+                req.cancelled.set()
+            self.runner.stop()
+            await self.close(CLOSE_NORMAL, self.close_reason or "session over")
+
+    async def close(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = self.close_reason or reason
+        with contextlib.suppress(Exception):
+            await self.transport.close(code, reason[:120])
+
+    # ----- reading -----
+
+    async def _read(self) -> None:
+        while True:
+            raw = await self.transport.receive()
+            if raw is None:
+                self.close_reason = "client closed the connection"
+                return
+            try:
+                msg = msgspec.json.decode(raw)
+            except msgspec.DecodeError as exc:
+                await self.close(CLOSE_POLICY, f"packet is not valid JSON: {exc}")
+                return
+            kind = msg.get("type") if isinstance(msg, dict) else None
+            if not isinstance(kind, str):
+                await self.close(CLOSE_POLICY, f"packet without a string 'type': {raw[:80]!r}")
+                return
+            if kind not in ("heartbeat", "interrupt"):
+                self.grace = False
+            try:
+                if not await self._dispatch(kind, raw, msg):
+                    return
+            except ProtocolViolation as exc:
+                await self.close(CLOSE_POLICY, exc.reason)
+                return
+
+    async def _dispatch(self, kind: str, raw: str | bytes, msg: dict[str, Any]) -> bool:
+        """Handle one packet; False ends the session."""
+        if kind == "heartbeat":
+            beat = wire.decode_server_packet(raw)
+            if not beat.waiting:
+                self.grace = False
+            elif not self.open:
+                if self.grace:
+                    self.grace = False
+                else:
+                    log.warning("heartbeat waiting=true with no open request: closing (spec error state)")
+                    await self.close(CLOSE_POLICY, "heartbeat waiting=true but no request is open")
+                    return False
+            return True
+        if kind == "interrupt":
+            self._interrupt(_request_id(msg))
+            return True
+        if kind in ("end", "nope"):
+            self.close_reason = f"{kind}: {msg.get('reason')}"
+            log.info("session %s", self.close_reason)
+            return False
+        if kind in _QUEUED:
+            packet = wire.decode_server_packet(raw)
+            if isinstance(packet, wire.MoveRequestPacket | wire.EvalRequest):
+                req = OpenRequest(packet, _request_id(msg), time.monotonic())
+                self.open.append(req)
+                self.queue.put_nowait((req, msg))
+            else:
+                self.queue.put_nowait((packet, msg))
+            return True
+        log.debug("ignoring packet of unknown type %r", kind)
+        return True
+
+    def _interrupt(self, request_id: int | None) -> None:
+        target: OpenRequest | None = None
+        if request_id is None:
+            target = self.open[-1] if self.open else None
+        else:
+            target = next((r for r in self.open if r.request_id == request_id), None)
+        if target is None:
+            return
+        target.cancelled.set()
+        self.open.remove(target)
+
+    # ----- working -----
+
+    async def _work(self) -> None:
+        while True:
+            item, msg = await self.queue.get()
+            if isinstance(item, OpenRequest):
+                if item.cancelled.is_set():
+                    continue
+                if isinstance(item.packet, wire.MoveRequestPacket):
+                    await self._move(item, item.packet)
+                else:
+                    await self._eval(item, item.packet)
+            elif isinstance(item, wire.Setup):
+                self.state.apply_setup(item.board)
+            elif isinstance(item, wire.Config):
+                depth, extras = self.state.apply_config(msg)
+                call = await self.runner.call(self.bot.on_config, depth, extras)
+                if call.kind == "error":
+                    log.error("on_config raised %r", call.error, exc_info=call.error)
+
+    async def _move(self, req: OpenRequest, packet: wire.MoveRequestPacket) -> None:
+        before = self.state.begin_move_request(packet)
+        side = Player(packet.side)
+        limit = packet.move_time_limit
+        hard = None if limit is None else req.received_at + limit
+        match = self.state.match_for(limit, soft_deadline(req.received_at, limit))
+        result = await answer_move(self.runner, dict(self.state.cells), side, match, hard, req.cancelled)
+        if result is None or req.cancelled.is_set():
+            self.state.rollback(before)
+            return
+        self.state.commit_own_move(side, result.pieces)
+        reply = wire.MoveResponse(
+            move=to_option(result.pieces, result.evaluation), considerations=considerations_of(result)
+        )
+        await self._reply(req, reply)
+
+    async def _eval(self, req: OpenRequest, packet: wire.EvalRequest) -> None:
+        limit = packet.evaluation_time_limit
+        match = self.state.match_for(limit, soft_deadline(req.received_at, limit))
+        ev = await answer_eval(self.runner, dict(self.state.cells), Player(packet.side), match, req.cancelled)
+        if ev is None or req.cancelled.is_set():
+            return
+        await self._reply(req, wire.EvalResponse(evaluation=ev.to_struct()))
+
+    async def _reply(self, req: OpenRequest, packet: wire.MoveResponse | wire.EvalResponse) -> None:
+        if req in self.open:
+            self.open.remove(req)
+        self.grace = True
+        if req.request_id is None:
+            text = wire.encode(packet).decode()
+        else:
+            data = msgspec.to_builtins(packet)
+            data["request_id"] = req.request_id
+            text = msgspec.json.encode(data).decode()
+        try:
+            await self.transport.send(text)
+        except Exception as exc:  # the client went away mid-reply; the reader sees the close next
+            log.info("could not send the reply: %r", exc)
+            return
+        self.replies += 1

@@ -1,0 +1,173 @@
+"""The one-port bot server: ``GET /capabilities.json``, the bws WebSocket and the stateless ``turn`` handle.
+
+Routes (``bot_factory`` builds one ``BaseBot``):
+
+* ``GET /capabilities.json`` - from ``capabilities()`` of the bot class;
+* WebSocket ``/<bws api_root>/game`` (spec default ``/bws/v1-alpha/game``), plus ``/bws/v1-alpha/game/game``
+  (where Hivemaker's game server connects: it defaults api_root to ``bws/v1-alpha/game`` and appends ``/game``)
+  and ``/`` (Hivemaker's bot server accepted any path; its default bot_url is the bare host);
+* ``POST /<stateless api_root>/turn`` (default ``/stateless/v1-alpha/turn``): 400 ``{"error": reason}`` on a
+  body that is not a valid request.
+
+Every WebSocket session and every stateless turn gets a fresh bot instance (as Hivemaker's server did per
+connection), so bots may keep per-game state on ``self``. Bot code runs on a dedicated thread pool sized for many
+concurrent sessions (a thinking bot holds a thread); time limits are handled as ``runner`` explains.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp
+from starlette.websockets import WebSocket
+
+from hexarena.bots.sdk.bot import BaseBot
+from hexarena.bots.sdk.connection import BwsSession
+from hexarena.bots.sdk.models import Match, Player
+from hexarena.bots.sdk.moves import considerations_of, to_option
+from hexarena.bots.sdk.play import answer_move
+from hexarena.bots.sdk.runner import BotRunner, soft_deadline
+from hexarena.bots.sdk.session import cells_from_wire
+from hexarena.core.errors import ProtocolViolation
+from hexarena.wire import htttx as wire
+
+log = logging.getLogger("hexarena.bots.sdk")
+
+BotFactory = Callable[[], BaseBot]
+
+HIVEMAKER_BWS_PATH = "/bws/v1-alpha/game/game"
+
+
+class StarletteTransport:
+    """``Transport`` over a Starlette WebSocket."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+
+    async def receive(self) -> str | bytes | None:
+        message = await self.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        data = message.get("bytes")
+        return bytes(data) if data is not None else b""
+
+    async def send(self, text: str) -> None:
+        await self.ws.send_text(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.ws.close(code, reason)
+
+
+def bot_class_of(bot_factory: BotFactory | type[BaseBot]) -> type[BaseBot]:
+    """The class whose ``capabilities()`` describe what ``bot_factory`` builds."""
+    if isinstance(bot_factory, type) and issubclass(bot_factory, BaseBot):
+        return bot_factory
+    return type(bot_factory())
+
+
+async def _read_limited(request: Request, limit: int) -> bytes | None:
+    """The body, or None once it grows past ``limit`` bytes (never buffers a huge upload)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128) -> ASGIApp:
+    """The ASGI app serving ``bot_factory``'s bots; ``max_threads`` bounds bots thinking at the same time."""
+    bot_cls = bot_class_of(bot_factory)
+    caps = bot_cls.capabilities()
+    caps_doc = caps.to_wire()
+    executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="hexarena-bot")
+    sessions: set[asyncio.Task[Any]] = set()
+
+    async def capabilities(request: Request) -> Response:
+        return JSONResponse(caps_doc)
+
+    async def bws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        session = BwsSession(StarletteTransport(websocket), bot_factory(), caps, executor)
+        task = asyncio.current_task()
+        if task is not None:
+            sessions.add(task)
+        try:
+            await session.run()
+        finally:
+            if task is not None:
+                sessions.discard(task)
+            log.info("bws session over (%d replies): %s", session.replies, session.close_reason)
+
+    async def turn(request: Request) -> Response:
+        body = await _read_limited(request, wire.MAX_PACKET_BYTES)
+        if body is None:
+            return JSONResponse({"error": f"turn request larger than {wire.MAX_PACKET_BYTES} bytes"}, 413)
+        try:
+            req = wire.decode_stateless_request(body)
+        except ProtocolViolation as exc:
+            return JSONResponse({"error": exc.reason}, 400)
+        if req.time_limit is not None and req.time_limit < 0:
+            return JSONResponse({"error": f"time_limit must be >= 0, got {req.time_limit!r}"}, 400)
+        received = time.monotonic()
+        cells = cells_from_wire(req.board.cells)
+        side = Player(req.board.to_move)
+        limit = req.time_limit
+        match = Match(move_time_limit=limit, deadline=soft_deadline(received, limit))
+        runner = BotRunner(bot_factory(), executor)
+        hard = None if limit is None else received + limit
+        result = await answer_move(runner, cells, side, match, hard)
+        if result is None:  # cannot happen without an interrupt; keep the type honest
+            return JSONResponse({"error": "no move"}, 500)
+        out = wire.StatelessResponse(
+            move=to_option(result.pieces, result.evaluation), considerations=considerations_of(result)
+        )
+        return Response(wire.encode(out), media_type="application/json")
+
+    routes: list[Any] = [Route("/capabilities.json", capabilities, methods=["GET"])]
+    if caps.bws is not None:
+        paths = dict.fromkeys([f"/{caps.bws_api_root()}/game", HIVEMAKER_BWS_PATH, "/"])
+        routes += [WebSocketRoute(p, bws) for p in paths]
+    if caps.stateless_v1 is not None:
+        routes.append(Route(f"/{caps.stateless_api_root()}/turn", turn, methods=["POST"]))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            for task in list(sessions):
+                task.cancel()
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def serve(
+    bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002, log_level: str = "info"
+) -> None:
+    """Serve the bot until cancelled (uvicorn in the current event loop)."""
+    config = uvicorn.Config(make_app(bot_factory), host=host, port=port, log_level=log_level, lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def run(bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002) -> None:
+    """Blocking entry point: ``run(MyBot)`` serves ``MyBot`` on ``http://host:port``."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    asyncio.run(serve(bot_factory, host, port))
