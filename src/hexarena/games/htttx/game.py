@@ -1,0 +1,204 @@
+"""HtttxGame: the immutable ``Game`` face of the HTTTX rules (what the referee and the adapters call).
+
+Moves are ``((q1, r1), (q2, r2))``: the two stones of one turn, in order. Notation: ``[q1,r1][q2,r2]``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
+from hexarena.core.game import Param, RuleGame
+from hexarena.core.registry import register_game
+from hexarena.core.types import Outcome, Termination
+from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
+from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
+
+_MOVE_RE = re.compile(r"\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*")
+
+
+def _coord(value: Any, what: str) -> Coord:
+    """Accept (q, r) as a tuple or list of two ints (not bools); InvalidMove otherwise."""
+    if isinstance(value, tuple | list) and len(value) == 2:
+        q, r = value
+        if type(q) is int and type(r) is int:
+            return (q, r)
+    raise InvalidMove(f"{what} must be a pair of integers (q, r), got {value!r}")
+
+
+def coerce_move(move: Any) -> Move:
+    """Check the shape of a move value: two cells of two ints each."""
+    if isinstance(move, tuple | list) and len(move) == 2:
+        return (_coord(move[0], "the first piece"), _coord(move[1], "the second piece"))
+    raise InvalidMove(f"a move is two pieces ((q1, r1), (q2, r2)), got {move!r}")
+
+
+class HtttxGame(RuleGame[HtttxState, Move]):
+    """Infinite hexagonal tic-tac-toe: X's stone starts at the origin, then O, X, ... place two stones a turn."""
+
+    name: ClassVar[str] = "htttx"
+    title: ClassVar[str] = "Hexagonal tic-tac-toe (HTTTX)"
+    seat_names: ClassVar[tuple[str, str]] = ("x", "o")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("view_distance", int, 8, "a stone must be within this many steps of an existing stone", 1, 64),
+        Param("win_distance", int, 6, "stones in a row needed to win", 2, 32),
+        Param("turn_limit", int, None, "draw after this many 2-stone turns (null: no limit)", 1, None, None, True),
+    )
+
+    # ----- construction -----
+
+    def new(self, **params: Any) -> HtttxState:
+        """The start: X's stone on (0, 0), O to move."""
+        p = self.validate_params(params)
+        board = Board(p["view_distance"], p["win_distance"])
+        board.place(0, 0, 0)
+        return make_root(board, 1, p["view_distance"], p["win_distance"], p["turn_limit"])
+
+    def from_cells(self, cells: Iterable[tuple[int, int, int]], to_move: int, **params: Any) -> HtttxState:
+        """A free-setup position: the given (q, r, seat) stones (any distances apart) and ``to_move`` to play.
+
+        Raises ConfigError on a malformed or duplicate stone, an empty setup, or a setup that is already won.
+        """
+        p = self.validate_params(params)
+        if to_move not in (0, 1) or isinstance(to_move, bool):
+            raise ConfigError(f"to_move must be 0 (x) or 1 (o), got {to_move!r}")
+        board = Board(p["view_distance"], p["win_distance"])
+        for stone in cells:
+            if not (isinstance(stone, tuple | list) and len(stone) == 3 and all(type(v) is int for v in stone)):
+                raise ConfigError(f"a setup stone is (q, r, seat) with integers, got {stone!r}")
+            q, r, seat = stone
+            if seat not in (0, 1):
+                raise ConfigError(f"stone {stone!r}: seat must be 0 (x) or 1 (o)")
+            if not (-COORD_LIMIT < q < COORD_LIMIT and -COORD_LIMIT < r < COORD_LIMIT):
+                raise ConfigError(f"stone {stone!r} is too far from the origin")
+            if (q, r) in board.cells:
+                raise ConfigError(f"cell ({q}, {r}) appears twice in the setup")
+            if board.setup(q, r, seat):
+                raise ConfigError(
+                    f"the setup already has {p['win_distance']} in a row for {SIDES[seat]} through ({q}, {r})"
+                )
+        if not board.stones:
+            raise ConfigError("a setup needs at least one stone")
+        return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"])
+
+    # ----- the rules -----
+
+    def to_move(self, state: HtttxState) -> int | None:
+        return state.to_move_seat
+
+    def play(self, state: HtttxState, move: Move) -> HtttxState:
+        """The state after ``move``; IllegalMove names the offending cell. ``state`` is never changed."""
+        (q1, r1), (q2, r2) = a, b = coerce_move(move)
+        seat = state.to_move_seat
+        if seat is None:
+            raise IllegalMove(f"the game is over; move [{q1},{r1}][{q2},{r2}] cannot be played")
+        if a == b:
+            raise IllegalMove(f"the two pieces are the same cell ({q1}, {r1})")
+        cur = state._cur
+        with cur.lock:
+            board = state._seek()
+            added = 1
+            if not board.place(q1, r1, seat):
+                try:
+                    board.place(q2, r2, seat)
+                except IllegalMove:
+                    board.undo()
+                    raise
+                added = 2
+            child = make_child(state, (a, b), board, added)
+            cur.at = child
+        return child
+
+    def outcome(self, state: HtttxState) -> Outcome | None:
+        if state.winner is not None:
+            return Outcome(state.winner, Termination.NORMAL, f"{state.win_distance} in a row")
+        if state.to_move_seat is None:
+            return Outcome(None, Termination.TURN_LIMIT, f"turn limit of {state.turn_limit} turns reached")
+        return None
+
+    def legal(self, state: HtttxState) -> Iterator[Move]:
+        """Every legal move, lazily. When both orders of a pair are legal and lead to the same position (neither
+        stone wins on its own), only the order with the smaller first cell is listed. After a first stone that
+        wins, every cell legal after it is listed as a second stone (the rules ignore it)."""
+        seat = state.to_move_seat
+        if seat is None:
+            return
+        board = state.board()
+        first = sorted(board.legal_cells())
+        before = set(first)
+        wins_alone = {c for c in first if max(board.line_length(c[0], c[1], seat)) >= state.win_distance}
+        for a in first:
+            won = board.place(a[0], a[1], seat)
+            if won:
+                seconds = sorted(before - {a})
+            else:
+                seconds = sorted(board.legal_cells())
+            board.undo()
+            a_alone = a in wins_alone
+            for b in seconds:
+                if not won and b in before and not a_alone and b not in wins_alone and b < a:
+                    continue  # (b, a) is listed instead and reaches the same position
+                yield (a, b)
+
+    def random_move(self, state: HtttxState, rng: random.Random) -> Move:
+        """A random legal move in O(1): a uniform legal first stone, then a uniform second stone legal after it."""
+        seat = state.to_move_seat
+        if seat is None:
+            raise IllegalMove("the game is over: no legal move")
+        with state._cur.lock:
+            board = state._seek()
+            a = board.random_legal(rng)
+            if board.place(a[0], a[1], seat):
+                board.undo()
+                b = a
+                while b == a:
+                    b = board.random_legal(rng)
+            else:
+                b = board.random_legal(rng)
+                board.undo()
+        return (a, b)
+
+    # ----- notation and views -----
+
+    def parse(self, text: str) -> Move:
+        """Read ``[q1,r1][q2,r2]`` (whitespace anywhere between tokens)."""
+        if not isinstance(text, str):
+            raise InvalidMove(f"a move must be text like '[1,-2][0,3]', got {text!r}")
+        m = _MOVE_RE.fullmatch(text)
+        if m is None:
+            raise InvalidMove(f"cannot read move {text[:80]!r}: expected two cells like '[1,-2][0,3]'")
+        q1, r1, q2, r2 = (int(g) for g in m.groups())
+        return ((q1, r1), (q2, r2))
+
+    def format(self, move: Move) -> str:
+        (q1, r1), (q2, r2) = coerce_move(move)
+        return f"[{q1},{r1}][{q2},{r2}]"
+
+    def params_of(self, state: HtttxState) -> dict[str, Any]:
+        return {
+            "view_distance": state.view_distance,
+            "win_distance": state.win_distance,
+            "turn_limit": state.turn_limit,
+        }
+
+    def ply(self, state: HtttxState) -> int:
+        return state.turns
+
+    def to_json(self, state: HtttxState) -> dict[str, Any]:
+        return {
+            "cells": [{"q": q, "r": r, "p": SIDES[seat]} for (q, r), seat in state.cells.items()],
+            "to_move": None if state.to_move_seat is None else SIDES[state.to_move_seat],
+            "winner": None if state.winner is None else SIDES[state.winner],
+            "win_line": None if state.win_line is None else [[q, r] for q, r in state.win_line],
+            "turns": state.turns,
+            "view_distance": state.view_distance,
+            "win_distance": state.win_distance,
+            "turn_limit": state.turn_limit,
+        }
+
+
+HTTTX = HtttxGame()
+register_game(HTTTX)
