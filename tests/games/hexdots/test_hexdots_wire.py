@@ -91,12 +91,12 @@ def test_delta_contains_only_what_changed_since_the_request_began() -> None:
     s = s0
     for _ in range(4):
         s = GAME.play(s, GAME.random_move(s, rng))
-    d = delta_json(s, s0.ply, NAMES)
+    d = delta_json(s0.ply, s, NAMES)
     assert set(d) == {"lines", "hexagons", "players", "state"}
     assert len(d["lines"]) == 4
     full = game_json(s, NAMES)
     assert d["lines"] == full["lines"][s0.ply :]
-    assert delta_json(s, s.ply, NAMES)["lines"] == []
+    assert delta_json(s.ply, s, NAMES)["lines"] == []
     # The hexagons of the delta are exactly the new captures.
     assert len(d["hexagons"]) == sum(s.scores) - sum(s0.scores)
 
@@ -109,7 +109,7 @@ def test_delta_of_a_double_capture_names_both_hexagons() -> None:
         s = GAME.play(s, GAME.parse(t))
     before = s.ply
     s = GAME.play(s, parse_move_body([{"row": 2, "col": 1}, {"row": 1, "col": 2}]))
-    d = delta_json(s, before, NAMES)
+    d = delta_json(before, s, NAMES)
     assert d["lines"] == [
         {
             "endpoints": [{"row": 1, "col": 2}, {"row": 2, "col": 1}],
@@ -130,6 +130,8 @@ def test_disqualified_player() -> None:
     assert doc["state"] == "completed"
     assert status_of(s, 2, ()) == "in play"
     assert game_json(s, NAMES, status="in play")["state"] == "in play"
+    assert game_json(s, NAMES, None, None)["state"] == "in play"
+    assert delta_json(0, s, NAMES, disqualified=[0])["players"][0]["score"] == "disqualified"
 
 
 def test_parse_move_body() -> None:

@@ -83,9 +83,14 @@ def game_json(
     state: DotsState,
     player_names: Sequence[str],
     status: str | None = None,
-    disqualified: Collection[int] = (),
+    disqualified: Collection[int] | None = None,
 ) -> dict[str, Any]:
-    """The Game object. ``status`` defaults to ``status_of(state, len(player_names), disqualified)``."""
+    """The Game object. ``status`` defaults to ``status_of(state, len(player_names), disqualified)``.
+
+    ``player_names`` in seat order (fewer than two while the game is ``initiating``); ``disqualified`` seats
+    get the score ``"disqualified"``.
+    """
+    disqualified = disqualified or ()
     players = players_json(state, player_names, disqualified)
     lines, hexagons = _changes(state, 0, players)
     return {
@@ -99,13 +104,18 @@ def game_json(
 
 
 def delta_json(
-    state: DotsState,
     since_ply: int,
+    state: DotsState,
     player_names: Sequence[str],
     status: str | None = None,
-    disqualified: Collection[int] = (),
+    disqualified: Collection[int] | None = None,
 ) -> dict[str, Any]:
-    """The Game Delta: lines and hexagons added after ply ``since_ply`` (the ply when the request began)."""
+    """The Game Delta: lines and hexagons added after ply ``since_ply`` (the ply when the request began).
+
+    For ``POST /<id>/moves`` that is the ply before the mover's own line, so the Delta holds the mover's line,
+    then the opponent's lines up to the mover's next turn (the original clients rely on it).
+    """
+    disqualified = disqualified or ()
     players = players_json(state, player_names, disqualified)
     lines, hexagons = _changes(state, since_ply, players)
     return {
