@@ -7,6 +7,7 @@ referee then checks legality with the rules, owns every clock, and tells each pl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -48,12 +49,13 @@ class MoveRequest:
     """A request for one move.
 
     ``history`` holds every move since the initial state as ``(seat, move)``; adapters that send only what
-    changed (bws ``previous``) keep their own cursor into it. ``time_limit`` is the seconds this player may
+    changed (bws ``previous``) keep their own cursor into it. It is the referee's own list, lent for the call
+    (copying it every move would make a long game quadratic): read it, slice it, never keep or mutate it. ``time_limit`` is the seconds this player may
     think for this move (None: unlimited); the referee enforces it, adapters only pass it on.
     """
 
     state: Any
-    history: tuple[tuple[Seat, Any], ...]
+    history: Sequence[tuple[Seat, Any]]
     time_limit: float | None
     time_left: float | None = None
 

@@ -27,7 +27,7 @@ from hexarena.core.errors import (
     ProtocolViolation,
 )
 from hexarena.core.types import Outcome, Seat, Termination, other
-from hexarena.players.base import ClockConfig, MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
+from hexarena.players.base import BasePlayer, ClockConfig, MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
 from hexarena.referee.clock import Clock
 from hexarena.referee.result import MatchResult, PlayedMove
 
@@ -102,6 +102,7 @@ class Referee:
         players: Sequence[Player],
         listener: MatchListener | None = None,
         now: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         if len(players) != 2:
             raise ConfigError(f"a match needs exactly 2 players, got {len(players)}")
@@ -110,6 +111,8 @@ class Referee:
         self.players = list(players)
         self.listener = listener
         self._now = now
+        self._monotonic = monotonic
+        self._watchers: list[asyncio.Future[Any] | None] = [None, None]
         self.state: Any = config.initial_state if config.initial_state is not None else self.game.new(**config.params)
         self.params = self.game.params_of(self.state)
         self.clock = Clock(config.clock)
@@ -136,6 +139,7 @@ class Referee:
         except asyncio.CancelledError:
             outcome = Outcome(None, Termination.ABORTED, "the match was stopped by the server")
             result = self._result(outcome, None)
+            await asyncio.shield(self._release_watchers())
             await asyncio.shield(self._finish_players(result))
             await asyncio.shield(self._notify("on_end", result))
             raise
@@ -143,6 +147,7 @@ class Referee:
             log.exception("match %s failed", self.match_id)
             outcome = Outcome(None, Termination.ERROR, f"server error: {_error_text(exc)}")
         result = self._result(outcome, culprit)
+        await self._release_watchers()
         await self._finish_players(result)
         await self._notify("on_end", result)
         return result
@@ -205,20 +210,20 @@ class Referee:
         budget = self.clock.budget(seat)
         request = MoveRequest(
             state=self.state,
-            history=tuple(self.history),
+            history=self.history,  # a live view: valid during the call, the referee appends after it
             time_limit=budget,
             time_left=self.clock.remaining[seat],
         )
-        begun = time.monotonic()
+        begun = self._monotonic()
         reply = await self._ask(seat, player.move(request), budget)
-        elapsed = time.monotonic() - begun
+        elapsed = self._monotonic() - begun
         if not isinstance(reply, MoveReply):
             raise _loss(seat, Termination.PROTOCOL, f"{self._seat_name(seat)} sent no move")
         if not self.clock.charge(seat, elapsed):
             raise _loss(
                 seat,
                 Termination.TIME,
-                f"{self._seat_name(seat)} ran out of time ({elapsed:.3f} s used, {budget:.3f} s allowed)",
+                f"{self._seat_name(seat)} ran out of time ({elapsed:.3f} s used, {budget or 0:.3f} s allowed)",
             )
         try:
             new_state = self.game.play(self.state, reply.move)
@@ -241,53 +246,70 @@ class Referee:
         await self._observe(seat, reply.move, new_state)
 
     async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
-        """Await a move while watching both players' failure signals and the deadline."""
+        """Await a move while watching both players' failure signals and the deadline.
+
+        The failure signals are long-lived futures (one per player for the whole match), so a move costs one
+        task, not three: this is the referee's hot path.
+        """
         move_task = asyncio.ensure_future(request)
-        watchers = {asyncio.ensure_future(self._failed(s)): s for s in (0, 1)}
+        watchers = [self._watcher(0), self._watcher(1)]
         timeout = None if budget is None else budget + self.config.grace
         try:
             done, _ = await asyncio.wait([move_task, *watchers], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if move_task in done:
-                try:
-                    return move_task.result()
-                except (BotError, InvalidMove, IllegalMove) as exc:
-                    raise _loss(seat, _termination_for(exc), f"{self._seat_name(seat)}: {_error_text(exc)}") from None
-                except (OSError, EOFError) as exc:
-                    raise _loss(
-                        seat, Termination.DISCONNECT, f"{self._seat_name(seat)} went away: {_error_text(exc)}"
-                    ) from None
-            for watcher, failed_seat in watchers.items():
-                if watcher in done:
-                    err = watcher.result()
-                    raise _loss(
-                        failed_seat,
-                        _termination_for(err),
-                        f"{self._seat_name(failed_seat)}: {_error_text(err)}",
-                    )
-            raise _loss(
-                seat,
-                Termination.TIME,
-                f"{self._seat_name(seat)} did not move within {budget:.3f} s",
-            )
-        finally:
-            for task in (move_task, *watchers):
-                if not task.done():
-                    task.cancel()
-            await asyncio.gather(move_task, *watchers, return_exceptions=True)
+        except BaseException:
+            move_task.cancel()
+            await asyncio.gather(move_task, return_exceptions=True)
+            raise
+        if move_task in done:
+            try:
+                return move_task.result()
+            except (BotError, InvalidMove, IllegalMove) as exc:
+                raise _loss(seat, _termination_for(exc), f"{self._seat_name(seat)}: {_error_text(exc)}") from None
+            except (OSError, EOFError) as exc:
+                raise _loss(
+                    seat, Termination.DISCONNECT, f"{self._seat_name(seat)} went away: {_error_text(exc)}"
+                ) from None
+        move_task.cancel()
+        await asyncio.gather(move_task, return_exceptions=True)
+        for failed_seat, watcher in enumerate(watchers):
+            if watcher in done:
+                err = watcher.result()
+                raise _loss(failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}")
+        raise _loss(
+            seat,
+            Termination.TIME,
+            f"{self._seat_name(seat)} did not move within {budget or 0:.3f} s",
+        )
 
-    async def _failed(self, seat: Seat) -> BaseException:
-        waiter = getattr(self.players[seat], "failed", None)
-        if waiter is None:
-            await asyncio.Event().wait()  # never
-        return await waiter()  # type: ignore[no-any-return, misc]
+    def _watcher(self, seat: Seat) -> asyncio.Future[Any]:
+        """A future that completes with the error once ``seat``'s player fails (never, for most players)."""
+        fut = self._watchers[seat]
+        if fut is None:
+            player: Any = self.players[seat]
+            if isinstance(player, BasePlayer):
+                fut = player._failure_future()
+            elif getattr(player, "failed", None) is not None:
+                fut = asyncio.ensure_future(player.failed())
+            else:
+                fut = asyncio.get_running_loop().create_future()
+            self._watchers[seat] = fut
+        return fut
+
+    async def _release_watchers(self) -> None:
+        """Cancel the watcher tasks of players that are not BasePlayers (theirs are plain futures we keep)."""
+        tasks = [f for f in self._watchers if isinstance(f, asyncio.Task)]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._watchers = [None, None]
 
     async def _observe(self, seat: Seat, move: Any, state: Any) -> None:
-        results = await asyncio.gather(*(p.observe(seat, move, state) for p in self.players), return_exceptions=True)
-        for s, r in enumerate(results):
-            if isinstance(r, BotError | OSError):
-                raise _loss(s, _termination_for(r), f"{self._seat_name(s)}: {_error_text(r)}")
-            if isinstance(r, BaseException):
-                raise r
+        # Sequential awaits, not gather: observe is a no-op for almost every adapter and gather costs two tasks.
+        for s, player in enumerate(self.players):
+            try:
+                await player.observe(seat, move, state)
+            except (BotError, OSError) as exc:
+                raise _loss(s, _termination_for(exc), f"{self._seat_name(s)}: {_error_text(exc)}") from None
 
     async def _finish_players(self, result: MatchResult) -> None:
         async def finish(seat: Seat) -> None:

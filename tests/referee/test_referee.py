@@ -1,0 +1,319 @@
+"""The referee with in-process scripted players on noughts and crosses (a game with a short, known end).
+
+Clock arithmetic is checked on a fake monotonic clock (exact numbers); deadlines the referee enforces with the
+event loop are checked with real sleeps far past the limit, so no assertion depends on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from fakes.players import FakeClock, Recorder, ScriptedPlayer, Step, pair
+from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.registry import get_game
+from hexarena.core.types import Termination
+from hexarena.players.base import BasePlayer, ClockConfig, MoveReply, MoveRequest, PlayerResult
+from hexarena.referee import Clock, MatchConfig, Referee, clock_from
+
+TTT = get_game("tictactoe")
+# X wins on the top row: X a1, O b1, X a2, O b2, X a3
+X_WINS = [(0, 0), (0, 1), (0, 2)]
+O_LOSES = [(1, 0), (1, 1)]
+
+
+def config(**kw: Any) -> MatchConfig:
+    kw.setdefault("game", TTT)
+    return MatchConfig(**kw)
+
+
+async def run(players: list[Any], fake: FakeClock | None = None, **kw: Any) -> tuple[Any, Recorder]:
+    rec = Recorder()
+    extra: dict[str, Any] = {}
+    if fake is not None:
+        extra["monotonic"] = fake
+    result = await Referee(config(**kw), players, listener=rec, **extra).run()
+    return result, rec
+
+
+async def test_normal_win_records_every_move_and_tells_everyone() -> None:
+    ev = {"heuristic": 0.5, "win_in": 2}
+    cons = [{"pieces": [[1, 2]], "evaluation": None}]
+    x = ScriptedPlayer("xbot", [Step(move=(0, 0), evaluation=ev, considerations=cons), (0, 1), (0, 2)])
+    o = ScriptedPlayer("obot", O_LOSES)
+    result, rec = await run(pair(x, o))
+    assert result.outcome.winner == 0
+    assert result.outcome.termination == Termination.NORMAL
+    assert result.culprit is None
+    assert [m.move for m in result.moves] == ["a1", "b1", "a2", "b2", "a3"]
+    assert [m.seat for m in result.moves] == [0, 1, 0, 1, 0]
+    assert [m.ply for m in result.moves] == [0, 1, 2, 3, 4]
+    assert result.moves[0].evaluation == ev and result.moves[0].considerations == cons
+    assert result.moves[1].evaluation is None
+    assert all(m.think_time >= 0 and m.timestamp >= result.started for m in result.moves)
+    assert result.finished >= result.moves[-1].timestamp
+    # the history each seat saw grows with the game; every move was observed by both
+    assert x.calls.history_lens == [0, 2, 4] and o.calls.history_lens == [1, 3]
+    assert len(x.calls.observed) == len(o.calls.observed) == 5
+    # everyone was told the same result, once
+    for p, seat in ((x, 0), (o, 1)):
+        assert len(p.calls.finished) == 1
+        fin = p.calls.finished[0]
+        assert fin.seat == seat and fin.outcome == result.outcome and not fin.violated
+    assert [e[0] for e in rec.events] == ["start", "move", "move", "move", "move", "move", "end"]
+    assert rec.result is result
+    assert result.players[0]["name"] == "xbot"
+    assert x.calls.started[0].seat == 0 and x.calls.started[0].opponent == "obot"
+
+
+async def test_no_clock_means_no_limit() -> None:
+    x, o = ScriptedPlayer("x", X_WINS), ScriptedPlayer("o", O_LOSES)
+    result, _ = await run(pair(x, o))
+    assert all(r.time_limit is None and r.time_left is None for r in x.calls.requests + o.calls.requests)
+    assert result.clocks == [None, None]
+
+
+async def test_turn_clock_gives_the_same_budget_each_move_and_forfeits_a_slow_move() -> None:
+    fc = FakeClock()
+    x = ScriptedPlayer("x", [Step(move=(0, 0), think=1.9), Step(move=(0, 1), think=2.5)], clock=fc)
+    o = ScriptedPlayer("o", [Step(move=(1, 0), think=0.1)], clock=fc)
+    result, _ = await run(pair(x, o), fake=fc, clock=ClockConfig("turn", 2.0))
+    assert [r.time_limit for r in x.calls.requests + o.calls.requests] == [2.0, 2.0, 2.0]
+    assert result.outcome.winner == 1
+    assert result.outcome.termination == Termination.TIME
+    assert result.culprit == 0
+    assert "ran out of time" in result.outcome.reason and "2.500 s used" in result.outcome.reason
+    assert len(result.moves) == 2  # the late move is not played
+    assert not x.calls.finished[0].violated  # a time loss is not a protocol violation: end, not nope
+
+
+async def test_match_clock_arithmetic_and_forfeit() -> None:
+    fc = FakeClock()
+    x = ScriptedPlayer("x", [Step(move=(0, 0), think=3), Step(move=(0, 1), think=3), Step(move=(0, 2), think=5)], fc)
+    o = ScriptedPlayer("o", [Step(move=(1, 0), think=1), Step(move=(1, 1), think=1)], fc)
+    result, _ = await run(pair(x, o), fake=fc, clock=ClockConfig("match", 10.0))
+    assert [r.time_limit for r in x.calls.requests] == [10.0, 7.0, 4.0]
+    assert [r.time_left for r in o.calls.requests] == [10.0, 9.0]
+    assert result.outcome.termination == Termination.TIME and result.outcome.winner == 1
+    assert "5.000 s used, 4.000 s allowed" in result.outcome.reason
+    assert result.clocks == [0.0, 8.0]
+
+
+async def test_fischer_increment_arithmetic() -> None:
+    fc = FakeClock()
+    x = ScriptedPlayer("x", [Step(move=m, think=3) for m in X_WINS], fc)
+    o = ScriptedPlayer("o", [Step(move=m, think=0.5) for m in O_LOSES], fc)
+    result, _ = await run(pair(x, o), fake=fc, clock=ClockConfig("incremental", 10.0, 2.0))
+    # x: 10 -> 10-3+2 = 9 -> 8 -> 7 ; o: 10 -> 11.5 -> 13
+    assert [r.time_limit for r in x.calls.requests] == [10.0, 9.0, 8.0]
+    assert [r.time_limit for r in o.calls.requests] == [10.0, 11.5]
+    assert result.outcome.termination == Termination.NORMAL and result.outcome.winner == 0
+    assert result.clocks == [7.0, 13.0]
+
+
+async def test_fischer_forfeit_when_a_move_exceeds_what_is_left() -> None:
+    fc = FakeClock()
+    x = ScriptedPlayer("x", [Step(move=(0, 0), think=3), Step(move=(0, 1), think=4)], fc)
+    o = ScriptedPlayer("o", [Step(move=(1, 0), think=0)], fc)
+    result, _ = await run(pair(x, o), fake=fc, clock=ClockConfig("incremental", 5.0, 1.0))
+    # x has 5, uses 3 (+1) -> 3 left, then uses 4 > 3: forfeit
+    assert result.outcome.termination == Termination.TIME and result.culprit == 0
+    assert result.clocks[0] == 0.0
+
+
+async def test_deadline_is_enforced_without_waiting_for_the_bot() -> None:
+    x = ScriptedPlayer("x", [Step(move=(0, 0), hang=True)])
+    o = ScriptedPlayer("o", [])
+    result, _ = await run(pair(x, o), clock=ClockConfig("turn", 0.05), grace=0.01)
+    assert result.outcome.termination == Termination.TIME and result.outcome.winner == 1
+    assert "did not move within 0.050 s" in result.outcome.reason
+    assert x.calls.cancelled == 1  # the request was cancelled, not left running
+
+
+async def test_match_clock_deadline_with_real_time() -> None:
+    x = ScriptedPlayer("x", [Step(move=(0, 0), sleep=5.0)])
+    o = ScriptedPlayer("o", [])
+    result, _ = await run(pair(x, o), clock=ClockConfig("match", 0.1), grace=0.0)
+    assert result.outcome.termination == Termination.TIME and result.culprit == 0
+    assert x.calls.cancelled == 1
+
+
+async def test_turn_limit_is_a_draw() -> None:
+    x, o = ScriptedPlayer("x", X_WINS), ScriptedPlayer("o", O_LOSES)
+    result, _ = await run(pair(x, o), max_plies=3)
+    assert result.outcome.winner is None
+    assert result.outcome.termination == Termination.TURN_LIMIT
+    assert len(result.moves) == 3 and "3 moves" in result.outcome.reason
+
+
+async def test_failure_is_noticed_while_the_opponent_thinks() -> None:
+    # O goes away while X is thinking (X would think forever): O loses at once, X's request is cancelled.
+    x = ScriptedPlayer("x", [(0, 0), Step(hang=True, fail_other=BotCrashed("the bot closed the connection"))])
+    o = ScriptedPlayer("o", [(1, 0)])
+    result, _ = await run(pair(x, o))
+    assert result.outcome.winner == 0
+    assert result.outcome.termination == Termination.DISCONNECT
+    assert result.culprit == 1
+    assert "O (o)" in result.outcome.reason and "closed the connection" in result.outcome.reason
+    assert x.calls.cancelled == 1
+    assert len(result.moves) == 2
+
+
+async def test_protocol_violation_while_opponent_thinks_is_a_violation_of_the_culprit() -> None:
+    x = ScriptedPlayer(
+        "x", [Step(hang=True, fail_other=ProtocolViolation("move_response sent without a pending request"))]
+    )
+    o = ScriptedPlayer("o", [])
+    result, _ = await run(pair(x, o))
+    assert result.outcome.termination == Termination.PROTOCOL and result.culprit == 1
+    assert o.calls.finished[0].violated and not x.calls.finished[0].violated
+
+
+async def test_illegal_move_loses_with_the_rules_reason() -> None:
+    x = ScriptedPlayer("x", [(0, 0), (0, 0)])
+    o = ScriptedPlayer("o", [(1, 0)])
+    result, _ = await run(pair(x, o))
+    assert result.outcome.termination == Termination.ILLEGAL_MOVE and result.outcome.winner == 1
+    assert "'a1' is occupied" in result.outcome.reason
+    assert x.calls.finished[0].violated
+
+
+@pytest.mark.parametrize(
+    ("error", "termination"),
+    [
+        (ProtocolViolation("a move must have exactly 2 pieces, got 3"), Termination.PROTOCOL),
+        (BotCrashed("the bot closed the connection"), Termination.DISCONNECT),
+        (BotTimeout("no answer"), Termination.TIME),
+        (ConnectionResetError("reset by peer"), Termination.DISCONNECT),
+    ],
+)
+async def test_adapter_errors_map_to_terminations(error: BaseException, termination: Termination) -> None:
+    x = ScriptedPlayer("x", [(0, 0), Step(raise_=error)])
+    o = ScriptedPlayer("o", [(1, 0)])
+    result, _ = await run(pair(x, o))
+    assert result.outcome.termination == termination and result.culprit == 0 and result.outcome.winner == 1
+    assert str(error) in result.outcome.reason
+
+
+class BrokenObserver(ScriptedPlayer):
+    async def observe(self, seat: int, move: Any, state: Any) -> None:
+        raise RuntimeError("bug in an adapter")
+
+
+async def test_a_bug_ends_the_match_as_an_error_draw(caplog: pytest.LogCaptureFixture) -> None:
+    x = BrokenObserver("x", X_WINS)
+    o = ScriptedPlayer("o", O_LOSES)
+    result, rec = await run(pair(x, o))
+    assert result.outcome.winner is None
+    assert result.outcome.termination == Termination.ERROR
+    assert "bug in an adapter" in result.outcome.reason
+    assert len(x.calls.finished) == len(o.calls.finished) == 1
+    assert rec.result is result
+
+
+async def test_start_failures() -> None:
+    x = ScriptedPlayer("x", [], start_error=BotCrashed("connection refused"))
+    o = ScriptedPlayer("o", [])
+    result, _ = await run(pair(x, o))
+    assert result.outcome.termination == Termination.DISCONNECT and result.outcome.winner == 1
+    assert "could not start" in result.outcome.reason and "connection refused" in result.outcome.reason
+    assert len(o.calls.finished) == 1 and len(x.calls.finished) == 1
+
+    x = ScriptedPlayer("x", [], start_error=BotCrashed("refused"))
+    o = ScriptedPlayer("o", [], start_error=ProtocolViolation("bad capabilities"))
+    result, _ = await run(pair(x, o))
+    assert result.outcome.termination == Termination.ABORTED and result.outcome.winner is None
+    assert "refused" in result.outcome.reason and "bad capabilities" in result.outcome.reason
+
+    x = ScriptedPlayer("x", [], start_error=ConfigError("does not declare free_setup"))
+    result, _ = await run(pair(x, ScriptedPlayer("o", [])))
+    assert result.outcome.termination == Termination.ABORTED and "free_setup" in result.outcome.reason
+
+    x = ScriptedPlayer("x", [], start_hang=True)
+    result, _ = await run(pair(x, ScriptedPlayer("o", [])), start_timeout=0.05)
+    assert result.outcome.termination == Termination.TIME and result.culprit == 0
+
+
+async def test_cancelling_the_match_aborts_it_and_still_reports() -> None:
+    x = ScriptedPlayer("x", [Step(hang=True)])
+    o = ScriptedPlayer("o", [])
+    rec = Recorder()
+    task = asyncio.create_task(Referee(config(), pair(x, o), listener=rec).run())
+    for _ in range(1000):
+        if x.calls.requests:
+            break
+        await asyncio.sleep(0.001)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert rec.result.outcome.termination == Termination.ABORTED
+    assert len(x.calls.finished) == 1 and len(o.calls.finished) == 1
+
+
+class PlainPlayer:
+    """A Player that is not a BasePlayer (no failure signal): the referee must cope."""
+
+    name = "plain"
+
+    def __init__(self, moves: list[Any]) -> None:
+        self.moves = list(moves)
+        self.finished: list[PlayerResult] = []
+
+    async def start(self, info: Any) -> None:
+        return None
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        return MoveReply(self.moves.pop(0))
+
+    async def observe(self, seat: int, move: Any, state: Any) -> None:
+        return None
+
+    async def finish(self, result: PlayerResult) -> None:
+        self.finished.append(result)
+
+
+async def test_players_without_a_failure_signal() -> None:
+    x, o = PlainPlayer(X_WINS), PlainPlayer(O_LOSES)
+    result = await Referee(config(), [x, o]).run()
+    assert result.outcome.winner == 0 and len(x.finished) == 1
+    assert result.players[0] == {"name": "plain", "kind": "player"}
+
+
+def test_clock_from_validates() -> None:
+    assert clock_from(None) == ClockConfig()
+    assert clock_from("Turn", 5) == ClockConfig("turn", 5.0)
+    assert clock_from("incremental", 60, 5) == ClockConfig("incremental", 60.0, 5.0)
+    with pytest.raises(ConfigError, match="'blitz'"):
+        clock_from("blitz", 5)
+    with pytest.raises(ConfigError, match="needs 'clock'"):
+        clock_from("match")
+    with pytest.raises(ConfigError, match="positive"):
+        clock_from("match", -1)
+    with pytest.raises(ConfigError, match="only meaningful"):
+        clock_from("turn", 5, 1)
+    with pytest.raises(ConfigError, match="non-negative"):
+        clock_from("incremental", 5, -1)
+
+
+def test_clock_charge_unit() -> None:
+    c = Clock(ClockConfig("incremental", 10.0, 1.5))
+    assert c.budget(0) == 10.0
+    assert c.charge(0, 4.0) and c.remaining[0] == 7.5
+    assert not c.charge(0, 7.6) and c.remaining[0] == 0.0
+    t = Clock(ClockConfig("turn", 1.0))
+    assert t.charge(1, 1.0) and not t.charge(1, 1.01) and t.budget(1) == 1.0
+    assert Clock(ClockConfig()).budget(0) is None
+
+
+def test_base_player_failure_is_first_report_wins() -> None:
+    async def go() -> None:
+        p = BasePlayer()
+        assert p.failure is None
+        p.fail(BotCrashed("first"))
+        p.fail(BotCrashed("second"))
+        assert str(p.failure) == "first"
+        assert str(await p.failed()) == "first"
+
+    asyncio.run(go())
