@@ -70,6 +70,37 @@ def bot_serve(bot_name: str, host: str, port: int) -> None:
     run(cls, host=host, port=port)
 
 
+@bot.command("stdio")
+@click.option("--game", default="hex", show_default=True, help="Game (stdio mode speaks UAIS: Hex).")
+@click.option("--bot", "bot_name", default="mcts", show_default=True, help="Built-in bot to run.")
+@click.option("--time", "time_limit", type=float, default=1.0, show_default=True, help="Seconds per move.")
+@click.argument("colour", type=click.Choice(["black", "white"]), default="black")
+def bot_stdio(game: str, bot_name: str, time_limit: float, colour: str) -> None:
+    """Run a built-in Hex bot as a UAIS executable on stdin/stdout (started as `... black|white`)."""
+    from hexarena.bots.uais_engine import run_stdio
+
+    try:
+        sys.exit(run_stdio(game, bot_name, colour, time_limit))
+    except HexarenaError as exc:
+        _fail(str(exc))
+
+
+@main.command()
+@click.option("--size", default=11, show_default=True, type=click.IntRange(1, 26), help="Board size N (N x N).")
+@click.option("--move-timeout", default=10.0, show_default=True, type=float, help="Seconds a bot has per move.")
+@click.argument("black_bot")
+@click.argument("white_bot")
+def central(size: int, move_timeout: float, black_bot: str, white_bot: str) -> None:
+    """The UAIS central program: run two UAIS Hex bots from a REPL on stdin (type `help`).
+
+    BLACK_BOT and WHITE_BOT are commands (quote them if they have arguments); each is started as
+    `COMMAND black` or `COMMAND white`.
+    """
+    from hexarena.central import main as central_main
+
+    sys.exit(central_main(size, black_bot, white_bot, move_timeout))
+
+
 def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
     seats: dict[str, str] = {}

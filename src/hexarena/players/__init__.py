@@ -1,5 +1,9 @@
-"""Player adapters: one module per wire protocol, each turning wire messages into the ``Player`` interface."""
+"""Player adapters: one module per wire protocol, each turning wire messages into the ``Player`` interface.
 
+Importing this package registers every built-in player spec scheme (``builtin:``, ``bws:``, ``uais:``...).
+"""
+
+from hexarena.players import htp, spec, uais  # noqa: F401  (register their schemes)
 from hexarena.players.base import MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
 
 __all__ = ["MatchInfo", "MoveReply", "MoveRequest", "Player", "PlayerResult"]

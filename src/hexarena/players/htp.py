@@ -1,0 +1,131 @@
+"""HTP (the GTP dialect of Hex engines such as MoHex) on stdin/stdout.
+
+Commands: ``boardsize N N``, ``clear_board``, ``play b|w CELL``, ``genmove b|w``, ``quit``; answers ``= ...`` or
+``? error`` followed by a blank line. HTP cells name the column by letter and the row by number (the converse of
+UAIS); ``HexGame.to_htp``/``from_htp`` translate. Engines that swap with ``swap-pieces`` reflect the stone and keep
+colours, while hexarena keeps the board and exchanges colours; so after any swap we simply resend the whole
+board with ``clear_board`` and ``play``, in hexarena's frame, and keep asking for the colour the seat now has.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from hexarena.core.errors import ConfigError, ProtocolViolation
+from hexarena.core.types import Seat
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.process import BotProcess, Limits, split_command
+
+
+class GtpEngine:
+    """One GTP conversation: ``command`` sends a line and returns the answer text (ProtocolViolation on ``?``)."""
+
+    def __init__(self, command: str, limits: Limits | None = None, label: str = "engine") -> None:
+        self.process = BotProcess(split_command(command), limits, label=label)
+
+    async def start(self) -> None:
+        await self.process.start()
+
+    async def command(self, line: str, timeout: float | None = 30.0) -> str:
+        extra = self.process.unread_lines()
+        if extra:
+            raise ProtocolViolation(f"the engine printed unexpected output: {extra[0][:80]!r}")
+        await self.process.send(line)
+        first = (await self.process.read_line(timeout)).strip()
+        if not first or first[0] not in "=?":
+            raise ProtocolViolation(f"answer to {line!r} must start with '=' or '?', got {first[:80]!r}")
+        body = [first[1:].lstrip("0123456789").strip()]
+        while True:  # the answer ends with a blank line
+            more = await self.process.read_line(timeout, skip_blank=False)
+            if not more.strip():
+                break
+            body.append(more.strip())
+            if len(body) > 200:
+                raise ProtocolViolation(f"answer to {line!r} is too long")
+        text = "\n".join(b for b in body if b)
+        if first[0] == "?":
+            raise ProtocolViolation(f"the engine refused {line!r}: {text or 'error'}")
+        return text
+
+    async def quit(self) -> None:
+        try:
+            await self.process.send("quit")
+        except Exception:
+            pass
+        await self.process.close(1.0)
+
+
+class HtpPlayer(BasePlayer):
+    """An HTP Hex engine as a player."""
+
+    kind = "htp"
+
+    def __init__(self, command: str, name: str | None = None, limits: Limits | None = None) -> None:
+        super().__init__()
+        self.command = command
+        self.name = name or f"htp:{shlex.split(command)[0] if command.strip() else command}"
+        self.limits = limits or Limits()
+        self.engine: GtpEngine | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "spec": self.command}
+
+    def _colour(self, state: Any) -> str:
+        return "b" if self.info.game.to_json(state)["colours"][self.info.seat] == "black" else "w"
+
+    async def start(self, info: MatchInfo) -> None:
+        if info.game.name != "hex":
+            raise ConfigError(f"HTP engines play Hex, not {info.game.name}")
+        self.info = info
+        self.engine = GtpEngine(self.command, self.limits, label=self.name)
+        self.engine.process.on_failure = self.fail
+        await self.engine.start()
+        size = info.initial_state.size
+        try:
+            await self.engine.command(f"boardsize {size} {size}")
+        except ProtocolViolation:
+            await self.engine.command(f"boardsize {size}")
+        await self._resync(info.initial_state)
+
+    async def _resync(self, state: Any) -> None:
+        assert self.engine is not None
+        await self.engine.command("clear_board")
+        game = self.info.game
+        for r, row in enumerate(game.rows(state)):
+            for c, ch in enumerate(row):
+                if ch in "BW":
+                    await self.engine.command(f"play {'b' if ch == 'B' else 'w'} {game.to_htp((r, c))}")
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        assert self.engine is not None
+        answer = await self.engine.command(f"genmove {self._colour(request.state)}", timeout=None)
+        return MoveReply(move=self.info.game.from_htp(answer), comment=answer)
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        assert self.engine is not None
+        game = self.info.game
+        if game.format(move) == "swap":
+            await self._resync(state)
+        elif seat != self.info.seat and isinstance(move, tuple):
+            colour = "b" if game.to_json(state)["colours"][seat] == "black" else "w"
+            await self.engine.command(f"play {colour} {game.to_htp(move)}")
+
+    async def finish(self, result: PlayerResult) -> None:
+        if self.engine is not None:
+            await self.engine.quit()
+
+
+async def _make(game: str, command: str) -> BasePlayer:
+    if not command.strip():
+        raise ConfigError("htp: needs the engine's command, e.g. htp:'mohex --use-logfile=0'")
+    return HtpPlayer(command)
+
+
+def _register() -> None:
+    from hexarena.players.spec import register_scheme
+
+    register_scheme("htp", _make, "htp:COMMAND  an HTP/GTP Hex engine (e.g. MoHex)")
+
+
+_register()

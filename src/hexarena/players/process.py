@@ -1,0 +1,220 @@
+"""Safe subprocess bots: one process per match, limited, watched, and always reaped.
+
+Every stdin/stdout engine (UAIS Hex bots, HTP engines, UHP Hive engines, Trylobot stdio modules) runs through
+``BotProcess``: its own process group (so grandchildren die with it), memory/CPU/core/file limits set before
+exec, ``PYTHONUNBUFFERED=1`` so Python bots that forget to flush still answer, bounded line length, a bounded
+tail of stderr kept for the match log, and ``close()`` that asks, then terminates, then kills the whole group and
+waits for it, so no zombie or orphan is left whatever the bot does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Resource limits of a subprocess bot (None: no limit)."""
+
+    memory_mb: int | None = 2048  # address space (RLIMIT_AS)
+    cpu_seconds: int | None = None  # total CPU time for the match (RLIMIT_CPU)
+    max_line: int = 64 * 1024  # longest stdout line accepted
+    max_pending_lines: int = 256  # unread stdout lines before the bot counts as flooding
+    stderr_lines: int = 200  # stderr lines kept for the match log
+    startup_timeout: float = 10.0
+
+
+def _limit_child(limits: Limits) -> None:  # pragma: no cover - runs in the child before exec
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if limits.memory_mb is not None:
+        size = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    if limits.cpu_seconds is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1))
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """A command line as argv; a ``.py`` file runs with this Python."""
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if not argv:
+        raise ConfigError("empty bot command")
+    if argv[0].endswith(".py") and not os.access(argv[0], os.X_OK):
+        argv = [sys.executable, *argv]
+    return argv
+
+
+class BotProcess:
+    """A running bot executable with line-based stdin/stdout."""
+
+    def __init__(
+        self, argv: Sequence[str], limits: Limits | None = None, cwd: str | None = None, label: str = "bot"
+    ) -> None:
+        self.argv = list(argv)
+        self.limits = limits or Limits()
+        self.cwd = cwd
+        self.label = label
+        self.proc: asyncio.subprocess.Process | None = None
+        self.stderr_tail: deque[str] = deque(maxlen=self.limits.stderr_lines)
+        self.lines: asyncio.Queue[str | BaseException] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self.returncode: int | None = None
+        #: Called once when the bot dies, floods or overflows, so a player can report it at once.
+        self.on_failure: Callable[[BaseException], None] | None = None
+
+    def _put_failure(self, error: BaseException) -> None:
+        self.lines.put_nowait(error)
+        if self.on_failure is not None:
+            self.on_failure(error)
+
+    async def start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"
+        limits = self.limits
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.cwd,
+                env=env,
+                start_new_session=True,
+                limit=limits.max_line,
+                preexec_fn=lambda: _limit_child(limits),
+            )
+        except (OSError, ValueError) as exc:
+            raise BotCrashed(f"could not start {shlex.join(self.argv)}: {exc}") from None
+        self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    async def _read_stdout(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            while True:
+                try:
+                    raw = await self.proc.stdout.readline()
+                except (ValueError, asyncio.LimitOverrunError):
+                    self._put_failure(ProtocolViolation(f"output line longer than {self.limits.max_line} bytes"))
+                    return
+                if not raw:
+                    code = await self.proc.wait()
+                    self.returncode = code
+                    self._put_failure(BotCrashed(self._exit_text(code)))
+                    return
+                if self.lines.qsize() >= self.limits.max_pending_lines:
+                    self._put_failure(ProtocolViolation("too many output lines (flooding)"))
+                    return
+                self.lines.put_nowait(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # pragma: no cover - defensive
+            self.lines.put_nowait(BotCrashed(f"reading the bot's output failed: {exc}"))
+
+    async def _read_stderr(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        with contextlib.suppress(Exception):
+            while True:
+                raw = await self.proc.stderr.readline()
+                if not raw:
+                    return
+                self.stderr_tail.append(raw.decode("utf-8", errors="replace").rstrip("\r\n")[:1000])
+
+    def _exit_text(self, code: int) -> str:
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            text = f"the bot was killed by {name}"
+            if name in ("SIGXCPU", "SIGKILL") and self.limits.cpu_seconds is not None:
+                text += " (CPU or memory limit?)"
+        else:
+            text = f"the bot exited with code {code}"
+        tail = self.stderr_excerpt(3)
+        return f"{text}; stderr: {tail}" if tail else text
+
+    def stderr_excerpt(self, n: int = 20) -> str:
+        return " | ".join(list(self.stderr_tail)[-n:])
+
+    async def send(self, line: str) -> None:
+        if self.proc is None or self.proc.stdin is None:
+            raise BotCrashed("the bot is not running")
+        try:
+            self.proc.stdin.write((line + "\n").encode())
+            await self.proc.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise BotCrashed(f"the bot closed its input: {exc}") from None
+
+    async def read_line(self, timeout: float | None, skip_blank: bool = True) -> str:
+        """The next output line; BotTimeout when none comes in time, BotCrashed if the bot died."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - loop.time())
+            try:
+                item = await asyncio.wait_for(self.lines.get(), remaining)
+            except TimeoutError:
+                raise BotTimeout(f"no answer within {timeout:g} s") from None
+            if isinstance(item, BaseException):
+                self.lines.put_nowait(item)  # stays the answer to every later read
+                raise item
+            if skip_blank and not item.strip():
+                continue
+            return item
+
+    def unread_lines(self) -> list[str]:
+        """Lines the bot printed that nobody asked for (non-blank), removing them."""
+        out = []
+        while not self.lines.empty():
+            item = self.lines.get_nowait()
+            if isinstance(item, BaseException):
+                self.lines.put_nowait(item)
+                break
+            if item.strip():
+                out.append(item)
+        return out
+
+    async def close(self, grace: float = 1.0) -> int | None:
+        """Wait ``grace`` for a clean exit, then SIGTERM, then SIGKILL the process group; always reaps."""
+        proc = self.proc
+        if proc is None:
+            return None
+        if proc.stdin is not None:
+            with contextlib.suppress(Exception):
+                proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            self._signal_group(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(proc.wait(), 1.0)
+            except TimeoutError:
+                self._signal_group(signal.SIGKILL)
+                await proc.wait()
+        self._signal_group(signal.SIGKILL)  # grandchildren left in the group
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.returncode = proc.returncode
+        return proc.returncode
+
+    def _signal_group(self, sig: int) -> None:
+        if self.proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, sig)
