@@ -61,7 +61,8 @@ def playout(game: Any, seed: int) -> tuple[list[Any], list[Any]]:
     """A random game: the states (initial first) and the moves between them, checking invariants per ply."""
     rng = random.Random(seed)
     state = game.new(**params_for(game))
-    states, moves = [state], []
+    states: list[Any] = [state]
+    moves: list[Any] = []
     while game.outcome(state) is None and len(moves) < MAX_PLIES:
         seat = game.to_move(state)
         assert seat in (0, 1), f"to_move is {seat!r} while the game is running"
