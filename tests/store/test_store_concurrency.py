@@ -1,0 +1,100 @@
+"""Many games at once: nothing lost, nothing finished twice, on one store or on two sharing the database."""
+
+from __future__ import annotations
+
+import asyncio
+
+from store_helpers import move, players
+
+from hexarena.store import MoveRecord, Store, new_id
+
+GAMES = 50
+PLIES = 8
+
+
+async def _play(store: Store, gid: str, n: int) -> bool:
+    await store.create_game(game_id=gid, game="hex", params={"n": n}, players=players(f"p{n}", f"q{n}"))
+    for ply in range(PLIES):
+        await store.append_move(gid, move(ply, f"g{n}m{ply}", evaluation={"n": n, "ply": ply}))
+    return await store.finish_game(gid, winner=n % 2, termination="normal", reason=f"game {n}")
+
+
+async def _check(store: Store, ids: list[str]) -> None:
+    assert await store.count_games(status="finished") == len(ids)
+    for n, gid in enumerate(ids):
+        rec = await store.get_game(gid)
+        assert rec is not None, gid
+        assert (rec.status, rec.winner, rec.reason, rec.params) == ("finished", n % 2, f"game {n}", {"n": n})
+        assert [m.move for m in rec.moves] == [f"g{n}m{p}" for p in range(PLIES)]
+        assert [m.evaluation for m in rec.moves] == [{"n": n, "ply": p} for p in range(PLIES)]
+
+
+async def test_fifty_games_play_and_finish_at_once(store: Store) -> None:
+    ids = [new_id() for _ in range(GAMES)]
+    results = await asyncio.gather(*(_play(store, gid, n) for n, gid in enumerate(ids)))
+    assert results == [True] * GAMES
+    await _check(store, ids)
+
+
+async def test_fifty_finishes_with_full_move_lists_at_once(store: Store) -> None:
+    ids = [new_id() for _ in range(GAMES)]
+    for n, gid in enumerate(ids):
+        await store.create_game(game_id=gid, game="hex", params={"n": n}, players=players())
+    final = {
+        gid: [move(p, f"g{n}m{p}", evaluation={"n": n, "ply": p}) for p in range(PLIES)] for n, gid in enumerate(ids)
+    }
+    done = await asyncio.gather(
+        *(
+            store.finish_game(gid, winner=n % 2, termination="normal", reason=f"game {n}", moves=final[gid])
+            for n, gid in enumerate(ids)
+        )
+    )
+    assert all(done)
+    await _check(store, ids)
+
+
+async def test_racing_finishes_of_one_game_have_one_winner(store: Store) -> None:
+    gid = new_id()
+    await store.create_game(game_id=gid, game="hex", params={}, players=players())
+    await store.append_move(gid, move(0))
+    outcomes = await asyncio.gather(
+        *(store.finish_game(gid, winner=k % 2, termination="normal", reason=f"call {k}") for k in range(12))
+    )
+    assert outcomes.count(True) == 1
+    winner_call = outcomes.index(True)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.reason == f"call {winner_call}" and rec.winner == winner_call % 2
+
+
+async def test_two_stores_on_one_database_lose_nothing(database_url: str) -> None:
+    """Two stores stand in for two server processes writing to the same file or server."""
+    a = await Store.open(database_url)
+    b = await Store.open(database_url)
+    try:
+        ids = [new_id() for _ in range(2 * 20)]
+        jobs = [_play(a if n % 2 else b, gid, n) for n, gid in enumerate(ids)]
+        assert all(await asyncio.gather(*jobs))
+        await _check(a, ids)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_append_and_finish_race_never_half_writes(store: Store) -> None:
+    """A late append racing a finish-with-moves either lands before (then is replaced) or is refused."""
+    gid = new_id()
+    await store.create_game(game_id=gid, game="hex", params={}, players=players())
+    final = [move(p, f"f{p}") for p in range(3)]
+    late = MoveRecord(3, 1, "late", final[-1].timestamp, 0.1)
+    results = await asyncio.gather(
+        store.finish_game(gid, winner=0, termination="normal", reason="", moves=final),
+        store.append_move(gid, late),
+        return_exceptions=True,
+    )
+    assert results[0] is True
+    rec = await store.get_game(gid)
+    assert rec is not None
+    if results[1] is None:  # the append ran first and the finish replaced the list
+        assert rec.moves == tuple(final)
+    else:
+        assert "finished" in str(results[1]) and rec.moves == tuple(final)

@@ -1,0 +1,181 @@
+"""Schema, migrations, restarts and URLs: a fresh database just works, a reopened one keeps everything."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from store_helpers import move, players
+
+from hexarena.store import InvalidRecord, SchemaError, Store, StoreError, new_id, resolve_url
+from hexarena.store.engine import create_engine
+from hexarena.store.migrate import head_revision
+from hexarena.store.models import Base
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+async def test_restart_keeps_finished_and_running_games(database_url: str) -> None:
+    done, live = new_id(), new_id()
+    s = await Store.open(database_url)
+    await s.create_game(game_id=done, game="hexdots", params={"rows": 5}, players=players(), contest_id="c")
+    for ply in range(4):
+        await s.append_move(done, move(ply, evaluation={"ply": ply}))
+    await s.finish_game(done, winner=1, termination="time", reason="alice ran out of time")
+    await s.create_game(game_id=live, game="hex", params={}, players=players())
+    await s.append_move(live, move(0))
+    before = await s.get_game(done)
+    await s.close()
+
+    reopened = await Store.open(database_url)
+    try:
+        assert await reopened.get_game(done) == before
+        live_rec = await reopened.get_game(live)
+        assert live_rec is not None and live_rec.status == "running" and len(live_rec.moves) == 1
+        assert await reopened.mark_unfinished_as_aborted() == 1
+        assert await reopened.count_games() == 2
+        assert await reopened.schema_revision() == head_revision()
+    finally:
+        await reopened.close()
+
+
+async def test_fresh_database_gets_the_head_schema_matching_the_models(database_url: str) -> None:
+    s = await Store.open(database_url)
+    await s.close()
+    engine = create_engine(resolve_url(database_url))
+
+    def diff(conn: Connection) -> list[object]:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(ctx, Base.metadata))
+
+    try:
+        async with engine.connect() as conn:
+            assert await conn.run_sync(diff) == []
+            version = await conn.scalar(text("SELECT version_num FROM alembic_version"))
+            assert version == head_revision()
+    finally:
+        await engine.dispose()
+
+
+async def test_concurrent_opens_of_a_fresh_database_all_succeed(database_url: str) -> None:
+    stores = await asyncio.gather(*(Store.open(database_url) for _ in range(4)))
+    try:
+        gid = new_id()
+        await stores[0].create_game(game_id=gid, game="hex", params={}, players=players())
+        for s in stores:
+            assert (await s.get_game(gid)) is not None
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_database_from_a_newer_hexarena_is_refused_clearly(database_url: str) -> None:
+    s = await Store.open(database_url)
+    await s.close()
+    engine = create_engine(resolve_url(database_url))
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
+    finally:
+        await engine.dispose()
+    with pytest.raises(SchemaError, match="'9999_future'"):
+        await Store.open(database_url)
+
+
+async def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Path) -> None:
+    s = await Store.open(str(tmp_path / "w.sqlite3"))
+    try:
+        engine = create_engine(resolve_url(str(tmp_path / "w.sqlite3")))
+        async with engine.connect() as conn:
+            assert (await conn.scalar(text("PRAGMA journal_mode"))) == "wal"
+            assert (await conn.scalar(text("PRAGMA busy_timeout"))) >= 1000
+            assert (await conn.scalar(text("PRAGMA foreign_keys"))) == 1
+        await engine.dispose()
+    finally:
+        await s.close()
+
+
+async def test_memory_database_serialises_access(tmp_path: Path) -> None:
+    s = await Store.open("sqlite:///:memory:")
+    try:
+        ids = [new_id() for _ in range(10)]
+        await asyncio.gather(
+            *(s.create_game(game_id=g, game="hex", params={}, players=players()) for g in ids),
+            *(s.list_games() for _ in range(10)),
+        )
+        assert await s.count_games() == 10
+    finally:
+        await s.close()
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://u:pw@db:5432/arena", "postgresql+asyncpg://u:pw@db:5432/arena"),
+        ("postgres://u@db/arena", "postgresql+asyncpg://u@db/arena"),
+        ("postgresql+psycopg2://u@db/arena", "postgresql+asyncpg://u@db/arena"),
+        ("sqlite:///{tmp}/a.db", "sqlite+aiosqlite:///{tmp}/a.db"),
+        ("sqlite+aiosqlite:///{tmp}/b.db", "sqlite+aiosqlite:///{tmp}/b.db"),
+        ("{tmp}/sub/c.sqlite3", "sqlite+aiosqlite:///{tmp}/sub/c.sqlite3"),
+    ],
+)
+def test_urls_map_to_async_drivers(tmp_path: Path, given: str, expected: str) -> None:
+    url = resolve_url(given.format(tmp=tmp_path))
+    assert url.render_as_string(hide_password=False) == expected.format(tmp=tmp_path)
+    if url.get_backend_name() == "sqlite":
+        assert Path(url.database or "").parent.is_dir()
+
+
+def test_default_url_comes_from_env_or_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("HEXARENA_DATABASE_URL", raising=False)
+    assert resolve_url(None).database == os.path.join("data", "hexarena.sqlite3")
+    assert (tmp_path / "data").is_dir()
+    monkeypatch.setenv("HEXARENA_DATABASE_URL", "postgresql://x@h/db")
+    assert resolve_url(None).drivername == "postgresql+asyncpg"
+
+
+@pytest.mark.parametrize("bad", ["", "mysql://u@h/db", "http://example.com/"])
+def test_unsupported_urls_are_refused(bad: str) -> None:
+    with pytest.raises(InvalidRecord):
+        resolve_url(bad)
+
+
+async def test_unreachable_server_gives_a_store_error_without_the_password() -> None:
+    with pytest.raises(StoreError, match="cannot open database") as info:
+        await Store.open("postgresql://user:topsecret@127.0.0.1:1/nothing")
+    assert "topsecret" not in str(info.value)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    return subprocess.run(
+        [sys.executable, "-m", "hexarena.store", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_cli_upgrade_and_current(database_url: str) -> None:
+    first = _cli("upgrade", "--database-url", database_url)
+    assert first.returncode == 0, first.stderr
+    assert f"to {head_revision()}" in first.stdout
+    again = _cli("upgrade", "--database-url", database_url)
+    assert again.returncode == 0 and "already at revision" in again.stdout
+    current = _cli("--database-url", database_url, "current")
+    assert current.returncode == 0 and f"at revision {head_revision()}" in current.stdout
+    usage = _cli("--help")
+    assert usage.returncode == 0 and "upgrade" in usage.stdout
+    bad = _cli("upgrade", "--database-url", "mysql://x@y/z")
+    assert bad.returncode == 1 and "not supported" in bad.stderr
