@@ -453,8 +453,12 @@ class Board:
                 else:
                     s.update(ends)
 
-    def movement_dests(self) -> dict[int, set[int]]:
-        """Every movement (including Pillbug throws) of the side to move, as piece -> destination cells."""
+    def movement_dests(self, throws: dict[int, dict[int, set[int]]] | None = None) -> dict[int, set[int]]:
+        """Every movement (including Pillbug throws) of the side to move, as piece -> destination cells.
+
+        With ``throws`` given, Pillbug-ability moves are kept apart in it (user cell -> victim -> cells)
+        instead of being merged into the result (Trylobot lists them as their own turn type).
+        """
         color = self.ply & 1
         out: dict[int, set[int]] = {}
         pos = self.pos
@@ -489,7 +493,13 @@ class Board:
                 if not near:
                     continue
             if kind == P or P in near:
-                self._throws(src, cut, out)
+                if throws is None:
+                    self._throws(src, cut, out)
+                else:
+                    mine: dict[int, set[int]] = {}
+                    self._throws(src, cut, mine)
+                    if mine:
+                        throws[src] = mine
             if src in cut:
                 continue
             del stacks[src]
