@@ -207,9 +207,14 @@ class BotProcess:
                 self._signal_group(signal.SIGKILL)
                 await proc.wait()
         self._signal_group(signal.SIGKILL)  # grandchildren left in the group
-        for task in self._tasks:
+        # Let the readers see EOF (the group is dead, so the pipes close) so the transport closes cleanly.
+        _, pending = await asyncio.wait(self._tasks, timeout=2.0) if self._tasks else (set(), set())
+        for task in pending:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        transport = getattr(proc, "_transport", None)
+        if transport is not None:
+            transport.close()
         self.returncode = proc.returncode
         return proc.returncode
 
