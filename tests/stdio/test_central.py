@@ -45,7 +45,7 @@ def test_save_and_restore_exactly(tmp_path: Path) -> None:
     data = json.loads(save.read_text())
     assert data["format"] == "hexarena-central-save" and data["version"] == 1
     assert len(data["moves"]) == 4
-    board_line = [line for line in first.stdout.splitlines() if line.startswith("referee:")][0]
+    board_line = next(line for line in first.stdout.splitlines() if line.startswith("referee:"))
     second = central([f"run {save}", "show", "exit"])
     assert second.returncode == 0, second.stderr
     assert "4 moves restored" in second.stdout
@@ -61,7 +61,7 @@ def test_undo_takes_back_a_move_in_the_bots_too() -> None:
     out = central(["run", "next", "next", "undo", "show", "exit"])
     assert out.returncode == 0, out.stderr
     assert "undone:" in out.stdout
-    referee = [line for line in out.stdout.splitlines() if line.startswith("referee:")][0].split(":", 1)[1].strip()
+    referee = next(line for line in out.stdout.splitlines() if line.startswith("referee:")).split(":", 1)[1].strip()
     assert referee.count("B") + referee.count("W") == 1
     shows = [
         line.split(": ", 1)[1] for line in out.stdout.splitlines() if line.startswith(("black bot:", "white bot:"))
