@@ -366,6 +366,41 @@ class Board:
         r = (k + _HALF) // _STRIDE
         return (k - r * _STRIDE, r)
 
+    def newly_covered(self, q: int, r: int) -> list[Coord]:
+        """The empty cells a stone on the legal cell (q, r) would bring into range (without placing it)."""
+        return [unpack(k) for k in self._newly(q + r * _STRIDE)]
+
+    def _newly(self, key: int) -> list[int]:
+        cov = self._cov
+        get = cov.get
+        shapes = self._shapes
+        for off in shapes.near:
+            if get(key + off, 0) < 0:
+                t = key + off
+                break
+        else:
+            t = self._src[key]
+        shape = shapes.diffs.get(key - t)
+        if shape is None:
+            shape = shapes.diffs[key - t] = shapes.diff(key - t)
+        return [key + off for off in shape if key + off not in cov]
+
+    def random_pair(self, rng: random.Random) -> tuple[Coord, Coord]:
+        """A random legal turn without touching the board: the first cell uniform among the legal cells, the
+        second uniform among the cells legal once the first stands (it may only matter if the first wins)."""
+        lst = self._legal
+        n = len(lst)
+        if n < 2 or self.winner is not None or not self.stones:
+            raise IllegalMove("no legal pair of cells on this board")
+        a = lst[int(rng.random() * n)]
+        new = self._newly(a)
+        while True:
+            i = int(rng.random() * (n + len(new)))
+            b = lst[i] if i < n else new[i - n]
+            if b != a:
+                break
+        return (unpack(a), unpack(b))
+
     def seat_at(self, q: int, r: int) -> int | None:
         return self.cells.get((q, r))
 

@@ -144,22 +144,13 @@ class HtttxGame(RuleGame[HtttxState, Move]):
                 yield (a, b)
 
     def random_move(self, state: HtttxState, rng: random.Random) -> Move:
-        """A random legal move in O(1): a uniform legal first stone, then a uniform second stone legal after it."""
+        """A random legal move without copying: a uniform legal first stone, then a uniform second stone among the
+        cells legal once the first stands (``Board.random_pair``)."""
         seat = state.to_move_seat
         if seat is None:
             raise IllegalMove("the game is over: no legal move")
         with state._cur.lock:
-            board = state._seek()
-            a = board.random_legal(rng)
-            if board.place(a[0], a[1], seat):
-                board.undo()
-                b = a
-                while b == a:
-                    b = board.random_legal(rng)
-            else:
-                b = board.random_legal(rng)
-                board.undo()
-        return (a, b)
+            return state._seek().random_pair(rng)
 
     # ----- notation and views -----
 
