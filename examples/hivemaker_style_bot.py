@@ -1,3 +1,4 @@
+# ruff: noqa: I001
 """A bot written exactly like the MyBot of Hivemaker's README; only the import lines differ.
 
 Hivemaker's imports were::
@@ -17,6 +18,8 @@ from hexarena.bots.sdk import Cell, Coord, Match, Player
 from hexarena.bots.sdk import valid_placement_cells
 
 
+# Kept character for character as in the README:
+# fmt: off
 class MyBot(BaseBot):
 
     @classmethod
@@ -51,6 +54,8 @@ class MyBot(BaseBot):
         # only needed if config={} in capabilities
         if depth is not None:
             self.depth = depth
+
+# fmt: on
 
 
 if __name__ == "__main__":

@@ -15,9 +15,7 @@ from websockets.asyncio.client import ClientConnection
 @contextlib.asynccontextmanager
 async def running(app: Any) -> AsyncIterator[str]:
     """Yield ``host:port`` of ``app`` served by uvicorn on a free port; stop it afterwards."""
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio"
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):

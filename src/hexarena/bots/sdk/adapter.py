@@ -38,6 +38,7 @@ def state_for(cells: list[Cell], player: Player, match: Match) -> tuple[Any, Any
     from hexarena.games.htttx import HTTTX
 
     seat = SEAT_OF[player]
+    state: Any
     try:
         state = HTTTX.from_cells(
             ((c.q, c.r, SEAT_OF[Player(c.p)]) for c in cells),
@@ -63,12 +64,23 @@ class EngineBotAdapter(BaseBot):
     @classmethod
     def capabilities(cls) -> Capabilities:
         caps = default_capabilities(
-            BwsV1AlphaCapability(move_time_limit=True, move_skips=True, free_setup=True, dual_sided=True,
-                                 free_move_order=True, resettable_state=True, interruptible=True,
-                                 evaluation=False, config={"dynamic": True})
+            BwsV1AlphaCapability(
+                move_time_limit=True,
+                move_skips=True,
+                free_setup=True,
+                dual_sided=True,
+                free_move_order=True,
+                resettable_state=True,
+                interruptible=True,
+                evaluation=False,
+                config={"dynamic": True},
+            )
         )
-        caps.meta = Meta(name=f"hexarena-{cls.engine_name}", description=f"hexarena's {cls.engine_name} bot",
-                         tags=["hexarena", cls.engine_name])
+        caps.meta = Meta(
+            name=f"hexarena-{cls.engine_name}",
+            description=f"hexarena's {cls.engine_name} bot",
+            tags=["hexarena", cls.engine_name],
+        )
         return caps
 
     def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
@@ -86,5 +98,6 @@ def bot_class_for(name: str) -> type[BaseBot]:
         factory = BOTS[name]
     except KeyError:
         raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
-    return type(f"{name.title()}BotAdapter", (EngineBotAdapter,), {"engine_factory": staticmethod(factory),
-                                                                    "engine_name": name})
+    return type(
+        f"{name.title()}BotAdapter", (EngineBotAdapter,), {"engine_factory": staticmethod(factory), "engine_name": name}
+    )

@@ -92,8 +92,8 @@ class BaseBot(ABC):
     def evaluate(self, cells: list[Cell], player: Player, match: Match) -> PositionEvaluation:
         return PositionEvaluation()
 
-    def on_config(self, depth: int | None, extras: dict[str, Any]) -> None:
-        pass
+    def on_config(self, depth: int | None, extras: dict[str, Any]) -> None:  # noqa: B027  (optional hook)
+        """``config`` packet: ``depth`` (if an int) and the ``x-*`` fields. Default: ignore."""
 
     # ----- cooperative helpers (hexarena extension) -----
 

@@ -96,7 +96,7 @@ class Capabilities(BaseModel):
         wire.decode_capabilities(wire.encode(out))  # raises ProtocolViolation if we'd serve nonsense
         return out
 
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """Hivemaker serialises capabilities with ``model_dump``; keep that spelling working."""
         return self.to_wire()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hexarena.bots.sdk.models import Cell, Coord, GameStatus, Player
-from hexarena.games.htttx.board import Board, X, O
+from hexarena.games.htttx.board import Board, O, X
 from hexarena.games.htttx.board import hex_distance as _hex_distance
 
 DIRECTIONS = [(1, 0), (0, 1), (1, -1)]

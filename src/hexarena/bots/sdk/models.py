@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 
-class Player(str, Enum):
+class Player(str, Enum):  # noqa: UP042  (as Hivemaker: str() differs on StrEnum)
     """A side: X moves first (its first stone is at the origin), O answers."""
 
     X = "x"
@@ -84,7 +84,7 @@ class Match(BaseModel):
     deadline: float | None = None
 
 
-class GameStatus(str, Enum):
+class GameStatus(str, Enum):  # noqa: UP042
     IN_PROGRESS = "in_progress"
     X_WINS = "x_wins"
     O_WINS = "o_wins"

@@ -44,12 +44,16 @@ async def answer_move(
     if call.kind == "interrupted":
         return None
     if call.kind == "timeout":
-        log.warning("[%s] no move before the soft deadline of its %ss limit: sending the engine's fallback move",
-                    name, match.move_time_limit)
+        log.warning(
+            "[%s] no move before the soft deadline of its %ss limit: sending the engine's fallback move",
+            name,
+            match.move_time_limit,
+        )
         return await _fallback(cells, side, match, hard_deadline)
     if call.kind == "error":
-        log.error("[%s] choose_move raised %r: sending the engine's fallback move", name, call.error,
-                  exc_info=call.error)
+        log.error(
+            "[%s] choose_move raised %r: sending the engine's fallback move", name, call.error, exc_info=call.error
+        )
         return await _fallback(cells, side, match, hard_deadline)
     try:
         result = normalise(call.value)
@@ -58,8 +62,12 @@ async def answer_move(
         return await _fallback(cells, side, match, hard_deadline)
     reason = check(cells, result.pieces, side, match)
     if reason is not None:
-        log.error("[%s] illegal move %s: %s; sending the engine's fallback move", name,
-                  [p.to_wire() for p in result.pieces], reason)
+        log.error(
+            "[%s] illegal move %s: %s; sending the engine's fallback move",
+            name,
+            [p.to_wire() for p in result.pieces],
+            reason,
+        )
         return await _fallback(cells, side, match, hard_deadline)
     return result
 
@@ -78,8 +86,12 @@ async def answer_eval(
         return call.value
     if call.kind == "done" and isinstance(call.value, dict):
         return PositionEvaluation(call.value.get("heuristic"), call.value.get("win_in"))
-    log.warning("[%s] evaluate gave %s %r: sending an empty evaluation", type(bot).__name__, call.kind,
-                call.error if call.error is not None else call.value)
+    log.warning(
+        "[%s] evaluate gave %s %r: sending an empty evaluation",
+        type(bot).__name__,
+        call.kind,
+        call.error if call.error is not None else call.value,
+    )
     return PositionEvaluation()
 
 

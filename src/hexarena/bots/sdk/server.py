@@ -74,8 +74,10 @@ class StarletteTransport:
 
 def bot_class_of(bot_factory: BotFactory | type[BaseBot]) -> type[BaseBot]:
     """The class whose ``capabilities()`` describe what ``bot_factory`` builds."""
-    if isinstance(bot_factory, type) and issubclass(bot_factory, BaseBot):
-        return bot_factory
+    if isinstance(bot_factory, type):
+        if issubclass(bot_factory, BaseBot):
+            return bot_factory
+        raise TypeError(f"{bot_factory!r} is not a BaseBot subclass")
     return type(bot_factory())
 
 

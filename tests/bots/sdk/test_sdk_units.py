@@ -1,0 +1,151 @@
+"""SDK pieces without sockets: helpers, models, capabilities, the session state machine, the adapter."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+
+from hexarena.bots.sdk import (
+    BwsV1AlphaCapability,
+    Cell,
+    CenterBot,
+    Coord,
+    GameStatus,
+    Match,
+    Meta,
+    Player,
+    bot_class_for,
+    check_win,
+    default_capabilities,
+    evaluate_status,
+    hex_distance,
+    place_piece,
+    valid_placement_cells,
+)
+from hexarena.bots.sdk.moves import check, fallback_move
+from hexarena.bots.sdk.runner import safety_margin, soft_deadline
+from hexarena.bots.sdk.session import SessionState
+from hexarena.core.errors import ConfigError
+from hexarena.wire import htttx as wire
+
+
+def _naive_valid(cells: list[Cell], view: int) -> set[tuple[int, int]]:
+    occ = {(c.q, c.r) for c in cells}
+    out = set()
+    for (q, r), dq, dr in product(occ, range(-view, view + 1), range(-view, view + 1)):
+        if hex_distance(0, 0, dq, dr) <= view and (q + dq, r + dr) not in occ:
+            out.add((q + dq, r + dr))
+    return out
+
+
+def test_valid_placement_cells_matches_hivemakers_definition() -> None:
+    rng = random.Random(5)
+    assert valid_placement_cells([], 8) == [Coord(q=0, r=0)]
+    for _ in range(20):
+        cells = [Cell(q=rng.randint(-9, 9), r=rng.randint(-9, 9), p=rng.choice(list(Player))) for _ in range(12)]
+        uniq = list({(c.q, c.r): c for c in cells}.values())
+        view = rng.randint(1, 4)
+        got = valid_placement_cells(uniq, view)
+        assert {(c.q, c.r) for c in got} == _naive_valid(uniq, view)
+        assert len(got) == len(set(got))
+
+
+def test_check_win_and_status() -> None:
+    line = [Cell(q=i, r=2, p=Player.O) for i in range(5)]
+    assert not check_win(line, Player.O, 6)
+    six = place_piece(line, Coord(q=5, r=2), Player.O)
+    assert len(line) == 5 and len(six) == 6  # place_piece does not mutate
+    assert check_win(six, Player.O, 6) and not check_win(six, Player.X, 6)
+    assert evaluate_status(six, 6) is GameStatus.O_WINS
+    diag = [Cell(q=i, r=-i, p=Player.X) for i in range(6)]
+    assert evaluate_status(diag, 6) is GameStatus.X_WINS
+    broken = [Cell(q=i, r=-i, p=Player.X) for i in range(7) if i != 3]
+    assert evaluate_status(broken, 6) is GameStatus.IN_PROGRESS
+
+
+def test_models_behave_like_hivemakers() -> None:
+    assert Coord(q=1, r=2) == Coord(q=1, r=2) and len({Coord(q=1, r=2), Coord(q=1, r=2)}) == 1
+    assert Cell.from_wire({"q": 1, "r": -1, "p": "o"}).to_wire() == {"q": 1, "r": -1, "p": "o"}
+    assert Player("x") is Player.X and Player.X.other is Player.O
+    assert Match().view_distance == 8 and Match().clock_type == "none" and Match().increment is None
+
+
+def test_capabilities_are_mutable_and_valid_wire() -> None:
+    caps = default_capabilities(BwsV1AlphaCapability(evaluation=True, config={}))
+    caps.meta = Meta(name="Mine", tags=["minimax"], homepage="https://example.org")  # type: ignore[call-arg]
+    doc = caps.to_wire()
+    assert doc["meta"]["homepage"] == "https://example.org"
+    decoded = wire.decode_capabilities(wire.encode(doc))
+    assert decoded.basic_websocket is not None and decoded.basic_websocket.versions.v1_alpha is not None
+    assert decoded.basic_websocket.versions.v1_alpha.evaluation is True
+    assert decoded.basic_websocket.versions.v1_alpha.config == wire.ConfigCapability(dynamic=False)
+    assert caps.model_dump() == doc
+    assert caps.bws_api_root() == "bws/v1-alpha" and caps.stateless_api_root() == "stateless/v1-alpha"
+
+
+def _req(side: str, previous: list[wire.Move], board: wire.Board | None = None) -> wire.MoveRequestPacket:
+    return wire.MoveRequestPacket(side=side, previous=previous, board=board)  # type: ignore[arg-type]
+
+
+def _mv(side: str, *pieces: tuple[int, int]) -> wire.Move:
+    return wire.Move(side=side, pieces=[wire.Coord(q=q, r=r) for q, r in pieces])  # type: ignore[arg-type]
+
+
+def test_session_rollback_and_move_skips() -> None:
+    s = SessionState()
+    assert s.cells == {(0, 0): Player.X}  # the standard start before any setup
+    s.commit_own_move(Player.O, [Coord(q=1, r=0), Coord(q=2, r=0)])
+    before = s.begin_move_request(_req("o", [_mv("x", (5, 5), (6, 6))]))
+    assert s.cells[(5, 5)] is Player.X and s.cells[(1, 0)] is Player.O
+    s.rollback(before)
+    assert (5, 5) not in s.cells
+    skipping = SessionState(BwsV1AlphaCapability(move_skips=True))
+    skipping.commit_own_move(Player.O, [Coord(q=1, r=0), Coord(q=2, r=0)])
+    assert (1, 0) not in skipping.cells
+
+
+def test_session_dual_sided_free_order() -> None:
+    s = SessionState(BwsV1AlphaCapability(dual_sided=True, free_move_order=True, free_setup=True))
+    s.apply_setup(wire.Board(cells=[wire.Cell(q=3, r=3, p="o")]))
+    s.begin_move_request(_req("o", [_mv("o", (4, 3), (5, 3)), _mv("o", (6, 3), (7, 3))]))
+    assert s.cells == {(q, 3): Player.O for q in range(3, 8)}
+
+
+def test_engine_adapter_and_fallback() -> None:
+    cls = bot_class_for("heuristic")
+    bot = cls()
+    cells = [Cell(q=0, r=0, p=Player.X), *(Cell(q=i, r=1, p=Player.O) for i in range(4))]
+    a, b = bot.choose_move(cells, Player.X, Match())
+    cellmap = {(c.q, c.r): c.p for c in cells}
+    assert check(cellmap, (a, b), Player.X, Match()) is None
+    blocked = {(a.q, a.r), (b.q, b.r)}
+    assert blocked & {(-1, 1), (-2, 1)} and blocked & {(4, 1), (5, 1)}  # both ends of the open four
+    assert check(cellmap, fallback_move(cellmap, Player.X, Match()), Player.X, Match()) is None
+    with pytest.raises(ConfigError, match=r"'nope'.*heuristic"):
+        bot_class_for("nope")
+    caps = cls.capabilities().to_wire()
+    assert caps["meta"]["name"] == "hexarena-heuristic"
+
+
+def test_check_reasons_quote_the_cell() -> None:
+    cells = {(0, 0): Player.X}
+    assert check(cells, (Coord(q=0, r=0), Coord(q=1, r=0)), Player.O, Match()) == "(0,0) is occupied"
+    reason = check(cells, (Coord(q=1, r=0), Coord(q=30, r=0)), Player.O, Match())
+    assert reason is not None and "(30,0)" in reason
+    assert check(cells, (Coord(q=1, r=0), Coord(q=1, r=0)), Player.O, Match()) == "both pieces are on (1,0)"
+    assert check(cells, (Coord(q=8, r=0), Coord(q=16, r=0)), Player.O, Match()) is None  # 2nd near the 1st
+
+
+def test_soft_deadline_leaves_a_margin() -> None:
+    assert soft_deadline(10.0, None) is None
+    for limit in (0.1, 0.3, 1.0, 5.0, 60.0):
+        soft = soft_deadline(10.0, limit)
+        assert soft is not None and 10.0 <= soft < 10.0 + limit
+        assert soft == pytest.approx(10.0 + limit - safety_margin(limit))
+
+
+def test_center_bot_is_deterministic() -> None:
+    a, b = CenterBot().choose_move([Cell(q=0, r=0, p=Player.X)], Player.O, Match())
+    assert (a.q, a.r, b.q, b.r) == (-1, 0, -1, 1)
