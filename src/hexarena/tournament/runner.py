@@ -1,0 +1,411 @@
+"""The tournament runner: plans rounds, runs games through an executor, saves state after every game.
+
+The whole tournament is a configuration (:class:`TournamentConfig`, stored as given) plus a state: the list of
+scheduled games with their results, the byes and the knockout brackets. Every schedule decision is a pure
+function of that state and the seed, so a tournament interrupted at any point (Ctrl-C, a crash, a reboot)
+continues with ``Runner.resume``: finished games are kept, unfinished ones are played again, and later rounds are
+paired exactly as they would have been.
+
+Each finished game is also written to the store's games table (tagged with the tournament id) and updates the
+persistent per-game Elo of both players (``hexarena.tournament.ratings``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hexarena.core.errors import ConfigError
+from hexarena.core.registry import get_game
+from hexarena.referee.clock import clock_from
+from hexarena.tournament import pairings
+from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
+from hexarena.tournament.openings import OpeningBook
+from hexarena.tournament.standings import Row, head_to_head, standings
+from hexarena.tournament.stats import SprtConfig, SprtState, sprt_status
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class TournamentConfig:
+    """Everything that defines a tournament; stored as JSON so a resume needs nothing else."""
+
+    game: str
+    players: list[str]  # player specs (builtin:NAME, bot URLs...)
+    names: list[str] = field(default_factory=list)  # display names; default: the specs
+    format: str = "roundrobin"
+    games_per_pairing: int = 2  # even: pairs of games with colours swapped
+    rounds: int = 1  # round robin cycles, or Swiss rounds
+    seeds: int = 1  # gauntlet: how many leading players meet the rest
+    params: dict[str, Any] = field(default_factory=dict)
+    clock: dict[str, Any] = field(default_factory=dict)  # {"kind", "seconds", "increment"}
+    opening_plies: int = 0  # random openings of this many plies (0: the initial position)
+    openings: list[list[str]] | None = None  # a fixed opening set (from a file), overrides opening_plies
+    concurrency: int = 1
+    seed: int = 0
+    max_plies: int | None = None
+    sprt: dict[str, Any] | None = None  # SprtConfig fields; two-player matches only
+    name: str = ""
+    rated: bool = True  # update the persistent leaderboard ratings
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            self.names = list(self.players)
+
+    def validate(self) -> TournamentConfig:
+        """Check and normalize; ConfigError says what is wrong. Returns self."""
+        game = get_game(self.game)
+        self.game = game.name
+        self.params = game.validate_params(self.params)
+        if len(self.players) < 2:
+            raise ConfigError(f"a tournament needs at least 2 players, got {len(self.players)}")
+        if len(self.names) != len(self.players):
+            raise ConfigError(f"{len(self.names)} names for {len(self.players)} players")
+        if len(set(self.names)) != len(self.names):
+            dupes = sorted({n for n in self.names if self.names.count(n) > 1})
+            raise ConfigError(f"player names must be unique; repeated: {', '.join(dupes)} (name them NAME=SPEC)")
+        if self.format not in pairings.FORMATS:
+            raise ConfigError(f"format must be one of {', '.join(pairings.FORMATS)}, got {self.format!r}")
+        if self.games_per_pairing < 2 or self.games_per_pairing % 2:
+            raise ConfigError(f"games per pairing must be a positive even number (pairs), got {self.games_per_pairing}")
+        if self.rounds < 1:
+            raise ConfigError(f"rounds must be at least 1, got {self.rounds}")
+        if self.format == "gauntlet" and not 1 <= self.seeds < len(self.players):
+            raise ConfigError(f"gauntlet seeds must be in 1..{len(self.players) - 1}, got {self.seeds}")
+        if self.concurrency < 1:
+            raise ConfigError(f"concurrency must be at least 1, got {self.concurrency}")
+        if self.opening_plies < 0:
+            raise ConfigError(f"opening plies must be >= 0, got {self.opening_plies}")
+        clock = clock_from(self.clock.get("kind"), self.clock.get("seconds"), self.clock.get("increment"))
+        self.clock = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
+        if self.sprt is not None:
+            if len(self.players) != 2:
+                raise ConfigError(f"SPRT needs exactly 2 players, got {len(self.players)}")
+            try:
+                self.sprt = SprtConfig(**self.sprt).to_json()
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"bad SPRT settings {self.sprt!r}: {exc}") from None
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TournamentConfig:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def new_state() -> dict[str, Any]:
+    return {
+        "games": [],
+        "byes": [],
+        "brackets": [],
+        "next_pair": 0,
+        "status": "pending",
+        "stop_reason": None,
+        "sprt": None,
+    }
+
+
+ResultHook = Callable[["Runner", dict[str, Any]], Awaitable[None] | None]
+
+
+class Runner:
+    """Runs one tournament to its end (or its SPRT decision), saving its state to the store after every game.
+
+    Use :meth:`create` for a new tournament or :meth:`resume` for a stored one, then ``await runner.run()``.
+    ``store`` may be None (state kept in memory only, e.g. for quick CLI runs without a database).
+    """
+
+    def __init__(
+        self,
+        tournament_id: str,
+        config: TournamentConfig,
+        state: dict[str, Any] | None = None,
+        store: Any = None,
+        executor: Executor | None = None,
+        on_result: ResultHook | None = None,
+    ) -> None:
+        self.id = tournament_id
+        self.config = config
+        self.state = state if state else new_state()
+        self.store = store
+        self.executor: Executor = executor or LocalExecutor()
+        self.on_result = on_result
+        self.game = get_game(config.game)
+        self.book = OpeningBook(self.game, config.params, config.seed, config.opening_plies, config.openings)
+        self._lock = asyncio.Lock()
+
+    # ----- construction -----
+
+    @classmethod
+    async def create(
+        cls, config: TournamentConfig, store: Any = None, tournament_id: str | None = None, **kwargs: Any
+    ) -> Runner:
+        config.validate()
+        if store is None:
+            import uuid
+
+            return cls(tournament_id or uuid.uuid4().hex, config, None, None, **kwargs)
+        record = await store.create_tournament(
+            name=config.name or f"{config.format} {config.game}",
+            game=config.game,
+            config=config.to_json(),
+            tournament_id=tournament_id,
+            state=new_state(),
+        )
+        return cls(record.tournament_id, config, new_state(), store, **kwargs)
+
+    @classmethod
+    async def resume(cls, store: Any, tournament_id: str, **kwargs: Any) -> Runner:
+        record = await store.get_tournament(tournament_id)
+        if record is None:
+            raise ConfigError(f"no tournament {tournament_id!r} in {store.url}")
+        config = TournamentConfig.from_json(record.config)
+        state = record.state if isinstance(record.state, dict) else None
+        return cls(record.tournament_id, config, state, store, **kwargs)
+
+    # ----- views -----
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        return self.state["games"]  # type: ignore[no-any-return]
+
+    @property
+    def done(self) -> bool:
+        return self.state["status"] in ("finished", "stopped")
+
+    def standings(self) -> list[Row]:
+        bye_points = self.config.games_per_pairing / 2 if self.config.format == "swiss" else 0.0
+        return standings(self.config.names, self.games, self.state["byes"], bye_points)
+
+    def sprt(self) -> SprtState | None:
+        if self.config.sprt is None:
+            return None
+        tri, penta = head_to_head(self.games, 0, 1)
+        cfg = SprtConfig(**self.config.sprt)
+        return sprt_status(penta if sum(penta) else [tri[0], tri[1], tri[2]], cfg)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON view for the API and the report."""
+        from hexarena.tournament.standings import crosstable
+
+        points, played = crosstable(len(self.config.players), self.games)
+        sprt = self.sprt()
+        finished = sum(1 for g in self.games if g.get("result") is not None)
+        return {
+            "id": self.id,
+            "config": self.config.to_json(),
+            "status": self.state["status"],
+            "stop_reason": self.state["stop_reason"],
+            "games_scheduled": len(self.games),
+            "games_finished": finished,
+            "standings": [r.to_json() for r in self.standings()],
+            "crosstable": {"points": points, "games": played},
+            "sprt": None if sprt is None else sprt.to_json(),
+        }
+
+    # ----- planning -----
+
+    def plan(self) -> bool:
+        """Schedule the next round's games; False when the tournament has no more rounds."""
+        n = len(self.config.players)
+        fmt = self.config.format
+        last_round = max((g["round"] for g in self.games), default=0)
+        encounters: list[pairings.Encounter] = []
+        per = self.config.games_per_pairing // 2
+        if fmt in ("roundrobin", "gauntlet"):
+            if self.games:
+                return False
+            if fmt == "roundrobin":
+                for r, pairs in enumerate(pairings.round_robin(n, self.config.rounds), 1):
+                    for a, b in pairs:
+                        if b is not None:
+                            encounters.append(pairings.Encounter(r, a, b, per))
+            else:
+                encounters = [pairings.Encounter(1, a, b, per) for a, b in pairings.gauntlet(n, self.config.seeds)]
+        elif fmt == "swiss":
+            if last_round >= self.config.rounds:
+                return False
+            ranking = [row.index for row in self.standings()]
+            played = [(g["seats"][0], g["seats"][1]) for g in self.games]
+            byes = [p for _, p in self.state["byes"]]
+            for a, b in pairings.swiss_pairs(ranking, played, byes):
+                if b is None:
+                    self.state["byes"].append([last_round + 1, a])
+                else:
+                    encounters.append(pairings.Encounter(last_round + 1, a, b, per))
+        else:
+            encounters = self._plan_knockout(per)
+            if not encounters:
+                return False
+        for e in encounters:
+            assert e.b is not None
+            for _ in range(e.pairs):
+                pair = self.state["next_pair"]
+                self.state["next_pair"] += 1
+                opening = self.book.opening(pair)
+                for seats in ([e.a, e.b], [e.b, e.a]):
+                    index = len(self.games)
+                    self.games.append(
+                        {
+                            "id": f"{self.id}.{index}",
+                            "index": index,
+                            "round": e.round,
+                            "pair": pair,
+                            "seats": seats,
+                            "opening": opening,
+                            "tiebreak": e.tiebreak,
+                            "result": None,
+                        }
+                    )
+        return bool(encounters) or fmt == "swiss"
+
+    def _plan_knockout(self, per: int) -> list[pairings.Encounter]:
+        brackets: list[list[list[int | None]]] = self.state["brackets"]
+        if not brackets:
+            first = pairings.knockout_bracket(len(self.config.players))
+            brackets.append([[a, b] for a, b in first])
+            return [pairings.Encounter(1, a, b, per) for a, b in first if b is not None]
+        r = len(brackets)
+        matches = [(int(m[0]), None if m[1] is None else int(m[1])) for m in brackets[-1]]  # type: ignore[arg-type]
+        diff: dict[tuple[int, int], float] = {}
+        tiebreaks: dict[tuple[int, int], int] = {}
+        for g in self.games:
+            if g["round"] != r or g.get("result") is None:
+                continue
+            for a, b in matches:
+                if b is not None and set(g["seats"]) == {a, b}:
+                    winner = g["result"]["winner"]
+                    if winner is not None:
+                        diff[(a, b)] = diff.get((a, b), 0.0) + (1.0 if g["seats"][winner] == a else -1.0)
+                    tiebreaks[(a, b)] = max(tiebreaks.get((a, b), 0), g["tiebreak"])
+        winners, tied = pairings.knockout_next(matches, diff, tiebreaks)
+        if tied:
+            return [pairings.Encounter(r, a, b, 1, tiebreaks.get((a, b), 0) + 1) for a, b in tied]
+        if len(winners) == 1:
+            self.state["champion"] = winners[0]
+            return []
+        nxt = pairings.next_round_matches(winners)
+        brackets.append([[a, b] for a, b in nxt])
+        encounters = [pairings.Encounter(r + 1, a, b, per) for a, b in nxt if b is not None]
+        if not encounters:  # only byes left: move on immediately
+            return self._plan_knockout(per)
+        return encounters
+
+    # ----- running -----
+
+    def job(self, g: dict[str, Any]) -> GameJob:
+        c = self.config
+        return GameJob(
+            match_id=g["id"],
+            game=c.game,
+            specs=[c.players[i] for i in g["seats"]],
+            names=[c.names[i] for i in g["seats"]],
+            params=dict(c.params),
+            opening=list(g["opening"]),
+            clock=dict(c.clock),
+            max_plies=c.max_plies,
+            seed=c.seed,
+        )
+
+    async def run(self) -> dict[str, Any]:
+        """Play until every round is done or the SPRT decides; returns :meth:`summary`."""
+        if self.done:
+            return self.summary()
+        self.state["status"] = "running"
+        await self._save()
+        await self.executor.start()
+        try:
+            while not self.done:
+                pending = [g for g in self.games if g.get("result") is None]
+                if not pending:
+                    if not self.plan():
+                        self.state["status"] = "finished"
+                        await self._save()
+                        break
+                    await self._save()
+                    continue
+                await self._run_games(pending)
+        finally:
+            await self.executor.close()
+        return self.summary()
+
+    async def _run_games(self, pending: list[dict[str, Any]]) -> None:
+        sem = asyncio.Semaphore(self.config.concurrency)
+
+        async def one(g: dict[str, Any]) -> None:
+            async with sem:
+                if self.done:
+                    return
+                try:
+                    result = await self.executor.run(self.job(g))
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # the executor itself failed (worker died): retry on resume
+                    log.exception("game %s could not be played", g["id"])
+                    result = {
+                        "winner": None,
+                        "termination": "error",
+                        "reason": f"executor error: {exc}",
+                        "culprit": None,
+                        "moves": [],
+                        "players": [],
+                    }
+                await self._record(g, result)
+
+        tasks = [asyncio.ensure_future(one(g)) for g in pending]
+        try:
+            for fut in asyncio.as_completed(tasks):
+                await fut
+                if self.done:
+                    break
+        finally:
+            for t in tasks:
+                if not t.done():
+                    t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _record(self, g: dict[str, Any], result: dict[str, Any]) -> None:
+        async with self._lock:
+            g["result"] = {
+                "winner": result["winner"],
+                "termination": result["termination"],
+                "reason": result["reason"][:300],
+                "culprit": result.get("culprit"),
+                "plies": len(result.get("moves", [])),
+                "duration": round(float(result.get("finished", 0.0)) - float(result.get("started", 0.0)), 3),
+            }
+            if self.store is not None:
+                await self._store_game(g, result)
+            sprt = self.sprt()
+            if sprt is not None:
+                self.state["sprt"] = sprt.to_json()
+                if sprt.decision is not None:
+                    self.state["status"] = "stopped"
+                    self.state["stop_reason"] = f"SPRT accepted {sprt.decision} (LLR {sprt.llr:.2f})"
+            await self._save()
+        if self.on_result is not None:
+            out = self.on_result(self, g)
+            if out is not None:
+                await out
+
+    async def _store_game(self, g: dict[str, Any], result: dict[str, Any]) -> None:
+        from hexarena.tournament.ratings import record_game
+
+        try:
+            await record_game(self.store, self.config, g, result)
+        except Exception:  # the tournament goes on; the state still holds the result
+            log.exception("could not store game %s", g["id"])
+
+    async def _save(self) -> None:
+        if self.store is not None:
+            await self.store.update_tournament_state(self.id, self.state, status=self.state["status"])
+
+
+__all__ = ["ResultHook", "Runner", "TournamentConfig", "new_state"]
