@@ -1,0 +1,24 @@
+"""Reference Hex bots: ``random`` and ``mcts`` (UCT with fill-the-board rollouts)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from hexarena.bots.base import EngineBot
+from hexarena.bots.hex.mcts import MctsHexBot, SearchStats
+
+
+class RandomHexBot:
+    """Uniformly random among the legal moves (the swap included when it is allowed)."""
+
+    name = "random"
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+        return game.random_move(state, rng)
+
+
+BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomHexBot, "mcts": MctsHexBot}
+
+__all__ = ["BOTS", "MctsHexBot", "RandomHexBot", "SearchStats"]

@@ -1,0 +1,230 @@
+"""A UCT Monte-Carlo tree search Hex bot with fast fill-the-board rollouts.
+
+Rollouts do not play move by move: they drop the remaining stones onto the empty cells in random order
+(a random subset of the right size for each colour) and ask once who connects. Hex cannot end in a draw and a
+filled board has exactly one connected colour, which is the colour that would have connected first had the
+same stones been played one at a time -- so this is exactly a uniform random playout, minus the per-move cost.
+The board is a pair of Python ints (one bit per cell, rows of ``N + 1`` bits so shifts never wrap), and the
+connection test is a flood fill by shifts: a few dozen big-int operations.
+
+The swap rule is handled at the root (``_should_swap``): take over any opening stone off the border, or one
+the search rates clearly in its owner's favour.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from hexarena.games.hex import BLACK, SWAP, HexMove, HexState
+from hexarena.games.hex.geometry import cell_tuples
+
+
+@dataclass(frozen=True, slots=True)
+class Masks:
+    """Bit layout of one board size: cell ``i`` -> ``bit[i]``; the four edge rows/columns as masks."""
+
+    size: int
+    stride: int
+    bit: tuple[int, ...]
+    top: int
+    bottom: int
+    left: int
+    right: int
+
+
+@cache
+def masks(size: int) -> Masks:
+    stride = size + 1
+    bit = tuple(1 << (r * stride + c) for r in range(size) for c in range(size))
+    top = sum(bit[c] for c in range(size))
+    bottom = sum(bit[(size - 1) * size + c] for c in range(size))
+    left = sum(bit[r * size] for r in range(size))
+    right = sum(bit[r * size + size - 1] for r in range(size))
+    return Masks(size, stride, bit, top, bottom, left, right)
+
+
+def connected(stones: int, start: int, goal: int, stride: int) -> bool:
+    """True when ``stones`` link the ``start`` edge to the ``goal`` edge (flood fill by bit shifts)."""
+    reach = stones & start
+    s1 = stride - 1
+    while reach:
+        if reach & goal:
+            return True
+        grown = (
+            reach | (reach << 1) | (reach >> 1) | (reach << stride) | (reach >> stride) | (reach << s1) | (reach >> s1)
+        ) & stones
+        if grown == reach:
+            return False
+        reach = grown
+    return False
+
+
+class _Node:
+    __slots__ = ("children", "move", "mover", "untried", "visits", "winner", "wins")
+
+    def __init__(self, move: int, mover: int, untried: list[int]) -> None:
+        self.move = move  # flat cell index (-1 at the root)
+        self.mover = mover  # colour that played ``move`` (the opponent of the colour to play here)
+        self.untried = untried
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.wins = 0.0  # rollouts won by ``mover``
+        self.winner = 0  # colour that has connected in this node's position, 0 if none
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What the last ``choose`` did (for tests, logs and the benchmark)."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    best_rate: float = 0.0
+    swapped: bool = False
+
+
+class MctsHexBot:
+    """UCT over a Hex position. ``iterations`` caps the work (deterministic given the rng); ``time_limit``
+    passed to ``choose`` caps the wall time, keeping ``margin`` (a fraction of it, at least ``min_margin``
+    seconds) in hand for the transport."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        exploration: float = 0.9,
+        default_time: float = 1.0,
+        margin: float = 0.15,
+        min_margin: float = 0.02,
+    ) -> None:
+        self.iterations = iterations
+        self.exploration = exploration
+        self.default_time = default_time
+        self.margin = margin
+        self.min_margin = min_margin
+        self.stats = SearchStats()
+
+    def _deadline(self, time_limit: float | None, start: float) -> float:
+        if time_limit is None:
+            if self.iterations is not None:
+                return math.inf
+            time_limit = self.default_time
+        budget = max(0.0, time_limit - max(self.min_margin, self.margin * time_limit))
+        return start + budget
+
+    def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
+        start = time.perf_counter()
+        deadline = self._deadline(time_limit, start)
+        seat = game.to_move(state)
+        if seat is None:
+            raise ValueError("the game is over")
+        can_swap = state.swap and state.ply == 1
+        colour = state.colour_of(seat)
+        root, iterations = self.search(state.size, state.cells, colour, deadline, rng)
+        best = max(root.children, key=lambda n: n.visits)
+        rate = best.wins / best.visits if best.visits else 0.0
+        self.stats = SearchStats(iterations, time.perf_counter() - start, rate, False)
+        if can_swap and self._should_swap(state, root):
+            self.stats.swapped = True
+            return SWAP
+        return cell_tuples(state.size)[best.move]
+
+    @staticmethod
+    def _should_swap(state: HexState, root: _Node) -> bool:
+        """Swap a stone off the border (Hex theory: such openings win for the first player on usual boards),
+        or any opening the search rates as good for its owner. UCT's root average is the opponent's rate
+        under the search's own replies; random rollouts underrate central stones, hence the static rule."""
+        n = state.size
+        i = next(i for i, v in enumerate(state.cells) if v)
+        r, c = divmod(i, n)
+        off_border = 0 < r < n - 1 and 0 < c < n - 1
+        opener_rate = root.wins / root.visits if root.visits else 0.0
+        return off_border or opener_rate > 0.55
+
+    def search(self, size: int, cells: bytes, colour: int, deadline: float, rng: random.Random) -> tuple[_Node, int]:
+        """Run UCT from a position (``cells``: colour per flat index; ``colour`` to play); return the root."""
+        m = masks(size)
+        bit, stride = m.bit, m.stride
+        black0 = sum(bit[i] for i, v in enumerate(cells) if v == BLACK)
+        white0 = sum(bit[i] for i, v in enumerate(cells) if v and v != BLACK)
+        empties0 = [i for i, v in enumerate(cells) if not v]
+        root = _Node(-1, 3 - colour, list(empties0))
+        cap = self.iterations if self.iterations is not None else 1 << 62
+        c = self.exploration
+        rnd = rng.random
+        sample = rng.sample
+        log = math.log
+        sqrt = math.sqrt
+        done = 0
+        while done < cap:
+            if done & 15 == 0 and time.perf_counter() >= deadline and done > 0:
+                break
+            done += 1
+            node = root
+            path = [root]
+            black, white = black0, white0
+            used: set[int] = set()
+            # Selection.
+            while not node.untried and node.children and not node.winner:
+                log_n = log(node.visits)
+                best_score = -1.0
+                best_child = node.children[0]
+                for ch in node.children:
+                    score = ch.wins / ch.visits + c * sqrt(log_n / ch.visits)
+                    if score > best_score:
+                        best_score, best_child = score, ch
+                node = best_child
+                if node.mover == BLACK:
+                    black |= bit[node.move]
+                else:
+                    white |= bit[node.move]
+                used.add(node.move)
+                path.append(node)
+            # Expansion.
+            if not node.winner and node.untried:
+                untried = node.untried
+                j = int(rnd() * len(untried))  # expand a random untried move (swap-with-last pop)
+                untried[j], untried[-1] = untried[-1], untried[j]
+                move = untried.pop()
+                mover = 3 - node.mover
+                if mover == BLACK:
+                    black |= bit[move]
+                else:
+                    white |= bit[move]
+                used.add(move)
+                rest = [i for i in empties0 if i not in used]
+                child = _Node(move, mover, rest)
+                if mover == BLACK:
+                    if connected(black, m.top, m.bottom, stride):
+                        child.winner = BLACK
+                elif connected(white, m.left, m.right, stride):
+                    child.winner = 3 - BLACK
+                if child.winner:
+                    child.untried = []
+                node.children.append(child)
+                node = child
+                path.append(node)
+            # Rollout.
+            if node.winner:
+                winner = node.winner
+            else:
+                rest = node.untried if not node.children else [i for i in empties0 if i not in used]
+                to_play = 3 - node.mover
+                k = (len(rest) + 1) // 2  # the colour to play gets the extra stone
+                mine = sum(bit[i] for i in sample(rest, k))
+                if to_play == BLACK:
+                    filled_black = black | mine
+                else:
+                    filled_black = black | (sum(bit[i] for i in rest) - mine)
+                winner = BLACK if connected(filled_black, m.top, m.bottom, stride) else 3 - BLACK
+            # Backpropagation.
+            for n in path:
+                n.visits += 1
+                if n.mover == winner:
+                    n.wins += 1.0
+        return root, done

@@ -1,0 +1,23 @@
+"""Reference numberwang bot: ``random`` (numberwang is the battlebot protocol's smoke test, not a game)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from hexarena.bots.base import EngineBot
+
+
+class RandomNumberwangBot:
+    """A uniformly random step in the allowed range."""
+
+    name = "random"
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+        return game.random_move(state, rng)
+
+
+BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomNumberwangBot}
+
+__all__ = ["BOTS", "RandomNumberwangBot"]

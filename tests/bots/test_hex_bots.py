@@ -1,0 +1,94 @@
+"""Hex reference bots: legality, the rollout's exactness, tactics, strength against random, limits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hexarena.bots.base import EngineBot
+from hexarena.bots.hex import BOTS, MctsHexBot, RandomHexBot
+from hexarena.bots.hex.mcts import connected, masks
+from hexarena.games.hex import BLACK, GAME, SWAP, HexState
+
+
+def play_all(state: HexState, *moves: str) -> HexState:
+    for m in moves:
+        state = GAME.play(state, GAME.parse(m))
+    return state
+
+
+def test_bots_follow_the_engine_bot_interface() -> None:
+    assert set(BOTS) == {"random", "mcts"}
+    for factory in BOTS.values():
+        assert isinstance(factory(), EngineBot)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 6, 11])
+def test_bitboard_connection_agrees_with_the_engine(size: int) -> None:
+    """The rollouts' flood fill must call every finished engine game for the engine's winner."""
+    rng = random.Random(size)
+    m = masks(size)
+    for _ in range(60):
+        s = GAME.new(size=size, swap=False)
+        while GAME.outcome(s) is None:
+            s = GAME.play(s, GAME.random_move(s, rng))
+            black = sum(m.bit[i] for i, v in enumerate(s.cells) if v == BLACK)
+            white = sum(m.bit[i] for i, v in enumerate(s.cells) if v and v != BLACK)
+            out = GAME.outcome(s)
+            assert connected(black, m.top, m.bottom, m.stride) == (out is not None and out.winner == 0)
+            assert connected(white, m.left, m.right, m.stride) == (out is not None and out.winner == 1)
+
+
+def test_mcts_is_deterministic_with_an_iteration_cap_and_plays_legal_moves() -> None:
+    s = play_all(GAME.new(size=7), "d4", "swap", "c3")
+    a = MctsHexBot(iterations=300).choose(GAME, s, None, random.Random(9))
+    b = MctsHexBot(iterations=300).choose(GAME, s, None, random.Random(9))
+    assert a == b and a in GAME.legal(s)
+
+
+def test_mcts_takes_a_win_in_one_and_blocks_a_loss_in_one() -> None:
+    # 5x5, no swap: Black holds column 3 from a3 to d3 and wins at e2 or e3; Black to move must take one.
+    s = play_all(GAME.new(size=5, swap=False), "a3", "a1", "b3", "b1", "c3", "c1", "d3", "e5")
+    bot = MctsHexBot(iterations=2000)
+    move = bot.choose(GAME, s, None, random.Random(1))
+    assert move in (GAME.parse("e2"), GAME.parse("e3"))
+    out = GAME.outcome(GAME.play(s, move))
+    assert out is not None and out.winner == 0
+    # With e2 already White's, White to move must block the single threat at e3.
+    s = play_all(GAME.new(size=5, swap=False), "a3", "e2", "b3", "a1", "c3", "b1", "d3")
+    assert bot.choose(GAME, s, None, random.Random(1)) == GAME.parse("e3")
+
+
+def test_mcts_swap_decisions() -> None:
+    bot = MctsHexBot(iterations=400)
+    centre = play_all(GAME.new(size=7), "d4")
+    assert bot.choose(GAME, centre, None, random.Random(2)) == SWAP and bot.stats.swapped
+    corner = play_all(GAME.new(size=7), "a1")
+    assert bot.choose(GAME, corner, None, random.Random(2)) != SWAP
+    no_rule = play_all(GAME.new(size=7, swap=False), "d4")
+    assert bot.choose(GAME, no_rule, None, random.Random(2)) != SWAP
+
+
+def test_mcts_respects_the_time_limit_by_counting_iterations() -> None:
+    # No wall-time assertion: with a short limit the search must stop long before an absurd cap.
+    bot = MctsHexBot(iterations=10**9)
+    move = bot.choose(GAME, GAME.new(size=11), 0.05, random.Random(3))
+    assert move in GAME.legal(GAME.new(size=11))
+    assert 0 < bot.stats.iterations < 10**6
+
+
+def test_mcts_beats_random_on_5x5() -> None:
+    rng = random.Random(4)
+    mcts, rand = MctsHexBot(iterations=300), RandomHexBot()
+    wins = 0
+    games = 12
+    for g in range(games):
+        seats = (mcts, rand) if g % 2 == 0 else (rand, mcts)
+        s = GAME.new(size=5)
+        while (seat := GAME.to_move(s)) is not None:
+            s = GAME.play(s, seats[seat].choose(GAME, s, None, rng))
+        out = GAME.outcome(s)
+        assert out is not None
+        wins += out.winner == (0 if g % 2 == 0 else 1)
+    assert wins >= 10
