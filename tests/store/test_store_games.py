@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -16,6 +17,7 @@ from hexarena.store import (
     NotFound,
     PlayerRecord,
     Store,
+    as_json,
     new_id,
 )
 
@@ -48,6 +50,22 @@ async def test_create_append_finish_roundtrip(store: Store) -> None:
     assert rec.finished_at is not None and rec.started_at is not None
     assert rec.created_at <= rec.started_at <= rec.finished_at
     assert rec.finished_at.utcoffset() == timedelta(0)
+
+
+async def test_records_render_as_json(store: Store) -> None:
+    gid = new_id()
+    await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())
+    await store.append_move(gid, move(0, "a1", evaluation={"s": 1}))
+    await store.finish_game(gid, winner=0, termination=Termination.RESIGN, reason="bob resigned")
+    rec = await store.get_game(gid)
+    listed = await store.list_games()
+    data = json.loads(json.dumps(as_json({"game": rec, "list": listed})))
+    game = data["game"]
+    assert game["status"] == "finished" and game["termination"] == "resign" and game["winner_name"] == "alice"
+    assert game["players"][1] == {"name": "bob", "kind": "builtin", "spec": "random"}
+    assert game["moves"][0]["timestamp"] == T0.isoformat() and game["moves"][0]["evaluation"] == {"s": 1}
+    assert datetime.fromisoformat(game["finished_at"]).tzinfo is not None
+    assert data["list"][0]["move_count"] == 1 and data["list"][0]["game_id"] == gid
 
 
 async def test_timestamps_are_normalised_to_utc(store: Store) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from store_helpers import move, players
 
@@ -63,6 +63,35 @@ async def test_fresh_database_gets_the_head_schema_matching_the_models(database_
             assert version == head_revision()
     finally:
         await engine.dispose()
+
+
+async def test_downgrade_to_empty_and_upgrade_again(database_url: str) -> None:
+    """Every migration must be reversible, so a bad deploy can be rolled back."""
+    from alembic import command
+
+    from hexarena.store.migrate import alembic_config
+
+    s = await Store.open(database_url)
+    await s.close()
+    engine = create_engine(resolve_url(database_url))
+
+    def downgrade(conn: Connection) -> list[str]:
+        cfg = alembic_config()
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "base")
+        return sorted(inspect(conn).get_table_names())
+
+    try:
+        async with engine.begin() as conn:
+            assert await conn.run_sync(downgrade) == ["alembic_version"]
+    finally:
+        await engine.dispose()
+    again = await Store.open(database_url)
+    try:
+        assert await again.schema_revision() == head_revision()
+        assert await again.count_games() == 0
+    finally:
+        await again.close()
 
 
 async def test_concurrent_opens_of_a_fresh_database_all_succeed(database_url: str) -> None:
@@ -175,6 +204,8 @@ def test_cli_upgrade_and_current(database_url: str) -> None:
     assert again.returncode == 0 and "already at revision" in again.stdout
     current = _cli("--database-url", database_url, "current")
     assert current.returncode == 0 and f"at revision {head_revision()}" in current.stdout
+    sql = _cli("sql", "--database-url", "postgresql://u@h/db")
+    assert sql.returncode == 0 and "CREATE TABLE games" in sql.stdout and "JSONB" in sql.stdout
     usage = _cli("--help")
     assert usage.returncode == 0 and "upgrade" in usage.stdout
     bad = _cli("upgrade", "--database-url", "mysql://x@y/z")

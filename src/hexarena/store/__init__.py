@@ -24,6 +24,7 @@ from hexarena.store.records import (
     PlayerRecord,
     RatingRecord,
     TournamentRecord,
+    as_json,
 )
 from hexarena.store.repository import Store
 from hexarena.store.validate import new_id, redact_spec
@@ -46,6 +47,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentRecord",
+    "as_json",
     "new_id",
     "redact_spec",
     "resolve_url",

@@ -1,4 +1,4 @@
-"""Operator CLI: ``python -m hexarena.store upgrade|current [--database-url URL]``.
+"""Operator CLI: ``python -m hexarena.store upgrade|current|sql [--database-url URL]``.
 
 The server upgrades the schema itself at start-up; this exists for deploys that migrate first (several
 server processes, a read-only app user) and to check which revision a database is at.
@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     up = sub.add_parser("upgrade", help="create or upgrade the schema (Alembic upgrade)")
     up.add_argument("--database-url", default=argparse.SUPPRESS, help="as above")
     up.add_argument("--revision", default="head", help="target revision (default: head)")
+    sql = sub.add_parser("sql", help="print the upgrade SQL for an empty database instead of running it")
+    sql.add_argument("--database-url", default=argparse.SUPPRESS, help="as above (only its backend matters)")
+    sql.add_argument("--revision", default="head", help="target revision (default: head)")
     cur = sub.add_parser("current", help="print the database's schema revision and the newest known")
     cur.add_argument("--database-url", default=argparse.SUPPRESS, help="as above")
     return parser
@@ -38,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
 
 async def _run(args: argparse.Namespace) -> int:
     url = resolve_url(args.database_url)
+    if args.command == "sql":
+        migrate.offline_sql(url.render_as_string(hide_password=False), args.revision)
+        return 0
     engine = create_engine(url)
     shown = url.render_as_string(hide_password=True)
     try:

@@ -85,7 +85,8 @@ def _safe(text: str) -> str:
 
 def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
     """One engine for the whole store, tuned per backend (see the module docstring)."""
-    kwargs: dict[str, Any] = {"echo": echo}
+    # hide_parameters: error messages and echo logs must never show a bot's pass_hash.
+    kwargs: dict[str, Any] = {"echo": echo, "hide_parameters": True}
     if url.get_backend_name() == "postgresql":
         # A pool sized for many games finishing at once; pre-ping survives server restarts.
         kwargs.update(pool_size=pool_size, max_overflow=pool_size * 2, pool_pre_ping=True, pool_timeout=60)

@@ -44,6 +44,11 @@ def head_revision() -> str:
     return head
 
 
+def offline_sql(url: str, revision: str = "head") -> None:
+    """Print the SQL that upgrades an empty database at ``url``'s backend to ``revision`` (for DBAs)."""
+    command.upgrade(alembic_config(url), revision, sql=True)
+
+
 async def current_revision(engine: AsyncEngine) -> str | None:
     """The revision the database is at, or None for an empty database."""
     async with engine.connect() as conn:

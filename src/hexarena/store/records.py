@@ -9,7 +9,7 @@ or ``repr`` can leak it; :meth:`hexarena.store.Store.bot_pass_hash` is the one w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -166,3 +166,25 @@ class TournamentRecord:
     status: str
     created_at: datetime
     updated_at: datetime
+
+
+def as_json(value: Any) -> Any:
+    """A JSON-ready copy of a record (or a list of them) for HTTP and WebSocket replies.
+
+    Datetimes become ISO 8601 strings with ``+00:00``, enums their string values, tuples lists; properties
+    such as ``winner_name`` are included because every client wants them.
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: as_json(getattr(value, f.name)) for f in fields(value)}
+        if isinstance(value, (GameRecord, GameSummary)):
+            out["winner_name"] = value.winner_name
+        return out
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    return value
