@@ -362,3 +362,22 @@ async def test_hivemaker_style_example_bot() -> None:
             assert _legal({(0, 0): "x"}, reply["move"]["pieces"], "o")
             await send(ws, type="eval_request", side="x")
             assert (await recv(ws)) == {"type": "eval_response", "evaluation": {"heuristic": 0.0}}
+
+
+async def test_hivemaker_serve_pattern_with_websockets_serve() -> None:
+    """Hivemaker's bot/serve.py: ``websockets.serve(handler)`` with ``await CenterBot().handle(websocket)``."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def handler(websocket: ServerConnection) -> None:
+        await CenterBot().handle(websocket)  # new instance per game
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}") as ws:
+            await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
+            await send(ws, type="move_request", side="o", previous=[])
+            assert _pieces(await recv(ws)) == [(-1, 0), (-1, 1)]
+            await send(ws, type="heartbeat", waiting=True)  # crossed the reply: fine
+            await send(ws, type="heartbeat", waiting=True)  # error state: the bot closes
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)

@@ -164,6 +164,8 @@ def second_after(board: Board, first: Cell, seat: int) -> Cell:
 def winning_move(board: Board, seat: int) -> tuple[Cell, Cell] | None:
     """A move that completes a line of ``win_distance`` now, if one exists."""
     for empties in sorted(threat_windows(board, seat), key=len):
+        if not empties:  # a line that is already complete (a free setup past its end): nothing to play for
+            continue
         if len(empties) == 1:
             return empties[0], second_after(board, empties[0], seat)
         a, b = empties
@@ -175,7 +177,7 @@ def winning_move(board: Board, seat: int) -> tuple[Cell, Cell] | None:
 
 def blocking_move(board: Board, seat: int) -> tuple[Cell, Cell] | None:
     """The pair of stones that spoils the most of the opponent's threat windows (None: no threat)."""
-    threats = threat_windows(board, 1 - seat)
+    threats = [e for e in threat_windows(board, 1 - seat) if e]
     if not threats:
         return None
     hot = sorted({c for empties in threats for c in empties if board.is_legal(*c)})

@@ -109,6 +109,13 @@ class BaseBot(ABC):
             return None
         return max(0.0, job.deadline - time.monotonic())
 
+    async def handle(self, websocket: Any) -> None:
+        """Run one bws session on a ``websockets`` server connection (Hivemaker's ``bot/serve.py`` calls
+        ``CenterBot().handle(websocket)`` from ``websockets.serve``; that keeps working unchanged)."""
+        from hexarena.bots.sdk.connection import BwsSession, WebsocketsTransport
+
+        await BwsSession(WebsocketsTransport(websocket), self, type(self).capabilities()).run()
+
     def _log(self, msg: str) -> None:
         log.info("[%s] %s", self.__class__.__name__, msg)
 

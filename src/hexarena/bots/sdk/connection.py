@@ -58,6 +58,28 @@ class Transport(Protocol):
     async def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None: ...
 
 
+class WebsocketsTransport:
+    """``Transport`` over a connection of the ``websockets`` library (client or server side)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+
+    async def receive(self) -> str | bytes | None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            data: str | bytes = await self.ws.recv()
+        except ConnectionClosed:
+            return None
+        return data
+
+    async def send(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def close(self, code: int = CLOSE_NORMAL, reason: str = "") -> None:
+        await self.ws.close(code, reason)
+
+
 @dataclass
 class OpenRequest:
     """A move or evaluation request the client is waiting for."""
