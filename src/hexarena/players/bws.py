@@ -114,7 +114,7 @@ class BwsPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
-        self._cursor = len(request.history) + 1  # our reply will be the next entry
+        self._cursor = len(request.history)  # spec: next time, our own reply comes first, then the opponent's
         limit = request.time_limit if (self.caps and self.caps.move_time_limit) else None
         packet = w.MoveRequestPacket(
             side=w.side_of(self.seat), previous=previous, board=board_of(request.state), move_time_limit=limit
@@ -201,7 +201,7 @@ class BwsPlayer(BasePlayer):
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd else 1006
             reason = f": {exc.rcvd.reason}" if exc.rcvd and exc.rcvd.reason else ""
-            if code == 1009:
+            if code == 1009 or (exc.sent is not None and exc.sent.code == 1009):  # we refused an oversized frame
                 self._violate(ProtocolViolation(f"message larger than {FRAME_LIMIT} bytes"))
                 return
             self._violate(BotCrashed(f"the bot closed the connection (code {code}{reason})"))

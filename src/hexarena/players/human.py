@@ -93,7 +93,7 @@ class HtttxHumanPlayer(BasePlayer):
             except TimeoutError:
                 raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
         previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
-        self._cursor = len(request.history) + 1
+        self._cursor = len(request.history)  # spec: own previous move first, then the opponent's
         side = w.side_of(self.seat)
         await self._emit(
             w.MoveRequestPacket(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from hexarena.core.types import Termination
 from hexarena.players.base import BasePlayer, ClockConfig
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -252,6 +253,7 @@ class MatchManager:
             termination=str(result.outcome.termination),
             reason=result.outcome.reason,
             moves=moves,
+            status="aborted" if result.outcome.termination == Termination.ABORTED else "finished",
         )
 
     # ----- shutdown -----
