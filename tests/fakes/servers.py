@@ -20,7 +20,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hexarena.games.htttx import Board
@@ -252,3 +252,12 @@ class FakeBot:
 async def fake_bot(bot: FakeBot) -> AsyncIterator[str]:
     async with serve_app(bot.app) as url:
         yield url
+
+
+@contextlib.asynccontextmanager
+async def fake_bots(*bots: FakeBot) -> AsyncIterator[list[str]]:
+    """Several fakes behind one server, each under its own folder (``/bot0/``, ``/bot1/``...): one uvicorn per
+    test instead of one per bot, and the adapters must resolve socket paths relative to capabilities.json."""
+    app = Starlette(routes=[Mount(f"/bot{i}", app=bot.app) for i, bot in enumerate(bots)])
+    async with serve_app(app) as url:
+        yield [f"{url}/bot{i}/" for i in range(len(bots))]

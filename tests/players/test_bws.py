@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fakes.harness import check_ended, play
-from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, move_response, send, sleep
+from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import HTTTX
 from hexarena.players.base import ClockConfig, MatchInfo, PlayerResult
@@ -46,13 +46,13 @@ async def test_two_fake_bots_play_to_a_turn_limit_draw_with_spec_packets(store: 
     cons = [{"pieces": [{"q": 1, "r": 1}, {"q": 2, "r": 2}], "evaluation": {"heuristic": 0.1}}]
     xbot = FakeBot()
     obot = FakeBot([Act("auto", evaluation=ev, considerations=cons)])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 4})
         await wait_closed(xbot)
         await wait_closed(obot)
     await check_ended(played, Termination.TURN_LIMIT, winner=None, reason="turn limit")
     xs, os_ = xbot.session, obot.session
-    assert xs.path == os_.path == "/bws/v1-alpha/game"  # the spec's default api_root
+    assert (xs.path, os_.path) == ("/bot0/bws/v1-alpha/game", "/bot1/bws/v1-alpha/game")  # spec default root
     # setup first, exactly X at the origin; no config (not declared); side consistent
     for s in (xs, os_):
         assert s.received[0] == {"type": "setup", "board": {"cells": [{"q": 0, "r": 0, "p": "x"}]}}
@@ -89,7 +89,7 @@ async def test_declared_features_config_and_time_limit(store: Store) -> None:
         "basic_websocket": {"versions": {"v1-alpha": {"config": {}, "move_time_limit": True}}},
     }
     xbot, obot = FakeBot(), FakeBot(capabilities=caps)
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         players = [BwsPlayer(xu, depth=3, extras={"x-style": "sharp", "private": 1}), BwsPlayer(ou, depth=5)]
         played = await play(store, players, params={"turn_limit": 2}, clock=ClockConfig("turn", 30))
     assert obot.session.received[0] == {"type": "config", "depth": 5}  # before setup
@@ -105,7 +105,7 @@ async def test_declared_features_config_and_time_limit(store: Store) -> None:
 async def test_heartbeats_say_waiting_only_while_a_request_is_open(store: Store) -> None:
     xbot = FakeBot()
     obot = FakeBot([[sleep(0.4), AUTO]])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 1}, heartbeat_ms=40)
     o_beats = [p["waiting"] for p in obot.session.received if p["type"] == "heartbeat"]
     x_beats = [p["waiting"] for p in xbot.session.received if p["type"] == "heartbeat"]
@@ -115,12 +115,12 @@ async def test_heartbeats_say_waiting_only_while_a_request_is_open(store: Store)
 
 async def test_custom_api_root_and_capabilities_url(store: Store) -> None:
     xbot = FakeBot(api_root="engine/bws-v1/")
-    async with fake_bot(xbot) as xu, fake_bot(FakeBot()) as ou:
+    async with fake_bots(xbot, FakeBot()) as (xu, ou):
         played = await play(
-            store, [BwsPlayer(xu + "/capabilities.json"), BwsPlayer(ou + "/")], params={"turn_limit": 2}
+            store, [BwsPlayer(xu + "capabilities.json"), BwsPlayer(ou.rstrip("/"))], params={"turn_limit": 2}
         )
     assert played.outcome.termination == Termination.TURN_LIMIT
-    assert xbot.session.path == "/engine/bws-v1/game"
+    assert xbot.session.path == "/bot0/engine/bws-v1/game"  # relative to the folder of capabilities.json
 
 
 async def test_evaluate_is_not_sent_unless_declared() -> None:
@@ -240,7 +240,7 @@ BAD_FIRST_MOVES: list[Any] = [
 @pytest.mark.parametrize(("act", "termination", "reason"), BAD_FIRST_MOVES)
 async def test_bad_move_response_loses_with_nope(store: Store, act: Act, termination: Termination, reason: str) -> None:
     xbot, obot = FakeBot(), FakeBot([act])  # o moves first
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
         await wait_closed(xbot)
         await wait_closed(obot)
@@ -256,7 +256,7 @@ async def test_bad_move_response_loses_with_nope(store: Store, act: Act, termina
 
 async def test_bad_move_later_in_the_game_keeps_the_moves_before(store: Store) -> None:
     xbot, obot = FakeBot(), FakeBot([AUTO, AUTO, move_response([{"q": "a", "r": 0}, [1, 0]])])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
     await check_ended(played, Termination.PROTOCOL, winner=0, reason="Expected `int`, got `str`")
     assert len(played.record.moves) == 4
@@ -268,7 +268,7 @@ async def test_frame_over_the_socket_limit(store: Store) -> None:
     still ends at once with the reason, and the opponent and spectators get ``end``."""
     huge = '{"type":"move_response","x":"' + "y" * (FRAME_LIMIT + 100) + '"}'
     xbot, obot = FakeBot(), FakeBot([send(huge)])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
         await wait_closed(obot)
     await check_ended(played, Termination.PROTOCOL, winner=0, reason=f"larger than {FRAME_LIMIT} bytes")
@@ -280,7 +280,7 @@ async def test_unrequested_move_response_while_the_opponent_thinks(store: Store)
     # x sends a move right after setup, while o (who never answers) is thinking: x loses at once
     xbot = FakeBot(after_setup=[sleep(0.05), move_response([[1, 0], [2, 0]])])
     obot = FakeBot([SILENCE])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
         await wait_closed(obot)
     await check_ended(played, Termination.PROTOCOL, winner=1, reason="move_response sent without a pending request")
@@ -290,7 +290,7 @@ async def test_unrequested_move_response_while_the_opponent_thinks(store: Store)
 
 async def test_silence_past_the_clock_is_a_time_forfeit(store: Store) -> None:
     xbot, obot = FakeBot(), FakeBot([SILENCE])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], clock=ClockConfig("turn", 0.2))
         await wait_closed(obot)
     await check_ended(played, Termination.TIME, winner=0, reason="did not move within 0.200 s")
@@ -300,7 +300,7 @@ async def test_silence_past_the_clock_is_a_time_forfeit(store: Store) -> None:
 
 async def test_closing_mid_move(store: Store) -> None:
     xbot, obot = FakeBot(), FakeBot([AUTO, CLOSE])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
     await check_ended(played, Termination.DISCONNECT, winner=0, reason="closed the connection")
     assert len(played.record.moves) == 2
@@ -311,7 +311,7 @@ async def test_closing_while_the_opponent_thinks_is_noticed_at_once(store: Store
     # o never answers and there is no clock: only noticing x's closed socket can end this game
     xbot = FakeBot(after_setup=[sleep(0.05), CLOSE])
     obot = FakeBot([SILENCE])
-    async with fake_bot(xbot) as xu, fake_bot(obot) as ou:
+    async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], heartbeat_ms=0)
     await check_ended(played, Termination.DISCONNECT, winner=1, reason="x (")
     assert "closed the connection" in played.outcome.reason
@@ -340,7 +340,7 @@ async def test_refused_connection(store: Store) -> None:
 async def test_socket_path_refused(store: Store) -> None:
     # capabilities point at a socket path the server does not have: the handshake fails
     caps = {"basic_websocket": {"versions": {"v1-alpha": {"api_root": "nowhere"}}}}
-    async with fake_bot(FakeBot(capabilities=caps)) as xu, fake_bot(FakeBot()) as ou:
+    async with fake_bots(FakeBot(capabilities=caps), FakeBot()) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
     await check_ended(played, Termination.DISCONNECT, winner=1, reason="could not open ws://")
 
@@ -356,7 +356,7 @@ async def test_socket_path_refused(store: Store) -> None:
     ids=["non-json", "wrong-type", "http-500", "not-declared"],
 )
 async def test_bad_capabilities(store: Store, caps: bytes, status: int, termination: Termination, reason: str) -> None:
-    async with fake_bot(FakeBot(capabilities=caps, caps_status=status)) as xu, fake_bot(FakeBot()) as ou:
+    async with fake_bots(FakeBot(capabilities=caps, caps_status=status), FakeBot()) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
     await check_ended(played, termination, winner=None if termination == Termination.ABORTED else 1, reason=reason)
 
@@ -366,7 +366,7 @@ async def test_free_setup_is_required_for_an_opening_position(store: Store) -> N
 
     manager = MatchManager(store)
     opening = HTTTX.from_cells([(0, 0, 0), (1, 0, 1), (2, 0, 1)], to_move=0)
-    async with fake_bot(FakeBot()) as xu, fake_bot(FakeBot()) as ou:
+    async with fake_bots(FakeBot(), FakeBot()) as (xu, ou):
         live = await manager.create(HTTTX, [BwsPlayer(xu), BwsPlayer(ou)], initial_state=opening)
         await asyncio.wait_for(live.done.wait(), 10)
     assert live.result is not None
