@@ -381,3 +381,20 @@ async def test_hivemaker_serve_pattern_with_websockets_serve() -> None:
             await send(ws, type="heartbeat", waiting=True)  # error state: the bot closes
             with pytest.raises(ConnectionClosed):
                 await asyncio.wait_for(ws.recv(), 10)
+
+
+async def test_resettable_state_and_dual_sided_requests() -> None:
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
+        await send(ws, type="move_request", side="o", previous=[])
+        o_move = _pieces(await recv(ws))
+        await send(ws, type="move_request", side="x", previous=[])  # dual-sided: now play X's reply
+        x_move = _pieces(await recv(ws))
+        free = cells((10, 10, "o"), (11, 10, "o"), (12, 10, "x"))
+        await send(ws, type="setup", board={"cells": free})  # reset mid-session to a free setup
+        await send(ws, type="move_request", side="x", previous=[])
+        await recv(ws)
+    assert RecordingBot.seen[1]["player"] is Player.X
+    assert RecordingBot.seen[1]["cells"] == {(0, 0): "x", **{c: "o" for c in o_move}}
+    assert not set(x_move) & set(o_move)
+    assert RecordingBot.seen[2]["cells"] == {(10, 10): "o", (11, 10): "o", (12, 10): "x"}

@@ -146,6 +146,9 @@ class BwsSession:
             if raw is None:
                 self.close_reason = "client closed the connection"
                 return
+            if len(raw) > wire.MAX_PACKET_BYTES:
+                await self.close(CLOSE_POLICY, f"packet too large: {len(raw)} bytes (limit {wire.MAX_PACKET_BYTES})")
+                return
             try:
                 msg = msgspec.json.decode(raw)
             except msgspec.DecodeError as exc:
