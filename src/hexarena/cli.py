@@ -101,6 +101,43 @@ def central(size: int, move_timeout: float, black_bot: str, white_bot: str) -> N
     sys.exit(central_main(size, black_bot, white_bot, move_timeout))
 
 
+@main.command()
+@click.option("--bot", "bot_name", default="alphabeta", show_default=True, help="Built-in Hive bot.")
+def uhp(bot_name: str) -> None:
+    """Speak the Universal Hive Protocol on stdin/stdout with a built-in Hive bot (for Mzinga's viewer etc.)."""
+    from hexarena.bots.uhp_engine import run_uhp
+
+    try:
+        sys.exit(run_uhp(bot_name))
+    except HexarenaError as exc:
+        _fail(str(exc))
+
+
+@main.group()
+def hiveai() -> None:
+    """Trylobot Hive AI modules."""
+
+
+@hiveai.command("serve")
+@click.option("--bot", "bot_name", default="greedy", show_default=True, help="Built-in Hive bot.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8100, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--stdio", is_flag=True, help="One JSON object per line on stdin/stdout instead of TCP.")
+def hiveai_serve(bot_name: str, host: str, port: int, stdio: bool) -> None:
+    """Serve a built-in Hive bot as a Trylobot AI module (TCP `<length>#<json>` frames, or --stdio)."""
+    from hexarena.bots import hiveai_module
+
+    try:
+        if stdio:
+            sys.exit(hiveai_module.serve_stdio(bot_name))
+        click.echo(f"Hive AI module {bot_name} on {host}:{port}", err=True)
+        asyncio.run(hiveai_module.serve_tcp(bot_name, host, port))
+    except HexarenaError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        pass
+
+
 def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
     seats: dict[str, str] = {}
@@ -190,6 +227,10 @@ def play(
         _fail(str(exc))
     sys.exit(code)
 
+
+from hexarena.tournament.cli import tournament  # noqa: E402
+
+main.add_command(tournament)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,186 @@
+"""Trylobot Hive AI modules, host side: a module reached over TCP or on stdin/stdout becomes a player.
+
+Over TCP each request opens its own connection (``<length>#<json>``, answer, close), which works whether the
+module keeps connections open or not. Over stdio the module is a subprocess speaking one JSON object per line.
+Requests carry ``possible_turns`` both at the top level (the seed's form) and in ``game_state`` (API 0.1.0),
+with ``request_id``, ``request_timestamp``, ``response_deadline``, ``turn_history`` and
+``creation_parameters``. The answer must name one of the possible turns; ``Forfeit`` only when nothing else is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from typing import Any
+
+from hexarena import __version__
+from hexarena.core.errors import BotCrashed, ConfigError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.types import Seat
+from hexarena.games.hive import trylobot
+from hexarena.games.hive.notation import resolve
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.process import BotProcess, Limits, split_command
+from hexarena.wire import trylobot as tw
+
+DEFAULT_TIMEOUT = 30.0
+
+
+class HiveAiPlayer(BasePlayer):
+    """A Trylobot AI module: ``address`` is ``host:port`` (TCP) or a command (stdio)."""
+
+    kind = "hiveai"
+
+    def __init__(
+        self,
+        address: str,
+        stdio: bool = False,
+        name: str | None = None,
+        spelling: str = "new",
+        limits: Limits | None = None,
+    ) -> None:
+        super().__init__()
+        if spelling not in ("new", "old"):
+            raise ConfigError("spelling must be 'new' (Greetings, Choose Turn) or 'old' (GREETINGS, CHOOSE_TURN)")
+        self.address = address
+        self.stdio = stdio
+        self.name = name or f"hiveai:{address}"
+        self.spelling = spelling
+        self.limits = limits or Limits()
+        self.process: BotProcess | None = None
+        self.greeting: dict[str, Any] = {}
+        self.history: list[dict[str, Any]] = []
+        self.game_id = uuid.uuid4().hex
+
+    def describe(self) -> dict[str, Any]:
+        out = {"name": self.name, "kind": self.kind, "spec": ("stdio:" if self.stdio else "") + self.address}
+        if self.greeting.get("name"):
+            out["module"] = str(self.greeting.get("name"))[:100]
+        return out
+
+    # ----- transport -----
+
+    async def _exchange(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        if self.stdio:
+            assert self.process is not None
+            extra = self.process.unread_lines()
+            if extra:
+                raise ProtocolViolation(f"the module printed unexpected output: {extra[0][:80]!r}")
+            await self.process.send(json.dumps(message, separators=(",", ":")))
+            return tw.decode(await self.process.read_line(timeout))
+        host, _, port = self.address.rpartition(":")
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(host or "127.0.0.1", int(port)), 10.0)
+        except (OSError, ValueError, TimeoutError) as exc:
+            raise BotCrashed(f"cannot reach the module at {self.address}: {exc}") from None
+        try:
+            writer.write(tw.frame(message))
+            await writer.drain()
+            return await asyncio.wait_for(tw.read_frame(reader), timeout)
+        except TimeoutError:
+            from hexarena.core.errors import BotTimeout
+
+            raise BotTimeout(f"no answer within {timeout:g} s") from None
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            raise BotCrashed(f"the module closed the connection: {exc}") from None
+        finally:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except Exception:
+                pass
+
+    def _request_type(self, kind: str) -> str:
+        if kind == "greetings":
+            return "Greetings" if self.spelling == "new" else "GREETINGS"
+        return "Choose Turn" if self.spelling == "new" else "CHOOSE_TURN"
+
+    # ----- player -----
+
+    async def start(self, info: MatchInfo) -> None:
+        if info.game.name != "hive":
+            raise ConfigError(f"Hive AI modules play Hive, not {info.game.name}")
+        self.info = info
+        self.board = info.initial_state.board.copy()
+        if self.stdio:
+            self.process = BotProcess(split_command(self.address), self.limits, label=self.name)
+            self.process.on_failure = self.fail
+            await self.process.start()
+        request: dict[str, Any] = {"request_type": self._request_type("greetings"), "system_version": __version__}
+        if self.spelling == "new":
+            request["request_id"] = uuid.uuid4().hex
+        reply = await self._exchange(request, self.limits.startup_timeout)
+        if tw.kind_of(reply, "response_type") != "greetings":
+            raise ProtocolViolation(f"expected a Greetings response, got {reply.get('response_type')!r}")
+        self.greeting = reply
+        if isinstance(reply.get("name"), str) and self.name.startswith("hiveai:"):
+            self.name = reply["name"][:100]
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        board = request.state.board
+        state = trylobot.game_state(board)
+        state["turn_history"] = list(self.history)
+        now = time.time()
+        timeout = request.time_limit if request.time_limit is not None else DEFAULT_TIMEOUT
+        req_id = uuid.uuid4().hex
+        message: dict[str, Any] = {
+            "request_type": self._request_type("choose_turn"),
+            "game_id": self.game_id,
+            "possible_turns": state["possible_turns"],
+            "game_state": state,
+        }
+        if self.spelling == "new":
+            message.update(
+                request_id=req_id, request_timestamp=int(now * 1000), response_deadline=int((now + timeout) * 1000)
+            )
+        reply = await self._exchange(message, None)
+        if tw.kind_of(reply, "response_type") != "choose_turn":
+            raise ProtocolViolation(f"expected a Choose Turn response, got {reply.get('response_type')!r}")
+        echoed = reply.get("request_id", reply.get("response_id"))
+        if self.spelling == "new" and echoed is not None and echoed != req_id:
+            raise ProtocolViolation(f"response for request {echoed!r}, expected {req_id!r}")
+        if reply.get("game_id") not in (None, self.game_id):
+            raise ProtocolViolation(f"response for game {reply.get('game_id')!r}, expected {self.game_id!r}")
+        try:
+            engine_move = trylobot.move_from_reply(board, reply)
+        except InvalidMove as exc:
+            raise ProtocolViolation(f"unreadable turn: {exc}") from None
+        except IllegalMove:
+            raise
+        return MoveReply(move=self.info.game.move_of(board, engine_move))
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        before = self.board
+        try:
+            text = state.moves[-1]
+            self.history.append(trylobot.reply_for_move(before, resolve(before, text)))
+        except Exception:
+            self.history.append({"turn_type": "Unknown"})
+        self.board = state.board.copy()
+
+    async def finish(self, result: PlayerResult) -> None:
+        if self.process is not None:
+            await self.process.close(0.5)
+
+
+async def _tcp(game: str, address: str) -> BasePlayer:
+    if ":" not in address:
+        raise ConfigError("hiveai: needs host:port, e.g. hiveai:127.0.0.1:8100 (or hiveai-stdio:COMMAND)")
+    return HiveAiPlayer(address)
+
+
+async def _stdio(game: str, command: str) -> BasePlayer:
+    if not command.strip():
+        raise ConfigError("hiveai-stdio: needs the module's command")
+    return HiveAiPlayer(command, stdio=True)
+
+
+def _register() -> None:
+    from hexarena.players.spec import register_scheme
+
+    register_scheme("hiveai", _tcp, "hiveai:HOST:PORT  a Trylobot Hive AI module over TCP")
+    register_scheme("hiveai-stdio", _stdio, "hiveai-stdio:COMMAND  a Trylobot Hive AI module on stdin/stdout")
+
+
+_register()

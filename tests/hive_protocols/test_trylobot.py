@@ -1,0 +1,172 @@
+"""Trylobot Hive AI modules: our host adapter against our module and scripted fakes, over TCP and stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from hexarena.bots.hiveai_module import HiveAiModule, serve_tcp
+from hexarena.core.registry import get_game
+from hexarena.core.types import Termination
+from hexarena.players.hiveai import HiveAiPlayer
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.referee import MatchConfig, Referee
+from hexarena.referee.clock import clock_from
+from hexarena.wire import trylobot as tw
+
+HERE = Path(__file__).parent
+SRC = HERE.parents[1] / "src"
+FAKE = f"{sys.executable} {HERE / 'fake_module.py'}"
+
+
+@pytest.fixture(autouse=True)
+def _pythonpath(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+async def run(p0, p1, plies=24, seconds=3.0):
+    config = MatchConfig(game=get_game("hive"), clock=clock_from("turn", seconds), max_plies=plies)
+    return await Referee(config, [p0, p1]).run()
+
+
+@contextlib.asynccontextmanager
+async def our_module(bot: str = "random") -> AsyncIterator[int]:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ready = asyncio.Event()
+    task = asyncio.create_task(serve_tcp(bot, "127.0.0.1", port, ready))
+    await asyncio.wait_for(ready.wait(), 5)
+    try:
+        yield port
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def fake_tcp(mode: str) -> AsyncIterator[int]:
+    proc = await asyncio.create_subprocess_exec(*FAKE.split(), mode, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    port = int((await proc.stdout.readline()).decode())
+    try:
+        yield port
+    finally:
+        proc.kill()
+        await proc.wait()
+        proc._transport.close()  # type: ignore[attr-defined]
+
+
+async def test_frames_round_trip_and_count_utf16_units() -> None:
+    msg = {"name": "caf\u00e9 \U0001f41d"}
+    data = tw.frame(msg)
+    head, _, payload = data.partition(b"#")
+    assert int(head) == len(json.dumps(msg, separators=(",", ":")).encode("utf-16-le")) // 2
+    reader = asyncio.StreamReader()
+    reader.feed_data(data)
+    reader.feed_eof()
+    assert await tw.read_frame(reader) == msg
+
+
+@pytest.mark.parametrize("bad", [b"abc#{}", b"#{}", b"5#[1,2]", b"9#not json", b"99999999999#"])
+async def test_bad_frames_are_violations(bad: bytes) -> None:
+    from hexarena.core.errors import HexarenaError
+
+    reader = asyncio.StreamReader()
+    reader.feed_data(bad)
+    reader.feed_eof()
+    with pytest.raises(HexarenaError):
+        await tw.read_frame(reader)
+
+
+@pytest.mark.parametrize("spelling", ["new", "old"])
+async def test_our_module_over_tcp_plays_a_builtin(spelling: str) -> None:
+    async with our_module() as port:
+        module = HiveAiPlayer(f"127.0.0.1:{port}", spelling=spelling)
+        result = await run(module, InProcessPlayer.builtin("hive", "random"))
+    assert result.outcome.termination in (Termination.TURN_LIMIT, Termination.NORMAL), result.outcome
+    assert module.name == "hexarena-random"
+    assert len(result.moves) >= 10
+
+
+async def test_our_module_over_stdio() -> None:
+    module = HiveAiPlayer(f"{sys.executable} -m hexarena.cli hiveai serve --bot random --stdio", stdio=True)
+    result = await run(InProcessPlayer.builtin("hive", "random"), module)
+    assert result.outcome.termination in (Termination.TURN_LIMIT, Termination.NORMAL), result.outcome
+    assert module.process is not None and module.process.returncode is not None
+
+
+async def test_request_shape_has_possible_turns_in_both_places_and_ids() -> None:
+    seen: list[dict] = []
+    module = HiveAiModule("random")
+    original = module.answer
+
+    def spy(request: dict) -> dict:
+        seen.append(request)
+        return original(request)
+
+    module.answer = spy  # type: ignore[method-assign]
+    player = HiveAiPlayer("unused:0")
+
+    async def exchange(message: dict, timeout: float | None) -> dict:
+        return json.loads(json.dumps(spy(json.loads(json.dumps(message)))))
+
+    player._exchange = exchange  # type: ignore[method-assign]
+    result = await run(player, InProcessPlayer.builtin("hive", "random"), plies=6)
+    assert result.outcome.termination == Termination.TURN_LIMIT
+    turn = [r for r in seen if r["request_type"] == "Choose Turn"][1]
+    assert turn["possible_turns"] == turn["game_state"]["possible_turns"]
+    assert {"request_id", "request_timestamp", "response_deadline", "game_id"} <= set(turn)
+    assert turn["game_state"]["turn_history"] and "creation_parameters" in turn["game_state"]
+    assert turn["response_deadline"] > turn["request_timestamp"]
+
+
+async def test_fake_module_with_response_id_plays() -> None:
+    async with fake_tcp("good") as port:
+        result = await run(HiveAiPlayer(f"127.0.0.1:{port}"), InProcessPlayer.builtin("hive", "random"))
+    assert result.outcome.termination in (Termination.TURN_LIMIT, Termination.NORMAL), result.outcome
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination", "words"),
+    [
+        ("garbage", Termination.PROTOCOL, "not JSON"),
+        ("badframe", Termination.PROTOCOL, "frame header"),
+        ("illegal", Termination.ILLEGAL_MOVE, "Queen Bee"),
+        ("forfeit", Termination.ILLEGAL_MOVE, "Forfeit"),
+        ("wrongid", Termination.PROTOCOL, "nope"),
+        ("crash", Termination.DISCONNECT, ""),
+        ("silent", Termination.TIME, ""),
+    ],
+)
+async def test_broken_tcp_modules_lose_with_a_reason(mode: str, termination: Termination, words: str) -> None:
+    async with fake_tcp(mode) as port:
+        result = await run(HiveAiPlayer(f"127.0.0.1:{port}"), InProcessPlayer.builtin("hive", "random"), seconds=1.5)
+    assert result.culprit == 0 and result.outcome.winner == 1, result.outcome
+    assert result.outcome.termination == termination, result.outcome
+    assert words in result.outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination"),
+    [("garbage", Termination.PROTOCOL), ("crash", Termination.DISCONNECT), ("silent", Termination.TIME)],
+)
+async def test_broken_stdio_modules_lose(mode: str, termination: Termination) -> None:
+    module = HiveAiPlayer(f"{FAKE} {mode} stdio", stdio=True)
+    result = await run(module, InProcessPlayer.builtin("hive", "random"), seconds=1.5)
+    assert result.outcome.winner == 1 and result.outcome.termination == termination, result.outcome
+    assert module.process is not None and module.process.returncode is not None
+
+
+async def test_unreachable_module_loses_at_start() -> None:
+    result = await run(HiveAiPlayer("127.0.0.1:1"), InProcessPlayer.builtin("hive", "random"))
+    assert result.outcome.winner == 1 and "cannot reach" in result.outcome.reason

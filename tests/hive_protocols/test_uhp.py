@@ -1,0 +1,73 @@
+"""UHP engines as players (host side) and our bots as a UHP engine, over real pipes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from hexarena.core.registry import get_game
+from hexarena.core.types import Termination
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.players.uhp import UhpPlayer, uhp_time
+from hexarena.referee import MatchConfig, Referee
+from hexarena.referee.clock import clock_from
+
+HERE = Path(__file__).parent
+SRC = HERE.parents[1] / "src"
+FAKE = f"{sys.executable} {HERE / 'fake_uhp.py'}"
+OURS = f"{sys.executable} -m hexarena.cli uhp --bot random"
+
+
+@pytest.fixture(autouse=True)
+def _pythonpath(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+async def run(p0, p1, plies=40, seconds=3.0):
+    config = MatchConfig(game=get_game("hive"), clock=clock_from("turn", seconds), max_plies=plies)
+    return await Referee(config, [p0, p1]).run()
+
+
+def test_uhp_time_format() -> None:
+    assert uhp_time(5) == "00:00:05"
+    assert uhp_time(3725.9) == "01:02:05"
+    assert uhp_time(0.2) == "00:00:01"
+
+
+async def test_our_uhp_engine_plays_through_the_uhp_adapter() -> None:
+    uhp = UhpPlayer(OURS)
+    result = await run(uhp, InProcessPlayer.builtin("hive", "random"), plies=30)
+    assert result.outcome.termination in (Termination.TURN_LIMIT, Termination.NORMAL), result.outcome
+    assert len(result.moves) >= 2
+    assert uhp.name.startswith("hexarena-random")  # from the engine's id line
+    state = get_game("hive").new()
+    for m in result.moves:
+        state = get_game("hive").play(state, get_game("hive").parse(m.move))
+
+
+async def test_two_uhp_engines() -> None:
+    result = await run(UhpPlayer(f"{FAKE} good"), UhpPlayer(OURS), plies=20)
+    assert result.outcome.termination in (Termination.TURN_LIMIT, Termination.NORMAL), result.outcome
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination", "words"),
+    [
+        ("garbage", Termination.PROTOCOL, "hello there"),
+        ("err", Termination.PROTOCOL, "out of memory"),
+        ("nook", Termination.TIME, ""),
+        ("silent", Termination.TIME, ""),
+        ("crash", Termination.DISCONNECT, "code 7"),
+        ("illegal", Termination.ILLEGAL_MOVE, "wQ"),
+    ],
+)
+async def test_broken_uhp_engines_lose_with_a_reason(mode: str, termination: Termination, words: str) -> None:
+    bad = UhpPlayer(f"{FAKE} {mode}")
+    result = await run(bad, InProcessPlayer.builtin("hive", "random"), seconds=1.5)
+    assert result.culprit == 0 and result.outcome.winner == 1, result.outcome
+    assert result.outcome.termination == termination, result.outcome
+    assert words in result.outcome.reason
+    assert bad.engine is not None and bad.engine.process.returncode is not None
