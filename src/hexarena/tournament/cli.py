@@ -1,0 +1,417 @@
+"""``hexarena tournament``: run, resume and inspect tournaments from the terminal.
+
+A run shows a live progress bar and standings table; at the end it prints the crosstable, failures per bot
+and the SPRT verdict, and writes the HTML report when asked. State is saved to the store after every game, so
+an interrupted run (Ctrl-C) continues with ``hexarena tournament resume ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.tournament.pairings import FORMATS
+
+_DB_HELP = "SQLAlchemy URL of the store (default: $HEXARENA_DATABASE_URL or ./data/hexarena.sqlite3)."
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
+    table = Table(title=title)
+    for col in ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for rank, r in enumerate(summary["standings"], 1):
+        e = r.get("elo") or {}
+        elo = e.get("elo")
+        err = e.get("error")
+        table.add_row(
+            str(rank),
+            r["name"],
+            f"{r['points']:g}",
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["draws"]),
+            str(r["losses"]),
+            f"{r['score'] * 100:.1f}%",
+            "-" if elo is None else f"{elo:+.0f}",
+            "-" if err is None else f"{err:.0f}",
+            *(f"[red]{v}[/red]" if v else "0" for v in (r["timeouts"], r["crashes"], r["illegal"])),
+        )
+    return table
+
+
+def crosstable_table(summary: dict[str, Any]) -> Table:
+    names = summary["config"]["names"]
+    cross = summary["crosstable"]
+    table = Table(title="crosstable (points/games, row against column)")
+    table.add_column("")
+    for i in range(len(names)):
+        table.add_column(str(i + 1), justify="right")
+    for i, n in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            g = cross["games"][i][j]
+            cells.append("-" if i == j or not g else f"{cross['points'][i][j]:g}/{g}")
+        table.add_row(f"{i + 1}. {n}", *cells)
+    return table
+
+
+def print_final(console: Console, summary: dict[str, Any]) -> None:
+    console.print(standings_table(summary, title=f"final standings ({summary['games_finished']} games)"))
+    console.print(crosstable_table(summary))
+    sprt = summary.get("sprt")
+    if sprt:
+        console.print(
+            f"SPRT: LLR {sprt['llr']:.2f} [{sprt['lower']:.2f}, {sprt['upper']:.2f}] -> {sprt['decision'] or 'undecided'}"
+        )
+    if summary.get("stop_reason"):
+        console.print(f"stopped: {summary['stop_reason']}")
+
+
+async def _drive(runner: Any, console: Console, quiet: bool) -> dict[str, Any]:
+    """Run with a live progress bar and standings (re-planned rounds grow the bar's total)."""
+    if quiet:
+        return await runner.run()  # type: ignore[no-any-return]
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+    )
+    task: TaskID = progress.add_task(f"{runner.config.game} {runner.config.format}", total=None)
+
+    def refresh() -> Group:
+        summary = runner.summary()
+        progress.update(task, total=max(summary["games_scheduled"], 1), completed=summary["games_finished"])
+        return Group(progress, standings_table(summary))
+
+    with Live(refresh(), console=console, refresh_per_second=4, transient=True) as live:
+
+        def on_result(_runner: Any, _game: dict[str, Any]) -> None:
+            live.update(refresh())
+
+        runner.on_result = on_result
+        return await runner.run()  # type: ignore[no-any-return]
+
+
+def _parse_players(players: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    specs, names = [], []
+    for p in players:
+        name, sep, spec = p.partition("=")
+        if sep and name and "://" not in name and ":" not in name:
+            names.append(name)
+            specs.append(spec)
+        else:
+            names.append(p)
+            specs.append(p)
+    return specs, names
+
+
+def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--param takes NAME=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+async def _open_store(database_url: str | None, no_store: bool) -> Any:
+    if no_store:
+        return None
+    from hexarena.store import Store
+
+    return await Store.open(database_url)
+
+
+def _executor(ray_address: str | None, processes: int) -> Any:
+    from hexarena.tournament.executors import make_executor
+
+    return make_executor(ray_address, processes)
+
+
+@click.group()
+def tournament() -> None:
+    """Tournaments between bots: round robin, gauntlet, Swiss, knockout; SPRT matches."""
+
+
+@tournament.command("run")
+@click.argument("game_name", metavar="GAME")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYER...")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="roundrobin", show_default=True)
+@click.option("--games", "games", type=int, default=2, show_default=True, help="Games per pairing (even: pairs).")
+@click.option("--rounds", type=int, default=1, show_default=True, help="Round robin cycles or Swiss rounds.")
+@click.option("--seeds", type=int, default=1, show_default=True, help="Gauntlet: players under test (listed first).")
+@click.option("--concurrency", "-c", type=int, default=1, show_default=True, help="Games at once.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for openings and bots' randomness.")
+@click.option("--opening-plies", type=int, default=0, show_default=True, help="Random opening length in plies.")
+@click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False), help="Openings file.")
+@click.option("--clock-type", type=click.Choice(["none", "turn", "match", "incremental"]), default="none")
+@click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
+@click.option("--increment", type=float, default=None, help="Fischer increment in seconds.")
+@click.option("--max-plies", type=int, default=None, help="Draw after this many plies (games without an end).")
+@click.option("--param", "params", multiple=True, help="Game parameter NAME=VALUE (repeatable).")
+@click.option(
+    "--sprt", "sprt", default=None, metavar="ELO0,ELO1", help="SPRT bounds (two players); stops when decided."
+)
+@click.option("--alpha", type=float, default=0.05, show_default=True)
+@click.option("--beta", type=float, default=0.05, show_default=True)
+@click.option("--elo-model", type=click.Choice(["normalized", "logistic"]), default="normalized", show_default=True)
+@click.option("--name", default="", help="Tournament name.")
+@click.option("--id", "tournament_id", default=None, help="Tournament id (resumes it if it exists).")
+@click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
+@click.option("--no-store", is_flag=True, help="Keep state in memory only (no resume, no ratings).")
+@click.option("--unrated", is_flag=True, help="Don't update the leaderboard ratings.")
+@click.option("--ray-address", default=None, help="Run games on Ray ('local' starts one; 'auto' or ray://...).")
+@click.option("--processes", type=int, default=0, show_default=True, help="Worker processes for built-in bots.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="Write an HTML report.")
+@click.option("--quiet", "-q", is_flag=True, help="No live display.")
+def run_cmd(
+    game_name: str,
+    players: tuple[str, ...],
+    fmt: str,
+    games: int,
+    rounds: int,
+    seeds: int,
+    concurrency: int,
+    seed: int,
+    opening_plies: int,
+    openings_file: str | None,
+    clock_type: str,
+    clock_seconds: float | None,
+    increment: float | None,
+    max_plies: int | None,
+    params: tuple[str, ...],
+    sprt: str | None,
+    alpha: float,
+    beta: float,
+    elo_model: str,
+    name: str,
+    tournament_id: str | None,
+    database_url: str | None,
+    no_store: bool,
+    unrated: bool,
+    ray_address: str | None,
+    processes: int,
+    report_path: str | None,
+    quiet: bool,
+) -> None:
+    """Play a tournament of GAME between PLAYERs (SPEC or NAME=SPEC, e.g. rnd=builtin:random).
+
+    \b
+      hexarena tournament run tictactoe builtin:random builtin:perfect --games 20 -c 4
+      hexarena tournament run htttx builtin:heuristic builtin:center --sprt 0,10 --opening-plies 2
+    """
+    from hexarena.core.registry import get_game
+    from hexarena.tournament.openings import load_openings
+    from hexarena.tournament.runner import TournamentConfig
+
+    try:
+        game = get_game(game_name)
+        specs, names = _parse_players(players)
+        game_params = game.validate_params(_parse_params(params))
+        sprt_cfg = None
+        if sprt:
+            try:
+                elo0, elo1 = (float(x) for x in sprt.split(","))
+            except ValueError:
+                raise ConfigError(f"--sprt takes ELO0,ELO1 such as 0,5; got {sprt!r}") from None
+            sprt_cfg = {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": elo_model}
+        config = TournamentConfig(
+            game=game.name,
+            players=specs,
+            names=names,
+            format=fmt,
+            games_per_pairing=games,
+            rounds=rounds,
+            seeds=seeds,
+            params=game_params,
+            clock={"kind": clock_type, "seconds": clock_seconds, "increment": increment},
+            opening_plies=opening_plies,
+            openings=load_openings(openings_file, game, game_params) if openings_file else None,
+            concurrency=concurrency,
+            seed=seed,
+            max_plies=max_plies,
+            sprt=sprt_cfg,
+            name=name,
+            rated=not unrated,
+        ).validate()
+        code = asyncio.run(
+            _run_new(config, tournament_id, database_url, no_store, ray_address, processes, report_path, quiet)
+        )
+    except HexarenaError as exc:
+        _fail(str(exc))
+    sys.exit(code)
+
+
+async def _run_new(
+    config: Any,
+    tournament_id: str | None,
+    database_url: str | None,
+    no_store: bool,
+    ray_address: str | None,
+    processes: int,
+    report_path: str | None,
+    quiet: bool,
+) -> int:
+    from hexarena.tournament.runner import Runner
+
+    store = await _open_store(database_url, no_store)
+    try:
+        executor = _executor(ray_address, processes)
+        existing = None if store is None or tournament_id is None else await store.get_tournament(tournament_id)
+        if existing is not None:
+            runner = await Runner.resume(store, tournament_id or "", executor=executor)
+        else:
+            runner = await Runner.create(config, store, tournament_id, executor=executor)
+        return await _finish(runner, report_path, quiet)
+    finally:
+        if store is not None:
+            await store.close()
+
+
+async def _finish(runner: Any, report_path: str | None, quiet: bool) -> int:
+    console = Console()
+    console.print(f"tournament {runner.id}" + (f" (store: {runner.store.url})" if runner.store is not None else ""))
+    try:
+        summary = await _drive(runner, console, quiet)
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        console.print(f"interrupted: resume with  hexarena tournament resume {runner.id}")
+        raise
+    print_final(console, summary)
+    if report_path:
+        from hexarena.tournament.report import write_report
+
+        console.print(f"report: {write_report(summary, report_path)}")
+    return 0
+
+
+@tournament.command("resume")
+@click.argument("tournament_id")
+@click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
+@click.option("--ray-address", default=None, help="Run games on Ray.")
+@click.option("--processes", type=int, default=0, show_default=True)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--quiet", "-q", is_flag=True)
+def resume_cmd(
+    tournament_id: str,
+    database_url: str | None,
+    ray_address: str | None,
+    processes: int,
+    report_path: str | None,
+    quiet: bool,
+) -> None:
+    """Continue an interrupted tournament where it stopped."""
+
+    async def go() -> int:
+        from hexarena.tournament.runner import Runner
+
+        store = await _open_store(database_url, False)
+        try:
+            runner = await Runner.resume(store, tournament_id, executor=_executor(ray_address, processes))
+            return await _finish(runner, report_path, quiet)
+        finally:
+            await store.close()
+
+    try:
+        code = asyncio.run(go())
+    except HexarenaError as exc:
+        _fail(str(exc))
+    sys.exit(code)
+
+
+@tournament.command("show")
+@click.argument("tournament_id")
+@click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="Write an HTML report.")
+def show_cmd(tournament_id: str, database_url: str | None, report_path: str | None) -> None:
+    """Print a stored tournament's standings and crosstable (and write its report)."""
+
+    async def go() -> None:
+        from hexarena.tournament.runner import Runner
+
+        store = await _open_store(database_url, False)
+        try:
+            runner = await Runner.resume(store, tournament_id)
+            summary = runner.summary()
+        finally:
+            await store.close()
+        console = Console()
+        console.print(f"tournament {tournament_id}: {summary['status']}")
+        print_final(console, summary)
+        if report_path:
+            from hexarena.tournament.report import write_report
+
+            console.print(f"report: {write_report(summary, report_path)}")
+
+    try:
+        asyncio.run(go())
+    except HexarenaError as exc:
+        _fail(str(exc))
+
+
+@tournament.command("list")
+@click.option("--game", default=None)
+@click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
+def list_cmd(game: str | None, database_url: str | None) -> None:
+    """Stored tournaments, newest first."""
+
+    async def go() -> None:
+        store = await _open_store(database_url, False)
+        try:
+            rows = await store.list_tournaments(game=game)
+        finally:
+            await store.close()
+        table = Table(title="tournaments")
+        for col in ("id", "name", "game", "status", "created"):
+            table.add_column(col)
+        for r in rows:
+            table.add_row(r.tournament_id, r.name, r.game, r.status, r.created_at.strftime("%Y-%m-%d %H:%M"))
+        Console().print(table)
+
+    try:
+        asyncio.run(go())
+    except HexarenaError as exc:
+        _fail(str(exc))
+
+
+@tournament.command("leaderboard")
+@click.argument("game_name", metavar="GAME")
+@click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
+def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
+    """The persistent Elo ratings of GAME."""
+
+    async def go() -> None:
+        from hexarena.core.registry import get_game
+        from hexarena.tournament.ratings import leaderboard
+
+        name = get_game(game_name).name
+        store = await _open_store(database_url, False)
+        try:
+            rows = await leaderboard(store, name)
+        finally:
+            await store.close()
+        table = Table(title=f"{name} leaderboard")
+        for col in ("#", "player", "Elo", "games"):
+            table.add_column(col, justify="left" if col == "player" else "right")
+        for r in rows:
+            table.add_row(str(r["rank"]), r["player"], f"{r['rating']:.0f}", str(r["games"]))
+        Console().print(table)
+
+    try:
+        asyncio.run(go())
+    except HexarenaError as exc:
+        _fail(str(exc))
+
+
+__all__ = ["crosstable_table", "print_final", "standings_table", "tournament"]

@@ -1,0 +1,166 @@
+"""HTTP API for tournaments and the leaderboard, as a FastAPI router the server mounts.
+
+* ``GET  /leaderboard/{game}``                persistent Elo ratings of a game, best first
+* ``POST /api/tournaments``                   create a tournament (JSON: a TournamentConfig) and start it
+* ``GET  /api/tournaments``                   stored tournaments, newest first
+* ``GET  /api/tournaments/{id}``              standings, crosstable, SPRT and progress (live while it runs)
+* ``POST /api/tournaments/{id}/resume``       continue an interrupted tournament
+* ``GET  /api/tournaments/{id}/report``       the HTML report
+
+The router reads the store from ``request.app.state.store`` (set by the server's start-up). Running
+tournaments are asyncio tasks kept in ``app.state.tournaments``; :func:`shutdown_tournaments` cancels them (their
+state is already saved after every game, so they can be resumed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from hexarena.core.errors import ConfigError, HexarenaError
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(tags=["tournaments"])
+
+
+def _store(request: Request) -> Any:
+    store = getattr(request.app.state, "store", None)
+    if store is None:
+        raise HTTPException(503, "this server runs without a store: tournaments and ratings are unavailable")
+    return store
+
+
+def _running(request: Request) -> dict[str, Any]:
+    running: dict[str, Any] | None = getattr(request.app.state, "tournaments", None)
+    if running is None:
+        running = {}
+        request.app.state.tournaments = running
+    return running
+
+
+def _start(request: Request, runner: Any) -> None:
+    running = _running(request)
+
+    async def go() -> None:
+        try:
+            await runner.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %s failed", runner.id)
+        finally:
+            running.pop(runner.id, None)
+
+    running[runner.id] = (runner, asyncio.create_task(go(), name=f"tournament-{runner.id}"))
+
+
+@router.get("/leaderboard/{game}", summary="Persistent Elo ratings of a game")
+async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict[str, Any]:
+    from hexarena.core.registry import get_game
+    from hexarena.tournament.ratings import leaderboard
+
+    try:
+        name = get_game(game).name
+    except ConfigError as exc:
+        raise HTTPException(404, str(exc)) from None
+    return {"game": name, "ratings": await leaderboard(_store(request), name, limit=min(max(limit, 1), 1000))}
+
+
+@router.post("/api/tournaments", status_code=201, summary="Create and start a tournament")
+async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    from hexarena.tournament.executors import make_executor
+    from hexarena.tournament.runner import Runner, TournamentConfig
+
+    store = _store(request)
+    options = {k: body.pop(k) for k in ("ray_address", "processes", "id") if k in body}
+    try:
+        config = TournamentConfig.from_json(body)
+        if not config.players or not config.game:
+            raise ConfigError("give 'game' and at least two 'players'")
+        runner = await Runner.create(
+            config,
+            store,
+            options.get("id"),
+            executor=make_executor(options.get("ray_address"), int(options.get("processes") or 0)),
+        )
+    except (HexarenaError, TypeError) as exc:
+        raise HTTPException(422, str(exc)) from None
+    _start(request, runner)
+    return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}
+
+
+@router.get("/api/tournaments", summary="Stored tournaments, newest first")
+async def list_tournaments(
+    request: Request, game: str | None = None, status: str | None = None
+) -> list[dict[str, Any]]:
+    rows = await _store(request).list_tournaments(game=game, status=status)
+    return [
+        {
+            "id": r.tournament_id,
+            "name": r.name,
+            "game": r.game,
+            "status": r.status,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in rows
+    ]
+
+
+async def _summary(request: Request, tournament_id: str) -> dict[str, Any]:
+    from hexarena.tournament.runner import Runner
+
+    live = _running(request).get(tournament_id)
+    if live is not None:
+        return live[0].summary()  # type: ignore[no-any-return]
+    if len(tournament_id) > 64:
+        raise HTTPException(404, f"no tournament {tournament_id[:64]!r}...")
+    try:
+        runner = await Runner.resume(_store(request), tournament_id)
+    except ConfigError as exc:
+        raise HTTPException(404, str(exc)) from None
+    return runner.summary()
+
+
+@router.get("/api/tournaments/{tournament_id}", summary="Standings, crosstable, SPRT and progress")
+async def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    return await _summary(request, tournament_id)
+
+
+@router.post("/api/tournaments/{tournament_id}/resume", summary="Continue an interrupted tournament")
+async def resume_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    from hexarena.tournament.runner import Runner
+
+    if tournament_id in _running(request):
+        return {"id": tournament_id, "status": "running"}
+    try:
+        runner = await Runner.resume(_store(request), tournament_id)
+    except ConfigError as exc:
+        raise HTTPException(404, str(exc)) from None
+    if runner.done:
+        return {"id": tournament_id, "status": runner.state["status"]}
+    _start(request, runner)
+    return {"id": tournament_id, "status": "running"}
+
+
+@router.get("/api/tournaments/{tournament_id}/report", response_class=HTMLResponse, summary="HTML report")
+async def tournament_report(request: Request, tournament_id: str) -> HTMLResponse:
+    from hexarena.tournament.report import render_report
+
+    return HTMLResponse(render_report(await _summary(request, tournament_id)))
+
+
+async def shutdown_tournaments(app: Any) -> None:
+    """Cancel running tournaments (their state is saved; resume them later)."""
+    running: dict[str, Any] = getattr(app.state, "tournaments", None) or {}
+    tasks = [task for _, task in running.values()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+__all__ = ["router", "shutdown_tournaments"]
