@@ -69,7 +69,7 @@ async def fake_tcp(mode: str) -> AsyncIterator[int]:
 async def test_frames_round_trip_and_count_utf16_units() -> None:
     msg = {"name": "caf\u00e9 \U0001f41d"}
     data = tw.frame(msg)
-    head, _, payload = data.partition(b"#")
+    head, _, _payload = data.partition(b"#")
     assert int(head) == len(json.dumps(msg, separators=(",", ":")).encode("utf-16-le")) // 2
     reader = asyncio.StreamReader()
     reader.feed_data(data)
