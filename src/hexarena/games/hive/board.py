@@ -302,41 +302,34 @@ class Board:
         stacks = self.stacks
         cut: set[int] = set()
         if len(stacks) > 2:
-            root = next(iter(stacks))
-            num = {root: 0}
-            low = {root: 0}
-            counter = 1
-            root_children = 0
-            frames: list[list[int]] = [[root, root, 0]]
-            while frames:
-                top = frames[-1]
-                c, parent, i = top
-                if i < 6:
-                    top[2] = i + 1
-                    n = c + DIRS[i]
-                    if n == parent or n not in stacks:
+            adj = {c: [n for n in (c + E, c + SE, c + SW, c + W, c + NW, c + NE) if n in stacks] for c in stacks}
+            num: dict[int, int] = {}
+            low: dict[int, int] = {}
+
+            def dfs(c: int, parent: int | None) -> None:
+                # Tarjan: c is a cut vertex if some DFS child cannot reach above c without passing it.
+                n = num[c] = len(num)
+                lc = n
+                children = 0
+                for nb in adj[c]:
+                    if nb == parent:
                         continue
-                    nn = num.get(n)
-                    if nn is not None:
-                        if nn < low[c]:
-                            low[c] = nn
-                    else:
-                        num[n] = low[n] = counter
-                        counter += 1
-                        frames.append([n, c, 0])
-                else:
-                    frames.pop()
-                    if frames:
-                        pc = frames[-1][0]
-                        lc = low[c]
-                        if lc < low[pc]:
-                            low[pc] = lc
-                        if pc == root:
-                            root_children += 1
-                        elif lc >= num[pc]:
-                            cut.add(pc)
-            if root_children > 1:
-                cut.add(root)
+                    x = num.get(nb)
+                    if x is None:
+                        dfs(nb, c)
+                        children += 1
+                        ln = low[nb]
+                        if ln < lc:
+                            lc = ln
+                        if ln >= n and parent is not None:
+                            cut.add(c)
+                    elif x < lc:
+                        lc = x
+                low[c] = lc
+                if parent is None and children > 1:
+                    cut.add(c)
+
+            dfs(next(iter(stacks)), None)
         out = frozenset(c for c in cut if len(stacks[c]) == 1)
         if len(self._cut_cache) > 50_000:
             self._cut_cache.clear()
@@ -356,15 +349,27 @@ class Board:
         return [c + d for d in SLIDES[mask]]
 
     def _ant(self, src: int) -> set[int]:
+        stacks = self.stacks
         seen = {src}
         todo = [src]
-        slides = self._slides
+        pop = todo.pop
+        push = todo.append
+        add = seen.add
         while todo:
-            c = todo.pop()
-            for n in slides(c):
+            c = pop()
+            mask = (
+                (c + E in stacks)
+                | (c + SE in stacks) << 1
+                | (c + SW in stacks) << 2
+                | (c + W in stacks) << 3
+                | (c + NW in stacks) << 4
+                | (c + NE in stacks) << 5
+            )
+            for d in SLIDES[mask]:
+                n = c + d
                 if n not in seen:
-                    seen.add(n)
-                    todo.append(n)
+                    add(n)
+                    push(n)
         seen.discard(src)
         return seen
 
@@ -557,7 +562,7 @@ class Board:
             out = [(p, c) for c in cells for p in kinds]
         if self.ply >= 2:
             for pid, dests in self.movement_dests().items():
-                out.extend((pid, d) for d in dests)
+                out += [(pid, d) for d in dests]
         return out or [PASS]
 
     def count_moves(self) -> int:
