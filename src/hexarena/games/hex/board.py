@@ -1,7 +1,8 @@
 """The fast mutable Hex core: place/undo, incremental union-find with edge nodes, Zobrist hashing.
 
-Bots search with this (millions of place/undo pairs); the immutable ``HexState`` API reuses the same
-``connect`` routine on private copies. The core knows colours, not seats: stones strictly alternate Black,
+Bots search with this (millions of place/undo pairs). The immutable ``HexState`` API runs its own variant of
+the same union-find on private copies (with path halving, since it never undoes). The core knows colours,
+not seats: stones strictly alternate Black,
 White, Black... whatever happens with the swap rule (a swap places no stone), so the colour to play is a
 function of the stone count alone.
 
@@ -17,50 +18,11 @@ from hexarena.games.hex.geometry import (
     EMPTY,
     WHITE,
     Cell,
-    edge_nodes,
     empty_cells,
     empty_parent,
+    geometry,
     neighbours,
-    zobrist,
 )
-
-
-def connect(
-    parent: list[int],
-    cells: bytearray,
-    nbs: tuple[int, ...],
-    index: int,
-    colour: int,
-    log: list[int] | None = None,
-) -> None:
-    """Union the stone just put on ``index`` with every same-coloured neighbour (edge nodes included).
-
-    ``parent[x] < 0`` marks a root whose component has ``-parent[x]`` nodes. When ``log`` is given, every
-    overwritten ``(slot, old value)`` pair is appended to it so that ``HexBoard.undo`` can restore it.
-    """
-    root = index
-    for nb in nbs:
-        if cells[nb] == colour:
-            r = nb
-            while parent[r] >= 0:
-                r = parent[r]
-            if r != root:
-                if log is not None:
-                    log.extend((r, parent[r], root, parent[root]))
-                if parent[r] < parent[root]:  # r's component is larger: hang root under r
-                    parent[r] += parent[root]
-                    parent[root] = r
-                    root = r
-                else:
-                    parent[root] += parent[r]
-                    parent[r] = root
-
-
-def find(parent: list[int], x: int) -> int:
-    """The root of ``x``'s component."""
-    while parent[x] >= 0:
-        x = parent[x]
-    return x
 
 
 class HexBoard:
@@ -70,12 +32,13 @@ class HexBoard:
     indices placed so far, ``winner`` the colour that has connected (EMPTY while nobody has).
     """
 
-    __slots__ = ("_log", "_marks", "cells", "hash", "history", "nbs", "parent", "size", "winner")
+    __slots__ = ("_geo", "_log", "_marks", "cells", "hash", "history", "nbs", "parent", "size", "winner")
 
     def __init__(self, size: int) -> None:
         if not 1 <= size <= 26:
             raise ValueError(f"board size must be 1..26, got {size!r}")
         self.size = size
+        self._geo = geometry(size)
         self.cells = bytearray(empty_cells(size))
         self.parent = list(empty_parent(size))
         self.nbs = neighbours(size)
@@ -108,24 +71,49 @@ class HexBoard:
         Raises ValueError on an occupied cell or after the game is won, because a search that does either
         has a bug worth seeing immediately.
         """
-        if not 0 <= index < self.size * self.size or self.cells[index] != EMPTY:
+        geo = self._geo
+        cells = self.cells
+        if not 0 <= index < geo.n2 or cells[index]:
             raise ValueError(f"cell index {index!r} is not empty")
-        if self.winner != EMPTY:
+        if self.winner:
             raise ValueError("the game is already won")
+        history = self.history
         if colour is None:
-            colour = BLACK if len(self.history) % 2 == 0 else WHITE
-        self._marks.append(len(self._log))
-        self.cells[index] = colour
-        self.history.append(index)
-        zb, zw, _ = zobrist(self.size)
-        self.hash ^= zb[index] if colour == BLACK else zw[index]
-        connect(self.parent, self.cells, self.nbs[index], index, colour, self._log)
-        top, bottom, left, right = edge_nodes(self.size)
-        p = self.parent
-        won = find(p, top) == find(p, bottom) if colour == BLACK else find(p, left) == find(p, right)
-        if won:
+            colour = WHITE if len(history) & 1 else BLACK
+        log = self._log
+        self._marks.append(len(log))
+        cells[index] = colour
+        history.append(index)
+        parent = self.parent
+        root = index
+        for nb in geo.nbs[index]:  # connect(), inlined: this is the hottest loop of every search
+            if cells[nb] == colour:
+                r = nb
+                while parent[r] >= 0:
+                    r = parent[r]
+                if r != root:
+                    log.extend((r, parent[r], root, parent[root]))
+                    if parent[r] < parent[root]:
+                        parent[r] += parent[root]
+                        parent[root] = r
+                        root = r
+                    else:
+                        parent[root] += parent[r]
+                        parent[r] = root
+        if colour == BLACK:
+            self.hash ^= geo.zblack[index]
+            a, b = geo.top, geo.bottom
+        else:
+            self.hash ^= geo.zwhite[index]
+            a, b = geo.left, geo.right
+        while parent[a] >= 0:
+            a = parent[a]
+        while parent[b] >= 0:
+            b = parent[b]
+        if a == b:
             self.winner = colour
-        return won
+            return True
+        return False
 
     def undo(self) -> int:
         """Take back the last stone and return its flat index."""
@@ -141,8 +129,7 @@ class HexBoard:
             parent[r] = old_r_val
         parent[index] = -1
         colour = self.cells[index]
-        zb, zw, _ = zobrist(self.size)
-        self.hash ^= zb[index] if colour == BLACK else zw[index]
+        self.hash ^= self._geo.zblack[index] if colour == BLACK else self._geo.zwhite[index]
         self.cells[index] = EMPTY
         self.winner = EMPTY
         return index
@@ -151,6 +138,7 @@ class HexBoard:
         """An independent copy (for another thread or a speculative line)."""
         other = HexBoard.__new__(HexBoard)
         other.size = self.size
+        other._geo = self._geo
         other.cells = bytearray(self.cells)
         other.parent = list(self.parent)
         other.nbs = self.nbs

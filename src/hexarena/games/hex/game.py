@@ -14,13 +14,14 @@ Moves are ``(row, col)`` 0-based tuples or the constants ``SWAP`` and ``RESIGN``
 from __future__ import annotations
 
 import random
+from array import array
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from hexarena.core.errors import IllegalMove, InvalidMove
 from hexarena.core.game import Param, RuleGame
 from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.games.hex.board import HexBoard, connect, find
+from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.geometry import (
     BLACK,
     COLOUR_NAMES,
@@ -28,16 +29,12 @@ from hexarena.games.hex.geometry import (
     MAX_SIZE,
     WHITE,
     Cell,
-    cell_tuples,
-    edge_nodes,
-    empty_cells,
-    empty_parent,
+    Geometry,
     format_htp_cell,
     format_uais_cell,
-    neighbours,
+    geometry,
     parse_htp_cell,
     parse_uais_cell,
-    zobrist,
 )
 
 
@@ -59,17 +56,31 @@ _BAD_MOVE = "expected a cell like 'a1' (letter = row, number = 1-based column), 
 class HexState:
     """One position. Treat as immutable: nothing in hexarena writes to a state after ``play`` built it.
 
-    ``_cells`` (colours per flat index plus the four edge nodes) and ``_parent`` (the union-find) are private
-    arrays owned by this state and never modified after construction; ``play`` copies them. ``winner`` is a
-    seat, ``swapped`` says whether seat 0 plays White.
+    ``_cells`` (colours per flat index plus the four edge nodes) and ``_parent`` (a union-find over the same
+    nodes: bytes up to 15x15, so copying it per move is a memcpy) are private arrays owned by this state and
+    never modified after construction; ``play`` copies them. ``winner`` is a seat, ``swapped`` says whether
+    seat 0 plays White.
     """
 
-    __slots__ = ("_cells", "_parent", "hash", "last", "ply", "size", "swap", "swapped", "termination", "winner")
+    __slots__ = (
+        "_cells",
+        "_geo",
+        "_parent",
+        "hash",
+        "last",
+        "ply",
+        "size",
+        "swap",
+        "swapped",
+        "termination",
+        "winner",
+    )
 
     size: int
     swap: bool
+    _geo: Geometry
     _cells: bytearray
-    _parent: list[int]
+    _parent: bytearray | array[int]
     ply: int
     swapped: bool
     last: HexMove | None
@@ -117,8 +128,9 @@ class HexGame(RuleGame[HexState, HexMove]):
         s = HexState.__new__(HexState)
         s.size = p["size"]
         s.swap = p["swap"]
-        s._cells = bytearray(empty_cells(s.size))
-        s._parent = list(empty_parent(s.size))
+        s._geo = geo = geometry(s.size)
+        s._cells = bytearray(geo.empty_cells)
+        s._parent = geo.empty_parent[:]
         s.ply = 0
         s.swapped = False
         s.last = None
@@ -146,7 +158,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         if state.termination is not None:
             return []
         cells = state._cells
-        out: list[HexMove] = [c for i, c in enumerate(cell_tuples(state.size)) if cells[i] == EMPTY]
+        out: list[HexMove] = [c for i, c in enumerate(state._geo.cells) if cells[i] == EMPTY]
         if self._swap_allowed(state):
             out.append(SWAP)
         return out
@@ -155,15 +167,16 @@ class HexGame(RuleGame[HexState, HexMove]):
         """Uniform over ``legal(state)``; rejection-samples empty cells so a playout move costs O(1) on average."""
         if state.termination is not None:
             raise ValueError("no legal move in this position")
-        if self._swap_allowed(state):
+        if state.ply == 1 and state.swap:
             return rng.choice(self.legal(state))
-        n2 = state.size * state.size
+        geo = state._geo
+        n2 = geo.n2
         cells = state._cells
         rnd = rng.random
         while True:
             i = int(rnd() * n2)
-            if cells[i] == EMPTY:
-                return cell_tuples(state.size)[i]
+            if not cells[i]:
+                return geo.cells[i]
 
     def play(self, state: HexState, move: HexMove) -> HexState:
         if state.termination is not None:
@@ -176,9 +189,9 @@ class HexGame(RuleGame[HexState, HexMove]):
             if not (0 <= r < size and 0 <= c < size):
                 raise IllegalMove(f"cell {self._show(move)!r} is off the {size}x{size} board")
             i = r * size + c
-            if state._cells[i] != EMPTY:
+            if state._cells[i]:
                 raise IllegalMove(f"cell {format_uais_cell(move)!r} is occupied")
-            return self._place(state, i, move)
+            return _place(state, i, move)
         if move == SWAP and isinstance(move, str):
             if not state.swap:
                 raise IllegalMove("'swap' is not allowed: the swap rule is off in this match")
@@ -196,6 +209,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         s = HexState.__new__(HexState)
         s.size = state.size
         s.swap = state.swap
+        s._geo = state._geo
         s._cells = state._cells  # shared: neither state ever writes to it
         s._parent = state._parent
         s.ply = state.ply + 1
@@ -203,38 +217,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         s.last = last
         s.winner = None
         s.termination = None
-        s.hash = state.hash ^ (zobrist(state.size)[2] if swapped != state.swapped else 0)
-        return s
-
-    def _place(self, state: HexState, i: int, move: Cell) -> HexState:
-        size = state.size
-        stones = state.ply - 1 if state.swapped else state.ply
-        colour = BLACK if stones % 2 == 0 else WHITE
-        cells = bytearray(state._cells)
-        cells[i] = colour
-        parent = list(state._parent)
-        connect(parent, cells, neighbours(size)[i], i, colour)
-        top, bottom, left, right = edge_nodes(size)
-        if colour == BLACK:
-            won = find(parent, top) == find(parent, bottom)
-        else:
-            won = find(parent, left) == find(parent, right)
-        s = HexState.__new__(HexState)
-        s.size = size
-        s.swap = state.swap
-        s._cells = cells
-        s._parent = parent
-        s.ply = state.ply + 1
-        s.swapped = state.swapped
-        s.last = move
-        zb, zw, _ = zobrist(size)
-        s.hash = state.hash ^ (zb[i] if colour == BLACK else zw[i])
-        if won:
-            s.winner = state.ply % 2
-            s.termination = Termination.NORMAL
-        else:
-            s.winner = None
-            s.termination = None
+        s.hash = state.hash ^ (state._geo.zswap if swapped != state.swapped else 0)
         return s
 
     def outcome(self, state: HexState) -> Outcome | None:
@@ -348,6 +331,51 @@ class HexGame(RuleGame[HexState, HexMove]):
             if k < len(whites):
                 board.place(whites[k], WHITE)
         return board
+
+
+def _place(state: HexState, i: int, move: Cell) -> HexState:
+    """Copy the arrays, put the stone, union it with its same-coloured neighbours (edge nodes included)
+    and test the colour's two edge nodes. Finds halve their paths; that writes only into the new copy."""
+    geo = state._geo
+    stones = state.ply - 1 if state.swapped else state.ply
+    colour = BLACK if stones % 2 == 0 else WHITE
+    cells = state._cells[:]
+    cells[i] = colour
+    parent = state._parent[:]
+    root = i
+    for nb in geo.nbs[i]:
+        if cells[nb] == colour:
+            r = nb
+            while parent[r] != r:
+                parent[r] = parent[parent[r]]
+                r = parent[r]
+            if r != root:
+                parent[root] = r
+                root = r
+    a, b = (geo.top, geo.bottom) if colour == BLACK else (geo.left, geo.right)
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    while parent[b] != b:
+        parent[b] = parent[parent[b]]
+        b = parent[b]
+    s = HexState.__new__(HexState)
+    s.size = state.size
+    s.swap = state.swap
+    s._geo = geo
+    s._cells = cells
+    s._parent = parent
+    s.ply = state.ply + 1
+    s.swapped = state.swapped
+    s.last = move
+    s.hash = state.hash ^ (geo.zblack[i] if colour == BLACK else geo.zwhite[i])
+    if a == b:
+        s.winner = state.ply % 2
+        s.termination = Termination.NORMAL
+    else:
+        s.winner = None
+        s.termination = None
+    return s
 
 
 GAME = HexGame()

@@ -17,6 +17,7 @@ Keeping both behind explicit functions is what stops an adapter from silently tr
 from __future__ import annotations
 
 import random
+from array import array
 from functools import cache
 
 EMPTY = 0
@@ -132,3 +133,44 @@ def mirror(cell: Cell) -> Cell:
     other.
     """
     return cell[1], cell[0]
+
+
+class Geometry:
+    """Everything the immutable API needs per board size, gathered in one object a state points to, so that
+    the hot path reads attributes instead of calling cached functions."""
+
+    __slots__ = (
+        "bottom",
+        "cells",
+        "empty_cells",
+        "empty_parent",
+        "left",
+        "n2",
+        "nbs",
+        "right",
+        "size",
+        "top",
+        "zblack",
+        "zswap",
+        "zwhite",
+    )
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.n2 = size * size
+        self.nbs = neighbours(size)
+        self.top, self.bottom, self.left, self.right = edge_nodes(size)
+        self.cells = cell_tuples(size)
+        self.empty_cells = empty_cells(size)
+        self.zblack, self.zwhite, self.zswap = zobrist(size)
+        # The persistent union-find: parent per node, a root points to itself. Bytes while indices fit (up
+        # to 15x15), so that copying it on every move is a memcpy; an unsigned 16-bit array beyond.
+        count = self.n2 + 4
+        self.empty_parent: bytearray | array[int] = (
+            bytearray(range(count)) if count <= 256 else array("H", range(count))
+        )
+
+
+@cache
+def geometry(size: int) -> Geometry:
+    return Geometry(size)
