@@ -143,7 +143,7 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
     seats: dict[str, str] = {}
     params: dict[str, Any] = {}
     param_names = {p.name.replace("_", "-"): p.name for p in game.params}
-    seat_names = {name: i for i, name in enumerate(game.seat_names)}
+    seat_names = {name.lower(): name for name in game.seat_names}
     it = iter(args)
     for arg in it:
         if not arg.startswith("--"):
@@ -154,12 +154,12 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
                 value = next(it)
             except StopIteration:
                 raise ConfigError(f"{arg} needs a value") from None
-        if key in seat_names:
-            seats[key] = value
+        if key.lower() in seat_names:
+            seats[seat_names[key.lower()]] = value
         elif key in param_names:
             params[param_names[key]] = value
         else:
-            known = [f"--{s}" for s in seat_names] + [f"--{p}" for p in param_names]
+            known = [f"--{s}" for s in seat_names] + [f"--{p}" for p in param_names]  # noqa: C416
             raise ConfigError(f"unknown option --{key} for {game.name}; known: {' '.join(known)}")
     return seats, params
 
@@ -207,7 +207,7 @@ def play(
         seats, raw = _parse_extra(game, list(ctx.args))
         missing = [s for s in game.seat_names if s not in seats]
         if missing:
-            raise ConfigError(f"give a player for {', '.join('--' + m for m in missing)}")
+            raise ConfigError(f"give a player for {', '.join('--' + m.lower() for m in missing)}")
         params = game.validate_params(raw)
         from hexarena.referee.clock import clock_from
 

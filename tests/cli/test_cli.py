@@ -1,0 +1,70 @@
+"""The command line as a user meets it: --help everywhere, play between player specs, clear errors."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from hexarena.cli import main
+
+
+def commands(group, prefix=()):  # type: ignore[no-untyped-def]
+    yield prefix
+    for name, cmd in getattr(group, "commands", {}).items():
+        yield from commands(cmd, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", list(commands(main)), ids=lambda p: " ".join(p) or "hexarena")
+def test_every_command_has_help(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+    assert len(result.output.splitlines()) > 3
+
+
+def test_play_one_game_prints_board_and_result() -> None:
+    result = CliRunner().invoke(main, ["play", "tictactoe", "--x", "builtin:perfect", "--o", "builtin:random"])
+    assert result.exit_code == 0, result.output
+    assert "wins" in result.output or "draw" in result.output
+    assert "moves" in result.output
+
+
+def test_play_many_games_prints_a_table() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "hex", "--black", "builtin:random", "--white", "builtin:random", "--size", "3", "--games", "6"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "6 games of hex" in result.output
+    assert "builtin:random" in result.output and "score" in result.output
+
+
+def test_play_uais_bot_from_the_command_line() -> None:
+    bot = f"uais:{sys.executable} examples/uais_random_bot.py"
+    result = CliRunner().invoke(
+        main, ["play", "hex", "--black", bot, "--white", "builtin:random", "--size", "4", "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "connected" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "chess", "--white", "x"], "unknown game 'chess'"),
+        (["play", "hex", "--black", "builtin:random"], "give a player for --white"),
+        (["play", "hex", "--black", "builtin:nobot", "--white", "builtin:random"], "no built-in bot 'nobot'"),
+        (["play", "hex", "--black", "builtin:random", "--white", "builtin:random", "--size", "99"], "must be <= 26"),
+        (
+            ["play", "hex", "--black", "builtin:random", "--white", "builtin:random", "--colour", "red"],
+            "unknown option",
+        ),
+        (["play", "hex", "--black", "ftp://x", "--white", "builtin:random"], "unknown player spec"),
+        (["play", "htttx", "--x", "builtin:random", "--o", "builtin:random", "--clock-type", "turn"], "needs 'clock'"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert message in result.output
