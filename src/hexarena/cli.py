@@ -159,7 +159,7 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
         elif key in param_names:
             params[param_names[key]] = value
         else:
-            known = [f"--{s}" for s in seat_names] + [f"--{p}" for p in param_names]  # noqa: C416
+            known = [f"--{s}" for s in seat_names] + [f"--{p}" for p in param_names]
             raise ConfigError(f"unknown option --{key} for {game.name}; known: {' '.join(known)}")
     return seats, params
 
