@@ -35,7 +35,8 @@ _HALF = _STRIDE >> 1
 COORD_LIMIT = 1 << 20
 _MASK64 = (1 << 64) - 1
 #: Packed offsets of the three line axes (1,0), (0,1), (1,-1).
-_AXES = (1, _STRIDE, 1 - _STRIDE)
+_AX3 = 1 - _STRIDE
+_AXES = (1, _STRIDE, _AX3)
 
 
 def hex_distance(q1: int, r1: int, q2: int, r2: int) -> int:
@@ -104,6 +105,7 @@ class _Shapes:
         self.near: tuple[int, ...] = tuple(
             pack(dq, dr) for dq, dr in hexagon if 0 < max(abs(dq), abs(dr), abs(dq + dr)) <= 2
         )
+        self.ring2: tuple[int, ...] = self.near[6:]
 
     def diff(self, d: int) -> tuple[int, ...]:
         """Offsets (from the new stone p) of cells within ``view`` of p but not of ``p - d``."""
@@ -195,14 +197,34 @@ class Board:
             cov[last] = idx
         v = -1 - seat
         cov[key] = v
-        # a stone near us bounds what we can newly cover: probe distance 1-2, else the cell's first coverer
+        # The six neighbours serve twice: a stone among them bounds what we can newly cover (the smallest
+        # difference shape), and the lines through us only need walking on axes where one is ours.
+        a1 = get(key + 1, 0)
+        b1 = get(key - 1, 0)
+        a2 = get(key + _STRIDE, 0)
+        b2 = get(key - _STRIDE, 0)
+        a3 = get(key + _AX3, 0)
+        b3 = get(key - _AX3, 0)
         shapes = self._shapes
-        for off in shapes.near:
-            if get(key + off, 0) < 0:
-                t = key + off
-                break
+        if a1 < 0:
+            t = key + 1
+        elif b1 < 0:
+            t = key - 1
+        elif a2 < 0:
+            t = key + _STRIDE
+        elif b2 < 0:
+            t = key - _STRIDE
+        elif a3 < 0:
+            t = key + _AX3
+        elif b3 < 0:
+            t = key - _AX3
         else:
-            t = self._src[key]
+            for off in shapes.ring2:
+                if get(key + off, 0) < 0:
+                    t = key + off
+                    break
+            else:
+                t = self._src[key]
         src = self._src
         n = n0 = len(lst)
         append = lst.append
@@ -222,22 +244,31 @@ class Board:
         zk = (key << 1) | seat
         z = _ZOBRIST.get(zk)
         self.zobrist ^= zobrist_key(q, r, seat) if z is None else z
-        # the three lines through the new stone
-        need = self.win_distance
-        for ax in _AXES:
-            c = key + ax
-            n = 1
-            while get(c) == v:
-                n += 1
-                c += ax
-            c = key - ax
-            while get(c) == v:
-                n += 1
-                c -= ax
-            if n >= need:
-                self.winner = seat
-                self.win_line = tuple(unpack(c + i * ax) for i in range(1, n + 1))
-                return True
+        # the lines through the new stone, walked only where a neighbour is ours
+        if (a1 == v or b1 == v) and self._line(key, 1, v, seat):
+            return True
+        if (a2 == v or b2 == v) and self._line(key, _STRIDE, v, seat):
+            return True
+        if a3 == v or b3 == v:
+            return self._line(key, _AX3, v, seat)
+        return False
+
+    def _line(self, key: int, ax: int, v: int, seat: int) -> bool:
+        """Walk one axis through ``key``; on a win record it and return True."""
+        get = self._cov.get
+        c = key + ax
+        n = 1
+        while get(c) == v:
+            n += 1
+            c += ax
+        c = key - ax
+        while get(c) == v:
+            n += 1
+            c -= ax
+        if n >= self.win_distance:
+            self.winner = seat
+            self.win_line = tuple(unpack(c + i * ax) for i in range(1, n + 1))
+            return True
         return False
 
     def setup(self, q: int, r: int, seat: int) -> bool:
@@ -273,33 +304,12 @@ class Board:
         return self._finish(q, r, key, seat)
 
     def _finish(self, q: int, r: int, key: int, seat: int) -> bool:
-        """Record the stone, update the hash and check the three lines through it."""
+        """Record the stone, update the hash and check the three lines through it (the rare, slow path)."""
         self.cells[(q, r)] = seat
         self.stones.append((q, r, seat))
-        zk = (key << 1) | seat
-        z = _ZOBRIST.get(zk)
-        if z is None:
-            z = zobrist_key(q, r, seat)
-        self.zobrist ^= z
-        cov = self._cov
+        self.zobrist ^= zobrist_key(q, r, seat)
         v = -1 - seat
-        need = self.win_distance
-        for ax in _AXES:
-            c = key + ax
-            n = 1
-            while cov.get(c) == v:
-                n += 1
-                c += ax
-            c = key - ax
-            while cov.get(c) == v:
-                n += 1
-                c -= ax
-            if n >= need:
-                self.winner = seat
-                start = c + ax
-                self.win_line = tuple(unpack(start + i * ax) for i in range(n))
-                return True
-        return False
+        return any(self._line(key, ax, v, seat) for ax in _AXES)
 
     def undo(self) -> None:
         """Take back the last stone, restoring the legal set (and its order), hash and winner exactly."""
@@ -309,10 +319,11 @@ class Board:
         cov = self._cov
         src = self._src
         lst = self._legal
-        for _ in range(nnew):
-            c = lst.pop()
-            del cov[c]
-            del src[c]
+        if nnew:
+            for c in lst[-nnew:]:
+                del cov[c]
+                del src[c]
+            del lst[-nnew:]
         if idx < 0:
             del cov[key]
             del src[key]
