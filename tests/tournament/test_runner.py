@@ -179,6 +179,10 @@ def test_config_validation_explains_itself() -> None:
         nw(["a", "b"], format="ladder").validate()
     with pytest.raises(ConfigError, match="exactly 2"):
         nw(["a", "b", "c"], sprt={"elo0": 0, "elo1": 5}).validate()
+    with pytest.raises(ConfigError, match="'players' must be a list"):
+        TournamentConfig(game="numberwang", players="ab").validate()  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="unknown tournament setting"):
+        TournamentConfig.from_json({"game": "numberwang", "players": ["a", "b"], "colour": "red"})
     with pytest.raises(ConfigError, match="unknown game"):
         TournamentConfig(game="chess", players=["a", "b"]).validate()
 

@@ -80,8 +80,6 @@ async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str,
     options = {k: body.pop(k) for k in ("ray_address", "processes", "id") if k in body}
     try:
         config = TournamentConfig.from_json(body)
-        if not config.players or not config.game:
-            raise ConfigError("give 'game' and at least two 'players'")
         runner = await Runner.create(
             config,
             store,

@@ -58,6 +58,17 @@ class TournamentConfig:
 
     def validate(self) -> TournamentConfig:
         """Check and normalize; ConfigError says what is wrong. Returns self."""
+        for what, value, kind in (
+            ("game", self.game, str),
+            ("players", self.players, list),
+            ("names", self.names, list),
+            ("params", self.params, dict),
+            ("clock", self.clock, dict),
+        ):
+            if not isinstance(value, kind):
+                raise ConfigError(f"{what!r} must be a {kind.__name__}, got {value!r}")
+        if not all(isinstance(p, str) and p for p in [*self.players, *self.names]):
+            raise ConfigError(f"players and names must be non-empty strings, got {self.players!r} / {self.names!r}")
         game = get_game(self.game)
         self.game = game.name
         self.params = game.validate_params(self.params)
@@ -96,8 +107,15 @@ class TournamentConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TournamentConfig:
+        """Build from JSON (API bodies, stored configs); unknown keys are refused by name, not ignored."""
         known = set(cls.__dataclass_fields__)
-        return cls(**{k: v for k, v in data.items() if k in known})
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown tournament setting(s) {unknown}; known: {', '.join(sorted(known))}")
+        missing = [k for k in ("game", "players") if k not in data]
+        if missing:
+            raise ConfigError(f"a tournament needs {' and '.join(repr(m) for m in missing)}")
+        return cls(**data)
 
 
 def new_state() -> dict[str, Any]:

@@ -1,0 +1,147 @@
+"""The tournament API router, the ``hexarena tournament`` commands and the HTML report."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from fastapi import FastAPI
+
+from hexarena.cli import main
+from hexarena.store import Store
+from hexarena.tournament.report import render_report
+from hexarena.tournament.routes import router, shutdown_tournaments
+from hexarena.tournament.runner import Runner, TournamentConfig
+
+
+@pytest.fixture
+async def client(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
+    app = FastAPI()
+    app.include_router(router)
+    app.state.store = await Store.open(f"sqlite:///{tmp_path / 'api.sqlite3'}")
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        yield c, app
+    await shutdown_tournaments(app)
+    await app.state.store.close()
+
+
+async def test_api_runs_a_tournament_and_serves_its_standings(client: tuple[httpx.AsyncClient, FastAPI]) -> None:
+    c, _ = client
+    body = {
+        "game": "numberwang",
+        "players": ["tfake:greedy", "tfake:random", "tfake:crash"],
+        "names": ["greedy", "random", "crash"],
+        "games_per_pairing": 2,
+        "concurrency": 3,
+        "clock": {"kind": "turn", "seconds": 1},
+    }
+    r = await c.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    for _ in range(200):
+        info = (await c.get(f"/api/tournaments/{tid}")).json()
+        if info["status"] == "finished":
+            break
+        await asyncio.sleep(0.02)
+    assert info["status"] == "finished" and info["games_finished"] == 6
+    assert {row["name"] for row in info["standings"]} == {"greedy", "random", "crash"}
+    crash = next(row for row in info["standings"] if row["name"] == "crash")
+    assert crash["crashes"] >= 1
+    listed = (await c.get("/api/tournaments")).json()
+    assert [t["id"] for t in listed] == [tid]
+    board = (await c.get("/leaderboard/numberwang")).json()
+    assert board["game"] == "numberwang" and {row["player"] for row in board["ratings"]} == {
+        "greedy",
+        "random",
+        "crash",
+    }
+    page = await c.get(f"/api/tournaments/{tid}/report")
+    assert page.status_code == 200 and "<svg" in page.text and "greedy" in page.text
+    assert (await c.post(f"/api/tournaments/{tid}/resume")).json()["status"] == "finished"
+
+
+async def test_api_rejects_bad_configs_with_the_reason(client: tuple[httpx.AsyncClient, FastAPI]) -> None:
+    c, _ = client
+    r = await c.post("/api/tournaments", json={"game": "numberwang", "players": ["a", "b"], "games_per_pairing": 3})
+    assert r.status_code == 422 and "even" in r.json()["detail"]
+    r = await c.post("/api/tournaments", json={"game": "numberwang", "players": ["a", "b"], "colour": "red"})
+    assert r.status_code == 422 and "colour" in r.json()["detail"]
+    assert (await c.get("/api/tournaments/nope")).status_code == 404
+    assert (await c.get("/leaderboard/chess")).status_code == 404
+
+
+def test_cli_run_show_resume_and_leaderboard(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    report = tmp_path / "report.html"
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        [
+            "tournament",
+            "run",
+            "numberwang",
+            "g=tfake:greedy",
+            "r=tfake:random",
+            "--games",
+            "4",
+            "-c",
+            "2",
+            "--opening-plies",
+            "1",
+            "--id",
+            "cli-t",
+            "--database-url",
+            db,
+            "--report",
+            str(report),
+            "--clock-type",
+            "turn",
+            "--clock",
+            "1",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "final standings" in result.output and "crosstable" in result.output
+    assert report.read_text().startswith("<!DOCTYPE html>")
+    shown = runner.invoke(main, ["tournament", "show", "cli-t", "--database-url", db])
+    assert shown.exit_code == 0 and "finished" in shown.output
+    resumed = runner.invoke(main, ["tournament", "resume", "cli-t", "--database-url", db, "-q"])
+    assert resumed.exit_code == 0 and "4 games" in resumed.output
+    board = runner.invoke(main, ["tournament", "leaderboard", "numberwang", "--database-url", db])
+    assert board.exit_code == 0 and " g " in board.output and " r " in board.output
+    listed = runner.invoke(main, ["tournament", "list", "--database-url", db])
+    assert listed.exit_code == 0 and "cli-t" in listed.output
+
+
+def test_cli_reports_config_errors() -> None:
+    result = CliRunner().invoke(main, ["tournament", "run", "numberwang", "tfake:random", "--no-store", "-q"])
+    assert result.exit_code == 2 and "at least 2 players" in result.output
+    result = CliRunner().invoke(
+        main, ["tournament", "run", "numberwang", "a=tfake:random", "b=tfake:random", "--sprt", "x", "--no-store"]
+    )
+    assert result.exit_code == 2 and "ELO0,ELO1" in result.output
+
+
+async def test_report_is_self_contained_and_escapes_names() -> None:
+    config = TournamentConfig(
+        game="numberwang",
+        players=["tfake:greedy", "tfake:random"],
+        names=["<b>bold</b>", "plain"],
+        games_per_pairing=4,
+        sprt={"elo0": 0, "elo1": 5},
+    )
+    r = await Runner.create(config, None)
+    summary: dict[str, Any] = await r.run()
+    page = render_report(summary)
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+    assert page.count("<svg") == 2
+    assert "SPRT" in page
+    external = [u for u in re.findall(r"""(?:src|href)=["']([^"']+)""", page)]
+    assert external == []  # nothing to fetch: no scripts, styles or images from elsewhere
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
