@@ -1,0 +1,225 @@
+"""The battlebot endpoints: ``POST /bots/<game>`` and the WebSocket (PROTOCOLS.md 3), wire-exact.
+
+The socket is accepted at the root path ``/`` (the original client connects to ``wss://<hostname>``) and under
+``/battlebot``; ``POST /bots/<game>`` is also served as ``/battlebot/bots/<game>``. A WebSocket route at ``/``
+does not clash with the web UI's ``GET /`` redirect: Starlette matches HTTP and WebSocket routes separately.
+
+Login: the server sends ``{"salt": <64 hex>}`` (fresh from ``secrets`` for every socket); the bot has
+``login_seconds`` to answer ``{bot_id, game, login_hash, contest?}`` with ``login_hash = sha256_hex(pass_hash +
+salt)``; the hash is compared in constant time. ``{"authentication": "OK", bot_id, game, contest?}`` follows, or
+``{"authentication": "failed"}`` and the socket is closed (1008). ``pass_hash`` is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from starlette.requests import Request
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hexarena.core.errors import ConfigError
+from hexarena.players.battlebot import BattlebotConnection
+from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
+from hexarena.server.battlebot.shapes import Shape, shape_for
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 16 * 1024
+_DUMMY_HASH = "0" * 64  # compared against when the bot does not exist, so both paths cost the same
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": message})
+
+
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes | None:
+    """The body, or None once it passes ``limit`` bytes (read no further: a huge body costs nothing)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def register_bot(game: str, request: Request) -> JSONResponse:
+    """``POST /bots/<game> {bot_id, owner}`` -> 201 ``{game, bot_id, pass_hash}``; 400 ``{error}`` otherwise."""
+    try:
+        shape = shape_for(game)
+    except ConfigError:
+        return _error(400, f"game {game[:80]!r} not recognised")
+    body = await read_body(request)
+    if body is None:
+        return _error(413, f"body larger than {MAX_BODY} bytes")
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:
+        return _error(400, "body is not JSON")
+    if not isinstance(data, dict):
+        return _error(400, 'expected a JSON object {"bot_id": ..., "owner": ...}')
+    bot_id, owner = data.get("bot_id"), data.get("owner")
+    if not isinstance(bot_id, str) or not bot_id.strip():
+        return _error(400, "no bot_id: send a non-empty string")
+    if len(bot_id) > 64 or not bot_id.isprintable():
+        return _error(400, f"bot_id {bot_id[:80]!r} must have 1 to 64 printable characters")
+    if not isinstance(owner, str) or not owner.strip():
+        return _error(400, "no owner: send a non-empty string")
+    if len(owner) > 200:
+        return _error(400, "owner must have at most 200 characters")
+    store = request.app.state.store
+    if store is None:
+        return _error(503, "this server has no database: bots cannot be registered")
+    from hexarena.store.errors import Conflict, InvalidRecord
+
+    try:
+        pass_hash = await store.register_bot(
+            bot_id=bot_id, game=shape.game.name, owner=owner, kind="battlebot", spec={"protocol": "battlebot"}
+        )
+    except Conflict:
+        return _error(400, f"bot {bot_id!r} is already registered")
+    except InvalidRecord as exc:
+        return _error(400, str(exc))
+    log.info("registered battlebot bot %r for %s (owner %r)", bot_id, shape.wire_id, owner)
+    return JSONResponse(status_code=201, content={"game": shape.wire_id, "bot_id": bot_id, "pass_hash": pass_hash})
+
+
+def _text(message: dict[str, Any]) -> str:
+    text = message.get("text")
+    if text is None:
+        text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
+    return str(text)
+
+
+async def _login(ws: WebSocket, lobby: Lobby) -> BattlebotConnection | None:
+    """The salt / login_hash handshake; the authenticated connection, or None (failed and closed)."""
+    settings = lobby.settings
+    salt = secrets.token_hex(32)
+    await ws.send_json({"salt": salt})
+    try:
+        message = await asyncio.wait_for(ws.receive(), settings.login_seconds)
+    except TimeoutError:
+        return await _refuse(ws, f"no login within {settings.login_seconds:g} s")
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = _text(message)
+    try:
+        data = json.loads(text) if len(text) <= settings.max_frame_chars else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return await _refuse(ws, "login is not a JSON object")
+    bot_id, game, login_hash, contest = (data.get(k) for k in ("bot_id", "game", "login_hash", "contest"))
+    if not (isinstance(bot_id, str) and isinstance(game, str) and isinstance(login_hash, str)):
+        return await _refuse(ws, "login needs string bot_id, game and login_hash")
+    if contest is not None and not isinstance(contest, str):
+        return await _refuse(ws, "contest must be a string")
+    try:
+        shape: Shape | None = shape_for(game)
+    except ConfigError:
+        shape = None
+    store = lobby.store
+    pass_hash = None
+    bot = None
+    if store is not None and 0 < len(bot_id) <= 64:
+        bot = await store.get_bot(bot_id)
+        pass_hash = await store.bot_pass_hash(bot_id) if bot is not None else None
+    expected = hashlib.sha256(((pass_hash or _DUMMY_HASH) + salt).encode()).hexdigest()
+    same = hmac.compare_digest(expected.encode(), login_hash.encode("utf-8", errors="replace"))
+    if not same or pass_hash is None or bot is None or shape is None or bot.game != shape.game.name:
+        return await _refuse(ws, f"bad credentials for {bot_id[:64]!r} in {game[:32]!r}")
+    contest_id = None
+    if contest:
+        from hexarena.store.contests import ensure_contest
+        from hexarena.store.errors import InvalidRecord
+
+        try:
+            contest_id = (await ensure_contest(store, shape.game.name, contest)).contest_id
+        except InvalidRecord:
+            return await _refuse(ws, f"bad contest name {contest[:80]!r}")
+    reply: dict[str, Any] = {"authentication": "OK", "bot_id": bot_id, "game": shape.wire_id}
+    if contest:
+        reply["contest"] = contest
+    await ws.send_json(reply)
+
+    async def send_text(text: str) -> None:
+        await ws.send_text(text)
+
+    async def close_socket(code: int, reason: str) -> None:
+        await ws.close(code=code, reason=reason)
+
+    return BattlebotConnection(bot_id, shape.game.name, contest_id, send_text, close_socket)
+
+
+async def _refuse(ws: WebSocket, why: str) -> None:
+    log.info("battlebot login refused: %s", why)
+    try:
+        await ws.send_json({"authentication": "failed"})
+        await ws.close(code=1008)
+    except Exception:
+        pass
+    return None
+
+
+async def battlebot_socket(ws: WebSocket) -> None:
+    """One bot's socket for its whole life: login, wait in the lobby, play, closed by the server at the end."""
+    lobby: Lobby | None = getattr(ws.app.state, "battlebot", None)
+    if lobby is None:
+        await ws.close(code=1011)
+        return
+    if lobby.pending_logins >= lobby.settings.max_pending_logins:
+        await ws.close(code=1013, reason="too many logins in progress; try again")
+        return
+    await ws.accept()
+    lobby.pending_logins += 1
+    try:
+        conn = await _login(ws, lobby)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        conn = None
+    finally:
+        lobby.pending_logins -= 1
+    if conn is None:
+        return
+    try:
+        await lobby.add(conn)
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await conn.deliver(_text(message))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        lobby.remove(conn)
+        conn.lost()
+
+
+def install(app: FastAPI, settings: BattlebotSettings | None = None, prefix: str = "/battlebot") -> None:
+    """Add the battlebot routes and socket to ``app``; the lobby starts with the app (a startup hook)."""
+    settings = settings or BattlebotSettings()
+    register()
+
+    async def start_lobby(app: FastAPI) -> None:
+        app.state.battlebot = Lobby(app.state.manager, app.state.store, settings)
+
+    app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_lobby]
+    for path in ("/bots/{game}", f"{prefix}/bots/{{game}}"):
+        app.add_api_route(
+            path,
+            register_bot,
+            methods=["POST"],
+            status_code=201,
+            tags=["battlebot"],
+            summary="Register a battlebot bot: {bot_id, owner} -> {game, bot_id, pass_hash}",
+        )
+    for path in ("/", prefix, f"{prefix}/"):
+        app.add_api_websocket_route(path, battlebot_socket)
