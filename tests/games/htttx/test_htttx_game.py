@@ -215,3 +215,51 @@ def test_play_never_changes_any_state(steps: list[tuple[int, int, bool]]) -> Non
         for m in s.history:
             replay = HTTTX.play(replay, m)
         assert replay == s and hash(replay) == hash(s)
+
+
+def test_pickle_and_deepcopy_rebuild_an_independent_state() -> None:
+    import copy
+    import pickle
+
+    rng = random.Random(4)
+    s = HTTTX.new(view_distance=3, turn_limit=30)
+    for _ in range(10):
+        s = HTTTX.play(s, HTTTX.random_move(s, rng))
+    for clone in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert clone == s and clone.history == s.history and clone.turn_limit == 30
+        HTTTX.play(clone, HTTTX.random_move(clone, rng))
+        assert facts(clone) == facts(s)
+    free = HTTTX.from_cells([(0, 0, 0), (5, 5, 1)], 0, view_distance=2)
+    assert pickle.loads(pickle.dumps(free)) == free
+
+
+def test_branches_played_from_threads_stay_consistent() -> None:
+    import threading
+
+    root = HTTTX.new(view_distance=2, win_distance=5)
+    mid = HTTTX.play(root, ((1, 0), (2, 0)))
+    results: dict[int, HtttxState] = {}
+
+    def worker(seed: int) -> None:
+        rng = random.Random(seed)
+        s = mid
+        for _ in range(60):
+            if s.to_move_seat is None:
+                break
+            s = HTTTX.play(s, HTTTX.random_move(s, rng))
+            assert dict(s.cells) == dict(s.board().cells)
+        results[seed] = s
+
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 4
+    for s in results.values():
+        replay = mid
+        for m in s.history[1:]:
+            replay = HTTTX.play(replay, m)
+        assert replay == s
+        assert s.zobrist == scratch_zobrist(list(s.stones))
+        assert s.winner == scratch_winner(list(s.stones), 5)

@@ -107,6 +107,10 @@ class _Shapes:
         )
         self.ring2: tuple[int, ...] = self.near[6:]
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # shapes are a pure function of the view distance: pickle the distance, not the tables
+        return (_shapes, (self.view,))
+
     def diff(self, d: int) -> tuple[int, ...]:
         """Offsets (from the new stone p) of cells within ``view`` of p but not of ``p - d``."""
         tq, tr = unpack(d)
@@ -369,10 +373,10 @@ class Board:
     def random_legal(self, rng: random.Random) -> Coord:
         """A uniformly random legal cell in O(1)."""
         lst = self._legal
-        if not lst:
+        if not lst or self.winner is not None:
             if not self.stones:
                 return (0, 0)
-            raise IllegalMove("no legal cell")
+            raise IllegalMove("no legal cell: the game is won" if self.winner is not None else "no legal cell")
         k = lst[int(rng.random() * len(lst))]
         r = (k + _HALF) // _STRIDE
         return (k - r * _STRIDE, r)

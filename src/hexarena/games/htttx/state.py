@@ -107,6 +107,15 @@ class HtttxState:
 
     # ----- value semantics -----
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle/deepcopy as (params, setup, first mover, turns): the shared board and its lock stay behind
+        and the copy gets a board of its own (Ray and multiprocessing ship states between processes)."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        params = (self.view_distance, self.win_distance, self.turn_limit)
+        return (_unpickle, (params, self.setup, root.to_move_seat, self.history))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HtttxState):
             return NotImplemented
@@ -220,4 +229,24 @@ def make_root(
         _cursor=cur,
     )
     cur.at = state
+    return state
+
+
+def _unpickle(
+    params: tuple[int, int, int | None],
+    setup: tuple[tuple[int, int, int], ...],
+    to_move: int | None,
+    history: tuple[Move, ...],
+) -> HtttxState:
+    from hexarena.games.htttx.game import HTTTX
+
+    view, win, limit = params
+    if setup == ((0, 0, 0),) and to_move == 1:
+        state = HTTTX.new(view_distance=view, win_distance=win, turn_limit=limit)
+    else:
+        state = HTTTX.from_cells(
+            setup, 0 if to_move is None else to_move, view_distance=view, win_distance=win, turn_limit=limit
+        )
+    for move in history:
+        state = HTTTX.play(state, move)
     return state
