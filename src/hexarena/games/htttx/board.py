@@ -154,8 +154,9 @@ class Board:
     )
 
     def __init__(self, view_distance: int = 8, win_distance: int = 6) -> None:
-        if view_distance < 1 or win_distance < 1:
-            raise ValueError(f"view_distance and win_distance must be >= 1, got {view_distance}, {win_distance}")
+        if view_distance < 1 or win_distance < 2:
+            # (a one-stone "line" would need no neighbour, and the win check only walks from same-seat neighbours)
+            raise ValueError(f"need view_distance >= 1 and win_distance >= 2, got {view_distance}, {win_distance}")
         self.view_distance = view_distance
         self.win_distance = win_distance
         self.cells: dict[Coord, int] = {}
