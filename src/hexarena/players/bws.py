@@ -20,6 +20,7 @@ from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, 
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.htttx_common import (
     board_of,
+    capabilities_url,
     considerations_of,
     end_packet,
     evaluation_of,
@@ -55,6 +56,7 @@ class BwsPlayer(BasePlayer):
         connect_timeout: float = 10.0,
     ) -> None:
         super().__init__()
+        capabilities_url(url)  # a malformed URL is the caller's error (ConfigError, HTTP 400), not a forfeit
         self.url = url
         self.name = name or url
         self.depth = depth

@@ -12,7 +12,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from hexarena.core.errors import BotCrashed, BotTimeout, IllegalMove, ProtocolViolation
+from hexarena.core.errors import BotCrashed, BotTimeout, ProtocolViolation
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.htttx_common import board_of, end_packet, wire_move
 from hexarena.wire import htttx as w
@@ -35,6 +35,9 @@ class HtttxHumanPlayer(BasePlayer):
         self._cursor = 0
         self._used = False
         self._setup_sent = False
+        self._asking = False  # a move request is open: only then may the person send a move_response
+        #: set once the person has been told how the match ended; the server then closes the socket
+        self.done = asyncio.Event()
 
     @property
     def attached(self) -> bool:
@@ -46,17 +49,23 @@ class HtttxHumanPlayer(BasePlayer):
             return False
         self._used = True
         self._send = send
-        self._joined.set()
         if hasattr(self, "info"):
             await self._send_setup()
+        self._joined.set()  # after the setup, so no move_request can overtake it
         return True
 
-    def receive(self, text: str) -> None:
-        """A frame from the person's socket."""
+    def receive(self, text: str | bytes) -> None:
+        """A frame from the person's socket: garbage, a wrong packet or a move nobody asked for fails the
+        player at once (the referee is watching ``failed()``), so nothing is ever dropped silently."""
         try:
-            self._inbox.put_nowait(w.decode_bot_packet(text))
+            packet = w.decode_bot_packet(text)
         except ProtocolViolation as exc:
-            self._inbox.put_nowait(exc)
+            self.fail(exc)
+            return
+        if not self._asking:
+            self.fail(ProtocolViolation(f"{_type_of(packet)} sent without a pending request"))
+            return
+        self._inbox.put_nowait(packet)
 
     def detach(self) -> None:
         """The person's socket closed."""
@@ -79,11 +88,13 @@ class HtttxHumanPlayer(BasePlayer):
             await self._send(w.encode(packet).decode())
 
     async def _next_packet(self) -> w.MoveResponse:
-        packet = await self._inbox.get()
-        if isinstance(packet, ProtocolViolation):
-            raise packet
+        self._asking = True
+        try:
+            packet = await self._inbox.get()
+        finally:
+            self._asking = False
         if not isinstance(packet, w.MoveResponse):
-            raise ProtocolViolation("expected move_response")
+            raise ProtocolViolation(f"expected move_response, got {_type_of(packet)}")
         return packet
 
     async def move(self, request: MoveRequest) -> MoveReply:
@@ -111,10 +122,7 @@ class HtttxHumanPlayer(BasePlayer):
             raise ProtocolViolation(f"a move must have 1 or 2 pieces, got {len(pieces)}")
         a = pieces[0]
         board = request.state.board()
-        try:
-            wins = board.place(a[0], a[1], self.seat)
-        except IllegalMove:
-            return MoveReply(move=(a, a))  # the referee rejects it with the rules' own reason
+        wins = board.place(a[0], a[1], self.seat)  # IllegalMove: the referee records the rules' own reason
         if wins:  # the second stone is ignored; any legal cell completes the move
             return MoveReply(move=(a, board.random_legal(random.Random(0))))
         cells = [w.Cell(q=q, r=r, p=w.side_of(s)) for (q, r), s in board.cells.items()]
@@ -128,10 +136,17 @@ class HtttxHumanPlayer(BasePlayer):
         return MoveReply(move=(a, (b.q, b.r)))
 
     async def finish(self, result: PlayerResult) -> None:
-        if result.violated:
-            await _quiet(self._emit(w.Nope(reason=result.outcome.reason)))
-        else:
-            await _quiet(self._emit(end_packet(result, board_of(result.final_state))))
+        try:
+            if result.violated:
+                await _quiet(self._emit(w.Nope(reason=result.outcome.reason)))
+            else:
+                await _quiet(self._emit(end_packet(result, board_of(result.final_state))))
+        finally:
+            self.done.set()
+
+
+def _type_of(packet: Any) -> str:
+    return str(type(packet).__struct_config__.tag)
 
 
 async def _quiet(aw: Awaitable[None]) -> None:

@@ -9,6 +9,7 @@ import httpx
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.htttx_common import (
+    capabilities_url,
     considerations_of,
     evaluation_of,
     fetch_capabilities,
@@ -26,6 +27,7 @@ class StatelessPlayer(BasePlayer):
 
     def __init__(self, url: str, name: str | None = None, request_timeout: float | None = None) -> None:
         super().__init__()
+        capabilities_url(url)  # a malformed URL is the caller's error (ConfigError, HTTP 400), not a forfeit
         self.url = url
         self.name = name or url
         self.request_timeout = request_timeout

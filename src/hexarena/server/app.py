@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.requests import Request
 
@@ -204,21 +204,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def send(text: str) -> None:
             await websocket.send_text(text)
 
-        await player.attach(send)
-        try:
+        async def pump() -> None:  # every frame goes to the player, which judges it at once
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    text = data.decode(errors="replace")
-                player.receive(text)
-        except WebSocketDisconnect:
-            pass
+                player.receive(text if text is not None else (message.get("bytes") or b""))
+
+        await player.attach(send)
+        reader = asyncio.create_task(pump())
+        ended = asyncio.create_task(player.done.wait())
+        try:
+            await asyncio.wait([reader, ended], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            player.detach()
+            player.detach()  # a no-op once the match is over; otherwise the person left: they forfeit
+            for task in (reader, ended):
+                task.cancel()
+            await asyncio.gather(reader, ended, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await websocket.close()
 
     @app.websocket("/spectate/{game_id}")
     async def spectate(websocket: WebSocket, game_id: str) -> None:
