@@ -5,7 +5,7 @@ one, so that random playouts end by the rules):
 
 * random playouts from many seeds reach an outcome; while a game runs ``to_move`` is a seat and ``legal`` is
   non-empty; once it is over ``to_move`` is None, ``legal`` is empty and ``play`` refuses;
-* ``play`` never mutates its input (the pickled state before and after are byte-identical);
+* ``play`` never mutates its input (every public view of the state is the same before and after);
 * ``parse(format(m)) == m`` for legal moves, and every move ``legal`` lists is accepted by ``play`` (huge move
   lists, e.g. HTTTX's pairs, are sampled lazily with ``islice``);
 * candidate illegal moves (random strings, perturbed notations) are rejected with ``IllegalMove`` or
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import pickle
 import random
 import string
 from collections.abc import Iterator
@@ -51,10 +50,22 @@ def params_for(game: Any) -> dict[str, Any]:
 
 
 def snapshot(game: Any, state: Any) -> Any:
-    try:
-        return pickle.dumps(state)
-    except Exception:  # an unpicklable state is still compared through its public views
-        return (repr(game.to_json(state)), game.ply(state), game.to_move(state))
+    """Everything observable about a state: its JSON view, counters, result and the first legal moves.
+
+    Deliberately not ``pickle.dumps(state)``: engines may memoise derived data inside a state (Hive's board
+    caches articulation points), which changes its bytes but not its value.
+    """
+    moves = list(itertools.islice(game.legal(state), ENUMERABLE + 1))
+    if len(moves) > ENUMERABLE:
+        moves = moves[:60]
+    legal = sorted(game.format(m) for m in moves)  # as a set: the order of ``legal`` is not part of the contract
+    return (
+        json.dumps(game.to_json(state), sort_keys=True, default=str),
+        game.ply(state),
+        game.to_move(state),
+        game.outcome(state),
+        legal,
+    )
 
 
 def playout(game: Any, seed: int) -> tuple[list[Any], list[Any]]:
@@ -89,17 +100,24 @@ def cached_playout(name: str, seed: int) -> tuple[list[Any], list[Any]]:
     return _PLAYOUTS[key]
 
 
-def sample_positions(name: str, seeds: range, every: int = 7) -> Iterator[Any]:
-    for seed in seeds:
-        states, _ = cached_playout(name, seed)
-        yield from states[::every]
+def _spread(length: int, count: int) -> range:
+    """Up to ``count`` evenly spaced indices over ``range(length)``, first and last included."""
+    step = max(1, -(-(length - 1) // max(1, count - 1)))
+    return range(0, length, step) if length > 1 else range(length)
 
 
-def sample_positions_with_history(name: str, seeds: range, every: int) -> Iterator[tuple[Any, list[Any]]]:
-    """Positions with the moves that led to them (already-played moves make good illegal candidates)."""
+def sample_positions(name: str, seeds: range, per_game: int = 12) -> Iterator[Any]:
+    for state, _ in sample_positions_with_history(name, seeds, per_game):
+        yield state
+
+
+def sample_positions_with_history(name: str, seeds: range, per_game: int) -> Iterator[tuple[Any, list[Any]]]:
+    """Positions with the moves that led to them (already-played moves make good illegal candidates); the
+    final position of each playout is always included."""
     for seed in seeds:
         states, moves = cached_playout(name, seed)
-        for i in range(0, len(states), every):
+        picked = sorted({*_spread(len(states), per_game), len(states) - 1})
+        for i in picked:
             yield states[i], moves[:i]
 
 
@@ -229,7 +247,7 @@ def test_illegal_candidates_are_rejected_with_a_reason(name: str) -> None:
     game = GAMES[name]
     rng = random.Random(2)
     rejected = 0
-    for state, history in sample_positions_with_history(name, range(4), every=3):
+    for state, history in sample_positions_with_history(name, range(4), per_game=10):
         if game.outcome(state) is None:
             legal = list(itertools.islice(game.legal(state), ENUMERABLE + 1))
             enumerable = len(legal) <= ENUMERABLE
