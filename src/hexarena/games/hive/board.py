@@ -75,6 +75,7 @@ def _slide_table() -> list[tuple[int, ...]]:
 
 
 SLIDES = _slide_table()
+ADJ = frozenset(DIRS)
 _M64 = (1 << 64) - 1
 
 
@@ -122,7 +123,18 @@ def kinds_of(expansions: str) -> tuple[int, ...]:
 class Board:
     """Mutable Hive position. ``play``/``undo`` are O(1); ``moves`` is O(pieces x reach)."""
 
-    __slots__ = ("_cut_cache", "expansions", "history", "kinds", "ply", "pos", "stacks", "stunned", "zh")
+    __slots__ = (
+        "_cut_cache",
+        "_slide_cache",
+        "expansions",
+        "history",
+        "kinds",
+        "ply",
+        "pos",
+        "stacks",
+        "stunned",
+        "zh",
+    )
 
     def __init__(self, expansions: str = "MLP") -> None:
         self.expansions = "".join(x for x in "MLP" if x in expansions)
@@ -134,6 +146,7 @@ class Board:
         self.zh = 0
         self.history: list[tuple[int, int | None, int, int]] = []
         self._cut_cache: dict[int, frozenset[int]] = {}
+        self._slide_cache: dict[int, list[int]] = {}
 
     def copy(self) -> Board:
         """An independent copy (stacks are tuples, so a shallow dict copy suffices)."""
@@ -147,6 +160,7 @@ class Board:
         b.zh = self.zh
         b.history = list(self.history)
         b._cut_cache = {}
+        b._slide_cache = {}
         return b
 
     # ----------------------------------------------------------------- state queries
@@ -348,25 +362,37 @@ class Board:
         )
         return [c + d for d in SLIDES[mask]]
 
+    def _nbrs(self, c: int, src: int) -> list[int]:
+        """``_slides(c)`` while the piece from ``src`` is lifted, memoised for the current position.
+
+        Only cells next to ``src`` see the lifted piece's absence, so every other cell's steps are the same
+        for all pieces of one position and are cached (``movement_dests`` clears the cache).
+        """
+        if c - src in ADJ:
+            return self._slides(c)
+        cache = self._slide_cache
+        out = cache.get(c)
+        if out is None:
+            out = cache[c] = self._slides(c)
+        return out
+
     def _ant(self, src: int) -> set[int]:
-        stacks = self.stacks
         seen = {src}
         todo = [src]
         pop = todo.pop
         push = todo.append
         add = seen.add
+        cache = self._slide_cache
+        slides = self._slides
         while todo:
             c = pop()
-            mask = (
-                (c + E in stacks)
-                | (c + SE in stacks) << 1
-                | (c + SW in stacks) << 2
-                | (c + W in stacks) << 3
-                | (c + NW in stacks) << 4
-                | (c + NE in stacks) << 5
-            )
-            for d in SLIDES[mask]:
-                n = c + d
+            if c - src in ADJ:
+                nbrs = slides(c)
+            else:
+                nbrs = cache.get(c)  # type: ignore[assignment]
+                if nbrs is None:
+                    nbrs = cache[c] = slides(c)
+            for n in nbrs:
                 if n not in seen:
                     add(n)
                     push(n)
@@ -375,12 +401,12 @@ class Board:
 
     def _spider(self, src: int) -> set[int]:
         out: set[int] = set()
-        slides = self._slides
-        for n1 in slides(src):
-            for n2 in slides(n1):
+        nbrs = self._nbrs
+        for n1 in nbrs(src, src):
+            for n2 in nbrs(n1, src):
                 if n2 == src:
                     continue
-                for n3 in slides(n2):
+                for n3 in nbrs(n2, src):
                     if n3 != src and n3 != n1:
                         out.add(n3)
         return out
@@ -472,6 +498,7 @@ class Board:
         stacks = self.stacks
         cut = self.cut_cells()
         stunned = self.stunned
+        self._slide_cache = {}
         base = color << 4
         for pid in range(base, base + 14):
             src = pos[pid]

@@ -33,6 +33,21 @@ from hexarena.games.hive.notation import (
 )
 
 
+# Legal-move sets memoised by position key: the referee (and the conformance suite) often calls ``legal`` and
+# then ``play`` on the same state, and ``play`` must check legality; a position's moves never change.
+_LEGAL_CACHE: dict[tuple[int, str], frozenset[Move]] = {}
+
+
+def _legal_set(b: Board) -> frozenset[Move]:
+    k = (b.key(), b.expansions)
+    out = _LEGAL_CACHE.get(k)
+    if out is None:
+        if len(_LEGAL_CACHE) > 4096:
+            _LEGAL_CACHE.clear()
+        out = _LEGAL_CACHE[k] = frozenset(b.moves())
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class HiveMove:
     """A UHP MoveString (``wS1``, ``bS1 wS1-``, ``wB1 bQ``, ``pass``), whitespace-normalised."""
@@ -95,7 +110,7 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         if b.result() >= 0:
             raise IllegalMove(f"move {move.text!r} after the game ended ({state_string(b)})")
         m = resolve(b, move.text)
-        if m not in b.moves():
+        if m not in _legal_set(b):
             raise IllegalMove(self._why_illegal(b, m, move.text))
         text = format_move(b, m)
         nb = b.copy()
