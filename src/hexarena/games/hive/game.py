@@ -32,7 +32,6 @@ from hexarena.games.hive.notation import (
     turn_string,
 )
 
-
 # Legal-move sets memoised by position key: the referee (and the conformance suite) often calls ``legal`` and
 # then ``play`` on the same state, and ``play`` must check legality; a position's moves never change.
 _LEGAL_CACHE: dict[tuple[int, str], frozenset[Move]] = {}
