@@ -337,8 +337,7 @@ def _place(state: HexState, i: int, move: Cell) -> HexState:
     """Copy the arrays, put the stone, union it with its same-coloured neighbours (edge nodes included)
     and test the colour's two edge nodes. Finds halve their paths; that writes only into the new copy."""
     geo = state._geo
-    stones = state.ply - 1 if state.swapped else state.ply
-    colour = BLACK if stones % 2 == 0 else WHITE
+    colour = WHITE if (state.ply - state.swapped) & 1 else BLACK  # stones alternate colours; a swap is no stone
     cells = state._cells[:]
     cells[i] = colour
     parent = state._parent[:]
@@ -352,13 +351,18 @@ def _place(state: HexState, i: int, move: Cell) -> HexState:
             if r != root:
                 parent[root] = r
                 root = r
+    # A new win must run through the new stone: look for the second edge only when the first one is in
+    # the stone's component.
     a, b = (geo.top, geo.bottom) if colour == BLACK else (geo.left, geo.right)
     while parent[a] != a:
         parent[a] = parent[parent[a]]
         a = parent[a]
-    while parent[b] != b:
-        parent[b] = parent[parent[b]]
-        b = parent[b]
+    won = False
+    if a == root:
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        won = b == root
     s = HexState.__new__(HexState)
     s.size = state.size
     s.swap = state.swap
@@ -369,7 +373,7 @@ def _place(state: HexState, i: int, move: Cell) -> HexState:
     s.swapped = state.swapped
     s.last = move
     s.hash = state.hash ^ (geo.zblack[i] if colour == BLACK else geo.zwhite[i])
-    if a == b:
+    if won:
         s.winner = state.ply % 2
         s.termination = Termination.NORMAL
     else:
