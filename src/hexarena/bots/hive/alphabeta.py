@@ -112,11 +112,13 @@ class AlphaBeta:
             return moves[0]
         best = self.rng.choice(moves)
         for depth in range(1, self.max_depth + 1):
+            alpha, beta = -WIN - 1, WIN + 1
+            iter_best: Move | None = None
+            iter_val = -WIN - 1
             try:
-                tt_move = best
-                alpha, beta = -WIN - 1, WIN + 1
-                iter_best, iter_val = None, -WIN - 1
-                for m in self._order(board, list(moves), tt_move):
+                # the previous depth's best move is searched first, so a partial iteration's best is at
+                # least as good as it at this depth and may be used when the clock runs out
+                for m in self._order(board, list(moves), best):
                     board.play(m)
                     try:
                         v = -self._search(board, depth - 1, -beta, -alpha, 1)
@@ -126,6 +128,8 @@ class AlphaBeta:
                         iter_best, iter_val = m, v
                         alpha = max(alpha, v)
             except _Timeout:
+                if iter_best is not None and depth > 1:
+                    best = iter_best
                 break
             assert iter_best is not None
             best = iter_best
