@@ -8,7 +8,7 @@ from typing import Any
 import battlebot_client as client
 import httpx
 
-from conftest import Server
+Server = Any
 
 
 async def register(srv: Server, game: str, bot_id: str, owner: str = "tester") -> dict[str, Any]:

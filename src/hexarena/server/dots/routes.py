@@ -1,0 +1,225 @@
+"""The turn-token HTTP protocol of hexagon dots (PROTOCOLS.md 2.2), wire-exact.
+
+| Request | Answer |
+|---|---|
+| ``POST /`` ``{rows, cols}`` | 201 + ``Location: <prefix>/<id>``; bad data 403 ``invalid game data`` |
+| ``GET /`` | 200 ``[{id, state}]`` |
+| ``GET /match`` | 201 + ``Location`` of a table waiting for a second player |
+| ``POST /<id>/players`` ``{name}`` | blocks until your turn: 200 Game + ``X-Turn-Token``; full or over: 410 |
+| ``POST /<id>/moves`` + ``X-Turn-Token`` | illegal line or stale token: 403 ``{error}`` (disqualified); legal: blocks until your next turn, then 200 Delta + new token; the game over: 200 Delta without a token |
+| ``GET /<id>`` | 200 Game; unknown id 404 |
+| ``POST /<id>/observers`` | streamed: the Game, then one Delta per move, one JSON document per line |
+
+Mounted under ``/dots`` in the main app (``install``) and at the root of its own port (``dots_app`` /
+``serve_with_dots``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
+nobody was given gets 403 without disqualifying anyone (it cannot be traced to a seat); a token that was valid
+once (replayed, or used after its turn ended) disqualifies the seat it was given to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.requests import Request
+
+from hexarena.core.errors import ConfigError
+from hexarena.games.hexdots.wire import parse_new_game
+from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
+
+log = logging.getLogger(__name__)
+
+GetLobby = Callable[[Request], DotsLobby]
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": message}, headers=headers)
+
+
+async def _body(request: Request, limit: int) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
+    """The protocol's routes; ``prefix`` is where the router is mounted (for ``Location``)."""
+    router = APIRouter(tags=["hexagon dots"])
+
+    def table_or_404(request: Request, game_id: str) -> DotsTable | JSONResponse:
+        table = get_lobby(request).get(game_id)
+        return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
+
+    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201)
+    async def create(request: Request) -> Response:
+        lobby = get_lobby(request)
+        body = await _body(request, lobby.settings.max_body)
+        if body is None:
+            return _error(403, "invalid game data: body too large")
+        try:
+            params = parse_new_game(body)
+        except ConfigError as exc:
+            return _error(403, str(exc))
+        table = lobby.create(params["rows"], params["cols"])
+        if table is None:
+            return _error(503, "too many open games; try again later")
+        return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
+
+    @router.get("/", summary="Games and their state")
+    async def listing(request: Request) -> list[dict[str, Any]]:
+        return [t.summary() for t in get_lobby(request).tables.values()]
+
+    @router.get("/match", summary="A game waiting for a second player", status_code=201)
+    async def match(request: Request) -> Response:
+        table = get_lobby(request).match()
+        if table is None:
+            return _error(503, "too many open games; try again later")
+        return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
+
+    @router.get("/{game_id}", summary="One game")
+    async def one(request: Request, game_id: str) -> Any:
+        found = table_or_404(request, game_id)
+        return found.game() if isinstance(found, DotsTable) else found
+
+    @router.post("/{game_id}/players", summary="Join; blocks until your turn")
+    async def join(request: Request, game_id: str) -> Response:
+        found = table_or_404(request, game_id)
+        if not isinstance(found, DotsTable):
+            return found
+        lobby = get_lobby(request)
+        body = await _body(request, lobby.settings.max_body)
+        try:
+            data = json.loads(body) if body else None
+        except ValueError:
+            data = None
+        name = data.get("name") if isinstance(data, dict) else None
+        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+            return _error(400, "invalid player data: expected {name: <string of 1 to 64 characters>}")
+        if len(found.names) >= 2 or found.over:
+            return _error(410, "game is full")
+        try:
+            player = await lobby.join(found, name)
+        except Exception:
+            log.exception("could not start dots game %s", found.id)
+            return _error(503, "the game could not be started")
+        if player is None:
+            return _error(410, "game is full")
+        try:
+            token = await player.wait_turn(lobby.settings.join_seconds)
+        except TimeoutError:
+            lobby.leave(found, player)
+            return _error(408, f"no opponent joined within {lobby.settings.join_seconds:g} s")
+        headers = {"X-Turn-Token": token} if token else None
+        return JSONResponse(found.game(), headers=headers)
+
+    @router.post("/{game_id}/moves", summary="Draw a line with your X-Turn-Token; blocks until your next turn")
+    async def moves(request: Request, game_id: str) -> Response:
+        found = table_or_404(request, game_id)
+        if not isinstance(found, DotsTable):
+            return found
+        lobby = get_lobby(request)
+        token = request.headers.get("x-turn-token")
+        body = await _body(request, lobby.settings.max_body)
+        if not token:
+            return _error(403, "missing X-Turn-Token header")
+        seat = found.current.get(token)
+        if seat is None:
+            old = found.used.get(token)
+            if old is None:
+                return _error(403, "unknown turn token")
+            if found.over:
+                why = found.reasons.get(old)
+                return _error(403, why) if why else _error(410, "the game is over")
+            found.players[old].disqualify("stale turn token: each token is good for one move")
+            return _error(403, "stale turn token: each token is good for one move; you are disqualified")
+        player = found.players[seat]
+        error, before = player.submit(token, body)
+        if error is not None:
+            return _error(403, f"{error}; you are disqualified")
+        next_token = await player.wait_turn()
+        headers = {"X-Turn-Token": next_token} if next_token else None
+        return JSONResponse(found.delta(before), headers=headers)
+
+    @router.post("/{game_id}/observers", summary="Stream the Game, then a Delta per move")
+    async def observers(request: Request, game_id: str) -> Response:
+        found = table_or_404(request, game_id)
+        if not isinstance(found, DotsTable):
+            return found
+        queue = found.observe()
+
+        async def stream() -> AsyncIterator[bytes]:
+            try:
+                while True:
+                    item = await queue.get()
+                    if item is None:
+                        return
+                    yield json.dumps(item).encode() + b"\n"
+            finally:
+                found.observers.discard(queue)
+
+        return StreamingResponse(stream(), media_type="application/json")
+
+    return router
+
+
+def _main_lobby(request: Request) -> DotsLobby:
+    return request.app.state.dots  # type: ignore[no-any-return]
+
+
+def install(app: FastAPI, settings: DotsSettings | None = None, prefix: str = "/dots") -> None:
+    """Mount the protocol under ``prefix`` of the main app; the tables start with the app (a startup hook)."""
+    settings = settings or DotsSettings()
+
+    async def start_tables(app: FastAPI) -> None:
+        app.state.dots = DotsLobby(app.state.manager, settings)
+
+    app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_tables]
+    app.include_router(make_router(_main_lobby, prefix), prefix=prefix)
+
+
+def dots_app(main: FastAPI) -> FastAPI:
+    """The protocol alone at the root of its own app, sharing the main app's tables, matches and store.
+
+    Serve it on its own port (``serve_with_dots``): original clients post to ``/``.
+    """
+    app = FastAPI(title="hexarena: hexagon dots", docs_url=None, redoc_url=None, openapi_url=None)
+
+    def lobby(request: Request) -> DotsLobby:
+        return main.state.dots  # type: ignore[no-any-return]
+
+    app.include_router(make_router(lobby, ""))
+    return app
+
+
+async def serve_with_dots(
+    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+) -> None:
+    """Run the main app and, on ``dots_port``, the dots-only app, in one process and one event loop."""
+    import uvicorn
+
+    main = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=ws_max_size))
+    dots = uvicorn.Server(uvicorn.Config(dots_app(app), host=host, port=dots_port, log_level=log_level, lifespan="off"))
+
+    async def dots_when_ready() -> None:
+        while not main.started:  # the tables exist once the main app's lifespan ran
+            if main.should_exit:
+                return
+            await asyncio.sleep(0.05)
+        await dots.serve()
+
+    task = asyncio.create_task(dots_when_ready())
+    try:
+        await main.serve()
+    finally:
+        dots.should_exit = True
+        await asyncio.gather(task, return_exceptions=True)
