@@ -67,10 +67,10 @@ def connected(stones: int, start: int, goal: int, stride: int) -> bool:
 class _Node:
     __slots__ = ("children", "move", "mover", "untried", "visits", "winner", "wins")
 
-    def __init__(self, move: int, mover: int, untried: list[int]) -> None:
+    def __init__(self, move: int, mover: int, untried: list[int] | None) -> None:
         self.move = move  # flat cell index (-1 at the root)
         self.mover = mover  # colour that played ``move`` (the opponent of the colour to play here)
-        self.untried = untried
+        self.untried = untried  # None until the node is reached again (see ``search``)
         self.children: list[_Node] = []
         self.visits = 0
         self.wins = 0.0  # rollouts won by ``mover``
@@ -169,8 +169,13 @@ class MctsHexBot:
             path = [root]
             black, white = black0, white0
             used: set[int] = set()
-            # Selection.
-            while not node.untried and node.children and not node.winner:
+            # Selection. A node lists its untried moves only when it is reached a second time: most leaves
+            # never are, and an eager list per node would cost hundreds of megabytes in a long search.
+            while not node.winner:
+                if node.untried is None:
+                    node.untried = [i for i in empties0 if i not in used]
+                if node.untried or not node.children:
+                    break
                 log_n = log(node.visits)
                 best_score = -1.0
                 best_child = node.children[0]
@@ -197,15 +202,12 @@ class MctsHexBot:
                 else:
                     white |= bit[move]
                 used.add(move)
-                rest = [i for i in empties0 if i not in used]
-                child = _Node(move, mover, rest)
+                child = _Node(move, mover, None)
                 if mover == BLACK:
                     if connected(black, m.top, m.bottom, stride):
                         child.winner = BLACK
                 elif connected(white, m.left, m.right, stride):
                     child.winner = 3 - BLACK
-                if child.winner:
-                    child.untried = []
                 node.children.append(child)
                 node = child
                 path.append(node)
@@ -213,7 +215,7 @@ class MctsHexBot:
             if node.winner:
                 winner = node.winner
             else:
-                rest = node.untried if not node.children else [i for i in empties0 if i not in used]
+                rest = [i for i in empties0 if i not in used]
                 to_play = 3 - node.mover
                 k = (len(rest) + 1) // 2  # the colour to play gets the extra stone
                 mine = sum(bit[i] for i in sample(rest, k))
