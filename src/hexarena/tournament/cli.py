@@ -31,7 +31,10 @@ def _fail(message: str) -> None:
 def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
     table = Table(title=title)
     for col in ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+        if col == "player":
+            table.add_column(col, overflow="fold", min_width=6)
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
     for rank, r in enumerate(summary["standings"], 1):
         e = r.get("elo") or {}
         elo = e.get("elo")
@@ -251,6 +254,8 @@ def run_cmd(
         )
     except HexarenaError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        sys.exit(130)
     sys.exit(code)
 
 
@@ -327,6 +332,8 @@ def resume_cmd(
         code = asyncio.run(go())
     except HexarenaError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        sys.exit(130)
     sys.exit(code)
 
 
@@ -374,7 +381,7 @@ def list_cmd(game: str | None, database_url: str | None) -> None:
             await store.close()
         table = Table(title="tournaments")
         for col in ("id", "name", "game", "status", "created"):
-            table.add_column(col)
+            table.add_column(col, overflow="fold", min_width=32 if col == "id" else None)
         for r in rows:
             table.add_row(r.tournament_id, r.name, r.game, r.status, r.created_at.strftime("%Y-%m-%d %H:%M"))
         Console().print(table)

@@ -39,6 +39,8 @@ def elo_plot(rows: list[dict[str, Any]], width: int = 720) -> str:
     finite = [v for _, e in items for v in (e["lower"], e["upper"], e["elo"]) if v is not None and math.isfinite(v)]
     lo = min([*finite, -50.0])
     hi = max([*finite, 50.0])
+    pad = (hi - lo) * 0.08
+    lo, hi = lo - pad, hi + pad
     span = hi - lo or 1.0
     left, right, row_h = 180, 30, 26
     plot_w = width - left - right
@@ -62,10 +64,14 @@ def elo_plot(rows: list[dict[str, Any]], width: int = 720) -> str:
         x0, x1, xc = x(e["lower"], lo), x(e["upper"], hi), x(e["elo"], 0.0)
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="12">{_e(name)}</text>')
         parts.append(f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="#3465a4" stroke-width="2"/>')
-        for xe in (x0, x1):
-            parts.append(
-                f'<line x1="{xe:.1f}" y1="{y - 5}" x2="{xe:.1f}" y2="{y + 5}" stroke="#3465a4" stroke-width="2"/>'
-            )
+        for xe, bound, sign in ((x0, e["lower"], -1), (x1, e["upper"], 1)):
+            if bound is None or not math.isfinite(bound):  # unbounded (a perfect score): an arrow to the edge
+                tip = f"{xe - sign * 7:.1f},{y - 5} {xe:.1f},{y} {xe - sign * 7:.1f},{y + 5}"
+                parts.append(f'<polyline points="{tip}" fill="none" stroke="#3465a4" stroke-width="2"/>')
+            else:
+                parts.append(
+                    f'<line x1="{xe:.1f}" y1="{y - 5}" x2="{xe:.1f}" y2="{y + 5}" stroke="#3465a4" stroke-width="2"/>'
+                )
         parts.append(
             f'<circle cx="{xc:.1f}" cy="{y}" r="4" fill="#204a87"><title>{_e(name)}: {_fmt(e["elo"])} +/- {_fmt(e["error"], 1)}</title></circle>'
         )
@@ -95,7 +101,7 @@ def _heat(score: float) -> str:
 def score_matrix_plot(names: list[str], points: list[list[float]], games: list[list[int]], cell: int = 44) -> str:
     """Heat map of the score matrix (row player's score against the column player)."""
     n = len(names)
-    left, top = 170, 110
+    left, top = 170, min(110, 30 + 6 * max((len(n) for n in names), default=0))
     width, height = left + n * cell + 10, top + n * cell + 10
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" aria-label="Score matrix">'
@@ -118,7 +124,7 @@ def score_matrix_plot(names: list[str], points: list[list[float]], games: list[l
                 fill, label = _heat(s), f"{s * 100:.0f}"
                 tip = f"{names[i]} vs {names[j]}: {points[i][j]:g}/{g}"
             parts.append(
-                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#fff"><title>{_e(tip)}</title></rect>'
+                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#ccc"><title>{_e(tip)}</title></rect>'
             )
             if label:
                 parts.append(
@@ -126,6 +132,13 @@ def score_matrix_plot(names: list[str], points: list[list[float]], games: list[l
                 )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _error_cell(e: dict[str, Any]) -> str:
+    """The 95% margin; unbounded (a perfect or null score so far) shows as infinity."""
+    if not e or e.get("elo") is None:
+        return "-"
+    return "&plusmn;&infin;" if e.get("error") is None else f"&plusmn;{e['error']:.0f}"
 
 
 def _bad(count: int) -> str:
@@ -161,7 +174,7 @@ def render_report(summary: dict[str, Any]) -> str:
         out.append(
             f"<tr><td>{rank}</td><td class='name'>{_e(r['name'])}</td><td>{r['points']:g}</td><td>{r['games']}</td>"
             f"<td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td><td>{r['score'] * 100:.1f}%</td>"
-            f"<td>{_fmt(e.get('elo'))}</td><td>&plusmn;{_fmt(e.get('error'), 0) if e else '-'}</td>"
+            f"<td>{_fmt(e.get('elo'))}</td><td>{_error_cell(e)}</td>"
             f"<td>{'-' if los is None else f'{los * 100:.1f}%'}</td>"
             f"{_bad(r['timeouts'])}{_bad(r['crashes'])}{_bad(r['illegal'])}</tr>"
         )
