@@ -55,7 +55,12 @@ def _lockstep(size: int, swap: bool, seed: int) -> int:
             return state.ply
         assert GAME.to_move(state) == os_state.current_player()
         move = GAME.random_move(state, rng)
-        os_state.apply_action(_action(state, move))
+        action = _action(state, move)
+        if move != SWAP:  # OpenSpiel names cells in HTP notation in its swap-pieces frame
+            seat = GAME.to_move(state)
+            assert GAME.to_htp_frame(state, move) == os_state.action_to_string(seat, action)
+            assert GAME.from_htp_frame(state, os_state.action_to_string(seat, action)) == move
+        os_state.apply_action(action)
         state = GAME.play(state, move)
 
 

@@ -33,6 +33,7 @@ from hexarena.games.hex.geometry import (
     format_htp_cell,
     format_uais_cell,
     geometry,
+    mirror,
     parse_htp_cell,
     parse_uais_cell,
 )
@@ -277,6 +278,32 @@ class HexGame(RuleGame[HexState, HexMove]):
         if cell is None:
             raise InvalidMove(f"cannot read HTP move {text!r}: expected e.g. 'c5' (column c, row 5)")
         return cell
+
+    @staticmethod
+    def to_htp_frame(state: HexState, move: HexMove) -> str:
+        """``move``, about to be played in ``state``, as an HTP engine with ``swap-pieces`` semantics sees it.
+
+        Such engines (MoHex, HexGui, OpenSpiel) keep seat 0 Black and seat 1 White for the whole game and
+        answer a swap by reflecting the opening stone. After hexarena's colour-exchanging ``SWAP`` their board
+        is ours reflected in the long diagonal, so every later cell is mirrored. Send it as
+        ``play <htp_colour(seat)> <text>``.
+        """
+        if isinstance(move, HexAction):
+            return HexGame.to_htp(move)
+        return format_htp_cell(mirror(move) if state.swapped else move)
+
+    @staticmethod
+    def from_htp_frame(state: HexState, text: str) -> HexMove:
+        """Read an HTP engine's move (e.g. a ``genmove`` answer) for ``state``: the inverse of ``to_htp_frame``."""
+        move = HexGame.from_htp(text)
+        if isinstance(move, tuple) and state.swapped:
+            return mirror(move)
+        return move
+
+    @staticmethod
+    def htp_colour(seat: Seat) -> str:
+        """The HTP colour letter of a seat in the ``swap-pieces`` frame: seats never change colour there."""
+        return "b" if seat == 0 else "w"
 
     def _show(self, move: object) -> str:
         if isinstance(move, tuple) and len(move) == 2 and all(type(x) is int and x >= 0 for x in move):
