@@ -1,0 +1,155 @@
+"""The data behind GraphQL and its REST twin: game types, bots, contests with rankings, games with turns.
+
+Plain dicts built from the store, so ``/graphql`` and ``/api/gametypes/...`` serve exactly the same data. Game
+types are the battlebot wire ids of every hexarena game (``noughtsandcrosses`` for tic-tac-toe); a game's turns
+are replayed through the rules to show each in its battlebot turn shape with its time.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from hexarena.core.errors import HexarenaError
+from hexarena.core.registry import get_game
+from hexarena.core.types import Outcome, Termination
+from hexarena.server.battlebot.shapes import Shape, shape_for, wire_id_of, wire_ids, wire_reason
+from hexarena.store.contests import METHODS, contest_key, find_games, rankings
+
+
+def _iso(ts: datetime | None) -> str | None:
+    return None if ts is None else ts.astimezone(UTC).isoformat()
+
+
+def game_type(wire_id: str) -> dict[str, Any] | None:
+    """``{id, name, title}`` of a game type by wire id, hexarena name or alias; None if unknown."""
+    try:
+        shape = shape_for(wire_id)
+    except HexarenaError:
+        return None
+    return {"id": shape.wire_id, "name": shape.game.name, "title": shape.game.title}
+
+
+def game_types() -> list[dict[str, Any]]:
+    return [t for t in (game_type(w) for w in wire_ids()) if t is not None]
+
+
+def bot_json(bot: Any) -> dict[str, Any]:
+    """A bot without its secret (BotRecord has no pass_hash field at all)."""
+    return {
+        "id": bot.bot_id,
+        "gameType": wire_id_of(bot.game),
+        "owner": bot.owner,
+        "dateRegistered": _iso(bot.date_registered),
+    }
+
+
+async def bots(store: Any, game: str, owner: str | None = None) -> list[dict[str, Any]]:
+    return [bot_json(b) for b in await store.list_bots(game=game, owner=owner)]
+
+
+def _contest_json(c: Any) -> dict[str, Any]:
+    return {"id": c.name, "name": c.name, "gameType": wire_id_of(c.game), "created": _iso(c.created_at)}
+
+
+async def contests(store: Any, game: str) -> list[dict[str, Any]]:
+    return [_contest_json(c) for c in await store.list_contests(game=game)]
+
+
+async def contest(store: Any, game: str, name: str) -> dict[str, Any] | None:
+    try:
+        found = await store.get_contest(contest_key(game, name))
+    except HexarenaError:
+        return None
+    return None if found is None else _contest_json(found)
+
+
+async def contest_rankings(store: Any, game: str, name: str, method: str = "AMBITIOUS") -> list[dict[str, Any]]:
+    if method.upper() not in METHODS:
+        raise ValueError(f"ranking method {method!r} is not one of {', '.join(METHODS)}")
+    rows = await rankings(store, game, contest_key(game, name), method)
+    return [
+        {"bot": r.bot, "wins": r.wins, "draws": r.draws, "losses": r.losses, "played": r.played, "score": r.score}
+        for r in rows
+    ]
+
+
+def _outcome(record: Any) -> Outcome | None:
+    if record.termination is None:
+        return None
+    try:
+        termination = Termination(record.termination)
+    except ValueError:
+        termination = Termination.ERROR
+    return Outcome(record.winner, termination, record.reason)
+
+
+def _summary(record: Any, shape: Shape) -> dict[str, Any]:
+    outcome = _outcome(record)
+    contest_id = record.contest_id
+    return {
+        "id": record.game_id,
+        "gameType": shape.wire_id,
+        "players": [p.name for p in record.players],
+        "kinds": [p.kind for p in record.players],
+        "status": str(record.status),
+        "victor": record.winner_name,
+        "reason": None if outcome is None else wire_reason(outcome),
+        "detail": record.reason,
+        "termination": record.termination,
+        "startTime": _iso(record.started_at or record.created_at),
+        "endTime": _iso(record.finished_at),
+        "contest": contest_id.split(":", 1)[1] if contest_id and ":" in contest_id else contest_id,
+        "params": record.params,
+    }
+
+
+async def games(store: Any, game: str, filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Games of a type with the seed's filters: limit, offset, victor, contest, anyPlayers, players."""
+    f = filters or {}
+    contest_name = f.get("contest")
+    found = await find_games(
+        store,
+        game,
+        limit=min(int(f.get("limit") or 50), 1000),
+        offset=int(f.get("offset") or 0),
+        victor=f.get("victor"),
+        contest_id=contest_key(game, contest_name) if contest_name else None,
+        any_players=f.get("anyPlayers"),
+        players=f.get("players"),
+    )
+    shape = shape_for(game)
+    return [_summary(g, shape) for g in found]
+
+
+async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any] | None:
+    """One game with its turns (battlebot shapes, times) and final state; None if unknown or of another type."""
+    if len(game_id) > 64:
+        return None
+    record = await store.get_game(game_id)
+    if record is None or (game is not None and record.game != get_game(game).name):
+        return None
+    shape = shape_for(record.game)
+    out = _summary(record, shape)
+    names = tuple(p.name for p in record.players)
+    players = (names + ("", ""))[:2]
+    rules = shape.game
+    turns: list[dict[str, Any]] = []
+    state = None
+    try:
+        state = rules.new(**record.params)
+        for m in record.moves:
+            move = rules.parse(m.move)
+            turn = shape.turn(move, m.seat, state)
+            turn.update(player=players[m.seat], time=_iso(m.timestamp), valid=True)
+            turns.append({"player": players[m.seat], "time": _iso(m.timestamp), "move": m.move, "thinkTime": m.think_time, "turn": turn})
+            state = rules.play(state, move)
+    except HexarenaError:  # a record the rules cannot replay: show the turns as stored
+        turns.extend(
+            {"player": players[m.seat], "time": _iso(m.timestamp), "move": m.move, "thinkTime": m.think_time, "turn": None}
+            for m in record.moves[len(turns) :]
+        )
+    out["turns"] = turns
+    last_seat = record.moves[-1].seat if record.moves else None
+    out["state"] = None if state is None else shape.state(state, players, outcome=_outcome(record), last_seat=last_seat)
+    return out
