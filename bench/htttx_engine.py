@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from hexarena.games.htttx import HTTTX, Board
+from hexarena.games.htttx import HTTTX, Board, hex_distance
 
 Stones = list[tuple[int, int, int]]
 
@@ -73,20 +73,25 @@ def replay_rate(games: list[Stones], reps: int) -> float:
     return best_rate(run, sum(map(len, games)), reps)
 
 
-def place_undo_rate(reps: int) -> tuple[float, int, int]:
+def place_undo_rate(reps: int) -> tuple[float, float, int, int, int]:
+    """place+undo over every legal cell, and over the cells within 2 of a stone (a bot's usual candidates)."""
     b = Board()
     for q, r, s in gen_games(True, 1, 80, 9)[0]:
         b.place(q, r, s)
-    cells = b.legal_cells()
+    every = b.legal_cells()
+    near = [(q, r) for q, r in every if any(hex_distance(q, r, a, c) <= 2 for a, c, _ in b.stones)]
 
-    def run() -> None:
-        place, undo = b.place, b.undo
-        for _ in range(20):
-            for q, r in cells:
-                place(q, r, 0)
-                undo()
+    def rate(cells: list[tuple[int, int]]) -> float:
+        def run() -> None:
+            place, undo = b.place, b.undo
+            for _ in range(20):
+                for q, r in cells:
+                    place(q, r, 0)
+                    undo()
 
-    return best_rate(run, 20 * len(cells), reps), len(b.stones), len(cells)
+        return best_rate(run, 20 * len(cells), reps)
+
+    return rate(every), rate(near), len(b.stones), len(every), len(near)
 
 
 def board_random_games(seconds: float) -> tuple[float, float, float]:
@@ -189,8 +194,9 @@ def main() -> None:
     print("1. Board.place, validated stones/s (legality + legal set + Zobrist + win check)")
     print(f"   realistic games (avg {n_real:.0f} stones): {replay_rate(realistic, reps):>10,.0f}")
     print(f"   uniform random legal cells (3000 stones): {replay_rate(uniform, reps):>10,.0f}")
-    rate, stones, cells = place_undo_rate(reps)
-    print(f"2. place+undo pairs/s over all {cells} legal cells of a {stones}-stone position: {rate:,.0f}")
+    every, near, stones, n_every, n_near = place_undo_rate(reps)
+    print(f"2. place+undo pairs/s in a {stones}-stone position: {near:,.0f} over the {n_near} cells within 2 of a")
+    print(f"   stone, {every:,.0f} over all {n_every} legal cells (far cells bring up to 136 new cells into range)")
     g, s, avg = board_random_games(secs)
     print(f"3. random full games, Board: {g:.2f} games/s, {s:,.0f} stones/s (avg {avg:,.0f} stones to a win)")
     g, s, avg = api_random_games(secs * 2)
