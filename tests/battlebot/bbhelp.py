@@ -1,0 +1,110 @@
+"""Raw battlebot sessions for tests: register, log in, read and send frames, play with the rules engine."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+from typing import Any
+
+import httpx
+import websockets
+
+from hexarena.server.battlebot.shapes import shape_for
+
+
+async def register(srv: Any, game: str, bot_id: str, owner: str = "tester") -> dict[str, Any]:
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"{srv.http}/bots/{game}", json={"bot_id": bot_id, "owner": owner})
+    assert r.status_code == 201, r.text
+    return {**r.json(), "hostname": srv.host, "secure": False}
+
+
+class Session:
+    """One bot's socket after a successful login."""
+
+    def __init__(self, ws: Any, auth: dict[str, Any]) -> None:
+        self.ws = ws
+        self.auth = auth
+        self.bot_id = auth["bot_id"]
+
+    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        return json.loads(await asyncio.wait_for(self.ws.recv(), timeout))  # type: ignore[no-any-return]
+
+    async def send(self, value: Any) -> None:
+        await self.ws.send(value if isinstance(value, str | bytes) else json.dumps(value))
+
+    async def silent(self, seconds: float) -> bool:
+        """True if nothing arrives within ``seconds``."""
+        try:
+            await asyncio.wait_for(self.ws.recv(), seconds)
+        except TimeoutError:
+            return True
+        return False
+
+    async def until_complete(self, timeout: float = 10.0) -> dict[str, Any]:
+        while True:
+            msg = await self.recv(timeout)
+            if msg["state"].get("complete"):
+                return msg
+
+    async def closed(self, timeout: float = 5.0) -> bool:
+        try:
+            while True:
+                await asyncio.wait_for(self.ws.recv(), timeout)
+        except websockets.ConnectionClosed:
+            return True
+        except TimeoutError:
+            return False
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def login_hash(pass_hash: str, salt: str) -> str:
+    return hashlib.sha256((pass_hash + salt).encode()).hexdigest()
+
+
+async def connect(srv: Any, auth: dict[str, Any], contest: str | None = None, path: str = "/") -> Session:
+    ws = await websockets.connect(f"ws://{srv.host}{path}")
+    salt = json.loads(await ws.recv())["salt"]
+    login = {"bot_id": auth["bot_id"], "game": auth["game"], "login_hash": login_hash(auth["pass_hash"], salt)}
+    if contest:
+        login["contest"] = contest
+    await ws.send(json.dumps(login))
+    answer = json.loads(await ws.recv())
+    assert answer["authentication"] == "OK", answer
+    return Session(ws, auth)
+
+
+async def play_random(session: Session, seed: int = 0, max_turns: int | None = None) -> dict[str, Any]:
+    """Play with random legal moves, tracking the position through the echoed turns (any game).
+
+    After ``max_turns`` of its own turns the bot disconnects; returns the last message.
+    """
+    shape = shape_for(session.auth["game"])
+    game = shape.game
+    rng = random.Random(seed)
+    first = await session.recv()
+    players = first["state"]["players"]
+    me = players.index(session.bot_id)
+    state = game.new()
+    mine = 0
+    msg = first
+    while True:
+        s = msg["state"]
+        if s.get("complete"):
+            return msg
+        turn = msg.get("turn")
+        if turn is not None and turn["valid"]:
+            seat = players.index(turn["player"])
+            body = {k: v for k, v in turn.items() if k not in ("player", "time", "valid")}
+            state = game.play(state, shape.parse(body, seat, state))
+        if game.to_move(state) == me and (turn is None or turn["valid"] or turn["player"] == session.bot_id):
+            if max_turns is not None and mine >= max_turns:
+                await session.close()
+                return msg
+            mine += 1
+            await session.send(shape.turn(game.random_move(state, rng), me, state))
+        msg = await session.recv()
