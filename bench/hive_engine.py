@@ -3,7 +3,7 @@
 Prints, for both engines: perft leaves/s (bulk-counted at the last ply) and expanded positions/s (positions
 whose legal moves were generated: the fairer figure, since OpenSpiel counts each numbered bug as its own
 placement and so has ~2x more leaves per position), and random-game plies/s. Each figure is the best of
-``--repeat`` runs (default 3) because the machine is shared.
+``--repeat`` runs (default 3), ours and OpenSpiel's interleaved, because the machine is shared.
 Run: ``PYTHONPATH=src .venv/bin/python bench/hive_engine.py [--quick] [--repeat N]``.
 """
 
@@ -16,6 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from hexarena.games.hive.board import Board
+
+MAX_PLY = 150  # random games are cut here (OpenSpiel also stops when the hive outgrows its board)
 
 
 def our_perft(board: Board, depth: int, counter: list[int]) -> int:
@@ -69,14 +71,20 @@ def os_random_plies(game: Any, n: int, max_ply: int, seed: int) -> int:
     return plies
 
 
-def best_of(repeat: int, fn: Callable[[], Any]) -> tuple[Any, float]:
-    best = float("inf")
-    out = None
+def best_pair(repeat: int, ours: Callable[[], Any], theirs: Callable[[], Any] | None) -> tuple[Any, float, Any, float]:
+    """Best-of-``repeat`` times of both, interleaved so that a change in machine load hits both alike."""
+    bo = bt = float("inf")
+    out_o: Any = None
+    out_t: Any = None
     for _ in range(repeat):
         t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return out, best
+        out_o = ours()
+        bo = min(bo, time.perf_counter() - t)
+        if theirs is not None:
+            t = time.perf_counter()
+            out_t = theirs()
+            bt = min(bt, time.perf_counter() - t)
+    return out_o, bo, out_t, bt
 
 
 def os_params(exp: str) -> dict[str, bool]:
@@ -101,18 +109,19 @@ def main() -> None:
             c[0] = 0
             return our_perft(Board(exp), depth, c)
 
-        n, dt = best_of(1 if depth == 5 else repeat, ours)
-        line = f"perft {title} d{depth}".ljust(26)
-        line += f"{n:>10} leaves {n / dt:>9.0f}/s {c[0] / dt:>8.0f} pos/s"
+        theirs = None
+        oc = [0]
         if pyspiel is not None:
             g = pyspiel.load_game("hive", os_params(exp))
-            oc = [0]
 
             def theirs(g: Any = g, depth: int = depth, oc: list[int] = oc) -> int:
                 oc[0] = 0
                 return os_perft(g.new_initial_state(), depth, oc)
 
-            on, odt = best_of(1 if depth == 5 else repeat, theirs)
+        n, dt, on, odt = best_pair(1 if depth == 5 else repeat, ours, theirs)
+        line = f"perft {title} d{depth}".ljust(26)
+        line += f"{n:>10} leaves {n / dt:>9.0f}/s {c[0] / dt:>8.0f} pos/s"
+        if theirs is not None:
             line += f" | {on:>10} leaves {on / odt:>9.0f}/s {oc[0] / odt:>8.0f} pos/s"
             line += f" | {(c[0] / dt) / (oc[0] / odt):5.2f}x"
         print(line, flush=True)
@@ -120,19 +129,21 @@ def main() -> None:
     for title, exp in (("Base", ""), ("Base+MLP", "MLP")):
 
         def ours_games(exp: str = exp) -> int:
-            return our_random_plies(exp, games, 300, 1)
+            return our_random_plies(exp, games, MAX_PLY, 1)
 
-        plies, dt = best_of(repeat, ours_games)
-        line = f"random games {title}".ljust(26) + f"{games} games, {plies / dt:>8.0f} plies/s".rjust(40)
+        their_games = None
         if pyspiel is not None:
             g = pyspiel.load_game("hive", os_params(exp))
 
             def their_games(g: Any = g) -> int:
-                return os_random_plies(g, games, 300, 1)
+                return os_random_plies(g, games, MAX_PLY, 1)
 
-            oplies, odt = best_of(repeat, their_games)
-            line += " | " + f"{games} games, {oplies / odt:>8.0f} plies/s".rjust(40)
-            line += f" | {(plies / dt) / (oplies / odt):5.2f}x"
+        plies, dt, oplies, odt = best_pair(repeat, ours_games, their_games)
+        line = f"random games {title}".ljust(26)
+        line += f"{games / dt:>8.1f} games/s {plies / dt:>8.0f} plies/s".rjust(40)
+        if their_games is not None:
+            line += " | " + f"{games / odt:>8.1f} games/s {oplies / odt:>8.0f} plies/s".rjust(40)
+            line += f" | {(plies / dt) / (oplies / odt):5.2f}x (plies/s)"
         print(line, flush=True)
 
 

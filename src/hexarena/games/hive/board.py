@@ -316,7 +316,6 @@ class Board:
         stacks = self.stacks
         cut: set[int] = set()
         if len(stacks) > 2:
-            adj = {c: [n for n in (c + E, c + SE, c + SW, c + W, c + NW, c + NE) if n in stacks] for c in stacks}
             num: dict[int, int] = {}
             low: dict[int, int] = {}
 
@@ -325,8 +324,9 @@ class Board:
                 n = num[c] = len(num)
                 lc = n
                 children = 0
-                for nb in adj[c]:
-                    if nb == parent:
+                for d in DIRS:
+                    nb = c + d
+                    if nb == parent or nb not in stacks:
                         continue
                     x = num.get(nb)
                     if x is None:
