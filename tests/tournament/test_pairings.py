@@ -27,8 +27,8 @@ def test_round_robin_meets_everyone_once_per_cycle(n: int) -> None:
     per_cycle = len(rounds) // 2
     assert per_cycle == (n if n % 2 else n - 1)
     for cycle in (rounds[:per_cycle], rounds[per_cycle:]):
-        met = [frozenset(p) for r in cycle for p in r if p[1] is not None]
-        assert sorted(map(sorted, met)) == sorted(map(sorted, map(frozenset, itertools.combinations(range(n), 2))))
+        met = sorted(tuple(sorted((a, b))) for r in cycle for a, b in r if b is not None)
+        assert met == list(itertools.combinations(range(n), 2))
         for r in cycle:  # everyone plays (or has the bye) exactly once per round
             seen = [x for p in r for x in p if x is not None]
             assert sorted(seen) == list(range(n))
@@ -54,7 +54,7 @@ def test_gauntlet_pairs_seeds_with_the_rest_only() -> None:
 def test_swiss_avoids_rematches_when_possible() -> None:
     ranking = [0, 1, 2, 3]
     r1 = swiss_pairs(ranking, [])
-    assert r1 == [(0, 1), (2, 3)]
+    assert r1 == [(0, 2), (1, 3)]  # one score group: top half meets bottom half
     r2 = swiss_pairs(ranking, r1)  # type: ignore[arg-type]
     assert {frozenset(p) for p in r2}.isdisjoint({frozenset(p) for p in r1})
     r3 = swiss_pairs(ranking, [*r1, *r2])  # type: ignore[list-item]
@@ -62,6 +62,19 @@ def test_swiss_avoids_rematches_when_possible() -> None:
     # everyone has met everyone: a fourth round must allow a rematch rather than fail
     r4 = swiss_pairs(ranking, [*r1, *r2, *r3])  # type: ignore[list-item]
     assert sorted(x for p in r4 for x in p if x is not None) == ranking
+
+
+def test_swiss_pairs_within_score_groups_dutch_style() -> None:
+    ranking = [0, 1, 2, 3, 4, 5, 6, 7]
+    points = {0: 2.0, 1: 2.0, 2: 2.0, 3: 2.0, 4: 0.0, 5: 0.0, 6: 0.0, 7: 0.0}
+    assert swiss_pairs(ranking, [], points=points) == [(0, 2), (1, 3), (4, 6), (5, 7)]
+    # 0 already met 2: it takes the next preferred opponent in its group
+    out = swiss_pairs(ranking, [(0, 2)], points=points)
+    assert (0, 3) in out and (1, 2) in out
+    # a group of three floats its last player down to the next group
+    points = {0: 2.0, 1: 2.0, 2: 2.0, 3: 0.0}
+    out = swiss_pairs([0, 1, 2, 3], [], points=points)
+    assert out == [(0, 1), (2, 3)]
 
 
 def test_swiss_bye_goes_to_the_lowest_without_one() -> None:

@@ -77,7 +77,7 @@ async def test_interrupted_tournament_resumes_where_it_stopped(store: Store) -> 
         await runner.run()
     record = await store.get_tournament("resume-me")
     assert record is not None and record.status == "running"
-    saved = [g for g in record.state["games"] if g["result"] is not None]  # type: ignore[index]
+    saved = [g for g in record.state["games"] if g["result"] is not None]
     assert len(saved) == 5
     resumed = await Runner.resume(store, "resume-me")
     summary = await resumed.run()

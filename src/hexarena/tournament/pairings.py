@@ -71,30 +71,45 @@ def gauntlet(n: int, seeds: int = 1) -> list[tuple[int, int]]:
 
 
 def swiss_pairs(
-    ranking: Sequence[int], played: Iterable[tuple[int, int]], byes: Iterable[int] = ()
+    ranking: Sequence[int],
+    played: Iterable[tuple[int, int]],
+    byes: Iterable[int] = (),
+    points: Mapping[int, float] | None = None,
 ) -> list[tuple[int, int | None]]:
-    """One Swiss round: pair neighbours in ``ranking`` (best first), avoiding rematches whenever possible.
+    """One Swiss round over ``ranking`` (best first), avoiding rematches whenever possible.
 
-    An odd field gives a bye to the lowest-ranked player who has not had one yet. A depth-first search over
-    the ranking keeps pairs as close in rank as it can (Dutch-ish: top half near top half); when no
-    rematch-free pairing exists, rematches are allowed rather than failing.
+    Dutch-style: players with equal ``points`` form a score group, and the top half of each group meets its
+    bottom half (1st v (k/2+1)th...), so early rounds don't pit the two favourites against each other. Without
+    ``points`` everyone is one group. A depth-first search takes the preferred opponent first and backtracks
+    around rematches; players that cannot be paired in their group float down to the next one. An odd field
+    gives a bye to the lowest-ranked player who has not had one yet. When no rematch-free pairing exists,
+    rematches are allowed rather than failing.
     """
     seen = {frozenset(p) for p in played}
     had_bye = set(byes)
     players = list(ranking)
+    score = dict(points) if points is not None else {p: 0.0 for p in players}
     out: list[tuple[int, int | None]] = []
     if len(players) % 2:
         candidates = [p for p in reversed(players) if p not in had_bye] or list(reversed(players))
         bye = candidates[0]
         players.remove(bye)
         out.append((bye, None))
-    paired = _pair_up(players, seen) or _pair_up(players, set())
+    paired = _pair_up(players, seen, score) or _pair_up(players, set(), score)
     assert paired is not None
     return [*paired, *out]
 
 
+def _preferences(first: int, rest: list[int], score: Mapping[int, float]) -> list[int]:
+    """Opponents for ``first`` in Dutch order: the top of the lower half of its score group, then down."""
+    group = [first, *(p for p in rest if score.get(p, 0.0) == score.get(first, 0.0))]
+    half = len(group) // 2
+    preferred = group[max(half, 1) :] + list(reversed(group[1:half]))
+    return preferred + [p for p in rest if p not in preferred]
+
+
 def _pair_up(
-    players: list[int], seen: set[frozenset[int]], budget: list[int] | None = None
+    players: list[int], seen: set[frozenset[int]], score: Mapping[int, float], budget: list[int] | None = None
 ) -> list[tuple[int, int | None]] | None:
     budget = budget if budget is not None else [20000]
     if not players:
@@ -103,10 +118,10 @@ def _pair_up(
     if budget[0] < 0:
         return None
     first, rest = players[0], players[1:]
-    for i, other in enumerate(rest):
+    for other in _preferences(first, rest, score):
         if frozenset((first, other)) in seen:
             continue
-        tail = _pair_up(rest[:i] + rest[i + 1 :], seen, budget)
+        tail = _pair_up([p for p in rest if p != other], seen, score, budget)
         if tail is not None:
             return [(first, other), *tail]
     return None

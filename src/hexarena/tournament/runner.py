@@ -250,10 +250,12 @@ class Runner:
         elif fmt == "swiss":
             if last_round >= self.config.rounds:
                 return False
-            ranking = [row.index for row in self.standings()]
+            rows = self.standings()
+            ranking = [row.index for row in rows]
+            points = {row.index: row.points for row in rows}
             played = [(g["seats"][0], g["seats"][1]) for g in self.games]
             byes = [p for _, p in self.state["byes"]]
-            for a, b in pairings.swiss_pairs(ranking, played, byes):
+            for a, b in pairings.swiss_pairs(ranking, played, byes, points):
                 if b is None:
                     self.state["byes"].append([last_round + 1, a])
                 else:
