@@ -4,8 +4,9 @@
 
 1. Validated stones/s of the mutable ``Board`` (``place`` = legality check + incremental legal set + Zobrist +
    win check), replaying pre-generated games so that choosing moves is not timed. Two workloads: "realistic"
-   (each stone within 2 of one of the last 6 stones, like real play) and "uniform" (uniformly random legal
-   cells: the board spreads out, every stone brings ~15-40 new cells into range, the worst case).
+   (each stone within 2 of some stone, "compact", or of one of the last 6 stones, "snake": like real play) and
+   "uniform" (uniformly random legal cells: the board spreads out, every stone brings ~15-40 new cells into
+   range, the worst case).
 2. place+undo pairs/s over every legal cell of a middle-game position (what a 1-ply search does).
 3. Random full games/s: with the Board (``random_legal`` + ``place`` to a natural win, ~10k stones a game)
    and through the immutable ``HtttxGame`` API (``random_move`` + ``play`` + ``outcome``), with and without a
@@ -28,7 +29,8 @@ from hexarena.games.htttx import HTTTX, Board, hex_distance
 Stones = list[tuple[int, int, int]]
 
 
-def gen_games(realistic: bool, n_games: int, cap: int, seed: int) -> list[Stones]:
+def gen_games(realistic: bool, n_games: int, cap: int, seed: int, recent: int = 6) -> list[Stones]:
+    """Random games; ``realistic``: each stone within 2 of one of the last ``recent`` stones (0: any stone)."""
     rng = random.Random(seed)
     games = []
     for _ in range(n_games):
@@ -38,7 +40,8 @@ def gen_games(realistic: bool, n_games: int, cap: int, seed: int) -> list[Stones
         while len(b.stones) < cap:
             if realistic:
                 while True:
-                    q0, r0, _ = b.stones[-1 - int(rng.random() * min(6, len(b.stones)))]
+                    k = len(b.stones) if recent == 0 else min(recent, len(b.stones))
+                    q0, r0, _ = b.stones[-1 - int(rng.random() * k)]
                     q, r = q0 + rng.randint(-2, 2), r0 + rng.randint(-2, 2)
                     if b.is_legal(q, r):
                         break
@@ -188,11 +191,13 @@ def main() -> None:
     reps = 2 if quick else 5
     secs = 1.0 if quick else 4.0
     print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    realistic = gen_games(True, 40 if quick else 150, 3000, 1)
+    compact = gen_games(True, 40 if quick else 150, 3000, 3, recent=0)
+    snake = gen_games(True, 40 if quick else 150, 3000, 1)
     uniform = gen_games(False, 2 if quick else 4, 3000, 2)
-    n_real = sum(map(len, realistic)) / len(realistic)
     print("1. Board.place, validated stones/s (legality + legal set + Zobrist + win check)")
-    print(f"   realistic games (avg {n_real:.0f} stones): {replay_rate(realistic, reps):>10,.0f}")
+    for label, games in (("compact: near any stone", compact), ("snake: near the last 6 stones", snake)):
+        avg = sum(map(len, games)) / len(games)
+        print(f"   {label} (avg {avg:.0f} stones to a win): {replay_rate(games, reps):>10,.0f}")
     print(f"   uniform random legal cells (3000 stones): {replay_rate(uniform, reps):>10,.0f}")
     every, near, stones, n_every, n_near = place_undo_rate(reps)
     print(f"2. place+undo pairs/s in a {stones}-stone position: {near:,.0f} over the {n_near} cells within 2 of a")
@@ -205,14 +210,14 @@ def main() -> None:
     print(f"   HtttxGame API, turn_limit=100: {g:.1f} games/s, {s:,.0f} stones/s (avg {avg:.0f} turns)")
     short = [
         g
-        for g in gen_games(True, 60 if quick else 200, 120, 4)
+        for g in gen_games(True, 60 if quick else 200, 150, 4, recent=0)
         if all(max(abs(q), abs(r), abs(q + r)) <= 12 for q, r, _ in g)
     ]
     hb = hexbot_figures(short)
     if isinstance(hb, str):
         print(f"4. hexbot: {hb}")
     else:
-        print(f"4. side by side, {len(short)} short realistic games inside hexbot's grid replayed:")
+        print(f"4. side by side, {len(short)} compact games inside hexbot's grid replayed:")
         print(f"   hexarena Board.place (validated): {replay_rate(short, reps):>10,.0f} stones/s")
         print(
             f"   hexbot HexGame.place:             {hb['place']:>10,.0f} stones/s "

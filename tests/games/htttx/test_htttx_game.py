@@ -263,3 +263,17 @@ def test_branches_played_from_threads_stay_consistent() -> None:
         assert replay == s
         assert s.zobrist == scratch_zobrist(list(s.stones))
         assert s.winner == scratch_winner(list(s.stones), 5)
+
+
+def test_from_cells_mid_game_counts_turns_against_the_limit() -> None:
+    import pickle
+
+    s = HTTTX.from_cells([(0, 0, 0), (1, 0, 1), (2, 0, 1)], 0, turns=1, turn_limit=2)
+    assert s.turns == 1 and s.history == () and HTTTX.ply(s) == 1
+    end = HTTTX.play(s, ((0, 1), (0, 2)))
+    out = HTTTX.outcome(end)
+    assert out is not None and out.termination is Termination.TURN_LIMIT and end.history == (((0, 1), (0, 2)),)
+    assert pickle.loads(pickle.dumps(end)) == end
+    assert HTTTX.from_cells([(0, 0, 0)], 1, turns=5, turn_limit=5).to_move_seat is None
+    with pytest.raises(ConfigError, match="turns"):
+        HTTTX.from_cells([(0, 0, 0)], 1, turns=-1)

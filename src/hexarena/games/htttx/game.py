@@ -57,14 +57,20 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         board.place(0, 0, 0)
         return make_root(board, 1, p["view_distance"], p["win_distance"], p["turn_limit"])
 
-    def from_cells(self, cells: Iterable[tuple[int, int, int]], to_move: int, **params: Any) -> HtttxState:
+    def from_cells(
+        self, cells: Iterable[tuple[int, int, int]], to_move: int, *, turns: int = 0, **params: Any
+    ) -> HtttxState:
         """A free-setup position: the given (q, r, seat) stones (any distances apart) and ``to_move`` to play.
 
-        Raises ConfigError on a malformed or duplicate stone, an empty setup, or a setup that is already won.
+        ``turns`` is how many turns the position already counts against ``turn_limit`` (e.g. a stateless board
+        received mid-game); ``history`` only lists turns played after it. Raises ConfigError on a malformed or
+        duplicate stone, an empty setup, or a setup that is already won.
         """
         p = self.validate_params(params)
         if to_move not in (0, 1) or isinstance(to_move, bool):
             raise ConfigError(f"to_move must be 0 (x) or 1 (o), got {to_move!r}")
+        if type(turns) is not int or turns < 0:
+            raise ConfigError(f"turns must be a non-negative integer, got {turns!r}")
         board = Board(p["view_distance"], p["win_distance"])
         for stone in cells:
             if not (isinstance(stone, tuple | list) and len(stone) == 3 and all(type(v) is int for v in stone)):
@@ -82,7 +88,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
                 )
         if not board.stones:
             raise ConfigError("a setup needs at least one stone")
-        return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"])
+        return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"], turns)
 
     # ----- the rules -----
 

@@ -114,7 +114,7 @@ class HtttxState:
         while root.parent is not None:
             root = root.parent
         params = (self.view_distance, self.win_distance, self.turn_limit)
-        return (_unpickle, (params, self.setup, root.to_move_seat, self.history))
+        return (_unpickle, (params, self.setup, root.to_move_seat, self.history, root.turns))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HtttxState):
@@ -212,16 +212,22 @@ def make_child(parent: HtttxState, move: Move, board: Board, added: int) -> Httt
 
 
 def make_root(
-    board: Board, to_move: int | None, view_distance: int, win_distance: int, turn_limit: int | None
+    board: Board,
+    to_move: int | None,
+    view_distance: int,
+    win_distance: int,
+    turn_limit: int | None,
+    turns: int = 0,
 ) -> HtttxState:
-    """A root state owning ``board`` (which holds the setup stones)."""
+    """A root state owning ``board`` (which holds the setup stones), ``turns`` turns into the game."""
     cur = _Cursor(board, None)
+    over = board.winner is not None or (turn_limit is not None and turns >= turn_limit)
     state = HtttxState(
         view_distance=view_distance,
         win_distance=win_distance,
         turn_limit=turn_limit,
-        to_move_seat=None if board.winner is not None else to_move,
-        turns=0,
+        to_move_seat=None if over else to_move,
+        turns=turns,
         winner=board.winner,
         win_line=board.win_line,
         zobrist=board.zobrist,
@@ -237,15 +243,21 @@ def _unpickle(
     setup: tuple[tuple[int, int, int], ...],
     to_move: int | None,
     history: tuple[Move, ...],
+    root_turns: int = 0,
 ) -> HtttxState:
     from hexarena.games.htttx.game import HTTTX
 
     view, win, limit = params
-    if setup == ((0, 0, 0),) and to_move == 1:
+    if setup == ((0, 0, 0),) and to_move == 1 and root_turns == 0:
         state = HTTTX.new(view_distance=view, win_distance=win, turn_limit=limit)
     else:
         state = HTTTX.from_cells(
-            setup, 0 if to_move is None else to_move, view_distance=view, win_distance=win, turn_limit=limit
+            setup,
+            0 if to_move is None else to_move,
+            turns=root_turns,
+            view_distance=view,
+            win_distance=win,
+            turn_limit=limit,
         )
     for move in history:
         state = HTTTX.play(state, move)
