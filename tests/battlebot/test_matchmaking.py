@@ -1,0 +1,125 @@
+"""Matchmaking per game and contest, idle drops, API matches against other protocols, 100 bots, every game."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+from bbhelp import connect, play_random, register
+
+
+async def finished(srv: Any, n: int, timeout: float = 20.0) -> list[Any]:
+    for _ in range(int(timeout / 0.05)):
+        games = await srv.store.list_games(limit=1000)
+        done = [g for g in games if g.status == "finished"]
+        if len(done) >= n and len(done) == len(games):
+            return done
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"expected {n} finished games")
+
+
+async def test_bots_of_the_same_id_or_other_games_are_not_paired(server: Any) -> None:
+    auth = await register(server, "numberwang", "Solo")
+    other = await register(server, "noughtsandcrosses", "Noughty")
+    s1 = await connect(server, auth)
+    s2 = await connect(server, auth)  # the same bot twice: never paired with itself
+    s3 = await connect(server, other)
+    assert await s1.silent(0.3) and await s2.silent(0.01) and await s3.silent(0.01)
+    assert server.lobby.waiting_count() == 3
+    for s in (s1, s2, s3):
+        await s.close()
+
+
+async def test_idle_bots_are_dropped(make_server: Any) -> None:
+    async with make_server(idle_seconds=0.3) as srv:
+        s = await connect(srv, await register(srv, "numberwang", "Lonely"))
+        assert await s.closed(3)
+        assert srv.lobby.waiting_count() == 0
+
+
+async def test_contest_pairs_each_ordered_pair_at_most_n_times(make_server: Any) -> None:
+    async with make_server(games_each_way=1, idle_seconds=1.0) as srv:
+        a = await register(srv, "numberwang", "A")
+        b = await register(srv, "numberwang", "B")
+        for round_ in range(2):
+            sa = await connect(srv, a, contest="cup")
+            await asyncio.sleep(0.05)
+            sb = await connect(srv, b, contest="cup")
+            await asyncio.gather(play_random(sa, round_), play_random(sb, round_ + 10))
+        games = await finished(srv, 2)
+        orders = sorted((g.players[0].name, g.players[1].name) for g in games)
+        assert orders == [("A", "B"), ("B", "A")]  # once each way
+        assert {g.contest_id for g in games} == {"numberwang:cup"}
+        sa = await connect(srv, a, contest="cup")
+        sb = await connect(srv, b, contest="cup")
+        assert await sa.silent(0.3)  # both orders used up: they never meet again in this contest
+        assert await sa.closed(3) and await sb.closed(3)  # and are dropped when idle
+        # outside the contest they still meet
+        sa, sb = await connect(srv, a), await connect(srv, b)
+        await asyncio.gather(play_random(sa, 1), play_random(sb, 2))
+        assert len(await finished(srv, 3)) == 3
+
+
+async def test_contest_counts_survive_a_restart(make_server: Any) -> None:
+    async with make_server(games_each_way=1) as srv:
+        a, b = await register(srv, "numberwang", "A"), await register(srv, "numberwang", "B")
+        sa = await connect(srv, a, contest="cup")
+        await asyncio.sleep(0.05)
+        sb = await connect(srv, b, contest="cup")
+        await asyncio.gather(play_random(sa, 1), play_random(sb, 2))
+        await finished(srv, 1)
+    async with make_server(games_each_way=1) as srv:  # same database, a fresh server
+        sa = await connect(srv, a, contest="cup")
+        await asyncio.sleep(0.05)
+        sb = await connect(srv, b, contest="cup")
+        first = await sa.recv()
+        await sb.recv()
+        assert first["state"]["players"] == ["B", "A"]  # A-B is used up, so the other order
+        await sa.close(), await sb.close()
+
+
+async def test_api_match_against_a_builtin_bot(server: Any) -> None:
+    auth = await register(server, "noughtsandcrosses", "Connected")
+    body = {"game": "noughtsandcrosses", "players": ["battlebot:Connected", "builtin:random"]}
+    async with httpx.AsyncClient() as http:
+        r = await http.post(f"{server.http}/api/matches", json=body)
+        assert r.status_code == 400 and "not connected" in r.json()["detail"]
+        session = await connect(server, auth)
+        await asyncio.sleep(0.05)
+        r = await http.post(f"{server.http}/api/matches", json=body)
+        assert r.status_code == 200, r.text
+    final = await play_random(session, 3)
+    state = final["state"]
+    assert state["complete"] and state["players"] == ["Connected", "builtin:random"]
+    (game,) = await finished(server, 1)
+    assert [p.kind for p in game.players] == ["battlebot", "builtin"]
+
+
+async def test_a_hundred_bots_connecting_at_once(make_server: Any) -> None:
+    async with make_server(turn_seconds=5.0, login_seconds=10.0) as srv:
+        auths = [await register(srv, "numberwang", f"Bot{i:03d}") for i in range(100)]
+        sessions = await asyncio.gather(*(connect(srv, a) for a in auths))
+        finals = await asyncio.wait_for(asyncio.gather(*(play_random(s, i) for i, s in enumerate(sessions))), 60)
+        assert all(f["state"]["complete"] for f in finals)
+        games = await finished(srv, 50)
+        assert len(games) == 50
+        assert sorted(p.name for g in games for p in g.players) == sorted(a["bot_id"] for a in auths)
+
+
+@pytest.mark.parametrize("game", ["htttx", "hex", "hexdots", "hive"])
+async def test_every_game_over_the_protocol(server: Any, game: str) -> None:
+    a = await connect(server, await register(server, game, "P1"))
+    await asyncio.sleep(0.05)
+    b = await connect(server, await register(server, game, "P2"))
+    turns = None if game == "hexdots" else 6  # hexagon dots ends quickly; the others stop by disconnecting
+    fa, fb = await asyncio.gather(play_random(a, 1, turns), play_random(b, 2, turns))
+    (record,) = await finished(server, 1)
+    assert record.game == {"hexdots": "hexdots"}.get(game, game)
+    full = await server.store.get_game(record.game_id)
+    if game == "hexdots":
+        assert fa["state"] == fb["state"] and fa["state"]["complete"] and fa["state"]["reason"] == "complete"
+        assert full.termination == "normal"
+    else:
+        assert len(full.moves) >= 10 and full.termination == "disconnect"
