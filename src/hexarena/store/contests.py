@@ -57,9 +57,7 @@ async def all_games(store: Store, **filters: Any) -> list[GameSummary]:
 async def pair_counts(store: Store, game: str, contest_id: str) -> Counter[tuple[str, str]]:
     """Games played (or being played) in a contest per ordered pair (seat 0's name, seat 1's name)."""
     counts: Counter[tuple[str, str]] = Counter()
-    for g in await all_games(
-        store, game=game, contest_id=contest_id, status=[GameStatus.FINISHED, GameStatus.RUNNING]
-    ):
+    for g in await all_games(store, game=game, contest_id=contest_id, status=[GameStatus.FINISHED, GameStatus.RUNNING]):
         if len(g.players) == 2:
             counts[(g.players[0].name, g.players[1].name)] += 1
     return counts
@@ -93,9 +91,7 @@ def rank(games: Iterable[GameSummary], method: str = "AMBITIOUS") -> list[Rankin
                 t[0] += 1
             else:
                 t[2] += 1
-    rows = [
-        Ranking(name, w, d, lo, w + d + lo, w * win + d * draw + lo * loss) for name, (w, d, lo) in tally.items()
-    ]
+    rows = [Ranking(name, w, d, lo, w + d + lo, w * win + d * draw + lo * loss) for name, (w, d, lo) in tally.items()]
     rows.sort(key=lambda r: (-r.score, -r.wins, r.bot))
     return rows
 

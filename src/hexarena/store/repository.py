@@ -32,7 +32,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, exists, func, insert, select, update
+from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, RowMapping
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
@@ -228,8 +228,21 @@ class Store:
         """Add one move to an unfinished game (a pending game becomes running).
 
         NotFound for an unknown game; Conflict after the game ended or when the ply is already stored.
+
+        The common case (a running game) is one ``INSERT ... SELECT ... WHERE status = 'running' FOR SHARE``
+        statement: moves are the store's hottest write. ``FOR SHARE`` waits for a concurrent finish (which
+        holds ``FOR UPDATE``) and PostgreSQL then re-checks the status, so no move lands after a finish.
+        Anything else (pending, ended, unknown) takes the slow path in a *second* transaction that locks the
+        game row and explains: upgrading the share lock in the same transaction would deadlock two appenders.
         """
         row = _move_row(game_id, move)
+        duplicate = f"game {game_id!r} already has a move at ply {move.ply}"
+        async with self._write("append_move") as conn:
+            try:
+                if (await conn.execute(_append_if_running(row))).rowcount == 1:
+                    return
+            except IntegrityError:
+                raise Conflict(duplicate) from None
         async with self._write("append_move") as conn:
             state = await self._lock_game(conn, game_id)
             if state is None:
@@ -245,7 +258,7 @@ class Store:
             try:
                 await conn.execute(insert(moves_table), row)
             except IntegrityError:
-                raise Conflict(f"game {game_id!r} already has a move at ply {move.ply}") from None
+                raise Conflict(duplicate) from None
 
     async def finish_game(
         self,
@@ -662,6 +675,17 @@ def _move_row(game_id: str, move: MoveRecord) -> dict[str, Any]:
         "evaluation": clean_json(move.evaluation, f"evaluation of ply {move.ply}"),
         "considerations": clean_json(move.considerations, f"considerations of ply {move.ply}"),
     }
+
+
+def _append_if_running(row: dict[str, Any]) -> Insert:
+    """``INSERT INTO moves SELECT <row> FROM games WHERE id = :id AND status = 'running' FOR SHARE``."""
+    columns = list(moves_table.c)
+    source = (
+        select(games.c.id, *(literal(row[c.name], c.type) for c in columns[1:]))
+        .where(games.c.id == row["game_id"], games.c.status == GameStatus.RUNNING.value)
+        .with_for_update(read=True)
+    )
+    return insert(moves_table).from_select([c.name for c in columns], source)
 
 
 def _rating_row(record: RatingRecord) -> dict[str, Any]:
