@@ -1,4 +1,4 @@
-"""Cross-check move generation against OpenSpiel's ``hive`` over random Base, Base+P and Base+MLP games.
+"""Cross-check move generation against OpenSpiel's ``hive`` over random Base, Base+M, Base+L, Base+P and Base+MLP games.
 
 OpenSpiel lets any numbered bug enter (``wA3`` before ``wA1``), so both sides' moves are compared as
 ``(placement, colour+bug, cell)`` / ``(movement, piece, cell)``, and the games are driven so that OpenSpiel
@@ -55,8 +55,8 @@ def _extent(b: Board) -> int:
     return max(max(abs(q), abs(r), abs(q + r)) for q, r in map(qr, b.stacks))
 
 
-@pytest.mark.parametrize("expansions", ["", "P", "MLP"])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("expansions", ["", "M", "L", "P", "MLP"])
+@pytest.mark.parametrize("seed", range(3))
 def test_random_games_match_openspiel(seed: int, expansions: str) -> None:
     params = {f"uses_{n}": x in expansions for x, n in (("M", "mosquito"), ("L", "ladybug"), ("P", "pillbug"))}
     game = pyspiel.load_game("hive", params)

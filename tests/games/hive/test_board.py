@@ -1,0 +1,83 @@
+"""The mutable core against slow, obviously-right reference computations on random positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hexarena.games.hive.board import DIRS, PASS, Board, zkey
+
+
+def _connected(cells: set[int]) -> bool:
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen = {start}
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for d in DIRS:
+            n = c + d
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+def _positions(expansions: str, seed: int, games: int = 4, plies: int = 80) -> list[Board]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        b = Board(expansions)
+        for _ in range(plies):
+            moves = b.moves()
+            if not moves:
+                break
+            b.play(rng.choice(moves))
+            out.append(b.copy())
+    return out
+
+
+@pytest.mark.parametrize("expansions", ["", "MLP"])
+def test_cut_cells_match_brute_force(expansions: str) -> None:
+    for b in _positions(expansions, 1):
+        cells = set(b.stacks)
+        cut = b.cut_cells()
+        for c in cells:
+            if len(b.stacks[c]) == 1:
+                assert (c in cut) == (not _connected(cells - {c}))
+            else:
+                assert c not in cut
+
+
+@pytest.mark.parametrize("expansions", ["", "MLP"])
+def test_incremental_hash_and_placements_match_recomputation(expansions: str) -> None:
+    for b in _positions(expansions, 2):
+        zh = 0
+        for c, st in b.stacks.items():
+            for level, pid in enumerate(st):
+                zh ^= zkey(pid, c, level)
+        assert zh == b.zh
+        assert _connected(set(b.stacks))  # the one-hive rule held along the whole game
+        for pid, where in enumerate(b.pos):
+            if where is not None:
+                assert pid in b.stacks[where]
+        if b.ply >= 2 and b.result() < 0:
+            color = b.ply & 1
+            own = {c + d for c, st in b.stacks.items() if st[-1] >> 4 == color for d in DIRS}
+            bad = {c + d for c, st in b.stacks.items() if st[-1] >> 4 != color for d in DIRS}
+            assert set(b.placement_cells()) == own - bad - set(b.stacks)
+
+
+def test_every_move_keeps_one_hive_and_undo_restores() -> None:
+    for b in _positions("MLP", 3, games=2, plies=70)[::5]:
+        before = (dict(b.stacks), list(b.pos), b.ply, b.stunned, b.zh)
+        for m in b.moves():
+            b.play(m)
+            assert _connected(set(b.stacks)), m
+            if m != PASS:
+                assert b.stunned == m[0]
+            b.undo()
+            assert (dict(b.stacks), list(b.pos), b.ply, b.stunned, b.zh) == before
+        assert b.count_moves() == len(b.moves()) == len(set(b.moves()))
