@@ -8,7 +8,7 @@ import pytest
 
 from hexarena.bots.base import EngineBot
 from hexarena.bots.hex import BOTS, MctsHexBot, RandomHexBot
-from hexarena.bots.hex.mcts import connected, masks
+from hexarena.bots.hex.mcts import connected, forced_move, masks
 from hexarena.games.hex import BLACK, GAME, SWAP, HexState
 
 
@@ -49,15 +49,21 @@ def test_mcts_is_deterministic_with_an_iteration_cap_and_plays_legal_moves() -> 
 
 def test_mcts_takes_a_win_in_one_and_blocks_a_loss_in_one() -> None:
     # 5x5, no swap: Black holds column 3 from a3 to d3 and wins at e2 or e3; Black to move must take one.
-    s = play_all(GAME.new(size=5, swap=False), "a3", "a1", "b3", "b1", "c3", "c1", "d3", "e5")
-    bot = MctsHexBot(iterations=2000)
-    move = bot.choose(GAME, s, None, random.Random(1))
-    assert move in (GAME.parse("e2"), GAME.parse("e3"))
-    out = GAME.outcome(GAME.play(s, move))
-    assert out is not None and out.winner == 0
+    # Both by search alone (tactics=False) and by the one-move check with no search at all.
+    win = play_all(GAME.new(size=5, swap=False), "a3", "a1", "b3", "b1", "c3", "c1", "d3", "e5")
     # With e2 already White's, White to move must block the single threat at e3.
-    s = play_all(GAME.new(size=5, swap=False), "a3", "e2", "b3", "a1", "c3", "b1", "d3")
-    assert bot.choose(GAME, s, None, random.Random(1)) == GAME.parse("e3")
+    block = play_all(GAME.new(size=5, swap=False), "a3", "e2", "b3", "a1", "c3", "b1", "d3")
+    for bot in (MctsHexBot(iterations=2000, tactics=False), MctsHexBot(iterations=1)):
+        move = bot.choose(GAME, win, None, random.Random(1))
+        assert move in (GAME.parse("e2"), GAME.parse("e3"))
+        out = GAME.outcome(GAME.play(win, move))
+        assert out is not None and out.winner == 0
+        assert bot.choose(GAME, block, None, random.Random(1)) == GAME.parse("e3")
+
+
+def test_forced_move_finds_nothing_without_threats() -> None:
+    s = play_all(GAME.new(size=5, swap=False), "c3", "b2")
+    assert forced_move(5, s.cells, s.colour_of(0)) is None
 
 
 def test_mcts_swap_decisions() -> None:
