@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
+from hexarena.core.game import Game
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX, HtttxState, Move
@@ -21,6 +22,7 @@ def facts(s: HtttxState) -> tuple:
 
 def test_registered_and_described() -> None:
     assert get_game("htttx") is HTTTX
+    assert isinstance(HTTTX, Game)
     d = HTTTX.describe()
     assert d["seats"] == ["x", "o"]
     assert {p["name"]: p["default"] for p in d["params"]} == {
