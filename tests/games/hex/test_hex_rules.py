@@ -221,3 +221,21 @@ def test_states_compare_by_position() -> None:
     assert a != play_all(GAME.new(size=4), "a1", "b2")
     j = GAME.to_json(a)
     assert j["board"] == ["B...", ".W..", "..B.", "...."] and j["toMove"] == 1 and j["lastMove"] == "c3"
+
+
+def test_random_move_is_uniform_over_legal() -> None:
+    rng = random.Random(11)
+    s = play_all(GAME.new(size=3, swap=False), "a1", "a2", "b2", "c3")  # five empty cells left
+    counts: dict[object, int] = {}
+    for _ in range(5000):
+        m = GAME.random_move(s, rng)
+        counts[m] = counts.get(m, 0) + 1
+    assert set(counts) == set(GAME.legal(s))
+    assert all(850 < n < 1150 for n in counts.values()), counts
+    s = play_all(GAME.new(size=3), "b2")  # eight cells and the swap
+    counts = {}
+    for _ in range(4500):
+        m = GAME.random_move(s, rng)
+        counts[m] = counts.get(m, 0) + 1
+    assert set(counts) == set(GAME.legal(s)) and SWAP in counts
+    assert all(380 < n < 620 for n in counts.values()), counts
