@@ -167,6 +167,7 @@ async def test_duplicate_game_and_ply_are_conflicts(store: Store) -> None:
         ({"params": {"f": object()}}, "not JSON"),
         ({"players": []}, "at least one player"),
         ({"players": [("alice", "bws")]}, "PlayerRecord"),
+        ({"players": [PlayerRecord("a", "k" * 33)]}, "player kind of seat 0"),
         ({"status": "finished"}, "not allowed here"),
         ({"status": "bogus"}, "'bogus'"),
         ({"created_at": datetime(2026, 1, 1)}, "no timezone"),
@@ -218,6 +219,7 @@ async def test_player_specs_never_keep_secrets(store: Store) -> None:
     seats = [
         PlayerRecord("a", "bws", "wss://user:hunter2@bots.example/ws?token=s3cret&depth=3"),
         PlayerRecord("b", "uais", "./bot --api-key=abc123 --depth 3"),
+        PlayerRecord("c", ""),  # a missing kind is kept as "", not a reason to lose the game
     ]
     await store.create_game(game_id=gid, game="hex", params={}, players=seats)
     rec = await store.get_game(gid)
@@ -227,6 +229,7 @@ async def test_player_specs_never_keep_secrets(store: Store) -> None:
         assert secret not in stored
     assert "depth=3" in rec.players[0].spec and "bots.example/ws" in rec.players[0].spec
     assert "--depth 3" in rec.players[1].spec
+    assert rec.players[2] == PlayerRecord("c", "", "")
 
 
 async def _seed(store: Store) -> dict[str, str]:

@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -196,17 +197,30 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_upgrade_and_current(database_url: str) -> None:
-    first = _cli("upgrade", "--database-url", database_url)
-    assert first.returncode == 0, first.stderr
-    assert f"to {head_revision()}" in first.stdout
-    again = _cli("upgrade", "--database-url", database_url)
-    assert again.returncode == 0 and "already at revision" in again.stdout
-    current = _cli("--database-url", database_url, "current")
-    assert current.returncode == 0 and f"at revision {head_revision()}" in current.stdout
-    sql = _cli("sql", "--database-url", "postgresql://u@h/db")
-    assert sql.returncode == 0 and "CREATE TABLE games" in sql.stdout and "JSONB" in sql.stdout
+def _cli_in_thread(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI's main() in a thread (it calls asyncio.run) and capture what it printed."""
+    from hexarena.store.__main__ import main
+
+    with ThreadPoolExecutor(1) as pool:
+        code = pool.submit(main, list(args)).result(timeout=120)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_upgrade_current_and_sql(database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _cli_in_thread(capsys, "upgrade", "--database-url", database_url)
+    assert code == 0, err
+    assert f"to {head_revision()}" in out
+    code, out, _ = _cli_in_thread(capsys, "upgrade", "--database-url", database_url)
+    assert code == 0 and "already at revision" in out
+    code, out, _ = _cli_in_thread(capsys, "--database-url", database_url, "current")
+    assert code == 0 and f"at revision {head_revision()}" in out
+    code, out, _ = _cli_in_thread(capsys, "sql", "--database-url", "postgresql://u@h/db")
+    assert code == 0 and "CREATE TABLE games" in out and "JSONB" in out
+    code, _, err = _cli_in_thread(capsys, "upgrade", "--database-url", "mysql://x@y/z")
+    assert code == 1 and "not supported" in err
+
+
+def test_cli_runs_as_a_module() -> None:
     usage = _cli("--help")
-    assert usage.returncode == 0 and "upgrade" in usage.stdout
-    bad = _cli("upgrade", "--database-url", "mysql://x@y/z")
-    assert bad.returncode == 1 and "not supported" in bad.stderr
+    assert usage.returncode == 0 and "upgrade" in usage.stdout and "--database-url" in usage.stdout

@@ -657,7 +657,8 @@ def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]
         "game_id": game_id,
         "seat": seat,
         "name": check_text(player.name, f"name of seat {seat}"),
-        "kind": check_name(player.kind, f"player kind of seat {seat}"),
+        # An unknown kind is stored as "" rather than refused: a missing label must not lose a game.
+        "kind": check_name(player.kind, f"player kind of seat {seat}") if player.kind != "" else "",
         "spec": redact_spec(check_text(player.spec, f"spec of seat {seat}")),
     }
 
