@@ -132,6 +132,7 @@ def test_parse_and_format() -> None:
             HTTTX.parse(bad)
 
 
+@settings(deadline=None)
 @given(
     st.tuples(
         st.tuples(st.integers(-(10**6), 10**6), st.integers(-(10**6), 10**6)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
@@ -74,6 +74,7 @@ header_values = st.text(st.characters(blacklist_characters="]", blacklist_catego
 coords = st.tuples(st.integers(-999, 999), st.integers(-999, 999))
 
 
+@settings(deadline=None)
 @given(
     headers=st.dictionaries(st.from_regex(r"[a-z][a-z0-9]{0,8}", fullmatch=True), header_values, max_size=5),
     turns=st.lists(st.tuples(coords, coords), max_size=12),
