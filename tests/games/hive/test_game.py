@@ -101,6 +101,9 @@ def test_game_string_errors_quote_input() -> None:
     with pytest.raises(IllegalMove, match="Black\\[1\\]"):
         GAME.from_game_string("Base;InProgress;Black[1];wS1;bS1 wS1-")
     assert GAME.game_string(GAME.from_game_string("Base+MP")) == "Base+MP;NotStarted;White[1]"
+    assert GAME.game_string(GAME.from_game_string("Base+MLP;NotStarted;White[1];")) == "Base+MLP;NotStarted;White[1]"
+    with pytest.raises(InvalidMove, match="''"):
+        GAME.from_game_string("Base;InProgress;Black[1];;wS1")
 
 
 def test_random_games_round_trip_and_never_mutate() -> None:

@@ -18,7 +18,7 @@ import random
 import pytest
 
 from hexarena.games.hive.board import DIRS, NAME, Board, Move, qr
-from hexarena.games.hive.notation import format_move, resolve
+from hexarena.games.hive.notation import format_move, parse_game_string, resolve
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -61,7 +61,7 @@ def test_random_games_match_openspiel(seed: int, expansions: str) -> None:
     params = {f"uses_{n}": x in expansions for x, n in (("M", "mosquito"), ("L", "ladybug"), ("P", "pillbug"))}
     game = pyspiel.load_game("hive", params)
     rng = random.Random(seed)
-    compared = 0
+    compared = parsed = 0
     for _ in range(4):
         b = Board(expansions)
         s = game.new_initial_state()
@@ -73,6 +73,10 @@ def test_random_games_match_openspiel(seed: int, expansions: str) -> None:
                     assert s.is_terminal() and b.result() >= 0, str(s)
                     want = {0: "WhiteWins", 1: "BlackWins", 2: "Draw"}[b.result()]
                     assert str(s).split(";")[1] == want
+                    # OpenSpiel writes a UHP GameString: ours reads it back to the same position
+                    again, _ = parse_game_string(str(s))
+                    assert again.stacks == b.stacks and again.ply == b.ply
+                    parsed += 1
                 break
             acts = {s.action_to_string(a): a for a in s.legal_actions()}
             theirs = {_key(b, resolve(b, t)): resolve(b, t) for t in acts}
@@ -88,4 +92,8 @@ def test_random_games_match_openspiel(seed: int, expansions: str) -> None:
                 text = next(x for x in acts if x.split()[0] == NAME[m[0]] and resolve(b, x) == m)
             s.apply_action(acts[text])
             b.play(m)
-    assert compared > 100
+        else:
+            again, _ = parse_game_string(str(s))
+            assert again.stacks == b.stacks and again.ply == b.ply
+            parsed += 1
+    assert compared > 100 and parsed > 0

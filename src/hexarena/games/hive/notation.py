@@ -148,6 +148,8 @@ def parse_game_string(text: str, check_state: bool = True) -> tuple[Board, list[
     replay, because a GameString that contradicts itself is more likely a bug than intent.
     """
     parts = [p.strip() for p in text.strip().split(";")]
+    while len(parts) > 1 and not parts[-1]:
+        parts.pop()  # tolerate a trailing ';' (OpenSpiel writes one on an empty game)
     board = Board(parse_game_type(parts[0]))
     if len(parts) == 1:
         return board, []
