@@ -200,3 +200,24 @@ async def test_worker_processes_play_builtin_games() -> None:
     summary = await r.run()
     assert summary["games_finished"] == 4
     assert all(g["result"]["termination"] in ("normal", "turn_limit") for g in r.games)
+
+
+async def test_results_stored_after_the_last_state_save_are_recovered(store: Store) -> None:
+    """A hard crash between two state saves: the games table still has every result, and resume takes them."""
+    config = nw(["tfake:random", "tfake:greedy"], names=["a", "b"], games_per_pairing=8, seed=9)
+    runner = await Runner.create(config, store, tournament_id="crashy")
+    await runner.run()
+    truth = {g["id"]: (g["result"]["winner"], g["result"]["termination"], g["result"]["plies"]) for g in runner.games}
+    # roll the saved state back to "half the games unfinished", as if the process died before saving them
+    state = runner.state
+    for g in state["games"][4:]:
+        g["result"] = None
+    state["status"] = "running"
+    await store.update_tournament_state("crashy", state, status="running")
+    resumed = await Runner.resume(store, "crashy")
+    assert resumed.finished == 8
+    summary = await resumed.run()
+    assert summary["games_finished"] == 8 and summary["status"] == "finished"
+    after = {g["id"]: (g["result"]["winner"], g["result"]["termination"], g["result"]["plies"]) for g in resumed.games}
+    assert after == truth  # recovered from the games table, not replayed
+    assert len(await store.list_games(tournament_id="crashy", limit=100)) == 8

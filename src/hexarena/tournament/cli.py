@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from typing import Any
 
 import click
@@ -92,12 +93,19 @@ async def _drive(runner: Any, console: Console, quiet: bool) -> dict[str, Any]:
     )
     task: TaskID = progress.add_task(f"{runner.config.game} {runner.config.format}", total=None)
 
-    def refresh() -> Group:
-        summary = runner.summary()
-        progress.update(task, total=max(summary["games_scheduled"], 1), completed=summary["games_finished"])
-        return Group(progress, standings_table(summary))
+    last = [0.0]
+    view: list[Any] = [None]
 
-    with Live(refresh(), console=console, refresh_per_second=4, transient=True) as live:
+    def refresh(force: bool = False) -> Group:
+        """Progress on every result; the standings (a pass over all games) at most 4 times a second."""
+        progress.update(task, total=max(len(runner.games), 1), completed=runner.finished)
+        now = time.monotonic()
+        if force or view[0] is None or now - last[0] >= 0.25:
+            last[0] = now
+            view[0] = standings_table(runner.summary())
+        return Group(progress, view[0])
+
+    with Live(refresh(True), console=console, refresh_per_second=4, transient=True) as live:
 
         def on_result(_runner: Any, _game: dict[str, Any]) -> None:
             live.update(refresh())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,10 +25,19 @@ from hexarena.referee.clock import clock_from
 from hexarena.tournament import pairings
 from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
 from hexarena.tournament.openings import OpeningBook
-from hexarena.tournament.standings import Row, head_to_head, standings
-from hexarena.tournament.stats import SprtConfig, SprtState, sprt_status
+from hexarena.tournament.standings import Row, game_score, standings
+from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
 
 log = logging.getLogger(__name__)
+
+#: Seconds between two saves of the tournament state. Every game is stored in the games table the moment it
+#: ends, so a crash between saves loses nothing: :meth:`Runner.resume` takes those results back from there.
+#: Saving the whole state after each of thousands of games would write O(games^2) bytes.
+SAVE_INTERVAL = 1.0
+#: Times a game is retried when the executor itself fails (a worker process or Ray node died).
+EXECUTOR_RETRIES = 2
+#: Terminations the referee charges to the loser (so its culprit is the seat that did not win).
+CULPRIT_TERMINATIONS = ("time", "illegal_move", "protocol", "disconnect")
 
 
 @dataclass(slots=True)
@@ -158,6 +168,31 @@ class Runner:
         self.game = get_game(config.game)
         self.book = OpeningBook(self.game, config.params, config.seed, config.opening_plies, config.openings)
         self._lock = asyncio.Lock()
+        self._last_save = 0.0
+        self._tally()
+
+    def _tally(self) -> None:
+        """Counters kept up to date per result, so nothing is recomputed over all games after each one."""
+        self.finished = 0
+        self._tri = [0, 0, 0]
+        self._penta = [0, 0, 0, 0, 0]
+        self._half_pairs: dict[int, float] = {}
+        for g in self.games:
+            if g.get("result") is not None:
+                self._count(g)
+
+    def _count(self, g: dict[str, Any]) -> None:
+        self.finished += 1
+        if self.config.sprt is None or set(g["seats"]) != {0, 1}:
+            return
+        s = game_score(g, 0)
+        assert s is not None
+        self._tri[int(s * 2)] += 1
+        first = self._half_pairs.pop(g["pair"], None)
+        if first is None:
+            self._half_pairs[g["pair"]] = s
+        else:
+            self._penta[pair_index(first, s)] += 1
 
     # ----- construction -----
 
@@ -186,6 +221,8 @@ class Runner:
             raise ConfigError(f"no tournament {tournament_id!r} in {store.url}")
         config = TournamentConfig.from_json(record.config)
         state = record.state if isinstance(record.state, dict) else None
+        if state is not None:
+            await _recover(store, record.tournament_id, state)
         return cls(record.tournament_id, config, state, store, **kwargs)
 
     # ----- views -----
@@ -205,9 +242,8 @@ class Runner:
     def sprt(self) -> SprtState | None:
         if self.config.sprt is None:
             return None
-        tri, penta = head_to_head(self.games, 0, 1)
         cfg = SprtConfig(**self.config.sprt)
-        return sprt_status(penta if sum(penta) else [tri[0], tri[1], tri[2]], cfg)
+        return sprt_status(self._penta if sum(self._penta) else self._tri, cfg)
 
     def summary(self) -> dict[str, Any]:
         """A JSON view for the API and the report."""
@@ -215,7 +251,7 @@ class Runner:
 
         points, played = crosstable(len(self.config.players), self.games)
         sprt = self.sprt()
-        finished = sum(1 for g in self.games if g.get("result") is not None)
+        finished = self.finished
         return {
             "id": self.id,
             "config": self.config.to_json(),
@@ -339,7 +375,7 @@ class Runner:
         if self.done:
             return self.summary()
         self.state["status"] = "running"
-        await self._save()
+        await self._save(force=True)
         await self.executor.start()
         try:
             while not self.done:
@@ -347,13 +383,14 @@ class Runner:
                 if not pending:
                     if not self.plan():
                         self.state["status"] = "finished"
-                        await self._save()
+                        await self._save(force=True)
                         break
-                    await self._save()
+                    await self._save(force=True)
                     continue
                 await self._run_games(pending)
         finally:
             await self.executor.close()
+            await asyncio.shield(self._save(force=True))
         return self.summary()
 
     async def _run_games(self, pending: list[dict[str, Any]]) -> None:
@@ -363,20 +400,22 @@ class Runner:
             async with sem:
                 if self.done:
                     return
-                try:
-                    result = await self.executor.run(self.job(g))
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # the executor itself failed (worker died): retry on resume
-                    log.exception("game %s could not be played", g["id"])
-                    result = {
-                        "winner": None,
-                        "termination": "error",
-                        "reason": f"executor error: {exc}",
-                        "culprit": None,
-                        "moves": [],
-                        "players": [],
-                    }
+                for attempt in range(EXECUTOR_RETRIES + 1):
+                    try:
+                        result = await self.executor.run(self.job(g))
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as exc:  # the executor failed (a worker died), not a player: try again
+                        log.warning("game %s: executor failed (attempt %d): %s", g["id"], attempt + 1, exc)
+                        result = {
+                            "winner": None,
+                            "termination": "error",
+                            "reason": f"executor error: {exc}",
+                            "culprit": None,
+                            "moves": [],
+                            "players": [],
+                        }
                 await self._record(g, result)
 
         tasks = [asyncio.ensure_future(one(g)) for g in pending]
@@ -401,15 +440,18 @@ class Runner:
                 "plies": len(result.get("moves", [])),
                 "duration": round(float(result.get("finished", 0.0)) - float(result.get("started", 0.0)), 3),
             }
+            self._count(g)
             if self.store is not None:
                 await self._store_game(g, result)
             sprt = self.sprt()
+            stopped = False
             if sprt is not None:
                 self.state["sprt"] = sprt.to_json()
                 if sprt.decision is not None:
                     self.state["status"] = "stopped"
                     self.state["stop_reason"] = f"SPRT accepted {sprt.decision} (LLR {sprt.llr:.2f})"
-            await self._save()
+                    stopped = True
+            await self._save(force=stopped)
         if self.on_result is not None:
             out = self.on_result(self, g)
             if out is not None:
@@ -423,9 +465,51 @@ class Runner:
         except Exception:  # the tournament goes on; the state still holds the result
             log.exception("could not store game %s", g["id"])
 
-    async def _save(self) -> None:
-        if self.store is not None:
-            await self.store.update_tournament_state(self.id, self.state, status=self.state["status"])
+    async def _save(self, force: bool = False) -> None:
+        """Save the state: always when ``force``, else at most every :data:`SAVE_INTERVAL` seconds."""
+        if self.store is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_save < SAVE_INTERVAL:
+            return
+        self._last_save = now
+        await self.store.update_tournament_state(self.id, self.state, status=self.state["status"])
+
+
+async def _recover(store: Any, tournament_id: str, state: dict[str, Any]) -> int:
+    """Fill in results of games that were stored in the games table after the state's last save."""
+    missing = {g["id"]: g for g in state.get("games", []) if g.get("result") is None}
+    if not missing:
+        return 0
+    recovered = 0
+    offset = 0
+    while True:
+        rows = await store.list_games(
+            tournament_id=tournament_id, status=["finished", "aborted"], limit=1000, offset=offset
+        )
+        for row in rows:
+            g = missing.get(row.game_id)
+            if g is None or row.termination is None:
+                continue
+            culprit = None
+            if row.termination in CULPRIT_TERMINATIONS and row.winner is not None:
+                culprit = 1 - row.winner
+            duration = 0.0
+            if row.started_at is not None and row.finished_at is not None:
+                duration = (row.finished_at - row.started_at).total_seconds()
+            g["result"] = {
+                "winner": row.winner,
+                "termination": row.termination,
+                "reason": row.reason[:300],
+                "culprit": culprit,
+                "plies": row.move_count,
+                "duration": round(duration, 3),
+            }
+            recovered += 1
+        if len(rows) < 1000:
+            break
+        offset += 1000
+    return recovered
 
 
 __all__ = ["ResultHook", "Runner", "TournamentConfig", "new_state"]
