@@ -1,0 +1,266 @@
+"""A person playing any game in the browser, over a small JSON protocol (``WS /api/play?token=``).
+
+Why not the HTTTX ``human`` player: that one speaks bws packets and only knows HTTTX; a person needs every game,
+an explanation when a click is illegal, and a page reload that does not forfeit the game. So this adapter:
+
+- sends ``your_turn`` with the position (``game.to_json``), the legal moves in a clickable form and the time;
+- PRE-VALIDATES every ``{"type": "move", "move": "<notation>"}`` with ``game.play`` and answers a bad one with
+  ``{"type": "illegal", "reason": ...}``, keeping the request open: a person never loses on a misclick;
+- lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
+  forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile.
+
+The page talks to the player through ``connect`` / ``handle`` / ``disconnect``; the server route owns the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
+from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.spec import register_scheme
+
+Send = Callable[[str], Awaitable[None]]
+LegalView = Callable[[Any, Any], dict[str, Any]]
+
+
+def plain_legal_view(game: Any, state: Any) -> dict[str, Any]:
+    """Fallback when no richer view is installed: every legal move's notation (capped)."""
+    moves = []
+    for i, m in enumerate(game.legal(state)):
+        if i >= 2000:
+            return {"kind": "text", "moves": []}
+        moves.append({"move": game.format(m)})
+    return {"kind": "list", "moves": moves}
+
+
+class BrowserPlayer(BasePlayer):
+    """A human seat driven by a browser page. ``kind = "human"`` so the match manager gives it a token."""
+
+    kind = "human"
+
+    def __init__(
+        self,
+        name: str = "human",
+        *,
+        legal_view: LegalView | None = None,
+        probes: dict[str, Callable[..., dict[str, Any]]] | None = None,
+        join_timeout: float = 600.0,
+        grace: float = 30.0,
+    ) -> None:
+        super().__init__()
+        self.name = name or "human"
+        self.legal_view = legal_view or plain_legal_view
+        self.probes = probes or {}
+        self.join_timeout = join_timeout
+        self.grace = grace
+        self._send: Send | None = None
+        self._claimed = False
+        self._joined = asyncio.Event()
+        self._pending: asyncio.Future[MoveReply] | None = None
+        self._request: MoveRequest | None = None
+        self._asked_at = 0.0
+        self._grace_task: asyncio.Task[None] | None = None
+        self._end: dict[str, Any] | None = None
+        self.seat = 0
+        #: set once the match is over and the person was told; the server then closes the socket
+        self.done = asyncio.Event()
+
+    # ----- what the lobby sees -----
+
+    @property
+    def attached(self) -> bool:
+        """True once somebody took the seat (an open seat is one nobody has joined yet)."""
+        return self._claimed
+
+    @property
+    def connected(self) -> bool:
+        return self._send is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "spec": "browser"}
+
+    # ----- the socket side -----
+
+    async def connect(self, send: Send) -> None:
+        """Bind (or re-bind, after a reload) the person's socket and bring the page up to date."""
+        self._claimed = True
+        self._send = send
+        if self._grace_task is not None:
+            self._grace_task.cancel()
+            self._grace_task = None
+        if hasattr(self, "info"):
+            await self._emit(self._hello())
+        if self._end is not None:
+            await self._emit(self._end)
+        elif self._pending is not None and not self._pending.done():
+            await self._emit(self._your_turn())
+        self._joined.set()
+
+    def disconnect(self, send: Send) -> None:
+        """The socket ``send`` belongs to closed; start the grace period unless another socket replaced it."""
+        if self._send is not send:
+            return
+        self._send = None
+        if self.done.is_set() or self._grace_task is not None:
+            return
+        self._grace_task = asyncio.create_task(self._forfeit_later())
+
+    async def _forfeit_later(self) -> None:
+        await asyncio.sleep(self.grace)
+        if self._send is None and not self.done.is_set():
+            self.fail(BotCrashed(f"the player left and did not come back within {self.grace:g} s"))
+
+    async def handle(self, text: str | bytes) -> None:
+        """One frame from the page. Nothing the page sends can cost the person the game: bad input is answered."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            await self._emit({"type": "error", "reason": f"not JSON: {str(text)[:80]!r}"})
+            return
+        if not isinstance(msg, dict):
+            await self._emit({"type": "error", "reason": "a message is a JSON object with a 'type'"})
+            return
+        kind = msg.get("type")
+        if kind == "ping":
+            await self._emit({"type": "pong"})
+        elif kind == "move":
+            await self._try_move(msg.get("move"))
+        elif kind == "probe":
+            await self._probe(msg)
+        else:
+            await self._emit({"type": "error", "reason": f"unknown message type {kind!r}"})
+
+    async def _try_move(self, text: Any) -> None:
+        pending, request = self._pending, self._request
+        if pending is None or pending.done() or request is None:
+            await self._emit({"type": "illegal", "move": text, "reason": "it is not your turn"})
+            return
+        if not isinstance(text, str):
+            await self._emit({"type": "illegal", "move": text, "reason": f"a move is text, got {text!r}"})
+            return
+        game = self.info.game
+        try:
+            move = game.parse(text)
+            game.play(request.state, move)
+        except HexarenaError as exc:
+            await self._emit({"type": "illegal", "move": text, "reason": exc.reason})
+            return
+        pending.set_result(MoveReply(move=move))
+        await self._emit({"type": "accepted", "move": text})
+
+    async def _probe(self, msg: dict[str, Any]) -> None:
+        """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
+        request, what = self._request, msg.get("what")
+        probe = self.probes.get(str(what))
+        if probe is None:
+            await self._emit({"type": "error", "reason": f"no probe {what!r} for {self.info.game.name}"})
+            return
+        if request is None or self._pending is None or self._pending.done():
+            await self._emit({"type": "illegal", "probe": what, "reason": "it is not your turn"})
+            return
+        try:
+            result = probe(self.info.game, request.state, *list(msg.get("args") or []))
+        except HexarenaError as exc:
+            await self._emit({"type": "illegal", "probe": what, "reason": exc.reason})
+            return
+        except TypeError:
+            await self._emit({"type": "error", "reason": f"bad arguments for probe {what!r}"})
+            return
+        await self._emit({"type": "probe", "what": what, **result})
+
+    # ----- the referee side -----
+
+    async def start(self, info: MatchInfo) -> None:
+        self.info = info
+        self.seat = info.seat
+        if self._send is not None:
+            await self._emit(self._hello())
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        if not self._joined.is_set():
+            try:
+                await asyncio.wait_for(self._joined.wait(), self.join_timeout)
+            except TimeoutError:
+                raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+        self._request = request
+        self._asked_at = time.monotonic()
+        self._pending = asyncio.get_running_loop().create_future()
+        try:
+            await self._emit(self._your_turn())
+            return await self._pending
+        finally:
+            self._pending = None
+            self._request = None
+
+    async def finish(self, result: PlayerResult) -> None:
+        outcome = result.outcome
+        game = self.info.game if hasattr(self, "info") else None
+        self._end = {
+            "type": "end",
+            "winner": None if outcome.winner is None or game is None else game.seat_names[outcome.winner],
+            "winner_seat": outcome.winner,
+            "you": "draw" if outcome.winner is None else ("won" if outcome.winner == self.seat else "lost"),
+            "termination": str(outcome.termination),
+            "reason": outcome.reason,
+        }
+        if self._grace_task is not None:
+            self._grace_task.cancel()
+            self._grace_task = None
+        try:
+            await self._emit(self._end)
+        finally:
+            self.done.set()
+
+    # ----- messages -----
+
+    def _hello(self) -> dict[str, Any]:
+        info = self.info
+        return {
+            "type": "hello",
+            "match_id": info.match_id,
+            "game": info.game.name,
+            "seat": info.seat,
+            "side": info.game.seat_names[info.seat],
+            "opponent": info.opponent,
+            "params": info.params,
+            "grace": self.grace,
+        }
+
+    def _your_turn(self) -> dict[str, Any]:
+        request = self._request
+        assert request is not None
+        game = self.info.game
+        spent = time.monotonic() - self._asked_at
+        return {
+            "type": "your_turn",
+            "seat": self.seat,
+            "side": game.seat_names[self.seat],
+            "ply": game.ply(request.state),
+            "state": game.to_json(request.state),
+            "legal": self.legal_view(game, request.state),
+            "time_limit": None if request.time_limit is None else max(0.0, request.time_limit - spent),
+            "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),
+        }
+
+    async def _emit(self, message: dict[str, Any]) -> None:
+        send = self._send
+        if send is None:
+            return
+        try:
+            await send(json.dumps(message))
+        except Exception:  # the socket died under us: treat it as a disconnect (grace applies)
+            self.disconnect(send)
+
+
+async def _make(game: str, name: str) -> BasePlayer:
+    return BrowserPlayer(name or "human")
+
+
+register_scheme("browser", _make, "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)")
+
+__all__ = ["BrowserPlayer", "plain_legal_view"]

@@ -1,0 +1,234 @@
+"""The API the browser UI needs beyond the generic match API: a person's seat socket, replays, listings.
+
+``install(app)`` adds the routes (``create_app`` calls it) and teaches ``make_player`` the ``browser`` scheme
+with the clickable legal-move views of ``moves.py``:
+
+- ``WS /api/play?token=``: the seat of a ``BrowserPlayer`` (see ``players/browser.py`` for the messages). The
+  token's first use claims it from the match manager; the same token may reconnect while the match lasts
+  (a reload), which is why the claimed tokens are remembered here.
+- ``GET /api/ui/matches/{id}``: players, seats, params and the clock configuration of a match (the page runs the
+  clocks between updates).
+- ``POST /api/ui/matches/{id}/join``: the token of a still-open human seat (a lobby where anyone may sit down).
+- ``GET /api/ui/replay/{id}``: every position of a game, so the replay page steps without a rules engine.
+- ``GET /api/ui/games``: stored games filtered by game, player and result; ``GET /api/ui/bots``: bots by game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Query, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from hexarena.core.errors import HexarenaError
+from hexarena.core.registry import available_games, get_game
+from hexarena.players.base import BasePlayer
+from hexarena.players.browser import BrowserPlayer
+from hexarena.players.spec import register_scheme
+from hexarena.server import records
+from hexarena.server.ui import moves
+
+#: Most positions a replay serves (a longer game's replay is cut there, with ``truncated`` set).
+MAX_REPLAY_PLIES = 5000
+RESULTS = ("win", "draw", "running", "aborted", "finished")
+
+
+async def _browser_scheme(game: str, name: str) -> BasePlayer:
+    return BrowserPlayer(name or "human", legal_view=moves.legal_view, probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why})
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: str = Field(max_length=32, description="the seat's name (e.g. 'x', 'black') or its number")
+
+
+def install(app: FastAPI) -> None:
+    """Add the UI routes to ``app`` and register the ``browser`` player scheme."""
+    register_scheme(
+        "browser", _browser_scheme, "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)"
+    )
+    seats: dict[str, tuple[str, int]] = {}  # claimed tokens -> (match id, seat), for reconnects
+
+    def manager() -> Any:
+        return app.state.manager
+
+    def live_or_404(game_id: str) -> Any:
+        live = manager().get(game_id)
+        if live is None:
+            raise HTTPException(status_code=404, detail=f"no live game {game_id!r}")
+        return live
+
+    @app.websocket("/api/play")
+    async def play_socket(websocket: WebSocket, token: str = "") -> None:
+        await websocket.accept()
+        player, live = _seat_of(token)
+        if player is None:
+            await websocket.send_json({"type": "nope", "reason": "unknown or expired token"})
+            await websocket.close(code=1008)
+            return
+
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        async def pump() -> None:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                await player.handle(text if text is not None else (message.get("bytes") or b""))
+
+        await player.connect(send)
+        reader = asyncio.create_task(pump())
+        ended = asyncio.create_task(player.done.wait())
+        try:
+            await asyncio.wait([reader, ended], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            player.disconnect(send)
+            for task in (reader, ended):
+                task.cancel()
+            await asyncio.gather(reader, ended, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await websocket.close()
+            if live.result is not None:
+                for t in [t for t, (mid, _) in seats.items() if mid == live.match_id]:
+                    seats.pop(t, None)
+
+    def _seat_of(token: str) -> tuple[Any, Any]:
+        """The BrowserPlayer a token names (claiming it on first use) and its live match, or (None, None)."""
+        if not token or len(token) > 200:
+            return None, None
+        entry = seats.get(token)
+        if entry is None:
+            fresh = manager().tokens.get(token)
+            if fresh is None:
+                return None, None
+            live = manager().live.get(fresh[0])
+            if live is None or not isinstance(live.players[fresh[1]], BrowserPlayer):
+                return None, None  # an HTTTX bws human: that token belongs to /ws
+            claimed = manager().claim_token(token)
+            if claimed is None:
+                return None, None
+            entry = seats[token] = (fresh[0], fresh[1])
+        live = manager().get(entry[0])
+        if live is None:
+            seats.pop(token, None)
+            return None, None
+        player = live.players[entry[1]]
+        return (player, live) if isinstance(player, BrowserPlayer) else (None, None)
+
+    @app.get("/api/ui/matches/{game_id}", tags=["ui"], summary="A match's players, params and clock")
+    async def match_info(game_id: str) -> dict[str, Any]:
+        live = manager().get(game_id)
+        if live is None:
+            store = app.state.store
+            record = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
+            if record is None:
+                raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
+            out = records.summary_json(record)
+            out["seats"] = list(get_game(record.game).seat_names)
+            out["live"] = False
+            out["clock"] = None
+            return out
+        clock = live.referee.config.clock
+        out = records.live_summary(live)
+        out["seats"] = list(live.game.seat_names)
+        out["live"] = live.result is None
+        out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
+        out["open_seats"] = [
+            live.game.seat_names[s]
+            for s, p in enumerate(live.players)
+            if isinstance(p, BrowserPlayer) and not p.attached and any(v == (live.match_id, s) for v in manager().tokens.values())
+        ]
+        return out
+
+    @app.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open human seat")
+    async def join(game_id: str, body: JoinRequest) -> dict[str, Any]:
+        live = live_or_404(game_id)
+        names = list(live.game.seat_names)
+        seat = int(body.seat) if body.seat.isdigit() else (names.index(body.seat) if body.seat in names else -1)
+        if seat not in (0, 1):
+            raise HTTPException(status_code=400, detail=f"no seat {body.seat!r}; seats are {names}")
+        player = live.players[seat]
+        if not isinstance(player, BrowserPlayer):
+            raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is not a human seat of the web UI")
+        for token, entry in manager().tokens.items():
+            if entry == (live.match_id, seat) and not player.attached:
+                return {"game_id": live.match_id, "seat": names[seat], "token": token}
+        raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is already taken")
+
+    @app.get("/api/ui/replay/{game_id}", tags=["ui"], summary="Every position of a game, for stepping through it")
+    async def replay(game_id: str) -> dict[str, Any]:
+        live = manager().get(game_id)
+        if live is not None:
+            record = records.live_record(live)
+        else:
+            store = app.state.store
+            stored = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
+            if stored is None:
+                raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
+            record = records.record_json(stored)
+        game = get_game(record["game"])
+        try:
+            state = game.new(**(record.get("params") or {}))
+        except HexarenaError as exc:
+            raise HTTPException(status_code=422, detail=f"cannot rebuild game {game_id!r}: {exc.reason}") from None
+        states = [game.to_json(state)]
+        error = None
+        for m in record["moves"][:MAX_REPLAY_PLIES]:
+            try:
+                state = game.play(state, game.parse(m["move"]))
+            except HexarenaError as exc:
+                error = f"move {m['ply']} ({m['move']!r}): {exc.reason}"
+                break
+            states.append(game.to_json(state))
+        record["states"] = states
+        record["seats"] = list(game.seat_names)
+        record["truncated"] = len(record["moves"]) > MAX_REPLAY_PLIES
+        record["replay_error"] = error
+        return record
+
+    @app.get("/api/ui/games", tags=["ui"], summary="Stored games filtered by game, player and result")
+    async def ui_games(
+        game: str | None = Query(default=None, max_length=64),
+        player: str | None = Query(default=None, max_length=200),
+        result: str | None = Query(default=None, max_length=20),
+        limit: int = Query(default=50, ge=1, le=500),
+        offset: int = Query(default=0, ge=0),
+    ) -> list[dict[str, Any]]:
+        if result and result not in RESULTS:
+            raise HTTPException(status_code=400, detail=f"result must be one of {list(RESULTS)}, got {result!r}")
+        store = app.state.store
+        if store is None:
+            rows = [records.live_summary(m) for m in list(manager().finished.values()) + list(manager().live.values())]
+            rows = [r for r in rows if (not game or r["game"] == game)]
+            if player:
+                rows = [r for r in rows if any(p.get("name") == player for p in r["players"])]
+        else:
+            status = {"running": "running", "aborted": "aborted"}.get(result or "", "finished" if result else None)
+            found = await store.list_games(game=game or None, player=player or None, status=status, limit=limit, offset=offset)
+            rows = [records.summary_json(r) for r in found]
+        if result == "win":
+            rows = [r for r in rows if r["winner"] is not None]
+        elif result == "draw":
+            rows = [r for r in rows if r["winner"] is None and r["status"] == "finished"]
+        return rows[:limit] if store is None else rows
+
+    @app.get("/api/ui/bots", tags=["ui"], summary="Built-in and registered bots, and ratings, by game")
+    async def ui_bots(game: str | None = Query(default=None, max_length=64)) -> list[dict[str, Any]]:
+        from hexarena.bots.registry import builtin_bots
+
+        names = sorted(available_games()) if not game else [get_game(game).name]
+        store = app.state.store
+        out: list[dict[str, Any]] = []
+        for name in names:
+            for bot in sorted(builtin_bots(name)):
+                out.append({"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"})
+            if store is not None:
+                for b in await store.list_bots(game=name):
+                    out.append({"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec})
+                for r in await store.list_ratings(name, limit=100):
+                    out.append({"game": name, "name": r.key, "kind": "rated", "rating": round(r.rating, 1), "games": r.games})
+        return out

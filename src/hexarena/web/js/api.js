@@ -1,0 +1,101 @@
+// Small helpers shared by every page: JSON over HTTP, WebSocket URLs, DOM building, formatting.
+
+export async function getJSON(path) {
+  const r = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!r.ok) throw new Error(await errorText(r));
+  return r.json();
+}
+
+export async function postJSON(path, body) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(await errorText(r));
+  return r.json();
+}
+
+async function errorText(r) {
+  try {
+    const body = await r.json();
+    const d = body.detail;
+    if (typeof d === "string") return d;
+    if (Array.isArray(d)) return d.map((e) => `${(e.loc || []).join(".")}: ${e.msg}`).join("; ");
+    return JSON.stringify(body);
+  } catch {
+    return `${r.status} ${r.statusText}`;
+  }
+}
+
+export function wsURL(path) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}${path}`;
+}
+
+/** h("div.panel#x", {onclick}, child, "text", [children]) -> an element. */
+export function h(tag, attrs, ...children) {
+  const [name, ...rest] = tag.split(/(?=[.#])/);
+  const el = document.createElement(name || "div");
+  for (const part of rest) {
+    if (part[0] === ".") el.classList.add(part.slice(1));
+    else el.id = part.slice(1);
+  }
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : String(c));
+  }
+}
+
+export function fmtClock(seconds) {
+  if (seconds === null || seconds === undefined) return "—";
+  const s = Math.max(0, seconds);
+  if (s < 10) return s.toFixed(1);
+  const m = Math.floor(s / 60);
+  const r = Math.floor(s % 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(r).padStart(2, "0")}`
+    : `${m}:${String(r).padStart(2, "0")}`;
+}
+
+export function fmtDate(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return isNaN(d) ? iso : d.toLocaleString();
+}
+
+export function playerName(p) {
+  if (!p) return "?";
+  return p.name || p.spec || p.kind || "?";
+}
+
+/** "x wins", "draw", "running"... for a game summary. */
+export function resultText(g, seats) {
+  if (g.status === "running") return "running";
+  if (g.status === "aborted") return "aborted";
+  if (g.winner === null || g.winner === undefined) return g.termination === "normal" || !g.termination ? "draw" : `draw (${g.termination})`;
+  const side = seats ? seats[g.winner] : `seat ${g.winner}`;
+  return `${side} wins${g.termination && g.termination !== "normal" ? ` (${g.termination})` : ""}`;
+}
+
+export function download(name, text) {
+  const a = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/plain" })), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}

@@ -1,0 +1,43 @@
+// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/replay/ID, #/games, #/bots).
+// Hash routes keep the server side trivial (one static index.html) and make every page linkable.
+
+import { h } from "./api.js";
+
+const routes = {
+  lobby: () => import("./lobby.js").then((m) => m.lobbyPage),
+  play: () => import("./match.js").then((m) => m.matchPage),
+  watch: () => import("./match.js").then((m) => m.matchPage),
+  replay: () => import("./replay.js").then((m) => m.replayPage),
+  games: () => import("./lists.js").then((m) => m.gamesPage),
+  bots: () => import("./lists.js").then((m) => m.botsPage),
+};
+
+let cleanup = null;
+
+async function route() {
+  const raw = location.hash.replace(/^#\/?/, "") || "lobby";
+  const [path, query] = raw.split("?");
+  const [name, ...args] = path.split("/");
+  const params = new URLSearchParams(query || "");
+  const app = document.getElementById("app");
+  if (cleanup) { try { cleanup(); } catch (e) { console.error(e); } cleanup = null; }
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    a.classList.toggle("active", a.dataset.nav === name || (name === "watch" && a.dataset.nav === "lobby"));
+  }
+  const load = routes[name];
+  app.replaceChildren();
+  if (!load) {
+    app.append(h("p.error", `No page ${JSON.stringify(name)}.`), h("a", { href: "#/lobby" }, "Back to the lobby"));
+    return;
+  }
+  try {
+    const page = await load();
+    cleanup = (await page(app, { name, args: args.map(decodeURIComponent), params })) || null;
+  } catch (e) {
+    console.error(e);
+    app.append(h("p.error", `Could not show this page: ${e.message}`));
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

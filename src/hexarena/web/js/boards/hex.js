@@ -1,0 +1,80 @@
+// Hex: an N x N rhombus of hexagons. Rows a, b, ... from the top, columns 1..N ("a1" is the top-left cell).
+// Black joins top and bottom (dark edges), White joins left and right (light edges). Swap and resign buttons.
+
+import { h } from "../api.js";
+import { s, hexPoints, SQRT3, COLOURS } from "./svg.js";
+
+const R = 20;
+
+export function make(params) {
+  let n = params.size || 11;
+  const svg = s("svg", { role: "img", "aria-label": "hex board" });
+  const swapBtn = h("button.secondary", { type: "button", hidden: true }, "Swap");
+  const resignBtn = h("button.secondary", { type: "button", hidden: true }, "Resign");
+  const el = h("div", svg, h("div.controls", swapBtn, resignBtn));
+  let io = null;
+  let legal = new Set();
+  let state = null;
+  swapBtn.addEventListener("click", () => io && io.move("swap"));
+  resignBtn.addEventListener("click", () => io && confirm("Resign this game?") && io.move("resign"));
+
+  const centre = (r, c) => [R * SQRT3 * (c + r / 2), R * 1.5 * r];
+  const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;
+
+  function draw() {
+    svg.replaceChildren();
+    const [x0] = centre(0, 0);
+    const [x1, y1] = centre(n - 1, n - 1);
+    const pad = R * 2.2;
+    svg.setAttribute("viewBox", `${x0 - pad} ${-pad} ${x1 - x0 + 2 * pad} ${y1 + 2 * pad}`);
+    // edges: top/bottom for Black, left/right for White
+    const edge = (pts, colour) => svg.append(s("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none",
+      stroke: colour, "stroke-width": 7, "stroke-linecap": "round" }));
+    const top = [], bottom = [], left = [], right = [];
+    for (let i = 0; i < n; i++) {
+      const [tx, ty] = centre(0, i); top.push([tx, ty - R * 1.15]);
+      const [bx, by] = centre(n - 1, i); bottom.push([bx, by + R * 1.15]);
+      const [lx, ly] = centre(i, 0); left.push([lx - R * 1.1, ly]);
+      const [rx, ry] = centre(i, n - 1); right.push([rx + R * 1.1, ry]);
+    }
+    edge(top, "#222"); edge(bottom, "#222"); edge(left, "#c9ccd2"); edge(right, "#c9ccd2");
+    const rows = state?.board || [];
+    const lastName = state?.lastMove;
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        const [x, y] = centre(r, c);
+        const nm = name(r, c);
+        const ch = rows[r]?.[c] || ".";
+        const g = s("g", { class: "cell", "data-cell": nm, onclick: () => io && io.move(nm) });
+        g.append(s("polygon", { points: hexPoints(x, y, R), fill: io && legal.has(nm) ? "#dff0e4" : "#f1ede4",
+          stroke: "#9aa3b0", "stroke-width": 1 }));
+        if (ch === "B" || ch === "W") {
+          g.append(s("circle", { cx: x, cy: y, r: R * 0.68, fill: ch === "B" ? "#222" : "#fafafa", "data-stone": ch,
+            stroke: ch === "B" ? "#000" : "#555", "stroke-width": 1.5 }));
+        }
+        if (nm === lastName) g.append(s("circle", { cx: x, cy: y, r: R * 0.28, fill: COLOURS.last }));
+        svg.append(g);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const [lx, ly] = centre(i, 0);
+      svg.append(s("text", { x: lx - R * 1.7, y: ly + 4, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" },
+        String.fromCharCode(97 + i)));
+      const [tx, ty] = centre(0, i);
+      svg.append(s("text", { x: tx, y: ty - R * 1.5, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" }, i + 1));
+    }
+  }
+
+  return {
+    el,
+    render(st) { state = st; if (st?.size) n = st.size; draw(); },
+    setTurn(l, handlers) {
+      io = l ? handlers : null;
+      legal = new Set((l?.moves || []).map((m) => m.move));
+      swapBtn.hidden = !(l && (l.extra || []).includes("swap"));
+      resignBtn.hidden = !l;
+      draw();
+    },
+  };
+}
+export { COLOURS };

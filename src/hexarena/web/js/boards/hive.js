@@ -1,0 +1,143 @@
+// Hive: pieces on a pointy-top hex grid (UHP axial q, r), stacks shown by their top piece and height, both
+// hands beside the board. Pick a piece (in your hand or on the board), then one of its highlighted
+// destinations; a click elsewhere is explained by the server. Pillbug throws are listed under the thrown piece.
+
+import { h } from "../api.js";
+import { s, axialToPixel, hexPoints, COLOURS } from "./svg.js";
+
+const R = 26;
+const BUG = { Q: "Queen", S: "Spider", B: "Beetle", G: "Grasshopper", A: "Ant", M: "Mosquito", L: "Ladybug", P: "Pillbug" };
+const BUG_COLOUR = { Q: "#b7791f", S: "#7b341e", B: "#6b46c1", G: "#2f855a", A: "#2b6cb0", M: "#4a5568", L: "#c53030", P: "#319795" };
+
+export function make() {
+  const svg = s("svg", { role: "img", "aria-label": "Hive board" });
+  const hands = { white: h("div.hand"), black: h("div.hand") };
+  const passBtn = h("button.secondary", { type: "button", hidden: true }, "Pass");
+  const el = h("div",
+    h("div", h("strong", "Black's hand"), hands.black),
+    svg,
+    h("div", h("strong", "White's hand"), hands.white),
+    h("div.controls", passBtn));
+  let state = null, io = null, legal = [], selected = null;  // selected: {piece, from} (from null: hand)
+  passBtn.addEventListener("click", () => io && io.move("pass"));
+
+  const key = (c) => (c ? `${c[0]},${c[1]}` : "hand");
+  const myColour = () => (state?.to_move === "black" ? "b" : "w");
+
+  function movesOf(sel) {
+    if (!sel) return [];
+    return legal.filter((m) => m.piece === sel.piece && key(m.from) === key(sel.from));
+  }
+
+  function pickHand(colour, kind) {
+    if (!io) return;
+    if (colour !== myColour()) { io.say(`Those are ${colour === "w" ? "White" : "Black"}'s pieces: pick one of yours.`, "illegal"); return; }
+    const m = legal.find((x) => x.from === null && x.piece && x.piece[0] === colour && x.piece[1] === kind);
+    if (!m) {
+      const queenRule = legal.some((x) => x.from === null) ? " (the queen must be placed by your fourth turn, and not on your first)" : "";
+      io.say(`You may not place a ${BUG[kind]} now${queenRule}.`, "illegal");
+      return;
+    }
+    selected = { piece: m.piece, from: null };
+    io.say(`${m.piece}: pick a highlighted cell.`, "info");
+    draw();
+  }
+
+  async function clickCell(q, r, top) {
+    if (!io) return;
+    const dest = selected ? movesOf(selected).find((m) => m.to[0] === q && m.to[1] === r) : null;
+    if (dest) { io.move(dest.move); return; }
+    if (top && (!selected || selected.piece !== top)) {
+      const own = legal.filter((m) => m.piece === top && m.from && m.from[0] === q && m.from[1] === r);
+      if (own.length) { selected = { piece: top, from: [q, r] }; io.say(`${top}: pick a highlighted cell.`, "info"); draw(); return; }
+      if (!selected) {
+        const whose = top[0] === myColour() ? "" : ` (it is ${top[0] === "w" ? "White" : "Black"}'s piece)`;
+        io.say(`${top} has no legal move now${whose}.`, "illegal");
+        return;
+      }
+    }
+    if (!selected) { io.say("Pick a piece first: one in your hand or one on the board.", "illegal"); return; }
+    const res = await io.probe("hive_why", [selected.piece, q, r]);
+    if (res && res.move) io.move(res.move);
+  }
+
+  function draw() {
+    svg.replaceChildren();
+    const cells = state?.board || [];
+    const targets = movesOf(selected);
+    const pts = [...cells.map((c) => [c.q, c.r]), ...legal.filter((m) => m.to).map((m) => m.to)];
+    if (!pts.length) pts.push([0, 0]);
+    const xy = pts.map(([q, r]) => axialToPixel(q, r, R));
+    const pad = R * 2.5;
+    const minx = Math.min(...xy.map((p) => p[0])) - pad, maxx = Math.max(...xy.map((p) => p[0])) + pad;
+    const miny = Math.min(...xy.map((p) => p[1])) - pad, maxy = Math.max(...xy.map((p) => p[1])) + pad;
+    svg.setAttribute("viewBox", `${minx} ${miny} ${Math.max(maxx - minx, R * 10)} ${Math.max(maxy - miny, R * 7)}`);
+    // empty neighbour cells as a faint grid (clickable for explanations)
+    const occupied = new Set(cells.map((c) => `${c.q},${c.r}`));
+    const ring = new Set();
+    for (const c of cells) for (const [dq, dr] of [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]]) {
+      const k = `${c.q + dq},${c.r + dr}`;
+      if (!occupied.has(k)) ring.add(k);
+    }
+    if (!cells.length) ring.add("0,0");
+    for (const k of ring) {
+      const [q, r] = k.split(",").map(Number);
+      const [x, y] = axialToPixel(q, r, R);
+      svg.append(s("polygon", { class: "cell", points: hexPoints(x, y, R * 0.96), fill: "#f1f3f6", stroke: "#d5d9e0",
+        "data-cell": k, onclick: () => clickCell(q, r, null) }));
+    }
+    for (const c of cells) {
+      const top = c.stack[c.stack.length - 1];
+      const [x, y] = axialToPixel(c.q, c.r, R);
+      const white = top[0] === "w";
+      const g = s("g", { class: "cell", "data-piece": top, "data-cell": `${c.q},${c.r}`, onclick: () => clickCell(c.q, c.r, top) });
+      const isSel = selected && selected.from && selected.from[0] === c.q && selected.from[1] === c.r;
+      const movable = io && legal.some((m) => m.piece === top && m.from && m.from[0] === c.q && m.from[1] === c.r);
+      g.append(s("polygon", { points: hexPoints(x, y, R * 0.96), fill: white ? "#fdfaf0" : "#2d3340",
+        stroke: isSel ? COLOURS.last : (movable ? "#2f855a" : "#8a94a3"), "stroke-width": isSel ? 4 : (movable ? 3 : 1.5) }));
+      g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: BUG_COLOUR[top[1]] || "#000" }, top[1]));
+      g.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
+      if (c.stack.length > 1) {
+        g.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
+        g.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));
+        g.append(s("title", {}, `stack (bottom to top): ${c.stack.join(", ")}`));
+      } else {
+        g.append(s("title", {}, top));
+      }
+      if (state?.last_moved && c.stack.includes(state.last_moved)) {
+        g.append(s("polygon", { points: hexPoints(x, y, R * 0.75), fill: "none", stroke: COLOURS.last, "stroke-width": 3 }));
+      }
+      svg.append(g);
+    }
+    for (const m of targets) {
+      const [x, y] = axialToPixel(m.to[0], m.to[1], R);
+      svg.append(s("polygon", { class: "cell", points: hexPoints(x, y, R * 0.8), fill: COLOURS.legal, stroke: "#2f855a",
+        "stroke-width": 2, "data-target": `${m.to[0]},${m.to[1]}`, onclick: () => io && io.move(m.move) }));
+    }
+    for (const side of ["white", "black"]) {
+      const colour = side[0];
+      const box = hands[side];
+      box.replaceChildren();
+      const hand = state?.hands?.[side] || {};
+      for (const [kind, n] of Object.entries(hand)) {
+        const canPlace = io && colour === myColour() && legal.some((m) => m.from === null && m.piece && m.piece[0] === colour && m.piece[1] === kind);
+        const isSel = selected && selected.from === null && selected.piece[0] === colour && selected.piece[1] === kind;
+        const cls = `button.piece.${colour}${canPlace ? ".movable" : ""}${isSel ? ".selected" : ""}`;
+        box.append(h(cls, { type: "button", title: `${BUG[kind]} ×${n}`, "data-hand": `${colour}${kind}`, onclick: () => pickHand(colour, kind) }, `${kind}×${n}`));
+      }
+      if (!Object.keys(hand).length) box.append(h("span.muted", "empty"));
+    }
+  }
+
+  return {
+    el,
+    render(st) { state = st; selected = null; draw(); },
+    setTurn(l, handlers) {
+      io = l ? handlers : null;
+      legal = l?.moves || [];
+      selected = null;
+      passBtn.hidden = !(io && legal.length === 1 && legal[0].move === "pass");
+      draw();
+    },
+  };
+}

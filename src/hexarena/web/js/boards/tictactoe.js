@@ -1,0 +1,61 @@
+// Noughts and crosses: a 3x3 grid; rows a-c from the top, columns 1-3 ("b2" is the centre).
+
+import { s, COLOURS } from "./svg.js";
+
+const CELL = 100;
+
+export function make() {
+  const svg = s("svg", { viewBox: "-20 -20 340 340", role: "img", "aria-label": "noughts and crosses board" });
+  let io = null;
+  let legal = new Set();
+  let state = null;
+  let last = null;
+
+  function name(r, c) { return `${"abc"[r]}${c + 1}`; }
+
+  function draw() {
+    svg.replaceChildren();
+    for (let r = 0; r < 3; r++) {
+      for (let c = 0; c < 3; c++) {
+        const n = name(r, c);
+        const mark = state?.board?.[r]?.[c] || "";
+        const g = s("g", { class: "cell", "data-cell": n, onclick: () => io && io.move(n) });
+        g.append(s("rect", {
+          x: c * CELL, y: r * CELL, width: CELL, height: CELL, rx: 6,
+          fill: io && legal.has(n) ? COLOURS.legal : "#fff", stroke: "#9aa3b0", "stroke-width": 2,
+        }));
+        if (n === last) g.append(s("rect", { x: c * CELL + 4, y: r * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 6,
+          fill: "none", stroke: COLOURS.last, "stroke-width": 5 }));
+        const cx = c * CELL + CELL / 2, cy = r * CELL + CELL / 2;
+        if (mark === "X") {
+          g.append(s("path", { d: `M${cx - 28} ${cy - 28}L${cx + 28} ${cy + 28}M${cx + 28} ${cy - 28}L${cx - 28} ${cy + 28}`,
+            stroke: COLOURS.p0, "stroke-width": 12, "stroke-linecap": "round" }));
+        } else if (mark === "O") {
+          g.append(s("circle", { cx, cy, r: 30, fill: "none", stroke: COLOURS.p1, "stroke-width": 11 }));
+        }
+        svg.append(g);
+      }
+    }
+    for (let i = 0; i < 3; i++) {
+      svg.append(s("text", { x: -10, y: i * CELL + CELL / 2 + 5, "text-anchor": "middle", "font-size": 13, fill: "#5b6472" }, "abc"[i]));
+      svg.append(s("text", { x: i * CELL + CELL / 2, y: -6, "text-anchor": "middle", "font-size": 13, fill: "#5b6472" }, i + 1));
+    }
+    const line = state?.line;
+    if (line && line.length === 3) {
+      const p = (i) => [(i % 3) * CELL + CELL / 2, Math.floor(i / 3) * CELL + CELL / 2];
+      const [a, b] = [p(line[0]), p(line[2])];
+      svg.append(s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: COLOURS.last, "stroke-width": 8,
+        "stroke-linecap": "round", opacity: 0.8 }));
+    }
+  }
+
+  return {
+    el: svg,
+    render(st, info = {}) { state = st; last = info.move || null; draw(); },
+    setTurn(l, handlers) {
+      io = l ? handlers : null;
+      legal = new Set((l?.moves || []).map((m) => m.move));
+      draw();
+    },
+  };
+}

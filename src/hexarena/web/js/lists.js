@@ -1,0 +1,62 @@
+// Games and bots: listings with filters; every game links to its replay (or to the live view).
+
+import { getJSON, h, playerName, resultText, fmtDate } from "./api.js";
+
+export async function gamesPage(app, { params }) {
+  const games = await getJSON("/api/games");
+  const seatsOf = Object.fromEntries(games.map((g) => [g.name, g.seats]));
+  const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
+  const player = h("input#f-player", { type: "text", placeholder: "player name" });
+  const result = h("select#f-result", [["", "any result"], ["win", "decisive"], ["draw", "draw"], ["finished", "finished"],
+    ["running", "running"], ["aborted", "aborted"]].map(([v, t]) => h("option", { value: v }, t)));
+  gameSel.value = params.get("game") || "";
+  player.value = params.get("player") || "";
+  result.value = params.get("result") || "";
+  const box = h("div.tablewrap");
+  const form = h("form.filters",
+    h("label", h("span", "Game"), gameSel), h("label", h("span", "Player"), player), h("label", h("span", "Result"), result),
+    h("button", { type: "submit" }, "Filter"));
+  app.append(h("h1", "Games"), h("div.panel", form, box));
+
+  async function load() {
+    const q = new URLSearchParams();
+    if (gameSel.value) q.set("game", gameSel.value);
+    if (player.value.trim()) q.set("player", player.value.trim());
+    if (result.value) q.set("result", result.value);
+    q.set("limit", "200");
+    let rows;
+    try { rows = await getJSON(`/api/ui/games?${q}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
+    if (!rows.length) { box.replaceChildren(h("p.muted", "No game matches.")); return; }
+    box.replaceChildren(h("table#games",
+      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", ""].map((t) => h("th", t)))),
+      h("tbody", rows.map((g) => h("tr", { "data-game": g.game_id },
+        h("td", g.game),
+        h("td", g.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
+        h("td", resultText(g, seatsOf[g.game])),
+        h("td", g.moves ?? ""),
+        h("td", fmtDate(g.created_at)),
+        h("td", g.status === "running" ? h("a", { href: `#/watch/${g.game_id}` }, "watch") : h("a", { href: `#/replay/${g.game_id}` }, "replay")))))));
+  }
+  form.addEventListener("submit", (e) => { e.preventDefault(); load(); });
+  for (const el of [gameSel, result]) el.addEventListener("change", load);
+  await load();
+}
+
+export async function botsPage(app, { params }) {
+  const games = await getJSON("/api/games");
+  const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
+  gameSel.value = params.get("game") || "";
+  const box = h("div.tablewrap");
+  app.append(h("h1", "Bots"), h("div.panel", h("div.filters", h("label", h("span", "Game"), gameSel)), box));
+  async function load() {
+    const rows = await getJSON(`/api/ui/bots${gameSel.value ? `?game=${gameSel.value}` : ""}`);
+    box.replaceChildren(h("table#bots",
+      h("thead", h("tr", ["Game", "Bot", "Kind", "Rating", ""].map((t) => h("th", t)))),
+      h("tbody", rows.map((b) => h("tr",
+        h("td", b.game), h("td", b.name), h("td", b.kind),
+        h("td", b.rating !== undefined ? `${b.rating} (${b.games} games)` : ""),
+        h("td", h("a", { href: `#/games?game=${b.game}&player=${encodeURIComponent(b.kind === "builtin" ? `builtin:${b.name}` : b.name)}` }, "games")))))));
+  }
+  gameSel.addEventListener("change", load);
+  await load();
+}

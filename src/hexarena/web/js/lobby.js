@@ -1,0 +1,163 @@
+// Lobby: create a match of any registered game (its parameters, clock, and each seat a person, a built-in
+// bot, a bot URL or any player spec the server knows), see live games, join an open human seat.
+
+import { getJSON, postJSON, h, playerName } from "./api.js";
+import { saveToken } from "./tokens.js";
+
+export async function lobbyPage(app) {
+  const [games, kinds] = await Promise.all([getJSON("/api/games"), getJSON("/api/players")]);
+  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  const gameSel = h("select#game", { name: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
+  const paramsBox = h("div");
+  const seatsBox = h("div");
+  const clockType = h("select#clock-type", ["none", "turn", "match", "incremental"].map((k) => h("option", { value: k }, k)));
+  const clockSecs = h("input#clock-seconds", { type: "number", min: 1, step: "any", value: 300, style: "width:7rem" });
+  const clockInc = h("input#clock-increment", { type: "number", min: 0, step: "any", value: 2, style: "width:7rem" });
+  const msg = h("p.msg");
+  const createBtn = h("button#create", { type: "submit" }, "Create match");
+  const form = h("form.panel",
+    h("h2", "New match"),
+    h("label", h("span", "Game"), gameSel),
+    paramsBox,
+    h("label", h("span", "Clock"), clockType),
+    h("label.clock-seconds", h("span", "Seconds"), clockSecs),
+    h("label.clock-increment", h("span", "Increment (s)"), clockInc),
+    seatsBox,
+    createBtn, msg);
+  const liveBox = h("div.tablewrap");
+  app.append(h("h1", "Lobby"), h("div.grid2", form, h("div.panel", h("h2", "Live games"), liveBox,
+    h("p.muted", "Player specs the server knows: ", h("br"), ...Object.values(kinds).flatMap((t) => [h("code", t), h("br")])))));
+
+  function syncClock() {
+    const t = clockType.value;
+    form.querySelector(".clock-seconds").hidden = t === "none";
+    form.querySelector(".clock-increment").hidden = t !== "incremental";
+  }
+  clockType.addEventListener("change", syncClock);
+
+  function paramInput(p) {
+    const id = `param-${p.name}`;
+    let input;
+    if (p.type === "bool") {
+      input = h("input", { type: "checkbox", id, name: p.name, checked: !!p.default });
+    } else if (p.choices) {
+      input = h("select", { id, name: p.name }, p.choices.map((c) => h("option", { value: c, selected: c === p.default }, c === "" ? "(none)" : c)));
+    } else {
+      input = h("input", { id, name: p.name, type: p.type === "int" || p.type === "float" ? "number" : "text",
+        min: p.minimum ?? undefined, max: p.maximum ?? undefined, step: p.type === "int" ? 1 : "any",
+        value: p.default ?? "", placeholder: p.nullable ? "none" : undefined, style: "width:7rem" });
+    }
+    input.dataset.param = p.name;
+    input.dataset.type = p.type;
+    input.dataset.nullable = p.nullable ? "1" : "";
+    return h("label", { title: p.help }, h("span", p.name.replace(/_/g, " ")), input, " ", h("small.muted", p.help));
+  }
+
+  function seatInput(game, i) {
+    const bots = game.builtin_bots || [];
+    const kind = h("select", { id: `seat${i}-kind` },
+      h("option", { value: "you" }, "Me (play here)"),
+      h("option", { value: "open" }, "Open seat (someone joins)"),
+      bots.map((b) => h("option", { value: `builtin:${b}` }, `Built-in bot: ${b}`)),
+      game.name === "htttx" ? [h("option", { value: "bws" }, "Bot URL (bws)"), h("option", { value: "stateless" }, "Bot URL (stateless)")] : null,
+      h("option", { value: "spec" }, "Other player spec…"));
+    if (i === 1 && bots.length) kind.value = `builtin:${bots.includes("random") ? "random" : bots[0]}`;
+    const extra = h("input", { id: `seat${i}-extra`, type: "text", style: "width:16rem" });
+    const extraLabel = h("label", h("span", ""), extra);
+    function sync() {
+      const v = kind.value;
+      extraLabel.hidden = false;
+      if (v === "you" || v === "open") { extraLabel.firstChild.textContent = "Name"; extra.placeholder = "human"; }
+      else if (v === "bws" || v === "stateless") { extraLabel.firstChild.textContent = "Bot URL"; extra.placeholder = "http://127.0.0.1:8765/capabilities.json"; }
+      else if (v === "spec") { extraLabel.firstChild.textContent = "Spec"; extra.placeholder = "uais:/path/to/bot"; }
+      else extraLabel.hidden = true;
+    }
+    kind.addEventListener("change", sync);
+    sync();
+    return { el: h("fieldset", { style: "border:1px solid var(--line);border-radius:6px;margin:.5rem 0" },
+      h("legend", `Seat ${i + 1}: ${game.seats[i]}`), h("label", h("span", "Player"), kind), extraLabel), kind, extra };
+  }
+
+  let seatInputs = [];
+  function syncGame() {
+    const game = byName[gameSel.value];
+    paramsBox.replaceChildren(...game.params.map(paramInput));
+    seatInputs = [seatInput(game, 0), seatInput(game, 1)];
+    seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
+    // small, quick defaults for the first look
+  }
+  gameSel.addEventListener("change", syncGame);
+  syncGame();
+  syncClock();
+
+  function specOf(seat) {
+    const v = seat.kind.value, x = seat.extra.value.trim();
+    if (v === "you" || v === "open") return x ? `browser:${x}` : "browser";
+    if (v === "bws" || v === "stateless") { if (!x) throw new Error("enter the bot's URL"); return `${v}:${x}`; }
+    if (v === "spec") { if (!x) throw new Error("enter a player spec"); return x; }
+    return v;
+  }
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    msg.className = "msg";
+    msg.textContent = "";
+    const game = byName[gameSel.value];
+    const params = {};
+    for (const input of paramsBox.querySelectorAll("[data-param]")) {
+      const t = input.dataset.type;
+      if (t === "bool") params[input.dataset.param] = input.checked;
+      else if (input.value === "" && input.dataset.nullable) params[input.dataset.param] = null;
+      else if (t === "int") params[input.dataset.param] = parseInt(input.value, 10);
+      else if (t === "float") params[input.dataset.param] = parseFloat(input.value);
+      else params[input.dataset.param] = input.value;
+    }
+    const clock = { type: clockType.value };
+    if (clock.type !== "none") clock.seconds = parseFloat(clockSecs.value);
+    if (clock.type === "incremental") clock.increment = parseFloat(clockInc.value);
+    try {
+      const players = seatInputs.map(specOf);
+      createBtn.disabled = true;
+      const res = await postJSON("/api/matches", { game: game.name, params, players, clock });
+      let mine = 0;
+      seatInputs.forEach((s, i) => {
+        if (s.kind.value === "you") { saveToken(res.game_id, game.seats[i], res.tokens[game.seats[i]]); mine++; }
+      });
+      location.hash = mine ? `#/play/${res.game_id}` : `#/watch/${res.game_id}`;
+    } catch (err) {
+      msg.className = "msg illegal";
+      msg.textContent = err.message;
+    } finally {
+      createBtn.disabled = false;
+    }
+  });
+
+  async function refresh() {
+    let live;
+    try { live = await getJSON("/api/matches/live"); } catch (e) { liveBox.replaceChildren(h("p.error", e.message)); return; }
+    if (!live.length) { liveBox.replaceChildren(h("p.muted", "No game is being played right now.")); return; }
+    liveBox.replaceChildren(h("table#live",
+      h("thead", h("tr", h("th", "Game"), h("th", "Players"), h("th", "Moves"), h("th", ""))),
+      h("tbody", live.map((m) => h("tr", { "data-game": m.game_id },
+        h("td", byName[m.game]?.title || m.game),
+        h("td", m.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
+        h("td", m.ply),
+        h("td", h("a", { href: `#/watch/${m.game_id}` }, "watch"),
+          (m.open_seats || []).map((seat) => [" ", h("button.secondary", { type: "button", onclick: () => join(m.game_id, seat) }, `join as ${seat}`)])))))));
+  }
+
+  async function join(id, seat) {
+    try {
+      const res = await postJSON(`/api/ui/matches/${id}/join`, { seat });
+      saveToken(id, res.seat, res.token);
+      location.hash = `#/play/${id}`;
+    } catch (err) {
+      alert(err.message);
+      refresh();
+    }
+  }
+
+  refresh();
+  const timer = setInterval(refresh, 3000);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,201 @@
+// Watch and Play: one page. The spectator socket (/spectate/ID) draws the board, the moves, the clocks, the
+// evaluation bar and the considered moves; each seat token this browser holds opens a seat socket
+// (/api/play?token=) that turns clicks into moves when it is that seat's turn.
+
+import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
+import { seatTokens } from "./tokens.js";
+import { makeBoard } from "./boards/index.js";
+
+export async function matchPage(app, { args, name }) {
+  const id = args[0];
+  app.dataset.turns = "0";
+  const info = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);
+  if (!info.live) { location.hash = `#/replay/${id}`; return null; }
+  const games = await getJSON("/api/games");
+  const meta = games.find((g) => g.name === info.game) || { title: info.game, seats: info.seats };
+  const seats = info.seats;
+  const board = await makeBoard(info.game, info.params);
+  const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
+  const result = h("div.result#result", { hidden: true });
+  const clocks = [h("span.clock", "—"), h("span.clock", "—")];
+  const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
+    h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you")),
+    clocks[i]));
+  const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
+  const evalText = h("div.muted", { style: "font-size:.85rem" }, "no evaluation reported");
+  const considered = h("div.considered");
+  const moveList = h("ol");
+  const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
+  app.append(
+    h("h1", `${meta.title} `, h("span.badge", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
+    h("div.match",
+      h("div", h("div.boardbox", board.el), msg, result),
+      h("div",
+        h("div.players", playerEls),
+        h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", moveList)))));
+
+  const clock = info.clock || { kind: "none" };
+  let remaining = [null, null];
+  let toMoveSeat = null;
+  let since = performance.now();
+  let over = false;
+  let mySeats = new Set();
+
+  function say(text, kind = "info") { msg.className = `msg ${kind}`; msg.textContent = text; }
+
+  function tick() {
+    const dt = (performance.now() - since) / 1000;
+    for (let i = 0; i < 2; i++) {
+      let v = null;
+      if (clock.kind === "match" || clock.kind === "incremental") {
+        v = remaining[i];
+        if (v !== null && i === toMoveSeat && !over) v -= dt;
+      } else if (clock.kind === "turn") {
+        v = i === toMoveSeat && !over ? clock.seconds - dt : clock.seconds;
+      }
+      clocks[i].textContent = clock.kind === "none" ? (i === toMoveSeat && !over ? `${Math.floor(dt)} s` : "") : fmtClock(v);
+      clocks[i].classList.toggle("low", v !== null && v < 10 && i === toMoveSeat);
+      playerEls[i].classList.toggle("tomove", i === toMoveSeat && !over);
+    }
+  }
+  const timer = setInterval(tick, 200);
+
+  function seatIndex(label) {
+    if (label === null || label === undefined) return null;
+    const i = seats.indexOf(label);
+    return i < 0 ? null : i;
+  }
+
+  function showEval(evaluation, considerations) {
+    const hsc = evaluation && typeof evaluation.heuristic === "number" ? evaluation.heuristic : null;
+    if (hsc !== null) {
+      const w = Math.max(0, Math.min(100, 50 + 50 * hsc));
+      evalBar.firstChild.style.width = `${w}%`;
+      evalText.textContent = `heuristic ${hsc.toFixed(3)}${evaluation.win_in ? `, win in ${evaluation.win_in}` : ""}`;
+    } else if (evaluation && evaluation.win_in) {
+      evalBar.firstChild.style.width = evaluation.win_in > 0 ? "100%" : "0%";
+      evalText.textContent = `win in ${evaluation.win_in}`;
+    }
+    if (considerations && considerations.length) {
+      considered.replaceChildren(h("ol", considerations.slice(0, 12).map((c) => h("li",
+        c.pieces ? c.pieces.map((p) => `[${p[0]},${p[1]}]`).join("") : (c.move ?? JSON.stringify(c)),
+        c.evaluation && typeof c.evaluation.heuristic === "number" ? ` (${c.evaluation.heuristic.toFixed(2)})` : ""))));
+    }
+  }
+
+  function addMove(m) {
+    moveList.append(h("li", { class: `seat${m.seat}`, title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move));
+    moveList.parentElement.scrollTop = 1e9;
+  }
+
+  let lastMove = null, lastConsiderations = null, lastState = null;
+  function render(state) {
+    lastState = state;
+    board.render(state, { move: lastMove, considerations: lastConsiderations, seats });
+  }
+
+  // ----- the spectator stream -----
+  const spec = new WebSocket(wsURL(`/spectate/${encodeURIComponent(id)}`));
+  spec.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "setup") {
+      moveList.replaceChildren();
+      for (const mv of m.moves || []) addMove(mv);
+      const last = (m.moves || []).at(-1);
+      lastMove = last ? last.move : null;
+      if (last) showEval(last.evaluation, last.considerations);
+      remaining = m.clocks || [null, null];
+      toMoveSeat = seatIndex(m.to_move);
+      since = performance.now();
+      if (!mySeats.size || toMoveSeat === null || !mySeats.has(toMoveSeat)) render(m.state);
+      else lastState = m.state;
+    } else if (m.type === "board_update") {
+      addMove(m);
+      lastMove = m.move;
+      lastConsiderations = m.considerations;
+      showEval(m.evaluation, m.considerations);
+      remaining = m.clocks || remaining;
+      toMoveSeat = seatIndex(m.to_move);
+      since = performance.now();
+      render(m.state);
+    } else if (m.type === "end") {
+      over = true;
+      toMoveSeat = null;
+      board.setTurn(null);
+      render(m.state);
+      const who = m.winner === null ? "Draw" : `${m.winner} wins`;
+      result.hidden = false;
+      result.textContent = `${who}${m.detail ? `: ${m.detail}` : ""} (${m.termination})`;
+      tick();
+    } else if (m.type === "nope") {
+      say(m.reason, "illegal");
+    }
+  };
+
+  // ----- seat sockets: one per token this browser holds for the match -----
+  const sockets = [];
+  const tokens = seatTokens(id);
+  for (const [seatName, token] of Object.entries(tokens)) openSeat(seatName, token);
+
+  function openSeat(seatName, token, attempt = 0) {
+    const ws = new WebSocket(wsURL(`/api/play?token=${encodeURIComponent(token)}`));
+    const seat = seats.indexOf(seatName);
+    sockets.push(ws);
+    let probeWaiter = null;
+    const io = {
+      move(text) { ws.send(JSON.stringify({ type: "move", move: text })); },
+      probe(what, args) {
+        return new Promise((resolve) => {
+          probeWaiter = resolve;
+          ws.send(JSON.stringify({ type: "probe", what, args }));
+        });
+      },
+      say,
+    };
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.type === "hello") {
+        mySeats.add(m.seat);
+        playerEls[m.seat].querySelector(".you").textContent = " (you)";
+      } else if (m.type === "your_turn") {
+        lastState = m.state;
+        board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+        board.setTurn(m.legal, io);
+        toMoveSeat = m.seat;
+        if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
+        say(`Your move (${m.side}).`, "info");
+        app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
+      } else if (m.type === "illegal") {
+        if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
+        say(`Illegal: ${m.reason}`, "illegal");
+      } else if (m.type === "probe") {
+        if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(m); }
+      } else if (m.type === "accepted") {
+        board.setTurn(null);
+        say(`You played ${m.move}.`, "info");
+      } else if (m.type === "end") {
+        over = true;
+        board.setTurn(null);
+        say(m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.", m.you === "lost" ? "illegal" : "info");
+      } else if (m.type === "nope") {
+        say(`Seat ${seatName}: ${m.reason}`, "illegal");
+      } else if (m.type === "error") {
+        say(m.reason, "illegal");
+      }
+    };
+    ws.onclose = () => {
+      if (over || closing) return;
+      if (attempt < 5) setTimeout(() => { if (!closing) openSeat(seatName, token, attempt + 1); }, 1000);
+    };
+  }
+
+  let closing = false;
+  return () => {
+    closing = true;
+    clearInterval(timer);
+    spec.close();
+    for (const ws of sockets) ws.close();
+    board.destroy?.();
+  };
+}

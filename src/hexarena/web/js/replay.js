@@ -1,0 +1,72 @@
+// Replay: any stored (or live) game step by step: first, back, forward, last, a slider, the arrow keys, and
+// its notation to copy or download.
+
+import { getJSON, h, playerName, resultText, download } from "./api.js";
+import { makeBoard } from "./boards/index.js";
+
+export async function replayPage(app, { args, params }) {
+  const id = args[0];
+  const rec = await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`);
+  const games = await getJSON("/api/games");
+  const meta = games.find((g) => g.name === rec.game) || { title: rec.game };
+  const board = await makeBoard(rec.game, rec.params);
+  const n = rec.states.length - 1;
+  let ply = Math.min(n, Math.max(0, parseInt(params.get("ply") ?? String(n), 10) || 0));
+  const slider = h("input#slider", { type: "range", min: 0, max: n, value: ply, "aria-label": "ply" });
+  const label = h("span#plylabel.badge");
+  const btn = (idTxt, text, title, fn) => h(`button.secondary#${idTxt}`, { type: "button", title, onclick: fn }, text);
+  const moveList = h("ol");
+  const notation = h("textarea.notation#notation", { readonly: true }, rec.notation || "");
+  const copyBtn = h("button.secondary", { type: "button" }, "Copy");
+  const dlBtn = h("button.secondary", { type: "button" }, "Download");
+  const info = h("div.muted");
+  app.append(
+    h("h1", `Replay: ${meta.title} `, h("small.muted", id.slice(0, 8))),
+    h("div.match",
+      h("div",
+        h("div.boardbox", board.el),
+        h("div.controls",
+          btn("first", "⏮", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
+          slider,
+          btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "⏭", "last", () => go(n)), label),
+        info),
+      h("div",
+        h("div.panel",
+          h("div", rec.players.map((p, i) => h("div", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p)))),
+          h("p", h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""),
+          rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
+        h("div.panel", h("strong", "Moves"), h("div.moves", moveList)),
+        h("div.panel", h("strong", "Notation"), notation, h("div.controls", copyBtn, dlBtn)))));
+
+  rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));
+  copyBtn.addEventListener("click", async () => {
+    notation.select();
+    try { await navigator.clipboard.writeText(notation.value); copyBtn.textContent = "Copied"; }
+    catch { document.execCommand("copy"); copyBtn.textContent = "Copied"; }
+    setTimeout(() => (copyBtn.textContent = "Copy"), 1500);
+  });
+  dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
+  slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
+
+  function go(p) {
+    ply = Math.min(n, Math.max(0, p));
+    slider.value = ply;
+    label.textContent = `${ply} / ${n}`;
+    const mv = ply > 0 ? rec.moves[ply - 1] : null;
+    board.render(rec.states[ply], { move: mv ? mv.move : null, considerations: mv ? mv.considerations : null });
+    for (const [i, li] of [...moveList.children].entries()) li.classList.toggle("current", i === ply - 1);
+    const cur = moveList.children[ply - 1];
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+    info.textContent = mv ? `ply ${ply}: ${rec.seats[mv.seat]} played ${mv.move}${mv.think_time !== undefined ? ` in ${Number(mv.think_time).toFixed(3)} s` : ""}` : "start position";
+  }
+  const keys = (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;
+    if (e.key === "ArrowLeft") go(ply - 1);
+    else if (e.key === "ArrowRight") go(ply + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(n);
+  };
+  document.addEventListener("keydown", keys);
+  requestAnimationFrame(() => go(ply));
+  return () => { document.removeEventListener("keydown", keys); board.destroy?.(); };
+}

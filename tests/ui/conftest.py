@@ -1,0 +1,128 @@
+"""A real hexarena server on a loopback port (uvicorn in a thread) and a headless Debian chromium for the UI tests.
+
+Chromium missing: the tests skip with the reason, unless ``CI`` is set, where they fail (CI installs it).
+Screenshots go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def make_app(database_url: str) -> Any:
+    from hexarena.server.app import Settings, create_app
+
+    app = create_app(Settings(database_url=database_url))
+    if not any(getattr(r, "path", "") == "/api/play" for r in app.routes):  # until create_app calls it itself
+        from hexarena.server.ui import install
+
+        install(app)
+    return app
+
+
+class ServerThread:
+    """uvicorn on its own event loop in a thread, so the sync Playwright API can drive the page meanwhile."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=2)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])), daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the hexarena server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with ServerThread(make_app(f"sqlite+aiosqlite:///{tmp_path / 'ui.db'}")) as srv:
+        yield srv.url
+
+
+def _chromium_or_skip() -> str:
+    path = shutil.which(CHROMIUM) or (CHROMIUM if os.path.exists(CHROMIUM) else None)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"chromium not found at {CHROMIUM}; CI must install it (apt-get install chromium)")
+        pytest.skip(f"chromium not found at {CHROMIUM} (set HEXARENA_CHROMIUM); the browser tests need it")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    path = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=path,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.set_default_timeout(15000)
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture
+def shot() -> Any:
+    """``shot(page, name)`` saves a full-page screenshot as ``test-artifacts/screenshots/NAME.png``."""
+    return _shot

@@ -1,0 +1,202 @@
+"""The web UI in a real browser (headless Debian chromium via Playwright) against a real server on loopback.
+
+A person creates games in the lobby and plays them by clicks (noughts and crosses and Hex to the end against
+``builtin:random``; a turn of HTTTX, Hive and hexagon dots); an illegal click shows the rules' reason; a
+spectator page follows a live bot-vs-bot game to its end; a replay steps through a stored game. Every page is
+screenshotted under ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+import httpx
+
+
+def create(page: Any, server: str, game: str, seat1: str = "builtin:random", params: dict[str, str] | None = None) -> str:
+    """Fill the lobby form (seat 1 is me) and create the match; returns the match id from the URL."""
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", game)
+    for name, value in (params or {}).items():
+        page.fill(f"#param-{name}", value)
+    page.select_option("#seat0-kind", "you")
+    page.select_option("#seat1-kind", seat1)
+    page.click("#create")
+    page.wait_for_function("() => /^#\\/play\\/[0-9a-f]+$/.test(location.hash) && document.querySelector('#result')")
+    return str(page.evaluate("() => location.hash.split('/')[2]"))
+
+
+def wait_turn_or_end(page: Any, timeout: float = 15.0) -> bool:
+    """True when it is my turn (a new one since the last call), False once the game is over."""
+    seen = page.evaluate("() => window.__seenTurns || 0")
+    page.wait_for_function(
+        "(seen) => { const r = document.querySelector('#result'); const a = document.querySelector('#app');"
+        " return !!r && (!r.hidden || (Number(a.dataset.turns) > seen && /Your move/.test(document.querySelector('#msg').textContent))); }",
+        arg=seen,
+        timeout=timeout * 1000,
+    )
+    page.evaluate("() => { window.__seenTurns = Number(document.querySelector('#app').dataset.turns); }")
+    return bool(page.locator("#result").is_hidden())
+
+
+def record(server: str, game_id: str) -> dict[str, Any]:
+    for _ in range(100):
+        r = httpx.get(f"{server}/games/{game_id}")
+        if r.json()["status"] != "running":
+            return r.json()  # type: ignore[no-any-return]
+        time.sleep(0.05)
+    raise AssertionError("the game did not finish")
+
+
+def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, shot: Any) -> None:
+    page.goto(f"{server}/ui/")
+    page.wait_for_selector("#create")
+    shot(page, "lobby")
+    game_id = create(page, server, "tictactoe")
+    rng = random.Random(7)
+    clicked_illegal = False
+    while wait_turn_or_end(page):
+        board = page.evaluate("() => [...document.querySelectorAll('[data-cell]')].map(g => [g.dataset.cell, g.querySelectorAll('path,circle').length > 0])")
+        taken = [c for c, full in board if full]
+        free = [c for c, full in board if not full]
+        if taken and not clicked_illegal:
+            page.click(f"[data-cell='{taken[0]}']")
+            page.wait_for_function("() => /Illegal/.test(document.querySelector('#msg').textContent)")
+            text = page.text_content("#msg")
+            assert f"cell '{taken[0]}' is occupied" in text
+            shot(page, "play-illegal-click")
+            clicked_illegal = True
+        page.click(f"[data-cell='{rng.choice(free)}']")
+    assert clicked_illegal
+    result = page.text_content("#result")
+    shot(page, "play-tictactoe-end")
+    stored = record(server, game_id)
+    assert stored["status"] == "finished" and stored["termination"] in ("normal",)
+    expected = "Draw" if stored["winner"] is None else f"{['X', 'O'][stored['winner']]} wins"
+    assert result.startswith(expected)
+
+    # the games list links to the replay, which steps through every position
+    page.goto(f"{server}/ui/#/games")
+    page.click(f"tr[data-game='{game_id}'] a")
+    page.wait_for_selector("#slider")
+    n = len(stored["moves"])
+    marks = "() => document.querySelectorAll('[data-cell] path, [data-cell] circle').length"
+    assert page.text_content("#plylabel") == f"{n} / {n}"
+    assert page.evaluate(marks) == n
+    page.click("#first")
+    assert page.evaluate(marks) == 0 and page.text_content("#plylabel") == f"0 / {n}"
+    page.click("#forward")
+    page.click("#forward")
+    assert page.evaluate(marks) == 2
+    page.click("#back")
+    assert page.evaluate(marks) == 1
+    page.fill("#slider", "3")
+    assert page.evaluate(marks) == 3
+    page.click("#last")
+    assert page.evaluate(marks) == n
+    assert page.input_value("#notation") == " ".join(m["move"] for m in stored["moves"])
+    shot(page, "replay-tictactoe")
+
+
+def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> None:
+    game_id = create(page, server, "hex", params={"size": "4"})
+    rng = random.Random(3)
+    turns = 0
+    while wait_turn_or_end(page):
+        free = page.evaluate("() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('[data-stone]')).map(g => g.dataset.cell)")
+        page.click(f"[data-cell='{rng.choice(free)}']")
+        turns += 1
+        if turns == 1:
+            shot(page, "play-hex")
+    shot(page, "play-hex-end")
+    stored = record(server, game_id)
+    assert stored["termination"] == "normal" and stored["winner"] in (0, 1)
+    assert turns == sum(1 for m in stored["moves"] if m["seat"] == 0)
+    assert "wins" in page.text_content("#result")
+
+
+def test_spectator_follows_live_bot_game_to_its_end(page: Any, server: str, shot: Any) -> None:
+    r = httpx.post(
+        f"{server}/api/matches",
+        json={"game": "hex", "params": {"size": 5}, "players": ["builtin:mcts", "builtin:mcts"],
+              "clock": {"type": "turn", "seconds": 0.25}},
+    )
+    assert r.status_code == 200, r.text
+    game_id = r.json()["game_id"]
+    page.goto(f"{server}/ui/#/watch/{game_id}")
+    page.wait_for_selector(".moves li")
+    seen_live = page.evaluate("() => document.querySelectorAll('.moves li').length")
+    page.wait_for_function("() => !document.querySelector('#result').hidden", timeout=60000)
+    shot(page, "watch-hex-end")
+    stored = record(server, game_id)
+    assert page.evaluate("() => document.querySelectorAll('.moves li').length") == len(stored["moves"])
+    assert seen_live < len(stored["moves"]), "the page saw no move arrive live"
+    assert "wins" in page.text_content("#result")
+
+
+def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
+    game_id = create(page, server, "htttx", seat1="builtin:random")
+    # X's first stone is at the origin and O (the bot) moves first: wait for my turn
+    assert wait_turn_or_end(page)
+    stones = page.evaluate("() => document.querySelectorAll('[data-stone]').length")
+    box = page.locator("svg.infinite").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert re.match(r"q -?\d+, r -?\d+", page.text_content(".hover"))
+    free = page.evaluate(
+        "() => { const s = new Set([...document.querySelectorAll('[data-stone]')].map(e => e.dataset.stone));"
+        " const out = []; for (const q of [-2,-1,0,1,2]) for (const r of [-2,-1,0,1,2]) if (!s.has(q+','+r)) out.push([q,r]); return out; }"
+    )
+    (q1, r1), (q2, r2) = free[0], free[1]
+    # click through the page's own geometry: the pixel centre of (q, r) in the SVG's coordinate system
+    def click_cell(q: int, r: int) -> None:
+        page.evaluate(
+            """([q, r]) => { const svg = document.querySelector('svg.infinite');
+                const x = 20 * Math.sqrt(3) * (q + r / 2), y = 30 * r;
+                const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+                window.__pt = [p.x, p.y]; }""",
+            [q, r],
+        )
+        x, y = page.evaluate("() => window.__pt")
+        page.mouse.click(x, y)
+
+    occupied = page.evaluate("() => document.querySelector('[data-stone]').dataset.stone").split(",")
+    click_cell(int(occupied[0]), int(occupied[1]))
+    page.wait_for_function("() => /Illegal: cell .* is occupied/.test(document.querySelector('#msg').textContent)")
+    click_cell(q1, r1)
+    page.wait_for_selector("[data-pending]")
+    shot(page, "play-htttx-first-stone")
+    click_cell(q2, r2)
+    page.wait_for_function(f"() => document.querySelectorAll('[data-stone]').length >= {stones + 2}")
+    stored = httpx.get(f"{server}/games/{game_id}").json()
+    assert f"[{q1},{r1}][{q2},{r2}]" in [m["move"] for m in stored["moves"]]
+    wait_turn_or_end(page)
+    shot(page, "play-htttx")
+
+
+def test_hive_place_and_hexdots_line(page: Any, server: str, shot: Any) -> None:
+    create(page, server, "hive")
+    assert wait_turn_or_end(page)
+    page.click("[data-hand='wQ']")  # the queen may not be placed on the first turn: explained
+    page.wait_for_function("() => /Illegal: You may not place a Queen/.test(document.querySelector('#msg').textContent)")
+    page.click("[data-hand='wG']")
+    page.click("[data-target]")
+    page.wait_for_function("() => document.querySelectorAll('[data-piece]').length >= 2")
+    assert wait_turn_or_end(page)
+    assert page.evaluate("() => document.querySelectorAll('[data-target]').length") == 0
+    page.click("[data-hand='wA']")
+    targets = page.evaluate("() => document.querySelectorAll('[data-target]').length")
+    assert targets > 0
+    shot(page, "play-hive")
+
+    create(page, server, "hexdots", params={"rows": "3", "cols": "3"})
+    assert wait_turn_or_end(page)
+    page.click("[data-dot='0,0']")
+    page.click("[data-dot='2,1']")  # not neighbours: the rules say why
+    page.wait_for_function("() => /Illegal/.test(document.querySelector('#msg').textContent)")
+    page.click("[data-dot='0,0']")
+    page.click("[data-dot='0,1']")
+    page.wait_for_selector("[data-line='0,0-0,1']")
+    shot(page, "play-hexdots")
