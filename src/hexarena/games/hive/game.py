@@ -145,6 +145,8 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         return state.board.ply
 
     def to_json(self, state: HiveState) -> dict[str, Any]:
+        """UI view: ``board`` is a list of ``{q, r, stack}`` (axial, pointy-topped, E = +q, SE = +r; stacks
+        bottom first as UHP piece names), ``hands`` maps seat -> bug letter -> count, plus the UHP GameString."""
         b = state.board
         cells = []
         for cell, st in sorted(b.stacks.items()):
