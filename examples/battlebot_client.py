@@ -33,7 +33,13 @@ def register(server: str, game: str, bot_id: str, owner: str) -> dict[str, Any]:
     data = r.json()
     host = server.split("://", 1)[1]
     secure = server.startswith("https")
-    return {"game": data["game"], "bot_id": data["bot_id"], "pass_hash": data["pass_hash"], "hostname": host, "secure": secure}
+    return {
+        "game": data["game"],
+        "bot_id": data["bot_id"],
+        "pass_hash": data["pass_hash"],
+        "hostname": host,
+        "secure": secure,
+    }
 
 
 def choose_numberwang(state: dict[str, Any], me: str) -> dict[str, Any]:
@@ -51,7 +57,14 @@ def dots_neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int
     """The six neighbours of a dot (even rows are short), kept if on the board."""
     shift = (r + 1) % 2
     out = []
-    for rr, cc in ((r, c - 1), (r - 1, c + shift - 1), (r - 1, c + shift), (r, c + 1), (r + 1, c + shift), (r + 1, c + shift - 1)):
+    for rr, cc in (
+        (r, c - 1),
+        (r - 1, c + shift - 1),
+        (r - 1, c + shift),
+        (r, c + 1),
+        (r + 1, c + shift),
+        (r + 1, c + shift - 1),
+    ):
         if 0 <= rr < rows and 0 <= cc < (cols - 1 if rr % 2 == 0 else cols):
             out.append((rr, cc))
     return out
@@ -73,10 +86,16 @@ def choose_hexdots(state: dict[str, Any], me: str) -> dict[str, Any]:
     return {"line": [{"row": a[0], "col": a[1]}, {"row": b[0], "col": b[1]}]}
 
 
-CHOOSERS: dict[str, Choose] = {"numberwang": choose_numberwang, "noughtsandcrosses": choose_noughts, "hexdots": choose_hexdots}
+CHOOSERS: dict[str, Choose] = {
+    "numberwang": choose_numberwang,
+    "noughtsandcrosses": choose_noughts,
+    "hexdots": choose_hexdots,
+}
 
 
-async def play(auth: dict[str, Any], choose: Choose | None = None, contest: str | None = None, path: str = "") -> dict[str, Any]:
+async def play(
+    auth: dict[str, Any], choose: Choose | None = None, contest: str | None = None, path: str = ""
+) -> dict[str, Any]:
     """Connect, log in and play one game; returns the final state (or the failed login message)."""
     choose = choose or CHOOSERS[auth["game"]]
     scheme = "wss" if auth.get("secure") else "ws"

@@ -26,7 +26,14 @@ def row_length(row: int, cols: int) -> int:
 def neighbours(rows: int, cols: int, dot: Dot) -> list[Dot]:
     r, c = dot
     shift = (r + 1) % 2
-    around = [(r, c - 1), (r - 1, c + shift - 1), (r - 1, c + shift), (r, c + 1), (r + 1, c + shift), (r + 1, c + shift - 1)]
+    around = [
+        (r, c - 1),
+        (r - 1, c + shift - 1),
+        (r - 1, c + shift),
+        (r, c + 1),
+        (r + 1, c + shift),
+        (r + 1, c + shift - 1),
+    ]
     return [(rr, cc) for rr, cc in around if 0 <= rr < rows and 0 <= cc < row_length(rr, cols)]
 
 
@@ -40,7 +47,12 @@ def choose(game: dict[str, Any]) -> Line:
     taken = {(h["center"]["row"], h["center"]["col"]) for h in game["hexagons"]}
     dots = [(r, c) for r in range(rows) for c in range(row_length(r, cols))]
     legal = sorted(
-        {key(a, b) for a in dots for b in neighbours(rows, cols, a) if key(a, b) not in drawn and a not in taken and b not in taken}
+        {
+            key(a, b)
+            for a in dots
+            for b in neighbours(rows, cols, a)
+            if key(a, b) not in drawn and a not in taken and b not in taken
+        }
     )
 
     def sides_left(centre: Dot, extra: Line | None) -> int | None:
@@ -62,7 +74,9 @@ def choose(game: dict[str, Any]) -> Line:
     return random.choice(safe or legal)
 
 
-def play(server: str, name: str, game_url: str | None = None, rows: int | None = None, cols: int | None = None) -> dict[str, Any]:
+def play(
+    server: str, name: str, game_url: str | None = None, rows: int | None = None, cols: int | None = None
+) -> dict[str, Any]:
     """Join a game (``game_url``, a new ``rows`` x ``cols`` game, or one from ``GET /match``) and play it out."""
     with httpx.Client(base_url=server, timeout=120) as http:
         if game_url is None:

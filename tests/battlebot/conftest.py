@@ -29,7 +29,12 @@ async def serve(app: Any) -> AsyncIterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        app, log_level="warning", lifespan="on", ws="websockets-sansio", ws_max_size=1024 * 1024, timeout_graceful_shutdown=1
+        app,
+        log_level="warning",
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_max_size=1024 * 1024,
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))

@@ -75,13 +75,20 @@ async def raw_login(server: Any, login: Any, path: str = "/") -> tuple[str, Any,
 async def test_login_ok_and_every_failure(server: Any, caplog: pytest.LogCaptureFixture) -> None:
     auth = await register(server, "numberwang", "Bot1")
     await register(server, "hex", "HexBot")
-    good = lambda salt: json.dumps({"bot_id": "Bot1", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], salt)})  # noqa: E731
+
+    def good(salt: str) -> str:
+        return json.dumps({"bot_id": "Bot1", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], salt)})
+
     session = await connect(server, auth)
     await session.close()
     caplog.set_level(logging.DEBUG)
     cases = [
-        lambda salt: json.dumps({"bot_id": "Bot1", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], "0" * 64)}),
-        lambda salt: json.dumps({"bot_id": "Nobody", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], salt)}),
+        lambda salt: json.dumps(
+            {"bot_id": "Bot1", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], "0" * 64)}
+        ),
+        lambda salt: json.dumps(
+            {"bot_id": "Nobody", "game": "numberwang", "login_hash": login_hash(auth["pass_hash"], salt)}
+        ),
         lambda salt: json.dumps({"bot_id": "Bot1", "game": "hex", "login_hash": login_hash(auth["pass_hash"], salt)}),
         lambda salt: json.dumps({"bot_id": "Bot1", "game": "numberwang", "login_hash": 12}),
         lambda salt: json.dumps({"bot_id": "Bot1", "game": "numberwang"}),
@@ -103,13 +110,12 @@ async def test_login_ok_and_every_failure(server: Any, caplog: pytest.LogCapture
 
 
 async def test_login_deadline(make_server: Any) -> None:
-    async with make_server(login_seconds=0.3) as srv:
-        async with websockets.connect(f"ws://{srv.host}/") as ws:
-            json.loads(await ws.recv())
-            answer = json.loads(await asyncio.wait_for(ws.recv(), 3))
-            assert answer == {"authentication": "failed"}
-            with pytest.raises(websockets.ConnectionClosed):
-                await asyncio.wait_for(ws.recv(), 3)
+    async with make_server(login_seconds=0.3) as srv, websockets.connect(f"ws://{srv.host}/") as ws:
+        json.loads(await ws.recv())
+        answer = json.loads(await asyncio.wait_for(ws.recv(), 3))
+        assert answer == {"authentication": "failed"}
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), 3)
 
 
 async def test_login_flood_is_capped_and_served(make_server: Any) -> None:

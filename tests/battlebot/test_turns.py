@@ -9,7 +9,9 @@ import pytest
 from bbhelp import Session, connect, register
 
 
-async def pair(srv: Any, game: str = "numberwang", names: tuple[str, str] = ("First", "Second")) -> tuple[Session, Session]:
+async def pair(
+    srv: Any, game: str = "numberwang", names: tuple[str, str] = ("First", "Second")
+) -> tuple[Session, Session]:
     """Two connected bots; the first waits and therefore plays first. Both have read the initial state."""
     a = await connect(srv, await register(srv, game, names[0]))
     await asyncio.sleep(0.05)
@@ -127,7 +129,9 @@ async def test_disconnects_at_every_step_end_the_match(server: Any, when: str) -
     assert (await stored(server)).winner == 0
 
 
-async def test_a_server_error_is_a_logged_draw(server: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_server_error_is_a_logged_draw(
+    server: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     import hexarena.players.battlebot as adapter
 
     def broken(*args: Any) -> Any:
@@ -151,7 +155,13 @@ async def test_noughts_and_crosses_seed_shapes(server: Any) -> None:
         ea, eb = await a.recv(), await b.recv()
         assert ea == eb
     final = ea
-    assert final["turn"] == {"mark": "X", "space": [0, 2], "player": "IdiotBot2", "valid": True, "time": final["turn"]["time"]}
+    assert final["turn"] == {
+        "mark": "X",
+        "space": [0, 2],
+        "player": "IdiotBot2",
+        "valid": True,
+        "time": final["turn"]["time"],
+    }
     assert final["state"] == {
         "players": ["IdiotBot2", "IdiotBot"],
         "complete": True,

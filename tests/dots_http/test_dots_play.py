@@ -48,7 +48,7 @@ async def test_two_reference_clients_play_a_game_on_the_dots_port(dots: Any) -> 
     state = state_from_game_json(final)
     assert state.over and list(state.scores) == [p["score"] for p in final["players"]]
     (game,) = await wait_stored(dots.app)
-    assert [p.name for p in game.players] == ["Alice", "Bob"] and game.game == "hexdots"
+    assert [p.name for p in game.players] == [p["name"] for p in final["players"]] and game.game == "hexdots"
     record = await dots.app.state.store.get_game(game.game_id)
     assert len(record.moves) == len(final["lines"])
 

@@ -13,7 +13,16 @@ from hexarena.store.contests import ensure_contest
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-async def add_game(store: Any, gid: str, game: str, players: list[str], moves: list[str], winner: int | None, contest: str | None = None, at: int = 0) -> None:
+async def add_game(
+    store: Any,
+    gid: str,
+    game: str,
+    players: list[str],
+    moves: list[str],
+    winner: int | None,
+    contest: str | None = None,
+    at: int = 0,
+) -> None:
     cid = None
     if contest:
         cid = (await ensure_contest(store, game, contest)).contest_id
@@ -25,7 +34,10 @@ async def add_game(store: Any, gid: str, game: str, players: list[str], moves: l
         contest_id=cid,
         created_at=T0 + timedelta(minutes=at),
     )
-    recs = [MoveRecord(ply=i, seat=i % 2, move=m, timestamp=T0 + timedelta(minutes=at, seconds=i), think_time=0.01) for i, m in enumerate(moves)]
+    recs = [
+        MoveRecord(ply=i, seat=i % 2, move=m, timestamp=T0 + timedelta(minutes=at, seconds=i), think_time=0.01)
+        for i, m in enumerate(moves)
+    ]
     await store.finish_game(gid, winner=winner, termination="normal", reason="three in a row", moves=recs)
 
 
@@ -35,7 +47,16 @@ async def seed(store: Any) -> None:
     x_wins = ["a1", "b1", "a2", "b2", "a3"]
     await add_game(store, "g1", "tictactoe", ["A", "B"], x_wins, 0, "spring", at=1)
     await add_game(store, "g2", "tictactoe", ["B", "C"], x_wins, 0, "spring", at=2)
-    await add_game(store, "g3", "tictactoe", ["C", "A"], ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"], None, "spring", at=3)
+    await add_game(
+        store,
+        "g3",
+        "tictactoe",
+        ["C", "A"],
+        ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"],
+        None,
+        "spring",
+        at=3,
+    )
     await add_game(store, "g4", "tictactoe", ["A", "C"], x_wins, 0, None, at=4)
 
 
@@ -92,7 +113,10 @@ async def test_game_filters_and_one_game_with_turns(served: tuple[str, Any]) -> 
     assert await ids('{players: ["A", "C"]}') == ["g4", "g3"]
     assert await ids('{players: ["A", "C"], contest: "spring"}') == ["g3"]
 
-    d = await gql(base, '{ gameType(id: "noughtsandcrosses") { game(id: "g1") { players victor reason contest startTime turns { player time move turn } state } } }')
+    d = await gql(
+        base,
+        '{ gameType(id: "noughtsandcrosses") { game(id: "g1") { players victor reason contest startTime turns { player time move turn } state } } }',
+    )
     g = d["gameType"]["game"]
     assert g["players"] == ["A", "B"] and g["victor"] == "A" and g["reason"] == "complete" and g["contest"] == "spring"
     assert [t["turn"]["space"] for t in g["turns"]] == [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2]]
@@ -112,7 +136,9 @@ async def test_rest_twin_serves_the_same_data(served: tuple[str, Any]) -> None:
         assert [b["id"] for b in bots] == ["C"] and "pass_hash" not in bots[0]
         c = (await http.get("/api/gametypes/noughtsandcrosses/contests/spring", params={"method": "PUNITIVE"})).json()
         assert {r["bot"]: r["score"] for r in c["rankings"]} == {"A": 5, "B": 3, "C": 2}
-        assert (await http.get("/api/gametypes/noughtsandcrosses/contests/spring", params={"method": "nope"})).status_code == 400
+        assert (
+            await http.get("/api/gametypes/noughtsandcrosses/contests/spring", params={"method": "nope"})
+        ).status_code == 400
         games = (await http.get("/api/gametypes/tictactoe/games", params=[("anyPlayers", "B"), ("limit", "1")])).json()
         assert [g["id"] for g in games] == ["g2"]
         one = (await http.get("/api/gametypes/noughtsandcrosses/games/g3")).json()

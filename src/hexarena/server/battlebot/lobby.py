@@ -214,4 +214,3 @@ def register() -> None:
     from hexarena.players.spec import register_scheme
 
     register_scheme("battlebot", _battlebot_scheme, "battlebot:BOT_ID  a battlebot bot connected to this server")
-

@@ -18,6 +18,7 @@ import hmac
 import json
 import logging
 import secrets
+from collections.abc import MutableMapping
 from typing import Any
 
 from fastapi import FastAPI
@@ -93,7 +94,7 @@ async def register_bot(game: str, request: Request) -> JSONResponse:
     return JSONResponse(status_code=201, content={"game": shape.wire_id, "bot_id": bot_id, "pass_hash": pass_hash})
 
 
-def _text(message: dict[str, Any]) -> str:
+def _text(message: MutableMapping[str, Any]) -> str:
     text = message.get("text")
     if text is None:
         text = (message.get("bytes") or b"").decode("utf-8", errors="replace")
@@ -160,7 +161,7 @@ async def _login(ws: WebSocket, lobby: Lobby) -> BattlebotConnection | None:
     return BattlebotConnection(bot_id, shape.game.name, contest_id, send_text, close_socket)
 
 
-async def _refuse(ws: WebSocket, why: str) -> None:
+async def _refuse(ws: WebSocket, why: str) -> BattlebotConnection | None:
     log.info("battlebot login refused: %s", why)
     try:
         await ws.send_json({"authentication": "failed"})

@@ -73,7 +73,9 @@ class Shape:
     write: Callable[[Any, Seat, Any], dict[str, Any]]  # move, seat, state before -> turn
     alternating: bool = False  # nextPlayer = players[ply % 2] (the original's games)
 
-    def state(self, state: Any, players: Players, outcome: Outcome | None = None, last_seat: Seat | None = None) -> dict[str, Any]:
+    def state(
+        self, state: Any, players: Players, outcome: Outcome | None = None, last_seat: Seat | None = None
+    ) -> dict[str, Any]:
         """The ``state`` object; ``outcome`` (e.g. a timeout decided by the referee) overrides the rules."""
         game = self.game
         result = outcome if outcome is not None else game.outcome(state)

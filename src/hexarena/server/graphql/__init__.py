@@ -75,7 +75,7 @@ def rest_router() -> APIRouter:
         offset: int = Query(0, ge=0),
         victor: str | None = Query(None, max_length=64),
         contest: str | None = Query(None, max_length=64),
-        anyPlayers: list[str] | None = Query(None),  # noqa: N803
+        anyPlayers: list[str] | None = Query(None),
         players: list[str] | None = Query(None),
     ) -> Any:
         filters = {

@@ -132,7 +132,7 @@ async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any]
     shape = shape_for(record.game)
     out = _summary(record, shape)
     names = tuple(p.name for p in record.players)
-    players = (names + ("", ""))[:2]
+    players = (*names, "", "")[:2]
     rules = shape.game
     turns: list[dict[str, Any]] = []
     state = None
@@ -142,11 +142,25 @@ async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any]
             move = rules.parse(m.move)
             turn = shape.turn(move, m.seat, state)
             turn.update(player=players[m.seat], time=_iso(m.timestamp), valid=True)
-            turns.append({"player": players[m.seat], "time": _iso(m.timestamp), "move": m.move, "thinkTime": m.think_time, "turn": turn})
+            turns.append(
+                {
+                    "player": players[m.seat],
+                    "time": _iso(m.timestamp),
+                    "move": m.move,
+                    "thinkTime": m.think_time,
+                    "turn": turn,
+                }
+            )
             state = rules.play(state, move)
     except HexarenaError:  # a record the rules cannot replay: show the turns as stored
         turns.extend(
-            {"player": players[m.seat], "time": _iso(m.timestamp), "move": m.move, "thinkTime": m.think_time, "turn": None}
+            {
+                "player": players[m.seat],
+                "time": _iso(m.timestamp),
+                "move": m.move,
+                "thinkTime": m.think_time,
+                "turn": None,
+            }
             for m in record.moves[len(turns) :]
         )
     out["turns"] = turns

@@ -43,9 +43,9 @@ class RankingMethod(Enum):
 @strawberry.type
 class Bot:
     id: strawberry.ID
-    gameType: str  # noqa: N815 (GraphQL field names are the original's)
+    gameType: str
     owner: str
-    dateRegistered: str | None  # noqa: N815
+    dateRegistered: str | None
 
 
 @strawberry.type
@@ -63,14 +63,14 @@ class Turn:
     player: str
     time: str | None
     move: str
-    thinkTime: float  # noqa: N815
+    thinkTime: float
     turn: JSON | None
 
 
 @strawberry.type
 class Game:
     id: strawberry.ID
-    gameType: str  # noqa: N815
+    gameType: str
     players: list[str]
     kinds: list[str]
     status: str
@@ -78,8 +78,8 @@ class Game:
     reason: str | None
     detail: str
     termination: str | None
-    startTime: str | None  # noqa: N815
-    endTime: str | None  # noqa: N815
+    startTime: str | None
+    endTime: str | None
     contest: str | None
     params: JSON
     turns: list[Turn] | None = None
@@ -98,7 +98,7 @@ class GameFilters:
     offset: int | None = 0
     victor: str | None = None
     contest: str | None = None
-    anyPlayers: list[str] | None = None  # noqa: N815
+    anyPlayers: list[str] | None = None
     players: list[str] | None = None
 
 
@@ -106,7 +106,7 @@ class GameFilters:
 class Contest:
     id: strawberry.ID
     name: str
-    gameType: str  # noqa: N815
+    gameType: str
     created: str | None
 
     @strawberry.field
@@ -144,7 +144,7 @@ class GameType:
         return [Contest(**c) for c in await data.contests(_store(info), self.name)]
 
     @strawberry.field
-    async def contest(self, info: Info, id: strawberry.ID) -> Contest | None:  # noqa: A002
+    async def contest(self, info: Info, id: strawberry.ID) -> Contest | None:
         found = await data.contest(_store(info), self.name, str(id))
         return None if found is None else Contest(**found)
 
@@ -153,7 +153,7 @@ class GameType:
         return [_game(g) for g in await data.games(_store(info), self.name, _filters(filters))]
 
     @strawberry.field
-    async def game(self, info: Info, id: strawberry.ID) -> Game | None:  # noqa: A002
+    async def game(self, info: Info, id: strawberry.ID) -> Game | None:
         found = await data.one_game(_store(info), self.name, str(id))
         return None if found is None else _game(found)
 
@@ -161,11 +161,11 @@ class GameType:
 @strawberry.type
 class Query:
     @strawberry.field
-    def gameTypes(self) -> list[GameType]:  # noqa: N802
+    def gameTypes(self) -> list[GameType]:
         return [GameType(**t) for t in data.game_types()]
 
     @strawberry.field
-    def gameType(self, id: strawberry.ID) -> GameType | None:  # noqa: N802, A002
+    def gameType(self, id: strawberry.ID) -> GameType | None:
         found = data.game_type(str(id))
         return None if found is None else GameType(**found)
 
