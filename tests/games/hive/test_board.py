@@ -81,3 +81,29 @@ def test_every_move_keeps_one_hive_and_undo_restores() -> None:
             b.undo()
             assert (dict(b.stacks), list(b.pos), b.ply, b.stunned, b.zh) == before
         assert b.count_moves() == len(b.moves()) == len(set(b.moves()))
+
+
+def test_pillbug_stun_rules_in_random_games() -> None:
+    """The piece moved last can't move or be thrown on the next turn; a thrown enemy piece stays put a turn."""
+    rng = random.Random(8)
+    throws_of_enemy = would_move = 0
+    for _ in range(12):
+        b = Board("P")
+        for _ in range(120):
+            moves = b.moves()
+            if not moves:
+                break
+            color = b.ply & 1
+            if b.stunned >= 0:
+                assert all(pid != b.stunned for pid, _ in moves)  # neither moved nor thrown
+            for pid, dest in moves:
+                if pid >= 0 and pid >> 4 != color and b.pos[pid] is not None:  # a throw of an enemy piece
+                    throws_of_enemy += 1
+                    b.play((pid, dest))
+                    assert all(p != pid for p, _ in b.moves())
+                    b.stunned = -1  # without the stun, the victim would often have had a move
+                    would_move += any(p == pid for p, _ in b.moves())
+                    b.stunned = pid
+                    b.undo()
+            b.play(rng.choice(moves))
+    assert throws_of_enemy > 10 and would_move > 0
