@@ -114,7 +114,7 @@ def main() -> None:
         print(f"  ratio public API / OpenSpiel child():        {pub / child:.2f}x")
         print(f"  ratio mutable core / OpenSpiel apply_action: {core / apply_:.2f}x")
 
-    print("MCTS (UCT, fill-the-board rollouts)")
+    print("MCTS (UCT, bridge-aware fill-the-board rollouts)")
     positions = {"empty board": GAME.new(size=n, swap=False)}
     s = GAME.new(size=n, swap=False)
     mid_rng = random.Random(5)

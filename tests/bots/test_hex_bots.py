@@ -8,7 +8,7 @@ import pytest
 
 from hexarena.bots.base import EngineBot
 from hexarena.bots.hex import BOTS, MctsHexBot, RandomHexBot
-from hexarena.bots.hex.mcts import connected, forced_move, masks
+from hexarena.bots.hex.mcts import bridge_pairs, connected, forced_move, masks
 from hexarena.games.hex import BLACK, GAME, SWAP, HexState
 
 
@@ -53,7 +53,7 @@ def test_mcts_takes_a_win_in_one_and_blocks_a_loss_in_one() -> None:
     win = play_all(GAME.new(size=5, swap=False), "a3", "a1", "b3", "b1", "c3", "c1", "d3", "e5")
     # With e2 already White's, White to move must block the single threat at e3.
     block = play_all(GAME.new(size=5, swap=False), "a3", "e2", "b3", "a1", "c3", "b1", "d3")
-    for bot in (MctsHexBot(iterations=2000, tactics=False), MctsHexBot(iterations=1)):
+    for bot in (MctsHexBot(iterations=2000, tactics=False, bridges=False), MctsHexBot(iterations=1)):
         move = bot.choose(GAME, win, None, random.Random(1))
         assert move in (GAME.parse("e2"), GAME.parse("e3"))
         out = GAME.outcome(GAME.play(win, move))
@@ -98,3 +98,33 @@ def test_mcts_beats_random_on_5x5() -> None:
         assert out is not None
         wins += out.winner == (0 if g % 2 == 0 else 1)
     assert wins >= 10
+
+
+def test_bridge_pairs_find_bridges_and_edge_templates() -> None:
+    m = masks(5)
+    bit = m.bit
+    black = bit[1 * 5 + 1] | bit[2 * 5 + 2]  # b2 and c3: a bridge over b3/c2, and b2's template to the top
+    empty = sum(bit) & ~black
+    carriers, share = bridge_pairs(m, black, 0, empty, random.Random(1).random)
+    pairs = [(bit[1 * 5 + 2], bit[2 * 5 + 1]), (bit[0 * 5 + 1], bit[0 * 5 + 2])]
+    assert carriers == sum(a | b for a, b in pairs)
+    for a, b in pairs:  # exactly one cell of each pair goes to Black
+        assert (share & a == 0) != (share & b == 0)
+    # A carrier already taken breaks the pattern.
+    carriers, _ = bridge_pairs(m, black, bit[1 * 5 + 2], empty & ~bit[1 * 5 + 2], random.Random(1).random)
+    assert carriers == pairs[1][0] | pairs[1][1]
+
+
+def test_bridge_aware_rollouts_beat_plain_ones_at_equal_iterations() -> None:
+    rng = random.Random(7)
+    smart, plain = MctsHexBot(iterations=200), MctsHexBot(iterations=200, bridges=False)
+    wins = 0
+    for g in range(8):
+        seats = (smart, plain) if g % 2 == 0 else (plain, smart)
+        s = GAME.play(GAME.new(size=6, swap=False), GAME.random_move(GAME.new(size=6, swap=False), rng))
+        while (seat := GAME.to_move(s)) is not None:
+            s = GAME.play(s, seats[seat].choose(GAME, s, None, rng))
+        out = GAME.outcome(s)
+        assert out is not None and out.winner is not None
+        wins += seats[out.winner] is smart
+    assert wins >= 6

@@ -1,4 +1,4 @@
-"""Reference Hex bots: ``random`` and ``mcts`` (UCT with fill-the-board rollouts)."""
+"""Reference Hex bots: ``random`` and ``mcts`` (UCT with bridge-aware fill-the-board rollouts)."""
 
 from __future__ import annotations
 
