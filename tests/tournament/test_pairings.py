@@ -9,7 +9,14 @@ import pytest
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
-from hexarena.tournament.openings import OpeningBook, parse_openings, play_opening, random_opening
+from hexarena.tournament.openings import (
+    BALANCE_WINDOW,
+    OpeningBook,
+    parse_openings,
+    play_opening,
+    playout_score,
+    random_opening,
+)
 from hexarena.tournament.pairings import (
     MAX_TIEBREAK_PAIRS,
     gauntlet,
@@ -142,3 +149,19 @@ def test_openings_file_is_checked_line_by_line() -> None:
     book = OpeningBook(game, params, seed=1, lines=lines)
     assert sorted(map(tuple, (book.opening(0), book.opening(1)))) == [("3", "-2"), ("5", "1")]
     assert book.opening(2) == book.opening(0)
+
+
+def test_balanced_openings_keep_the_playout_score_even() -> None:
+    """Numberwang openings that push the total far to one side are lopsided; balance redraws them."""
+    game = get_game("numberwang")
+    params = game.validate_params({})
+    judge = random.Random(99)
+    balanced = [random_opening(game, params, 2, random.Random(i), balance=64) for i in range(12)]
+    for moves in balanced:
+        assert len(moves) == 2
+        score = playout_score(game, play_opening(game, params, moves), judge, 400)
+        assert BALANCE_WINDOW[0] - 0.1 <= score <= BALANCE_WINDOW[1] + 0.1, (moves, score)
+    # without the check, some random openings are clearly lopsided
+    raw = [random_opening(game, params, 2, random.Random(i)) for i in range(40)]
+    scores = [playout_score(game, play_opening(game, params, m), judge, 400) for m in raw]
+    assert any(not BALANCE_WINDOW[0] - 0.1 <= sc <= BALANCE_WINDOW[1] + 0.1 for sc in scores)

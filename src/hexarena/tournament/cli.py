@@ -166,6 +166,14 @@ def tournament() -> None:
 @click.option("--concurrency", "-c", type=int, default=1, show_default=True, help="Games at once.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for openings and bots' randomness.")
 @click.option("--opening-plies", type=int, default=0, show_default=True, help="Random opening length in plies.")
+@click.option(
+    "--balance",
+    "opening_balance",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Random playouts judging each random opening; lopsided openings are redrawn (0: off).",
+)
 @click.option("--openings", "openings_file", type=click.Path(exists=True, dir_okay=False), help="Openings file.")
 @click.option("--clock-type", type=click.Choice(["none", "turn", "match", "incremental"]), default="none")
 @click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
@@ -197,6 +205,7 @@ def run_cmd(
     concurrency: int,
     seed: int,
     opening_plies: int,
+    opening_balance: int,
     openings_file: str | None,
     clock_type: str,
     clock_seconds: float | None,
@@ -249,6 +258,7 @@ def run_cmd(
             params=game_params,
             clock={"kind": clock_type, "seconds": clock_seconds, "increment": increment},
             opening_plies=opening_plies,
+            opening_balance=opening_balance,
             openings=load_openings(openings_file, game, game_params) if openings_file else None,
             concurrency=concurrency,
             seed=seed,

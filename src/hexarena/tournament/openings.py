@@ -5,7 +5,10 @@ over. Both games of a pair use the same opening with the colours swapped. Two so
 
 * ``random:K``: K uniformly random legal plies from the start (``game.random_move``), regenerated when they end
   the game; a random walk of a few plies rarely decides a game, and the swapped-colour pair balances what bias
-  remains. Opening ``i`` is drawn from ``Random(f"{seed}:{i}")``, so the set is the same on every run.
+  remains. With ``balance`` > 0 each candidate is also judged by that many random playouts and kept only when
+  the first seat scores within :data:`BALANCE_WINDOW` (else the most even of the candidates tried), which
+  weeds out openings that already lean hard to one side. Opening ``i`` is drawn from ``Random(f"{seed}:{i}")``,
+  so the set is the same on every run.
 * a file: one opening per line, moves separated by spaces or commas; ``#`` starts a comment. Every line is
   replayed on load and a bad move is reported with its line number.
 """
@@ -21,6 +24,11 @@ from typing import Any
 from hexarena.core.errors import ConfigError, HexarenaError
 
 _SPLIT = re.compile(r"[\s,]+")
+
+#: Playout score range (first seat's view) in which a random opening counts as balanced.
+BALANCE_WINDOW = (0.3, 0.7)
+#: Plies after which a balance playout is scored as a draw (games that could run for long).
+PLAYOUT_PLIES = 400
 
 
 def play_opening(game: Any, params: dict[str, Any], moves: Sequence[str]) -> Any:
@@ -38,8 +46,29 @@ def play_opening(game: Any, params: dict[str, Any], moves: Sequence[str]) -> Any
     return state
 
 
-def random_opening(game: Any, params: dict[str, Any], plies: int, rng: random.Random, tries: int = 50) -> list[str]:
-    """``plies`` random legal moves that leave the game open (retried up to ``tries`` times, then shortened)."""
+def playout_score(game: Any, state: Any, rng: random.Random, playouts: int) -> float:
+    """Seat 0's mean score over ``playouts`` uniformly random games from ``state``."""
+    total = 0.0
+    for _ in range(playouts):
+        s = state
+        for _ in range(PLAYOUT_PLIES):
+            if game.to_move(s) is None:
+                break
+            s = game.play(s, game.random_move(s, rng))
+        outcome = game.outcome(s)
+        total += 0.5 if outcome is None else outcome.score(0)
+    return total / playouts
+
+
+def random_opening(
+    game: Any, params: dict[str, Any], plies: int, rng: random.Random, tries: int = 50, balance: int = 0
+) -> list[str]:
+    """``plies`` random legal moves that leave the game open (retried up to ``tries`` times, then shortened).
+
+    With ``balance`` playouts per candidate, returns the first candidate whose playout score is inside
+    :data:`BALANCE_WINDOW`, or the most even one of ``tries`` candidates.
+    """
+    best: tuple[float, list[str]] | None = None
     for length in range(plies, -1, -1):
         for _ in range(tries):
             state = game.new(**params)
@@ -50,8 +79,17 @@ def random_opening(game: Any, params: dict[str, Any], plies: int, rng: random.Ra
                 move = game.random_move(state, rng)
                 moves.append(game.format(move))
                 state = game.play(state, move)
-            if len(moves) == length and game.to_move(state) is not None:
+            if len(moves) != length or game.to_move(state) is None:
+                continue
+            if balance <= 0:
                 return moves
+            score = playout_score(game, state, rng, balance)
+            if BALANCE_WINDOW[0] <= score <= BALANCE_WINDOW[1]:
+                return moves
+            if best is None or abs(score - 0.5) < best[0]:
+                best = (abs(score - 0.5), moves)
+        if best is not None:
+            return best[1]
     return []
 
 
@@ -86,12 +124,19 @@ class OpeningBook:
     """Opening ``i`` of a tournament: from a fixed list (shuffled once by the seed) or random plies."""
 
     def __init__(
-        self, game: Any, params: dict[str, Any], seed: int, plies: int = 0, lines: Sequence[Sequence[str]] | None = None
+        self,
+        game: Any,
+        params: dict[str, Any],
+        seed: int,
+        plies: int = 0,
+        lines: Sequence[Sequence[str]] | None = None,
+        balance: int = 0,
     ) -> None:
         self.game = game
         self.params = params
         self.seed = seed
         self.plies = plies
+        self.balance = balance
         self.lines = [list(m) for m in lines] if lines else None
         if self.lines:
             random.Random(f"{seed}:order").shuffle(self.lines)
@@ -101,7 +146,8 @@ class OpeningBook:
             return list(self.lines[index % len(self.lines)])
         if self.plies <= 0:
             return []
-        return random_opening(self.game, self.params, self.plies, random.Random(f"{self.seed}:{index}"))
+        rng = random.Random(f"{self.seed}:{index}")
+        return random_opening(self.game, self.params, self.plies, rng, balance=self.balance)
 
 
 __all__ = ["OpeningBook", "load_openings", "parse_openings", "play_opening", "random_opening"]

@@ -55,6 +55,7 @@ class TournamentConfig:
     clock: dict[str, Any] = field(default_factory=dict)  # {"kind", "seconds", "increment"}
     opening_plies: int = 0  # random openings of this many plies (0: the initial position)
     openings: list[list[str]] | None = None  # a fixed opening set (from a file), overrides opening_plies
+    opening_balance: int = 0  # random playouts judging each random opening (0: no balance check)
     concurrency: int = 1
     seed: int = 0
     max_plies: int | None = None
@@ -101,6 +102,8 @@ class TournamentConfig:
             raise ConfigError(f"concurrency must be at least 1, got {self.concurrency}")
         if self.opening_plies < 0:
             raise ConfigError(f"opening plies must be >= 0, got {self.opening_plies}")
+        if not 0 <= self.opening_balance <= 1000:
+            raise ConfigError(f"opening balance playouts must be in 0..1000, got {self.opening_balance}")
         clock = clock_from(self.clock.get("kind"), self.clock.get("seconds"), self.clock.get("increment"))
         self.clock = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
         if self.sprt is not None:
@@ -166,7 +169,9 @@ class Runner:
         self.executor: Executor = executor or LocalExecutor()
         self.on_result = on_result
         self.game = get_game(config.game)
-        self.book = OpeningBook(self.game, config.params, config.seed, config.opening_plies, config.openings)
+        self.book = OpeningBook(
+            self.game, config.params, config.seed, config.opening_plies, config.openings, config.opening_balance
+        )
         self._lock = asyncio.Lock()
         self._last_save = 0.0
         self._tally()
