@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexarena.core import ConfigError, IllegalMove, InvalidMove, Termination, get_game
@@ -46,11 +46,13 @@ def test_bounds_and_ply_cap() -> None:
         GAME.new(ply_limit=0)
 
 
+@settings(deadline=None)  # no flaky deadline on a loaded CI machine
 @given(st.integers(-(10**12) + 1, 10**12 - 1))  # parse reads at most 12 digits
 def test_notation_round_trips(n: int) -> None:
     assert GAME.parse(GAME.format(n)) == n
 
 
+@settings(deadline=None)  # no flaky deadline on a loaded CI machine
 @given(st.text(max_size=6))
 def test_parse_only_raises_invalid_move(text: str) -> None:
     try:

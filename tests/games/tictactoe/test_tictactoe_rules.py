@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexarena.core import IllegalMove, InvalidMove, Outcome, Termination, get_game
@@ -106,6 +106,7 @@ def test_notation() -> None:
             GAME.parse(bad)
 
 
+@settings(deadline=None)  # no flaky deadline on a loaded CI machine
 @given(st.text(max_size=4))
 def test_parse_only_raises_invalid_move(text: str) -> None:
     try:
