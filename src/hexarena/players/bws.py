@@ -12,20 +12,22 @@ import contextlib
 import logging
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.htttx_common import (
+    BoardJson,
     board_of,
     capabilities_url,
     considerations_of,
     end_packet,
     evaluation_of,
     fetch_capabilities,
+    http_client,
     move_of,
+    move_request_json,
     resolve,
     wire_move,
 )
@@ -70,6 +72,7 @@ class BwsPlayer(BasePlayer):
         self._cursor = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._violation: str | None = None
+        self._board: BoardJson | None = None
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
@@ -82,7 +85,7 @@ class BwsPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.seat = info.seat
-        async with httpx.AsyncClient() as client:
+        async with http_client() as client:
             caps_url, caps = await fetch_capabilities(client, self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
         if bws is None:
@@ -112,15 +115,18 @@ class BwsPlayer(BasePlayer):
         await self._send(w.Setup(board=board_of(info.initial_state)))
         self._tasks.append(asyncio.create_task(self._reader(), name=f"bws-reader-{self.name}"))
         if info.heartbeat_ms > 0:
-            self._tasks.append(asyncio.create_task(self._heartbeats(info.heartbeat_ms / 1000)))
+            self._tasks.append(
+                asyncio.create_task(self._heartbeats(info.heartbeat_ms / 1000), name=f"bws-heartbeat-{self.name}")
+            )
 
     async def move(self, request: MoveRequest) -> MoveReply:
-        previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
-        self._cursor = len(request.history)  # spec: next time, our own reply comes first, then the opponent's
+        history = request.history
+        previous = [wire_move(seat, mv) for seat, mv in history[self._cursor :]]
+        self._cursor = len(history)  # spec: next time, our own reply comes first, then the opponent's
         limit = request.time_limit if (self.caps and self.caps.move_time_limit) else None
-        packet = w.MoveRequestPacket(
-            side=w.side_of(self.seat), previous=previous, board=board_of(request.state), move_time_limit=limit
-        )
+        if self._board is None:
+            self._board = BoardJson(self.info.initial_state)
+        packet = move_request_json(w.side_of(self.seat), previous, self._board.encode(history), limit)
         reply: w.MoveResponse = await self._request(packet, "move")
         move = move_of(reply.move)
         return MoveReply(
@@ -157,9 +163,11 @@ class BwsPlayer(BasePlayer):
     # ----- internals -----
 
     async def _send(self, packet: Any) -> None:
+        """Send a packet (a wire struct, a dict, or JSON bytes already encoded) as a text frame."""
         assert self.ws is not None
+        data = packet if isinstance(packet, bytes) else w.encode(packet)
         try:
-            await self.ws.send(w.encode(packet).decode())
+            await self.ws.send(data, text=True)
         except ConnectionClosed as exc:
             raise BotCrashed(f"the bot closed the connection ({exc})") from None
 
@@ -185,7 +193,8 @@ class BwsPlayer(BasePlayer):
     async def _reader(self) -> None:
         assert self.ws is not None
         try:
-            async for message in self.ws:
+            while True:
+                message = await self.ws.recv(decode=False)  # bytes: msgspec reads them without a str copy
                 try:
                     packet = w.decode_bot_packet(message)
                 except ProtocolViolation as exc:
@@ -208,7 +217,6 @@ class BwsPlayer(BasePlayer):
                 return
             self._violate(BotCrashed(f"the bot closed the connection (code {code}{reason})"))
             return
-        self._violate(BotCrashed("the bot closed the connection"))
 
     async def _heartbeats(self, period: float) -> None:
         while True:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import ssl
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -11,6 +14,20 @@ from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolVi
 from hexarena.wire import htttx as w
 
 CAPABILITIES = "capabilities.json"
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One TLS context for every bot client: building one loads the CA bundle (~20 ms of CPU), which would
+    otherwise be paid by every match start and dominate the server's cost for short games."""
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
+def http_client() -> httpx.AsyncClient:
+    """A new HTTP client for talking to a bot (clients are per match: their pools belong to one event loop)."""
+    return httpx.AsyncClient(verify=_ssl_context())
 
 
 def capabilities_url(url: str) -> str:
@@ -50,6 +67,47 @@ async def fetch_capabilities(client: httpx.AsyncClient, url: str, timeout: float
     if response.status_code != 200:
         raise ProtocolViolation(f"GET {caps_url} answered HTTP {response.status_code}, expected 200")
     return caps_url, w.decode_capabilities(response.content)
+
+
+_SIDE_BYTES = (b"x", b"o")
+
+
+def _cell_json(q: int, r: int, seat: int) -> bytes:
+    return b'{"q":%d,"r":%d,"p":"%s"}' % (q, r, _SIDE_BYTES[seat])
+
+
+class BoardJson:
+    """The JSON of the board for every move request of one match, built incrementally.
+
+    A move request carries the full board (the Hivemaker extension), so encoding it from the state each time
+    is O(stones) of Python work per move. This keeps one encoded fragment per stone and only appends the
+    stones of the turns played since the last request; joining the fragments is a single C-level pass.
+    Relies on what the referee guarantees: ``history`` only grows, and every turn of a running game put both
+    of its stones on the board (only a game-ending turn may ignore its second stone).
+    """
+
+    def __init__(self, initial_state: Any) -> None:
+        self._initial = [_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items()]
+        self._parts = list(self._initial)
+        self._applied = 0
+
+    def encode(self, history: Sequence[tuple[int, Any]]) -> bytes:
+        if len(history) < self._applied:  # a different game: start again
+            self._parts, self._applied = list(self._initial), 0
+        for seat, move in history[self._applied :]:
+            for q, r in move:
+                self._parts.append(_cell_json(q, r, seat))
+        self._applied = len(history)
+        return b'{"cells":[' + b",".join(self._parts) + b"]}"
+
+
+def move_request_json(side: str, previous: list[w.Move], board: bytes, time_limit: float | None) -> bytes:
+    """A bws ``move_request`` packet as bytes, around an already encoded board."""
+    out = b'{"type":"move_request","side":"' + side.encode() + b'","previous":' + w.encode(previous)
+    out += b',"board":' + board
+    if time_limit is not None:
+        out += b',"move_time_limit":' + w.encode(time_limit)
+    return out + b"}"
 
 
 def board_of(state: Any) -> w.Board:

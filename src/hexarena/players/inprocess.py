@@ -1,9 +1,15 @@
-"""Built-in bots as players: an EngineBot runs in a worker thread so the event loop keeps serving others."""
+"""Built-in bots as players: an EngineBot runs in a worker thread so the event loop keeps serving others.
+
+The thread hop costs tens of microseconds, which is most of a move for an instant bot (random, center); so a
+bot whose recent moves all took under ``INLINE_BELOW`` seconds is called inline on the loop, and goes back to
+the thread as soon as one inline call takes longer than ``BACK_TO_THREAD``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 from hexarena.bots.registry import make_builtin
@@ -11,6 +17,11 @@ from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest
 
 #: Part of the move budget a built-in bot is told it has, keeping room for the thread hop and the referee.
 SAFETY = 0.8
+#: A bot is called inline after ``INLINE_AFTER`` consecutive moves each faster than this (seconds)...
+INLINE_BELOW = 0.0005
+INLINE_AFTER = 3
+#: ...and returns to its thread once an inline move takes longer than this.
+BACK_TO_THREAD = 0.002
 
 
 class InProcessPlayer(BasePlayer):
@@ -24,6 +35,8 @@ class InProcessPlayer(BasePlayer):
         self.name = name or f"builtin:{getattr(bot, 'name', type(bot).__name__)}"
         self.rng = random.Random(seed)
         self.threaded = threaded
+        self._fast_streak = 0
+        self.inline_moves = 0  # how many moves ran inline (for tests and benchmarks)
 
     @classmethod
     def builtin(cls, game: str, bot: str, seed: int | None = None) -> InProcessPlayer:
@@ -35,13 +48,27 @@ class InProcessPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
 
+    def _timed_choose(self, game: Any, state: Any, limit: float | None) -> tuple[Any, float]:
+        begun = time.perf_counter()
+        move = self.bot.choose(game, state, limit, self.rng)
+        return move, time.perf_counter() - begun
+
     async def move(self, request: MoveRequest) -> MoveReply:
         limit = None if request.time_limit is None else max(0.0, request.time_limit * SAFETY)
         game = self.info.game
-        if self.threaded:
-            move = await asyncio.to_thread(self.bot.choose, game, request.state, limit, self.rng)
+        inline = not self.threaded or self._fast_streak >= INLINE_AFTER
+        if inline:
+            self.inline_moves += 1
+            move, took = self._timed_choose(game, request.state, limit)
+        else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
+            move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit)
+        if inline:
+            if took > BACK_TO_THREAD:
+                self._fast_streak = 0
+        elif took < INLINE_BELOW:
+            self._fast_streak += 1
         else:
-            move = self.bot.choose(game, request.state, limit, self.rng)
+            self._fast_streak = 0
         evaluation = getattr(self.bot, "last_evaluation", None)
         considerations = getattr(self.bot, "last_considerations", None)
         return MoveReply(move=move, evaluation=evaluation, considerations=considerations)

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import httpx
-
 from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer
 
@@ -78,10 +76,10 @@ async def _human(game: str, name: str) -> BasePlayer:
 
 async def _auto_http(url: str, game: str) -> BasePlayer:
     """A bare URL: prefer bws when the bot declares it (the spec's main transport), else stateless."""
-    from hexarena.players.htttx_common import fetch_capabilities
+    from hexarena.players.htttx_common import fetch_capabilities, http_client
 
     _htttx_only(game, "bot-API")
-    async with httpx.AsyncClient() as client:
+    async with http_client() as client:
         _, caps = await fetch_capabilities(client, url)
     if caps.basic_websocket is not None and caps.basic_websocket.versions.v1_alpha is not None:
         return await _bws(game, url)

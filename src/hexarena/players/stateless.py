@@ -13,6 +13,7 @@ from hexarena.players.htttx_common import (
     considerations_of,
     evaluation_of,
     fetch_capabilities,
+    http_client,
     move_of,
     resolve,
     stateless_board_of,
@@ -40,7 +41,7 @@ class StatelessPlayer(BasePlayer):
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
-        self.client = httpx.AsyncClient()
+        self.client = http_client()
         caps_url, caps = await fetch_capabilities(self.client, self.url)
         v1 = caps.stateless.versions.v1_alpha if caps.stateless else None
         if v1 is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -17,6 +16,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+import msgspec
 
 from hexarena.core.types import Termination
 from hexarena.players.base import BasePlayer, ClockConfig
@@ -34,6 +35,13 @@ SPECTATOR_QUEUE = 1024
 KEEP_FINISHED = 512
 
 
+_encoder = msgspec.json.Encoder()
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return _encoder.encode(message).decode()
+
+
 def utc(ts: float) -> datetime:
     return datetime.fromtimestamp(ts, tz=UTC)
 
@@ -46,9 +54,10 @@ class Spectator:
         self.send = send
         self.closed = asyncio.Event()
 
-    def push(self, message: dict[str, Any] | None) -> bool:
+    def push(self, message: dict[str, Any] | str | None) -> bool:
+        """Queue a message (a dict, or its JSON text already encoded); False when the spectator is too slow."""
         try:
-            self.queue.put_nowait(None if message is None else json.dumps(message))
+            self.queue.put_nowait(message if message is None or isinstance(message, str) else _encode(message))
             return True
         except asyncio.QueueFull:
             self.closed.set()
@@ -103,8 +112,9 @@ class LiveMatch:
         )
 
     def broadcast(self, message: dict[str, Any] | None) -> None:
+        text = None if message is None else _encode(message)  # once, whatever the number of spectators
         for spectator in list(self.spectators):
-            if not spectator.push(message):
+            if not spectator.push(text):
                 self.spectators.discard(spectator)
 
 

@@ -18,14 +18,17 @@ def _seat_label(game: Any, seat: int | None) -> str | None:
     return None if seat is None else str(game.seat_names[seat])
 
 
-def _htttx_board(game: Any, state: Any) -> dict[str, Any] | None:
+def _htttx_board(game: Any, state: Any, state_json: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Hivemaker's ``board``; the cells list of the generic ``state`` view is reused when given (same data)."""
     if game.name != "htttx":
         return None
+    if state_json is not None and isinstance(state_json.get("cells"), list):
+        return {"cells": state_json["cells"]}
     return {"cells": [{"q": q, "r": r, "p": "x" if s == 0 else "o"} for (q, r), s in state.cells.items()]}
 
 
-def _status(game: Any, state: Any) -> str:
-    outcome = game.outcome(state)
+def _status(game: Any, state: Any, outcome: Any = None) -> str:
+    outcome = outcome if outcome is not None else game.outcome(state)
     if outcome is None:
         return "in_progress"
     if outcome.winner is None:
@@ -41,17 +44,18 @@ def snapshot(
     players: list[dict[str, Any]],
     clocks: list[float | None] | None = None,
 ) -> dict[str, Any]:
+    state_json = game.to_json(state)
     msg: dict[str, Any] = {
         "type": "setup",
         "game_id": match_id,
         "game": game.name,
         "players": players,
-        "state": game.to_json(state),
+        "state": state_json,
         "to_move": _seat_label(game, game.to_move(state)),
         "moves": [_move_json(m, game) for m in moves],
         "clocks": clocks,
     }
-    board = _htttx_board(game, state)
+    board = _htttx_board(game, state, state_json)
     if board is not None:
         msg["board"] = board
     return msg
@@ -73,17 +77,18 @@ def _move_json(record: PlayedMove, game: Any) -> dict[str, Any]:
 def update(
     match_id: str, game: Any, record: PlayedMove, state: Any, clocks: list[float | None] | None = None
 ) -> dict[str, Any]:
+    state_json = game.to_json(state)
     msg: dict[str, Any] = {
         "type": "board_update",
         "game_id": match_id,
         "game": game.name,
-        "state": game.to_json(state),
+        "state": state_json,
         "to_move": _seat_label(game, game.to_move(state)),
         "status": _status(game, state),
         "clocks": clocks,
         **_move_json(record, game),
     }
-    board = _htttx_board(game, state)
+    board = _htttx_board(game, state, state_json)
     if board is not None:
         msg["board"] = board
     return msg

@@ -1,0 +1,165 @@
+"""Game-server throughput: many concurrent HTTTX games of instant bots over loopback WebSockets.
+
+Starts, as separate processes, the game server (``hexarena serve`` on a temporary SQLite database) and one SDK
+bot server (an instant ``BaseBot`` run with the SDK's ``run``, or ``hexarena bot serve --bot NAME``), then plays waves of ``--games`` concurrent games through
+``POST /game/new`` (both seats on the same bot server, one WebSocket per seat) and prints the total moves per
+second, with the CPU time each process used (the one near 100% of a core is the limit).
+
+    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: An instant SDK bot: fills the board in a spiral from the origin (first two free cells; always legal, since
+#: the spiral is contiguous). Its cost per move is a set of the cells and a short scan: near nothing.
+INSTANT_BOT = """
+import sys
+from hexarena.bots.sdk import BaseBot, Coord, run
+
+SPIRAL = sorted(
+    ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
+    key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
+)
+
+class InstantBot(BaseBot):
+    def choose_move(self, cells, player, match):
+        taken = {(c.q, c.r) for c in cells}
+        free = []
+        for c in SPIRAL:
+            if c not in taken:
+                free.append(Coord(q=c[0], r=c[1]))
+                if len(free) == 2:
+                    return free[0], free[1]
+        raise RuntimeError("board full")
+
+run(InstantBot, port=int(sys.argv[1]))
+"""
+
+
+@contextlib.contextmanager
+def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    argv = ["-c", INSTANT_BOT, args[1]] if args[0] == "instant" else ["-m", "hexarena.cli", *args]
+    proc = subprocess.Popen([sys.executable, *argv], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def wait_up(url: str) -> None:
+    async with httpx.AsyncClient() as client:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url)).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise SystemExit(f"{url} did not come up")
+
+
+async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, turns: int) -> tuple[int, float, int]:
+    body = {
+        "player_x": {"type": "bot", "bot_url": bot},
+        "player_o": {"type": "bot", "bot_url": bot},
+        "match_config": {"turn_limit": turns, "heartbeat": 5000, "win_distance": 32},  # no early wins
+    }
+    begun = time.perf_counter()
+    responses = await asyncio.gather(*(client.post(f"{server}/game/new", json=body) for _ in range(games)))
+    ids = {r.json()["game_id"] for r in responses}
+    while True:
+        listed = (await client.get(f"{server}/games", params={"limit": 500})).json()
+        mine = [g for g in listed if g["game_id"] in ids]
+        if len(mine) == games and all(g["status"] != "running" for g in mine):
+            break
+        await asyncio.sleep(0.1)
+    elapsed = time.perf_counter() - begun
+    bad = [g for g in mine if g["termination"] not in ("normal", "turn_limit")]
+    for g in bad[:3]:
+        print(f"  game {g['game_id']} ended {g['termination']}: {g['reason']}")
+    return sum(g["moves"] for g in mine), elapsed, len(bad)
+
+
+async def main(games: int, waves: int, turns: int, bot_name: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        gport, bport = free_port(), free_port()
+        db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
+        serve_args = ("serve", "--port", str(gport), "--database-url", db, "--log-level", "warning")
+        bot_cmd = (
+            ("instant", str(bport))
+            if bot_name == "instant"
+            else ("bot", "serve", "--bot", bot_name, "--port", str(bport))
+        )
+        with process(*serve_args) as gproc, process(*bot_cmd) as bproc:
+            await wait_up(f"{server}/healthz")
+            await wait_up(f"{bot}/capabilities.json")
+            async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=games)) as client:
+                await wave(client, server, bot, 2, 10)  # warm-up
+                g0, b0, t0 = cpu_seconds(gproc.pid), cpu_seconds(bproc.pid), time.perf_counter()
+                total_moves, total_time, total_bad = 0, 0.0, 0
+                for i in range(waves):
+                    moves, elapsed, bad = await wave(client, server, bot, games, turns)
+                    total_moves += moves
+                    total_time += elapsed
+                    total_bad += bad
+                    print(
+                        f"wave {i + 1}: {games} games, {moves} moves in {elapsed:.2f} s = {moves / elapsed:,.0f} moves/s"
+                    )
+                wall = time.perf_counter() - t0
+                gcpu, bcpu = cpu_seconds(gproc.pid) - g0, cpu_seconds(bproc.pid) - b0
+    print(
+        f"total: {total_moves} moves in {total_time:.2f} s = {total_moves / total_time:,.0f} moves/s "
+        f"({games} concurrent games, {turns} turns each, bot {bot_name!r}; {total_bad} games ended abnormally)"
+    )
+    print(
+        f"CPU: game server {gcpu:.1f} s ({gcpu / wall:.0%} of a core), bot server {bcpu:.1f} s "
+        f"({bcpu / wall:.0%} of a core) over {wall:.1f} s; cores on this machine: {os.cpu_count()}, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"game server CPU per move: {gcpu / max(total_moves, 1) * 1e6:.0f} us; bot server: {bcpu / max(total_moves, 1) * 1e6:.0f} us"
+    )
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=32)
+    ap.add_argument("--waves", type=int, default=3)
+    ap.add_argument("--turns", type=int, default=100)
+    ap.add_argument("--bot", default="instant", help="'instant' (a spiral-filling SDK bot) or a built-in bot name")
+    args = ap.parse_args()
+    asyncio.run(main(args.games, args.waves, args.turns, args.bot))
