@@ -29,6 +29,15 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
+    """Elo vs the field; a perfect or null score so far has an infinite estimate."""
+    if elo is not None:
+        return f"{elo:+.0f}"
+    if row["games"] and row["score"] in (0.0, 1.0):
+        return "+inf" if row["score"] == 1.0 else "-inf"
+    return "-"
+
+
 def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
     table = Table(title=title)
     for col in ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal"):
@@ -49,7 +58,7 @@ def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
             str(r["draws"]),
             str(r["losses"]),
             f"{r['score'] * 100:.1f}%",
-            "-" if elo is None else f"{elo:+.0f}",
+            _elo_text(elo, r),
             "-" if err is None else f"{err:.0f}",
             *(f"[red]{v}[/red]" if v else "0" for v in (r["timeouts"], r["crashes"], r["illegal"])),
         )
@@ -145,9 +154,14 @@ async def _open_store(database_url: str | None, no_store: bool) -> Any:
     return await Store.open(database_url)
 
 
-def _executor(ray_address: str | None, processes: int) -> Any:
+def _executor(ray_address: str | None, processes: int, concurrency: int = 1) -> Any:
+    """Ray when asked; else local, with worker processes for built-in bots by default (``processes=-1``)."""
+    import os
+
     from hexarena.tournament.executors import make_executor
 
+    if processes < 0:
+        processes = min(concurrency, os.cpu_count() or 1) if concurrency > 1 else 0
     return make_executor(ray_address, processes)
 
 
@@ -192,7 +206,13 @@ def tournament() -> None:
 @click.option("--no-store", is_flag=True, help="Keep state in memory only (no resume, no ratings).")
 @click.option("--unrated", is_flag=True, help="Don't update the leaderboard ratings.")
 @click.option("--ray-address", default=None, help="Run games on Ray ('local' starts one; 'auto' or ray://...).")
-@click.option("--processes", type=int, default=0, show_default=True, help="Worker processes for built-in bots.")
+@click.option(
+    "--processes",
+    type=int,
+    default=-1,
+    show_default=True,
+    help="Worker processes for games between built-in bots (-1: one per core when concurrency > 1; 0: none).",
+)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None, help="Write an HTML report.")
 @click.option("--quiet", "-q", is_flag=True, help="No live display.")
 def run_cmd(
@@ -291,7 +311,7 @@ async def _run_new(
 
     store = await _open_store(database_url, no_store)
     try:
-        executor = _executor(ray_address, processes)
+        executor = _executor(ray_address, processes, config.concurrency)
         existing = None if store is None or tournament_id is None else await store.get_tournament(tournament_id)
         if existing is not None:
             runner = await Runner.resume(store, tournament_id or "", executor=executor)
@@ -323,7 +343,7 @@ async def _finish(runner: Any, report_path: str | None, quiet: bool) -> int:
 @click.argument("tournament_id")
 @click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
 @click.option("--ray-address", default=None, help="Run games on Ray.")
-@click.option("--processes", type=int, default=0, show_default=True)
+@click.option("--processes", type=int, default=-1, show_default=True, help="As for run.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--quiet", "-q", is_flag=True)
 def resume_cmd(
@@ -341,7 +361,8 @@ def resume_cmd(
 
         store = await _open_store(database_url, False)
         try:
-            runner = await Runner.resume(store, tournament_id, executor=_executor(ray_address, processes))
+            runner = await Runner.resume(store, tournament_id)
+            runner.executor = _executor(ray_address, processes, runner.config.concurrency)
             return await _finish(runner, report_path, quiet)
         finally:
             await store.close()
