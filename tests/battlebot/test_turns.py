@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -172,3 +173,17 @@ async def test_noughts_and_crosses_seed_shapes(server: Any) -> None:
         "reason": "complete",
     }
     assert await a.closed() and await b.closed()  # the server closes both sockets after the final state
+
+
+async def test_huge_and_oversized_frames(server: Any) -> None:
+    a, b = await pair(server)
+    await a.send(json.dumps({"n": 1, "pad": "x" * 100_000}))  # over the turn limit: an invalid turn
+    reply = await a.recv()
+    assert reply["turn"]["valid"] is False and "larger than" in reply["turn"]["error"]
+    await a.send({"n": 1})  # the game goes on
+    assert (await a.recv())["turn"]["valid"] is True
+    await b.recv()
+    await b.send("x" * (2 * 1024 * 1024))  # over the socket's frame limit: the server drops that bot
+    final = await a.until_complete()
+    assert final["state"]["victor"] == "First" and final["state"]["reason"] == "disconnect"
+    assert (await stored(server)).termination == "disconnect"

@@ -44,7 +44,14 @@ async def stored(app: Any) -> Any:
 
 @pytest.mark.parametrize(
     "body",
-    [b"{nope", b'{"rows": 4, "cols": 5}', b'{"rows": "5", "cols": 5}', b"[5, 5]", b'{"rows": 1, "cols": 5}', b"{" + b" " * 10_000 + b"}"],
+    [
+        b"{nope",
+        b'{"rows": 4, "cols": 5}',
+        b'{"rows": "5", "cols": 5}',
+        b"[5, 5]",
+        b'{"rows": 1, "cols": 5}',
+        b"{" + b" " * 10_000 + b"}",
+    ],
 )
 async def test_bad_game_data_is_403(dots: Any, body: bytes) -> None:
     async with httpx.AsyncClient() as http:
@@ -75,7 +82,9 @@ async def test_token_rules_and_illegal_line(dots: Any) -> None:
         assert (await http.post(url + "/moves", json=line((0, 0), (0, 1)))).status_code == 403  # no token
         r = await http.post(url + "/moves", json=line((0, 0), (0, 1)), headers={"X-Turn-Token": "guess"})
         assert r.status_code == 403 and r.json()["error"] == "unknown turn token"  # nobody disqualified
-        a_move = asyncio.create_task(http.post(url + "/moves", json=line((0, 0), (0, 1)), headers={"X-Turn-Token": token}))
+        a_move = asyncio.create_task(
+            http.post(url + "/moves", json=line((0, 0), (0, 1)), headers={"X-Turn-Token": token})
+        )
         rb = await b
         assert rb.status_code == 200 and len(rb.json()["lines"]) == 1
         b_token = rb.headers["X-Turn-Token"]
@@ -99,7 +108,9 @@ async def test_replayed_token_disqualifies(dots: Any) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
         url = await new_game(http, dots.dots)
         token, b = await seated(http, url)
-        a_move = asyncio.create_task(http.post(url + "/moves", json=line((0, 0), (0, 1)), headers={"X-Turn-Token": token}))
+        a_move = asyncio.create_task(
+            http.post(url + "/moves", json=line((0, 0), (0, 1)), headers={"X-Turn-Token": token})
+        )
         await b
         r = await http.post(url + "/moves", json=line((1, 0), (1, 1)), headers={"X-Turn-Token": token})
         assert r.status_code == 403 and "stale turn token" in r.json()["error"]
@@ -109,7 +120,16 @@ async def test_replayed_token_disqualifies(dots: Any) -> None:
     assert record.termination == "protocol" and record.winner == 1
 
 
-@pytest.mark.parametrize("body", [b"garbage", b"[]", b'[{"row": 0}, {"row": 0, "col": 1}]', b'[{"row": 9, "col": 9}, {"row": 9, "col": 8}]', b"[" + b"1," * 5000 + b"1]"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"garbage",
+        b"[]",
+        b'[{"row": 0}, {"row": 0, "col": 1}]',
+        b'[{"row": 9, "col": 9}, {"row": 9, "col": 8}]',
+        b"[" + b"1," * 5000 + b"1]",
+    ],
+)
 async def test_bad_lines_disqualify_with_a_reason(dots: Any, body: bytes) -> None:
     async with httpx.AsyncClient(timeout=10) as http:
         url = await new_game(http, dots.dots)
@@ -155,7 +175,9 @@ async def test_a_capture_answers_at_once_with_a_new_token_and_observers_see_ever
         mover = "A"
         for i, (p, q) in enumerate(sides):  # A, B, A, B, A, B: B closes the hexagon
             other = "B" if mover == "A" else "A"
-            task = asyncio.create_task(http.post(url + "/moves", json=line(p, q), headers={"X-Turn-Token": tokens[mover]}))
+            task = asyncio.create_task(
+                http.post(url + "/moves", json=line(p, q), headers={"X-Turn-Token": tokens[mover]})
+            )
             if i < 5:
                 r = await waiting.pop(other)
                 tokens[other] = r.headers["X-Turn-Token"]

@@ -147,3 +147,46 @@ async def test_rest_twin_serves_the_same_data(served: tuple[str, Any]) -> None:
         assert (await http.get("/api/gametypes/chess")).status_code == 404
         page = await http.get("/graphql", headers={"Accept": "text/html"})
         assert page.status_code == 200 and "graphiql" in page.text.lower()
+
+
+async def test_every_game_type_shows_its_turns_in_battlebot_shapes(served: tuple[str, Any]) -> None:
+    import random
+
+    from hexarena.server.battlebot.shapes import shape_for
+
+    base, app = served
+    store = app.state.store
+    for i, wire in enumerate(["numberwang", "noughtsandcrosses", "htttx", "hex", "hexdots", "hive"]):
+        shape = shape_for(wire)
+        game, rng = shape.game, random.Random(i)
+        state = game.new()
+        moves = []
+        for _ in range(8):
+            if game.to_move(state) is None:
+                break
+            seat = game.to_move(state)
+            move = game.random_move(state, rng)
+            moves.append((seat, game.format(move), shape.turn(move, seat, state)))
+            state = game.play(state, move)
+        gid = f"game-{wire}"
+        await store.create_game(
+            game_id=gid,
+            game=game.name,
+            params=game.params_of(game.new()),
+            players=[PlayerRecord("P", "battlebot"), PlayerRecord("Q", "builtin")],
+        )
+        recs = [
+            MoveRecord(ply=k, seat=s, move=m, timestamp=T0 + timedelta(seconds=k), think_time=0.0)
+            for k, (s, m, _) in enumerate(moves)
+        ]
+        await store.finish_game(gid, winner=None, termination="disconnect", reason="both bots disconnected", moves=recs)
+        d = await gql(
+            base,
+            f'{{ gameType(id: "{wire}") {{ game(id: "{gid}") {{ players reason turns {{ player move turn }} state }} }} }}',
+        )
+        g = d["gameType"]["game"]
+        assert g["reason"] == "disconnect" and g["state"]["complete"] is True and g["state"]["victor"] is None
+        assert [t["move"] for t in g["turns"]] == [m for _, m, _ in moves]
+        for t, (seat, _, turn) in zip(g["turns"], moves, strict=True):
+            assert t["player"] == ("P", "Q")[seat]
+            assert {k: v for k, v in t["turn"].items() if k not in ("player", "time", "valid")} == turn

@@ -49,8 +49,9 @@ _DRAW = object()
 class _Garbage:
     """A frame that is not JSON; kept so the bot is told which frame was refused."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, too_large: bool = False) -> None:
         self.text = text
+        self.too_large = too_large
 
 
 class BattlebotConnection:
@@ -251,7 +252,7 @@ class BattlebotPlayer(BasePlayer):
         ms = _now_ms()
         value: Any
         if len(text) > MAX_TURN_CHARS:
-            value = _Garbage(text[:80])
+            value = _Garbage(text[:80], too_large=True)
         else:
             try:
                 value = json.loads(text)
@@ -271,7 +272,9 @@ class BattlebotPlayer(BasePlayer):
 
     def _check(self, value: Any, state: Any) -> tuple[Any, Any]:
         if isinstance(value, _Garbage):
-            raise InvalidMove(f"turn {value.text!r} is not JSON" if len(value.text) < 80 else "turn is too large")
+            if value.too_large:
+                raise InvalidMove(f"turn is larger than {MAX_TURN_CHARS} characters")
+            raise InvalidMove(f"turn {value.text!r} is not JSON")
         return check_turn(self.shape, value, self.seat, state)
 
     async def _out_of_turn(self, value: Any, ms: int) -> None:

@@ -201,17 +201,23 @@ def dots_app(main: FastAPI) -> FastAPI:
     return app
 
 
-async def serve_with_dots(
+def dots_servers(
     app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
-) -> None:
-    """Run the main app and, on ``dots_port``, the dots-only app, in one process and one event loop."""
+) -> tuple[Any, Any]:
+    """Two uvicorn servers: the main app on ``port``, the dots-only app on ``dots_port`` (run with ``run_servers``)."""
     import uvicorn
 
     main = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=ws_max_size))
     dots = uvicorn.Server(uvicorn.Config(dots_app(app), host=host, port=dots_port, log_level=log_level, lifespan="off"))
+    return main, dots
+
+
+async def run_servers(main: Any, dots: Any) -> None:
+    """Run both in this event loop; the dots server starts once the main app's start-up made the tables, and
+    stops with the main server."""
 
     async def dots_when_ready() -> None:
-        while not main.started:  # the tables exist once the main app's lifespan ran
+        while not main.started:
             if main.should_exit:
                 return
             await asyncio.sleep(0.05)
@@ -223,3 +229,10 @@ async def serve_with_dots(
     finally:
         dots.should_exit = True
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def serve_with_dots(
+    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+) -> None:
+    """``hexarena serve --dots-port``: the main app and the dots-only app, in one process and one event loop."""
+    await run_servers(*dots_servers(app, host, port, dots_port, log_level, ws_max_size))
