@@ -39,7 +39,9 @@ async def serve(app: Any) -> AsyncIterator[str]:
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="on", ws="websockets-sansio"))
     task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
+    for _ in range(1000):  # uvicorn offers no start event; poll its flag
+        if server.started:
+            break
         await asyncio.sleep(0.01)
     try:
         yield f"127.0.0.1:{port}"

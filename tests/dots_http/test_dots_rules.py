@@ -68,7 +68,7 @@ async def test_listing_404_and_full_410(dots: Any) -> None:
         assert (await http.post(f"{dots.dots}/nope/players", json={"name": "x"})).status_code == 404
         assert (await http.post(f"{dots.dots}/nope/moves", json=[])).status_code == 404
         assert (await http.post(url + "/players", json={"name": 5})).status_code == 400
-        token, b = await seated(http, url)
+        _, b = await seated(http, url)
         r = await http.post(url + "/players", json={"name": "C"})
         assert r.status_code == 410
         assert (await http.get(url)).json()["state"] == "in play"
