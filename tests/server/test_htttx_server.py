@@ -9,7 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -196,6 +201,8 @@ async def test_human_garbage_forfeits_and_late_spectators_get_the_end(server: st
     async with httpx.AsyncClient() as client:
         rec = (await client.get(f"{server}/games/{game_id}")).json()
     assert rec["termination"] == "protocol" and rec["winner"] == 0 and "Expected `int`" in rec["reason"]
+    headers = read_record(rec["notation"]).headers
+    assert headers["endreason"] == "resign" and headers["winner"] == "cross" and headers["playercircle"] == "human"
 
 
 async def test_a_human_leaving_forfeits_at_once(server: str, bots: dict[str, str]) -> None:
@@ -294,3 +301,68 @@ async def test_openapi_is_served(server: str) -> None:
     assert "/game/new" in spec["paths"] and "/games/{game_id}" in spec["paths"] and "/games" in spec["paths"]
     assert "NewGameRequest" in json.dumps(spec)
     assert docs.status_code == 200
+
+
+@contextlib.contextmanager
+def cli_bot_server(bot: str) -> Iterator[str]:
+    """``hexarena bot serve --bot BOT`` in its own process, as an operator would start it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def wait_up(url: str) -> None:
+    async with httpx.AsyncClient() as client:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url)).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{url} did not come up")
+
+
+async def test_game_between_two_cli_bot_servers(server: str) -> None:
+    with cli_bot_server("heuristic") as hx, cli_bot_server("random") as rnd:
+        await wait_up(f"{hx}/capabilities.json")
+        await wait_up(f"{rnd}/capabilities.json")
+        body = {
+            "player_x": {"type": "bot", "bot_url": hx},
+            "player_o": {"type": "bot", "bot_url": rnd},
+            "match_config": {"turn_limit": 40, "clock_type": "incremental", "clock": 60, "increment": 1},
+        }
+        game_id = (await new_game(server, body))["game_id"]
+        rec = await finished(server, game_id)
+    assert rec["status"] == "finished" and rec["termination"] in ("normal", "turn_limit"), rec["reason"]
+    assert rec["players"][0]["name"] == "hexarena-heuristic" and rec["players"][1]["name"] == "hexarena-random"
+    async with httpx.AsyncClient() as client:
+        listed = (await client.get(f"{server}/games")).json()
+    assert [g["game_id"] for g in listed] == [game_id]
+
+
+async def test_shutdown_aborts_live_games_and_stores_them(database_url: str) -> None:
+    body = {"player_x": {"type": "human"}, "player_o": {"type": "human"}}
+    async with game_server(database_url) as url:
+        game_id = (await new_game(url, body))["game_id"]
+        async with httpx.AsyncClient() as client:
+            assert (await client.get(f"{url}/games/{game_id}")).json()["status"] == "running"
+    from hexarena.store import Store
+
+    store = await Store.open(database_url)
+    try:
+        rec = await store.get_game(game_id)
+    finally:
+        await store.close()
+    assert rec is not None and str(rec.status) == "aborted" and rec.termination == "aborted"
+    assert "stopped by the server" in rec.reason

@@ -22,12 +22,19 @@ def notation(game_name: str, params: dict[str, Any], moves: list[str], headers: 
 
 
 def _htttx_headers(players: list[str], termination: str | None, winner: int | None, finished: Any) -> dict[str, str]:
+    # Notation v1 knows win | time | resign | draw: a forfeit (disconnect, protocol violation, illegal move) is
+    # written as ``resign`` (the loser gave the game away; "win" would claim a line on the board).
     reason = {
         "normal": "win" if winner is not None else "draw",
         "time": "time",
         "resign": "resign",
+        "disconnect": "resign",
+        "protocol": "resign",
+        "illegal_move": "resign",
         "turn_limit": "draw",
     }.get(termination or "", "win" if winner is not None else "draw")
+    if winner is None and reason != "draw":
+        reason = "draw"
     headers = {
         "name": "hexarena game",
         "platform": "hexarena",
