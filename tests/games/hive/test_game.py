@@ -142,3 +142,35 @@ def test_undo_restores_hash() -> None:
     while b.history:
         b.undo()
         assert (b.key(), b.stacks) == keys[len(b.history)]
+
+
+def test_every_spelling_of_a_move_resolves_to_it() -> None:
+    """Write each legal move relative to every neighbouring piece (and on top): all spellings name one move."""
+    from hexarena.games.hive.board import DIRS, NAME, NE, NW, SE, SW, E, W
+    from hexarena.games.hive.notation import resolve
+
+    spell = {E: "{r}-", W: "-{r}", NE: "{r}/", SW: "/{r}", SE: "{r}\\", NW: "\\{r}"}
+    rng = random.Random(12)
+    checked = 0
+    s = GAME.new(expansions="MLP")
+    for _ in range(70):
+        if GAME.outcome(s) is not None:
+            break
+        b = s.board
+        for m in b.moves():
+            pid, dest = m
+            if pid < 0 or not b.stacks:
+                continue
+            spellings = []
+            if dest in b.stacks:
+                spellings.append(f"{NAME[pid]} {NAME[b.stacks[dest][-1]]}")
+            for d in DIRS:
+                for ref in b.stacks.get(dest + d, ()):
+                    if ref != pid:  # any piece of the neighbouring stack, named by the offset from it
+                        spellings.append(f"{NAME[pid]} " + spell[-d].format(r=NAME[ref]))
+            assert spellings
+            for text in spellings:
+                assert resolve(b, text) == m, text
+                checked += 1
+        s = GAME.play(s, GAME.random_move(s, rng))
+    assert checked > 1000
