@@ -170,6 +170,11 @@ async def test_gauntlet_only_pairs_the_seed() -> None:
     assert all(0 in g["seats"] for g in r.games) and len(r.games) == 4
 
 
+async def test_tournament_ids_leave_room_for_game_ids() -> None:
+    with pytest.raises(ConfigError, match="1 to 48 characters"):
+        await Runner.create(nw(["tfake:random", "tfake:greedy"], names=["a", "b"]), None, "x" * 49)
+
+
 def test_config_validation_explains_itself() -> None:
     with pytest.raises(ConfigError, match="even"):
         nw(["tfake:random", "tfake:random"], names=["a", "b"], games_per_pairing=3).validate()

@@ -226,7 +226,11 @@ class RayExecutor:
 def make_executor(ray_address: str | None = None, processes: int = 0, **ray_init: Any) -> Executor:
     """The executor the CLI and API ask for: Ray when an address is given, else local."""
     if ray_address:
-        return RayExecutor(None if ray_address == "local" else ray_address, **ray_init)
+        if ray_address == "local":  # a private instance on this machine, quiet
+            ray_init.setdefault("include_dashboard", False)
+            ray_init.setdefault("log_to_driver", False)
+            return RayExecutor(None, **ray_init)
+        return RayExecutor(ray_address, **ray_init)
     return LocalExecutor(processes=processes)
 
 

@@ -206,6 +206,8 @@ class Runner:
         cls, config: TournamentConfig, store: Any = None, tournament_id: str | None = None, **kwargs: Any
     ) -> Runner:
         config.validate()
+        if tournament_id is not None and not 0 < len(tournament_id) <= 48:
+            raise ConfigError(f"a tournament id has 1 to 48 characters (game ids append to it), got {tournament_id!r}")
         if store is None:
             import uuid
 
