@@ -33,6 +33,12 @@ def make_app(database_url: str) -> Any:
     return app
 
 
+@pytest.fixture
+def app_factory() -> Any:
+    """``app_factory(database_url)``: the full app with the UI routes installed."""
+    return make_app
+
+
 class ServerThread:
     """uvicorn on its own event loop in a thread, so the sync Playwright API can drive the page meanwhile."""
 
@@ -77,8 +83,10 @@ def _chromium_or_skip() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One chromium per test module: the sync Playwright API runs an event loop in this thread, so it must be
+    gone before any asyncio test of another module starts."""
     path = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 

@@ -16,12 +16,22 @@ from typing import Any
 import httpx
 
 
-def create(page: Any, server: str, game: str, seat1: str = "builtin:random", params: dict[str, str] | None = None) -> str:
+def create(
+    page: Any,
+    server: str,
+    game: str,
+    seat1: str = "builtin:random",
+    params: dict[str, str] | None = None,
+    clock: tuple[str, str] | None = None,
+) -> str:
     """Fill the lobby form (seat 1 is me) and create the match; returns the match id from the URL."""
     page.goto(f"{server}/ui/#/lobby")
     page.select_option("#game", game)
     for name, value in (params or {}).items():
         page.fill(f"#param-{name}", value)
+    if clock is not None:
+        page.select_option("#clock-type", clock[0])
+        page.fill("#clock-seconds", clock[1])
     page.select_option("#seat0-kind", "you")
     page.select_option("#seat1-kind", seat1)
     page.click("#create")
@@ -55,8 +65,14 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
     page.goto(f"{server}/ui/")
     page.wait_for_selector("#create")
     shot(page, "lobby")
-    game_id = create(page, server, "tictactoe")
+    game_id = create(page, server, "tictactoe", clock=("match", "300"))
     rng = random.Random(7)
+    # the clock of the side to move runs on screen
+    assert wait_turn_or_end(page)
+    first = page.text_content("#player0 .clock")
+    assert re.fullmatch(r"4:5\d", first), first
+    page.wait_for_function("(t) => document.querySelector('#player0 .clock').textContent !== t", arg=first, timeout=3000)
+    page.evaluate("() => { window.__seenTurns = 0; }")
     clicked_illegal = False
     while wait_turn_or_end(page):
         board = page.evaluate("() => [...document.querySelectorAll('[data-cell]')].map(g => [g.dataset.cell, g.querySelectorAll('path,circle').length > 0])")
@@ -111,6 +127,9 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
         turns += 1
         if turns == 1:
             shot(page, "play-hex")
+            # a reload rejoins the seat with the stored token: the game goes on
+            page.wait_for_function("() => document.querySelectorAll('.moves li').length >= 2 || !document.querySelector('#result').hidden")
+            page.reload()
     shot(page, "play-hex-end")
     stored = record(server, game_id)
     assert stored["termination"] == "normal" and stored["winner"] in (0, 1)
@@ -173,6 +192,9 @@ def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
     assert f"[{q1},{r1}][{q2},{r2}]" in [m["move"] for m in stored["moves"]]
     wait_turn_or_end(page)
     shot(page, "play-htttx")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(300)
+    shot(page, "play-htttx-phone")
 
 
 def test_hive_place_and_hexdots_line(page: Any, server: str, shot: Any) -> None:

@@ -19,7 +19,7 @@ export async function matchPage(app, { args, name }) {
   const result = h("div.result#result", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
-    h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you")),
+    h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted", { style: "font-size:.85rem" }, "no evaluation reported");
@@ -93,6 +93,15 @@ export async function matchPage(app, { args, name }) {
   function render(state) {
     lastState = state;
     board.render(state, { move: lastMove, considerations: lastConsiderations, seats });
+    styleSeats(state);
+  }
+  function styleSeats(state) {
+    const style = board.seatStyle?.(state);
+    if (!style) return;
+    style.forEach((st, i) => {
+      playerEls[i].querySelector(".dot").style.background = st.colour;
+      playerEls[i].querySelector(".colour").textContent = st.label || "";
+    });
   }
 
   // ----- the spectator stream -----
@@ -161,6 +170,7 @@ export async function matchPage(app, { args, name }) {
       } else if (m.type === "your_turn") {
         lastState = m.state;
         board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+        styleSeats(m.state);
         board.setTurn(m.legal, io);
         toMoveSeat = m.seat;
         if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }

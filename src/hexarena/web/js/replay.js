@@ -26,13 +26,13 @@ export async function replayPage(app, { args, params }) {
       h("div",
         h("div.boardbox", board.el),
         h("div.controls",
-          btn("first", "⏮", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
+          btn("first", "|◀", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
           slider,
-          btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "⏭", "last", () => go(n)), label),
+          btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "▶|", "last", () => go(n)), label),
         info),
       h("div",
         h("div.panel",
-          h("div", rec.players.map((p, i) => h("div", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p)))),
+          h("div", rec.players.map((p, i) => h("div.seatline", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p), " ", h("span.colour")))),
           h("p", h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
         h("div.panel", h("strong", "Moves"), h("div.moves", moveList)),
@@ -54,6 +54,13 @@ export async function replayPage(app, { args, params }) {
     label.textContent = `${ply} / ${n}`;
     const mv = ply > 0 ? rec.moves[ply - 1] : null;
     board.render(rec.states[ply], { move: mv ? mv.move : null, considerations: mv ? mv.considerations : null });
+    const style = board.seatStyle?.(rec.states[ply]);
+    if (style) {
+      for (const [i, line] of [...app.querySelectorAll(".seatline")].entries()) {
+        line.querySelector(".dot").style.background = style[i].colour;
+        line.querySelector(".colour").textContent = style[i].label;
+      }
+    }
     for (const [i, li] of [...moveList.children].entries()) li.classList.toggle("current", i === ply - 1);
     const cur = moveList.children[ply - 1];
     if (cur) cur.scrollIntoView({ block: "nearest" });

@@ -68,6 +68,11 @@ export function make(params) {
   return {
     el,
     render(st) { state = st; if (st?.size) n = st.size; draw(); },
+    // after a swap seat 0 plays White: the seat panel shows the colour each seat plays now
+    seatStyle(st) {
+      const colours = st?.colours || ["black", "white"];
+      return colours.map((c) => ({ colour: c === "black" ? "#222" : "#fafafa", label: `plays ${c}` }));
+    },
     setTurn(l, handlers) {
       io = l ? handlers : null;
       legal = new Set((l?.moves || []).map((m) => m.move));

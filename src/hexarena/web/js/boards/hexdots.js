@@ -80,7 +80,8 @@ export function make(params) {
         const g = s("g", { class: "cell", "data-dot": key(r, c), onclick: () => click(r, c) });
         g.append(s("circle", { cx: x, cy: y, r: 16, fill: "transparent" }));
         g.append(s("circle", { cx: x, cy: y, r: isPicked ? 10 : 7,
-          fill: isPicked ? COLOURS.last : (io && endpoints.has(key(r, c)) ? "#2f855a" : "#1d2330") }));
+          fill: isPicked ? COLOURS.last : "#1d2330" }));
+        if (io && !isPicked && endpoints.has(key(r, c))) g.append(s("circle", { cx: x, cy: y, r: 12, fill: "none", stroke: "#2f855a", "stroke-width": 2 }));
         svg.append(g);
       }
     }

@@ -105,7 +105,7 @@ export function make() {
         g.append(s("title", {}, top));
       }
       if (state?.last_moved && c.stack.includes(state.last_moved)) {
-        g.append(s("polygon", { points: hexPoints(x, y, R * 0.75), fill: "none", stroke: COLOURS.last, "stroke-width": 3 }));
+        g.insertBefore(s("polygon", { points: hexPoints(x, y, R * 1.08), fill: COLOURS.last }), g.firstChild);
       }
       svg.append(g);
     }
@@ -132,6 +132,7 @@ export function make() {
   return {
     el,
     render(st) { state = st; selected = null; draw(); },
+    seatStyle() { return [{ colour: "#fdfaf0", label: "white pieces" }, { colour: "#2d3340", label: "black pieces" }]; },
     setTurn(l, handlers) {
       io = l ? handlers : null;
       legal = l?.moves || [];

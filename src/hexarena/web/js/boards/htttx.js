@@ -28,7 +28,7 @@ export function make(params) {
 
   let state = null, io = null, legalSet = new Set(), first = null, second = null, info = {};
   let view = { x: 0, y: 0, zoom: 1 };  // centre in board units, pixels per unit
-  let fitted = false;
+  let follow = true;  // keep every stone in view until the person pans or zooms
   const V = () => state?.view_distance ?? params.view_distance ?? 8;
   const key = (q, r) => `${q},${r}`;
 
@@ -55,6 +55,7 @@ export function make(params) {
     applyView();
   }
   function zoomBy(f, cx, cy) {
+    follow = false;
     const nz = Math.min(6, Math.max(0.08, view.zoom * f));
     if (cx !== undefined) {  // keep the board point under the pointer fixed
       view.x = cx - (cx - view.x) * view.zoom / nz;
@@ -65,7 +66,7 @@ export function make(params) {
   }
   zin.addEventListener("click", () => zoomBy(1.25));
   zout.addEventListener("click", () => zoomBy(0.8));
-  fitB.addEventListener("click", fit);
+  fitB.addEventListener("click", () => { follow = true; fit(); });
 
   function toBoard(ev) {
     const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
@@ -86,7 +87,7 @@ export function make(params) {
     if (!drag) return;
     const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
     if (!drag.moved && Math.hypot(dx, dy) > 5) { drag.moved = true; svg.setPointerCapture?.(drag.id); svg.style.cursor = "grabbing"; }
-    if (drag.moved) { view.x = drag.vx - dx / view.zoom; view.y = drag.vy - dy / view.zoom; applyView(); }
+    if (drag.moved) { follow = false; view.x = drag.vx - dx / view.zoom; view.y = drag.vy - dy / view.zoom; applyView(); }
   });
   svg.addEventListener("pointerup", (ev) => {
     const d = drag;
@@ -103,7 +104,7 @@ export function make(params) {
     const [bx, by] = toBoard(ev);
     zoomBy(ev.deltaY < 0 ? 1.15 : 1 / 1.15, bx, by);
   }, { passive: false });
-  const ro = new ResizeObserver(() => applyView());
+  const ro = new ResizeObserver(() => (follow ? fit() : applyView()));
   ro.observe(svg);
 
   async function click(q, r) {
@@ -196,7 +197,7 @@ export function make(params) {
     render(st, inf = {}) {
       state = st; info = inf; first = null; second = null;
       draw();
-      if (!fitted && svg.isConnected) { fitted = true; fit(); }
+      if (follow) fit();
     },
     setTurn(l, handlers) {
       io = l ? handlers : null;

@@ -1,0 +1,205 @@
+"""The UI's server side without a browser: the seat socket protocol (pre-validation, probes, reconnects,
+forfeit after the grace period), open-seat joining, replays, listings, and the clickable legal-move views."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from fakes.servers import serve_app
+from hexarena.core.errors import IllegalMove
+from hexarena.core.registry import get_game
+from hexarena.core.types import Termination
+from hexarena.players.browser import BrowserPlayer
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.server.live import MatchManager
+from hexarena.server.ui import moves
+
+
+@pytest.fixture
+async def server(database_url: str, app_factory: Any) -> AsyncIterator[str]:
+    async with serve_app(app_factory(database_url)) as url:
+        yield url
+
+
+def ws(url: str, path: str) -> str:
+    return "ws" + url[len("http") :] + path
+
+
+async def recv(sock: ClientConnection, kind: str | None = None, timeout: float = 10) -> dict[str, Any]:
+    while True:
+        msg = json.loads(await asyncio.wait_for(sock.recv(), timeout))
+        if kind is None or msg["type"] == kind:
+            return msg  # type: ignore[no-any-return]
+
+
+async def new_match(url: str, game: str, players: list[str], params: dict[str, Any] | None = None) -> dict[str, Any]:
+    async with httpx.AsyncClient() as client:
+        r = await client.post(f"{url}/api/matches", json={"game": game, "params": params or {}, "players": players})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+async def test_illegal_moves_are_explained_and_the_turn_stays_open(server: str) -> None:
+    m = await new_match(server, "tictactoe", ["browser:ann", "builtin:random"])
+    async with connect(ws(server, f"/api/play?token={m['tokens']['X']}")) as sock:
+        hello = await recv(sock, "hello")
+        assert hello["seat"] == 0 and hello["side"] == "X" and hello["game"] == "tictactoe"
+        turn = await recv(sock, "your_turn")
+        assert turn["legal"]["kind"] == "cells" and len(turn["legal"]["moves"]) == 9
+        await sock.send("not json")
+        assert "not JSON" in (await recv(sock, "error"))["reason"]
+        await sock.send(json.dumps({"type": "move", "move": "z9"}))
+        assert "z9" in (await recv(sock, "illegal"))["reason"]
+        await sock.send(json.dumps({"type": "move", "move": "b2"}))
+        assert (await recv(sock, "accepted"))["move"] == "b2"
+        turn = await recv(sock, "your_turn")
+        assert turn["state"]["board"][1][1] == "X"
+        await sock.send(json.dumps({"type": "move", "move": "b2"}))
+        assert (await recv(sock, "illegal"))["reason"] == "cell 'b2' is occupied"
+        free = turn["legal"]["moves"][0]["move"]
+        await sock.send(json.dumps({"type": "move", "move": free}))
+        await recv(sock, "accepted")
+        await sock.send(json.dumps({"type": "move", "move": "a1"}))  # the bot is to move (or the game is over)
+        reply = await recv(sock)
+        while reply["type"] == "your_turn":
+            reply = await recv(sock)
+        assert reply["type"] in ("illegal", "end")
+
+
+async def test_htttx_first_stone_probe_and_a_reload_keeps_the_seat(server: str) -> None:
+    m = await new_match(server, "htttx", ["builtin:random", "browser"])
+    token = m["tokens"]["o"]
+    async with connect(ws(server, f"/api/play?token={token}")) as sock:
+        turn = await recv(sock, "your_turn")
+        assert [0, 1] in turn["legal"]["cells"] and [0, 0] not in turn["legal"]["cells"]
+        await sock.send(json.dumps({"type": "probe", "what": "htttx_first", "args": [0, 0]}))
+        assert (await recv(sock, "illegal"))["reason"] == "cell (0, 0) is occupied"
+        await sock.send(json.dumps({"type": "probe", "what": "htttx_first", "args": [0, 9]}))
+        assert "more than 8 from every stone" in (await recv(sock, "illegal"))["reason"]
+        await sock.send(json.dumps({"type": "probe", "what": "htttx_first", "args": [0, 8]}))
+        probe = await recv(sock, "probe")
+        assert probe["wins"] is False and [0, 16] in probe["cells"] and [0, 8] not in probe["cells"]
+    # the page reloads: the same token rejoins the seat, and the open request is sent again
+    async with connect(ws(server, f"/api/play?token={token}")) as sock:
+        await recv(sock, "hello")
+        again = await recv(sock, "your_turn")
+        assert again["ply"] == turn["ply"]
+        await sock.send(json.dumps({"type": "move", "move": "[0,8][0,16]"}))
+        await recv(sock, "accepted")
+    async with httpx.AsyncClient() as client:
+        record = (await client.get(f"{server}/games/{m['game_id']}")).json()
+    assert record["moves"][0]["move"] == "[0,8][0,16]"
+
+
+async def test_bad_tokens_and_open_seats(server: str) -> None:
+    async with connect(ws(server, "/api/play?token=nope")) as sock:
+        assert (await recv(sock))["type"] == "nope"
+    m = await new_match(server, "hex", ["browser:a", "browser:b"], {"size": 3})
+    async with httpx.AsyncClient() as client:
+        live = (await client.get(f"{server}/api/matches/live")).json()
+        assert sorted(next(x for x in live if x["game_id"] == m["game_id"])["open_seats"]) == ["black", "white"]
+        r = await client.post(f"{server}/api/ui/matches/{m['game_id']}/join", json={"seat": "white"})
+        assert r.status_code == 200 and r.json()["token"] == m["tokens"]["white"]
+        async with connect(ws(server, f"/api/play?token={r.json()['token']}")) as sock:
+            await recv(sock, "hello")
+            taken = await client.post(f"{server}/api/ui/matches/{m['game_id']}/join", json={"seat": "white"})
+            assert taken.status_code == 409 and "taken" in taken.json()["detail"]
+            bad = await client.post(f"{server}/api/ui/matches/{m['game_id']}/join", json={"seat": "green"})
+            assert bad.status_code == 400
+            info = (await client.get(f"{server}/api/ui/matches/{m['game_id']}")).json()
+            assert info["open_seats"] == ["black"] and info["clock"]["kind"] == "none" and info["live"] is True
+
+
+async def test_replay_listing_and_bots(server: str) -> None:
+    m = await new_match(server, "hexdots", ["builtin:random", "builtin:random"], {"rows": 3, "cols": 3})
+    async with httpx.AsyncClient() as client:
+        for _ in range(200):
+            rec = (await client.get(f"{server}/games/{m['game_id']}")).json()
+            if rec["status"] == "finished":
+                break
+            await asyncio.sleep(0.02)
+        replay = (await client.get(f"{server}/api/ui/replay/{m['game_id']}")).json()
+        assert len(replay["states"]) == len(replay["moves"]) + 1 and replay["replay_error"] is None
+        assert replay["states"][0]["lines"] == [] and len(replay["states"][-1]["lines"]) == len(replay["moves"])
+        listed = (await client.get(f"{server}/api/ui/games", params={"game": "hexdots"})).json()
+        assert [g["game_id"] for g in listed] == [m["game_id"]]
+        other = "draw" if rec["winner"] is not None else "win"
+        assert (await client.get(f"{server}/api/ui/games", params={"result": other})).json() == []
+        assert (await client.get(f"{server}/api/ui/games", params={"result": "bogus"})).status_code == 400
+        assert (await client.get(f"{server}/api/ui/replay/nope")).status_code == 404
+        bots = (await client.get(f"{server}/api/ui/bots", params={"game": "hex"})).json()
+        assert {b["spec"] for b in bots if b["kind"] == "builtin"} == {"builtin:random", "builtin:mcts"}
+
+
+async def test_a_person_who_leaves_forfeits_after_the_grace_period() -> None:
+    manager = MatchManager(None)
+    person = BrowserPlayer("ann", grace=0.2)
+    game = get_game("tictactoe")
+    live = await manager.create(game, [person, InProcessPlayer.builtin("tictactoe", "random")])
+    sent: list[dict[str, Any]] = []
+
+    async def send(text: str) -> None:
+        sent.append(json.loads(text))
+
+    await person.connect(send)
+    for _ in range(100):
+        if any(s["type"] == "your_turn" for s in sent):
+            break
+        await asyncio.sleep(0.01)
+    person.disconnect(send)
+    await asyncio.sleep(0.05)
+    await person.connect(send)  # back within the grace period: still playing
+    assert live.result is None
+    person.disconnect(send)
+    await asyncio.wait_for(live.done.wait(), 5)
+    assert live.result is not None
+    assert live.result.outcome.winner == 1 and live.result.outcome.termination == Termination.DISCONNECT
+    assert "did not come back within 0.2 s" in live.result.outcome.reason
+    with contextlib.suppress(Exception):
+        await manager.close()
+
+
+def test_legal_views_of_every_game() -> None:
+    hive = get_game("hive")
+    view = moves.legal_view(hive, hive.new())
+    assert view["kind"] == "hive" and all(m["from"] is None and m["to"] == [0, 0] for m in view["moves"])
+    assert "wQ" not in {m["piece"] for m in view["moves"]}  # no queen on the first turn
+    s = hive.play(hive.new(), hive.parse("wA1"))
+    with pytest.raises(IllegalMove, match="queen"):
+        moves.hive_why(hive, s, "bQ", 1, 0)
+    assert moves.hive_why(hive, s, "bA1", 1, 0) == {"move": "bA1 wA1-"}
+
+    hx = get_game("hex")
+    s = hx.play(hx.new(size=3), hx.parse("b2"))
+    view = moves.legal_view(hx, s)
+    assert view["extra"] == ["swap"] and len(view["moves"]) == 8 and {"move": "a1", "row": 0, "col": 0} in view["moves"]
+
+    dots = get_game("hexdots")
+    view = moves.legal_view(dots, dots.new(rows=3, cols=3))
+    assert view["kind"] == "lines" and len(view["moves"]) == 12
+    assert view["moves"][0] == {"move": "0,0-0,1", "a": [0, 0], "b": [0, 1]}
+
+    nw = get_game("numberwang")
+    assert moves.legal_view(nw, nw.new()) == {"kind": "number", "min": -10, "max": 10}
+
+    ht = get_game("htttx")
+    s = ht.new(win_distance=2)
+    first = moves.htttx_first(ht, s, 5, 0)
+    assert first["wins"] is False and [13, 0] in first["cells"]
+    s = ht.play(s, ((3, 0), (5, 0)))  # O's turn over; X to move with a stone at the origin
+    assert moves.htttx_first(ht, s, 1, 0)["wins"] is True
+    with pytest.raises(IllegalMove, match="occupied"):
+        moves.htttx_first(ht, s, 3, 0)
+    ttt = get_game("tictactoe")
+    over = ttt.new()
+    for mv in ("a1", "b1", "a2", "b2", "a3"):
+        over = ttt.play(over, ttt.parse(mv))
+    assert moves.legal_view(ttt, over) == {"kind": "none", "moves": []}
