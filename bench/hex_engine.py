@@ -25,17 +25,19 @@ from hexarena.games.hex import GAME, HexBoard
 
 def measure(loops: dict[str, Callable[[], int]], seconds: float, rounds: int = 5) -> dict[str, tuple[float, float]]:
     """Interleave the loops in ``rounds`` rounds of about ``seconds / rounds`` each and keep each loop's best
-    round, so that load from other processes on a shared machine hits every contender alike.
-    Returns games/s and mean game length per loop."""
+    round. Time is this process's CPU time (every contender runs in this one thread, OpenSpiel's C++
+    included), so other processes on a shared machine do not skew the figures; interleaving evens out the
+    rest. Returns games/s and mean game length per loop."""
     best = dict.fromkeys(loops, 0.0)
     lengths: dict[str, list[int]] = {k: [] for k in loops}
     for loop in loops.values():
         loop()  # warm caches
+    clock = time.process_time
     for _ in range(rounds):
         for name, loop in loops.items():
             games = 0
-            start = time.perf_counter()
-            while (elapsed := time.perf_counter() - start) < seconds / rounds:
+            start = clock()
+            while (elapsed := clock() - start) < seconds / rounds:
                 lengths[name].append(loop())
                 games += 1
             best[name] = max(best[name], games / elapsed)
@@ -46,8 +48,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--size", type=int, default=11)
+    ap.add_argument("--mcts-iterations", type=int, default=20000)
     args = ap.parse_args()
-    n, secs = args.size, args.seconds
+    n, secs, mcts_iterations = args.size, args.seconds, args.mcts_iterations
     rng = random.Random(1)
 
     def ours_public() -> int:
@@ -99,7 +102,7 @@ def main() -> None:
         loops["OpenSpiel apply_action loop"] = openspiel_apply
         loops["OpenSpiel child() loop (immutable)"] = openspiel_child
 
-    print(f"Hex {n}x{n}, uniformly random games to the end; best of 5 interleaved rounds, {secs:g} s per line")
+    print(f"Hex {n}x{n}, random games to the end; best of 5 interleaved rounds, {secs:g} CPU s per line")
     results = measure(loops, secs)
     for label, (games_per_s, mean_len) in results.items():
         print(f"  {label:40s} {games_per_s:8.0f} games/s  (mean length {mean_len:.1f})")
@@ -122,10 +125,13 @@ def main() -> None:
         s = GAME.play(s, GAME.random_move(s, mid_rng))
     positions[f"after {s.ply} random moves"] = s
     for label, state in positions.items():
-        bot = MctsHexBot()
-        bot.choose(GAME, state, secs, random.Random(2))
-        st = bot.stats
-        print(f"  {label:28s} {st.iterations / st.seconds:10.0f} simulations/s ({st.iterations} in {st.seconds:.2f} s)")
+        bot = MctsHexBot(iterations=mcts_iterations)
+        start = time.process_time()
+        bot.choose(GAME, state, None, random.Random(2))
+        cpu = time.process_time() - start
+        print(
+            f"  {label:28s} {bot.stats.iterations / cpu:10.0f} simulations/s (CPU time; {bot.stats.iterations} in {cpu:.2f} s)"
+        )
 
 
 if __name__ == "__main__":
