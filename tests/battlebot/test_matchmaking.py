@@ -123,3 +123,24 @@ async def test_every_game_over_the_protocol(server: Any, game: str) -> None:
         assert full.termination == "normal"
     else:
         assert len(full.moves) >= 10 and full.termination == "disconnect"
+
+
+async def test_disconnects_during_login_and_in_the_lobby_leave_nothing_behind(server: Any) -> None:
+    import websockets
+
+    auth = await register(server, "numberwang", "Flaky")
+    async with websockets.connect(f"ws://{server.host}/") as ws:  # leaves before logging in
+        await ws.recv()
+    waiting = await connect(server, auth)  # leaves while waiting for an opponent
+    assert server.lobby.waiting_count() == 1
+    await waiting.close()
+    for _ in range(100):
+        if server.lobby.waiting_count() == 0 and server.lobby.pending_logins == 0:
+            break
+        await asyncio.sleep(0.02)
+    assert server.lobby.waiting_count() == 0 and server.lobby.pending_logins == 0
+    # the next bot is not paired with the one that left
+    other = await connect(server, await register(server, "numberwang", "Steady"))
+    assert await other.silent(0.3)
+    await other.close()
+    assert await server.store.list_games() == []
