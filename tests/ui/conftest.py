@@ -49,7 +49,9 @@ class ServerThread:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            app, log_level="warning", lifespan="on", ws="websockets-sansio", timeout_graceful_shutdown=2
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])), daemon=True)
 
@@ -66,6 +68,12 @@ class ServerThread:
         self.server.should_exit = True
         self.thread.join(15)
         self.sock.close()
+
+
+@pytest.fixture
+def serve_in_thread() -> Any:
+    """``with serve_in_thread(app) as srv: srv.url``: any ASGI app (e.g. an SDK bot server) on loopback."""
+    return ServerThread
 
 
 @pytest.fixture

@@ -71,11 +71,15 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
     assert wait_turn_or_end(page)
     first = page.text_content("#player0 .clock")
     assert re.fullmatch(r"4:5\d", first), first
-    page.wait_for_function("(t) => document.querySelector('#player0 .clock').textContent !== t", arg=first, timeout=3000)
+    page.wait_for_function(
+        "(t) => document.querySelector('#player0 .clock').textContent !== t", arg=first, timeout=3000
+    )
     page.evaluate("() => { window.__seenTurns = 0; }")
     clicked_illegal = False
     while wait_turn_or_end(page):
-        board = page.evaluate("() => [...document.querySelectorAll('[data-cell]')].map(g => [g.dataset.cell, g.querySelectorAll('path,circle').length > 0])")
+        board = page.evaluate(
+            "() => [...document.querySelectorAll('[data-cell]')].map(g => [g.dataset.cell, g.querySelectorAll('path,circle').length > 0])"
+        )
         taken = [c for c, full in board if full]
         free = [c for c, full in board if not full]
         if taken and not clicked_illegal:
@@ -122,13 +126,17 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
     rng = random.Random(3)
     turns = 0
     while wait_turn_or_end(page):
-        free = page.evaluate("() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('[data-stone]')).map(g => g.dataset.cell)")
+        free = page.evaluate(
+            "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('[data-stone]')).map(g => g.dataset.cell)"
+        )
         page.click(f"[data-cell='{rng.choice(free)}']")
         turns += 1
         if turns == 1:
             shot(page, "play-hex")
             # a reload rejoins the seat with the stored token: the game goes on
-            page.wait_for_function("() => document.querySelectorAll('.moves li').length >= 2 || !document.querySelector('#result').hidden")
+            page.wait_for_function(
+                "() => document.querySelectorAll('.moves li').length >= 2 || !document.querySelector('#result').hidden"
+            )
             page.reload()
     shot(page, "play-hex-end")
     stored = record(server, game_id)
@@ -168,6 +176,7 @@ def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
         " const out = []; for (const q of [-2,-1,0,1,2]) for (const r of [-2,-1,0,1,2]) if (!s.has(q+','+r)) out.push([q,r]); return out; }"
     )
     (q1, r1), (q2, r2) = free[0], free[1]
+
     # click through the page's own geometry: the pixel centre of (q, r) in the SVG's coordinate system
     def click_cell(q: int, r: int) -> None:
         page.evaluate(

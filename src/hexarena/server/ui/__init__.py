@@ -36,7 +36,11 @@ RESULTS = ("win", "draw", "running", "aborted", "finished")
 
 
 async def _browser_scheme(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(name or "human", legal_view=moves.legal_view, probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why})
+    return BrowserPlayer(
+        name or "human",
+        legal_view=moves.legal_view,
+        probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why},
+    )
 
 
 class JoinRequest(BaseModel):
@@ -140,7 +144,9 @@ def install(app: FastAPI) -> None:
         out["open_seats"] = [
             live.game.seat_names[s]
             for s, p in enumerate(live.players)
-            if isinstance(p, BrowserPlayer) and not p.attached and any(v == (live.match_id, s) for v in manager().tokens.values())
+            if isinstance(p, BrowserPlayer)
+            and not p.attached
+            and any(v == (live.match_id, s) for v in manager().tokens.values())
         ]
         return out
 
@@ -208,7 +214,9 @@ def install(app: FastAPI) -> None:
                 rows = [r for r in rows if any(p.get("name") == player for p in r["players"])]
         else:
             status = {"running": "running", "aborted": "aborted"}.get(result or "", "finished" if result else None)
-            found = await store.list_games(game=game or None, player=player or None, status=status, limit=limit, offset=offset)
+            found = await store.list_games(
+                game=game or None, player=player or None, status=status, limit=limit, offset=offset
+            )
             rows = [records.summary_json(r) for r in found]
         if result == "win":
             rows = [r for r in rows if r["winner"] is not None]
@@ -230,5 +238,7 @@ def install(app: FastAPI) -> None:
                 for b in await store.list_bots(game=name):
                     out.append({"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec})
                 for r in await store.list_ratings(name, limit=100):
-                    out.append({"game": name, "name": r.key, "kind": "rated", "rating": round(r.rating, 1), "games": r.games})
+                    out.append(
+                        {"game": name, "name": r.key, "kind": "rated", "rating": round(r.rating, 1), "games": r.games}
+                    )
         return out

@@ -22,12 +22,12 @@ export async function matchPage(app, { args, name }) {
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
-  const evalText = h("div.muted", { style: "font-size:.85rem" }, "no evaluation reported");
+  const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
   const moveList = h("ol");
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   app.append(
-    h("h1", `${meta.title} `, h("span.badge", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
+    h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     h("div.match",
       h("div", h("div.boardbox", board.el), msg, result),
       h("div",
@@ -135,6 +135,7 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
       const who = m.winner === null ? "Draw" : `${m.winner} wins`;
       result.hidden = false;
+      app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}${m.detail ? `: ${m.detail}` : ""} (${m.termination})`;
       tick();
     } else if (m.type === "nope") {
