@@ -12,10 +12,8 @@ Usage::
 Design choices:
 
 - Core statements on one :class:`AsyncEngine`, returning frozen records (``records.py``); no ORM sessions leak.
-- Every write is one short transaction. On SQLite, writes in this process also queue on an ``asyncio.Lock``
-  (SQLite has one writer anyway; queueing in the event loop beats threads spinning on the file lock) and begin
-  with ``BEGIN IMMEDIATE`` so other processes wait on the busy timeout instead of failing (see ``engine.py``).
-  On PostgreSQL, a game's row is locked (``SELECT ... FOR UPDATE``) before it changes, so two finishes of the
+- Every write is one short transaction (``base.py``: SQLite write queue, ``BEGIN IMMEDIATE``). Games and
+  moves live here; bots, contests, ratings and tournaments in ``directory.py``. On PostgreSQL, a game's row is locked (``SELECT ... FOR UPDATE``) before it changes, so two finishes of the
   same game cannot both win.
 - ``finish_game`` is idempotent: only the first call on an unfinished game changes it; later calls return False.
   Given ``moves``, it replaces the stored move list in the same transaction, so a result is never half-written.
@@ -25,37 +23,23 @@ Design choices:
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, RowMapping
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.store import migrate
-from hexarena.store.engine import WRITE_OPTION, create_engine, is_memory, resolve_url
+from hexarena.store.base import MAX_LIMIT, describe, json_object, now
+from hexarena.store.directory import DirectoryMixin
+from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
-from hexarena.store.models import KEY_LENGTH, bots, contests, game_players, games, ratings, tournaments
+from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
-from hexarena.store.records import (
-    JSON,
-    UNFINISHED,
-    BotRecord,
-    ContestRecord,
-    GameRecord,
-    GameStatus,
-    GameSummary,
-    MoveRecord,
-    PlayerRecord,
-    RatingRecord,
-    TournamentRecord,
-)
+from hexarena.store.records import UNFINISHED, GameRecord, GameStatus, GameSummary, MoveRecord, PlayerRecord
 from hexarena.store.validate import (
     check_float,
     check_id,
@@ -63,31 +47,17 @@ from hexarena.store.validate import (
     check_name,
     check_text,
     clean_json,
-    new_id,
     redact_spec,
     utc,
 )
 
-MAX_LIMIT = 1000
+__all__ = ["ABORT_REASON", "MAX_LIMIT", "Store"]
+
 ABORT_REASON = "the server stopped before the game finished"
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Store:
+class Store(DirectoryMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
-
-    def __init__(self, engine: AsyncEngine, url: URL) -> None:
-        """Wrap an engine made by :func:`hexarena.store.engine.create_engine`; prefer :meth:`open`."""
-        self._engine = engine
-        self._url = url
-        self._closed = False
-        sqlite_db = url.get_backend_name() == "sqlite"
-        self._write_lock: asyncio.Lock | None = asyncio.Lock() if sqlite_db else None
-        # An in-memory SQLite database is one shared connection: reads must queue behind writes too.
-        self._read_lock = self._write_lock if is_memory(url) else None
 
     @classmethod
     async def open(
@@ -109,63 +79,9 @@ class Store:
         except (SQLAlchemyError, OSError) as exc:
             await engine.dispose()
             raise StoreError(
-                f"cannot open database {resolved.render_as_string(hide_password=True)!r}: {_describe(exc)}"
+                f"cannot open database {resolved.render_as_string(hide_password=True)!r}: {describe(exc)}"
             ) from exc
         return cls(engine, resolved)
-
-    async def close(self) -> None:
-        """Release every connection. Idempotent; the store refuses work afterwards."""
-        if not self._closed:
-            self._closed = True
-            await self._engine.dispose()
-
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    @property
-    def url(self) -> str:
-        """The database URL with any password hidden."""
-        return self._url.render_as_string(hide_password=True)
-
-    @property
-    def backend(self) -> str:
-        """``sqlite`` or ``postgresql``."""
-        return self._url.get_backend_name()
-
-    def __repr__(self) -> str:
-        return f"Store({self.url!r})"
-
-    async def schema_revision(self) -> str | None:
-        """The Alembic revision the database is at."""
-        return await migrate.current_revision(self._engine)
-
-    # -- plumbing ----------------------------------------------------------------------------------------
-
-    @asynccontextmanager
-    async def _tx(self, what: str, *, write: bool) -> AsyncIterator[AsyncConnection]:
-        if self._closed:
-            raise StoreError(f"{what}: the store is closed")
-        lock = self._write_lock if write else self._read_lock
-        async with lock or nullcontext():
-            try:
-                async with self._engine.connect() as conn:
-                    if write:
-                        await conn.execution_options(**{WRITE_OPTION: True})
-                    async with conn.begin():
-                        yield conn
-            except StoreError:
-                raise
-            except SQLAlchemyError as exc:
-                raise StoreError(f"{what} failed: {_describe(exc)}") from exc
-
-    def _read(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
-        return self._tx(what, write=False)
-
-    def _write(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
-        return self._tx(what, write=True)
 
     async def _lock_game(self, conn: AsyncConnection, game_id: str) -> RowMapping | None:
         stmt = select(games.c.status, games.c.started_at).where(games.c.id == game_id).with_for_update()
@@ -190,7 +106,7 @@ class Store:
         values: dict[str, Any] = {
             "id": game_id,
             "game": check_name(game, "game name"),
-            "params": _json_object(params, "params"),
+            "params": json_object(params, "params"),
             "status": _status(status, allowed=UNFINISHED),
             "winner": None,
             "termination": None,
@@ -198,7 +114,7 @@ class Store:
             "contest_id": None if contest_id is None else check_id(contest_id, "contest id"),
             "tournament_id": None if tournament_id is None else check_id(tournament_id, "tournament id"),
         }
-        created = _now() if created_at is None else utc(created_at, "created_at")
+        created = now() if created_at is None else utc(created_at, "created_at")
         values["created_at"] = created
         values["started_at"] = created if values["status"] == GameStatus.RUNNING else None
         seats = [_player_row(game_id, seat, p) for seat, p in enumerate(players)]
@@ -220,7 +136,7 @@ class Store:
             if row["status"] != GameStatus.PENDING:
                 return False
             await conn.execute(
-                update(games).where(games.c.id == game_id).values(status=GameStatus.RUNNING, started_at=_now())
+                update(games).where(games.c.id == game_id).values(status=GameStatus.RUNNING, started_at=now())
             )
             return True
 
@@ -283,7 +199,7 @@ class Store:
             "winner": None if winner is None else check_int(winner, "winner seat"),
             "termination": check_name(str(termination), "termination"),
             "reason": check_text(reason, "reason"),
-            "finished_at": _now() if finished_at is None else utc(finished_at, "finished_at"),
+            "finished_at": now() if finished_at is None else utc(finished_at, "finished_at"),
         }
         rows = None if moves is None else [_move_row(game_id, m) for m in moves]
         if rows is not None and len({r["ply"] for r in rows}) != len(rows):
@@ -322,7 +238,7 @@ class Store:
         rows can never finish. Do not call this while another server process shares the database and is
         playing games.
         """
-        now = _now()
+        stamp = now()
         async with self._write("mark_unfinished_as_aborted") as conn:
             result = await conn.execute(
                 update(games)
@@ -331,7 +247,7 @@ class Store:
                     status=GameStatus.ABORTED,
                     termination="aborted",
                     reason=check_text(reason, "reason"),
-                    finished_at=now,
+                    finished_at=stamp,
                 )
             )
             return int(result.rowcount or 0)
@@ -421,216 +337,8 @@ class Store:
             out.setdefault(r["game_id"], []).append(PlayerRecord(r["name"], r["kind"], r["spec"]))
         return {k: tuple(v) for k, v in out.items()}
 
-    # -- bots --------------------------------------------------------------------------------------------
-
-    async def register_bot(
-        self,
-        *,
-        bot_id: str,
-        game: str,
-        owner: str,
-        kind: str = "battlebot",
-        spec: JSON = None,
-        pass_hash: str | None = None,
-    ) -> str:
-        """Register a bot and return its ``pass_hash`` (64 hex characters, generated unless given).
-
-        Bot ids are unique across games: Conflict if ``bot_id`` is taken.
-        """
-        secret = secrets.token_hex(32) if pass_hash is None else check_id(pass_hash, "pass_hash")
-        if not owner:
-            raise InvalidRecord(f"bot {bot_id!r} needs an owner")
-        row = {
-            "bot_id": check_id(bot_id, "bot id"),
-            "game": check_name(game, "game name"),
-            "owner": check_text(owner, "owner"),
-            "pass_hash": secret,
-            "kind": check_name(kind, "bot kind"),
-            "spec": clean_json(spec, "bot spec"),
-            "date_registered": _now(),
-        }
-        async with self._write("register_bot") as conn:
-            try:
-                await conn.execute(insert(bots), row)
-            except IntegrityError:
-                raise Conflict(f"bot {bot_id!r} is already registered") from None
-        return secret
-
-    async def get_bot(self, bot_id: str) -> BotRecord | None:
-        """A bot (without its secret), or None."""
-        async with self._read("get_bot") as conn:
-            row = (await conn.execute(select(*_BOT_COLUMNS).where(bots.c.bot_id == bot_id))).mappings().first()
-        return None if row is None else BotRecord(**row)
-
-    async def list_bots(self, *, game: str | None = None, owner: str | None = None) -> list[BotRecord]:
-        """Registered bots (never their secrets), oldest first."""
-        stmt = select(*_BOT_COLUMNS).order_by(bots.c.date_registered, bots.c.bot_id)
-        if game is not None:
-            stmt = stmt.where(bots.c.game == game)
-        if owner is not None:
-            stmt = stmt.where(bots.c.owner == owner)
-        async with self._read("list_bots") as conn:
-            return [BotRecord(**r) for r in (await conn.execute(stmt)).mappings()]
-
-    async def bot_pass_hash(self, bot_id: str) -> str | None:
-        """The bot's login secret, for checking ``sha256(pass_hash + salt)``; the only method that reveals it."""
-        async with self._read("bot_pass_hash") as conn:
-            value = await conn.scalar(select(bots.c.pass_hash).where(bots.c.bot_id == bot_id))
-        return None if value is None else str(value)
-
-    # -- contests ----------------------------------------------------------------------------------------
-
-    async def create_contest(self, *, game: str, name: str, contest_id: str | None = None) -> ContestRecord:
-        """A new contest (id generated unless given; Conflict if taken)."""
-        record = ContestRecord(
-            contest_id=check_id(new_id() if contest_id is None else contest_id, "contest id"),
-            game=check_name(game, "game name"),
-            name=check_text(name, "contest name"),
-            created_at=_now(),
-        )
-        async with self._write("create_contest") as conn:
-            try:
-                await conn.execute(
-                    insert(contests),
-                    {
-                        "id": record.contest_id,
-                        "game": record.game,
-                        "name": record.name,
-                        "created_at": record.created_at,
-                    },
-                )
-            except IntegrityError:
-                raise Conflict(f"contest {record.contest_id!r} already exists") from None
-        return record
-
-    async def get_contest(self, contest_id: str) -> ContestRecord | None:
-        async with self._read("get_contest") as conn:
-            row = (await conn.execute(select(contests).where(contests.c.id == contest_id))).mappings().first()
-        return None if row is None else _contest(row)
-
-    async def list_contests(self, *, game: str | None = None) -> list[ContestRecord]:
-        """Contests, oldest first."""
-        stmt = select(contests).order_by(contests.c.created_at, contests.c.id)
-        if game is not None:
-            stmt = stmt.where(contests.c.game == game)
-        async with self._read("list_contests") as conn:
-            return [_contest(r) for r in (await conn.execute(stmt)).mappings()]
-
-    # -- ratings -----------------------------------------------------------------------------------------
-
-    async def get_rating(self, key: str, game: str) -> RatingRecord | None:
-        async with self._read("get_rating") as conn:
-            row = (
-                (await conn.execute(select(ratings).where(ratings.c.key == key, ratings.c.game == game)))
-                .mappings()
-                .first()
-            )
-        return None if row is None else RatingRecord(**row)
-
-    async def list_ratings(self, game: str, *, limit: int = 100) -> list[RatingRecord]:
-        """The leaderboard of ``game``: highest rating first."""
-        limit = min(check_int(limit, "limit"), MAX_LIMIT)
-        stmt = (
-            select(ratings).where(ratings.c.game == game).order_by(ratings.c.rating.desc(), ratings.c.key).limit(limit)
-        )
-        async with self._read("list_ratings") as conn:
-            return [RatingRecord(**r) for r in (await conn.execute(stmt)).mappings()]
-
-    async def upsert_ratings(self, records: Iterable[RatingRecord]) -> None:
-        """Insert or replace ratings in one transaction (both players of a game update together)."""
-        rows = [_rating_row(r) for r in records]
-        if not rows:
-            return
-        async with self._write("upsert_ratings") as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stmt = dialect.insert(ratings)
-            stmt = stmt.on_conflict_do_update(
-                index_elements=[ratings.c.game, ratings.c.key],
-                set_={c: stmt.excluded[c] for c in ("rating", "rd", "sigma", "games", "updated_at")},
-            )
-            await conn.execute(stmt, rows)
-
-    async def upsert_rating(self, record: RatingRecord) -> None:
-        await self.upsert_ratings([record])
-
-    # -- tournaments -------------------------------------------------------------------------------------
-
-    async def create_tournament(
-        self,
-        *,
-        name: str,
-        game: str,
-        config: dict[str, Any],
-        tournament_id: str | None = None,
-        status: str = "pending",
-        state: JSON = None,
-    ) -> TournamentRecord:
-        """A new tournament (id generated unless given; Conflict if taken)."""
-        now = _now()
-        record = TournamentRecord(
-            tournament_id=check_id(new_id() if tournament_id is None else tournament_id, "tournament id"),
-            name=check_text(name, "tournament name"),
-            game=check_name(game, "game name"),
-            config=_json_object(config, "tournament config"),
-            state=clean_json(state, "tournament state"),
-            status=check_name(status, "tournament status", 16),
-            created_at=now,
-            updated_at=now,
-        )
-        row = {
-            "id": record.tournament_id,
-            "name": record.name,
-            "game": record.game,
-            "config": record.config,
-            "state": record.state,
-            "status": record.status,
-            "created_at": now,
-            "updated_at": now,
-        }
-        async with self._write("create_tournament") as conn:
-            try:
-                await conn.execute(insert(tournaments), row)
-            except IntegrityError:
-                raise Conflict(f"tournament {record.tournament_id!r} already exists") from None
-        return record
-
-    async def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
-        async with self._read("get_tournament") as conn:
-            stmt = select(tournaments).where(tournaments.c.id == tournament_id)
-            row = (await conn.execute(stmt)).mappings().first()
-        return None if row is None else _tournament(row)
-
-    async def update_tournament_state(self, tournament_id: str, state: JSON, *, status: str | None = None) -> None:
-        """Save a tournament's state (and optionally its status); NotFound for an unknown id."""
-        values: dict[str, Any] = {"state": clean_json(state, "tournament state"), "updated_at": _now()}
-        if status is not None:
-            values["status"] = check_name(status, "tournament status", 16)
-        async with self._write("update_tournament_state") as conn:
-            result = await conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(**values))
-            if not result.rowcount:
-                raise NotFound(f"no tournament {tournament_id!r}")
-
-    async def list_tournaments(self, *, game: str | None = None, status: str | None = None) -> list[TournamentRecord]:
-        """Tournaments, newest first."""
-        stmt = select(tournaments).order_by(tournaments.c.created_at.desc(), tournaments.c.id)
-        if game is not None:
-            stmt = stmt.where(tournaments.c.game == game)
-        if status is not None:
-            stmt = stmt.where(tournaments.c.status == status)
-        async with self._read("list_tournaments") as conn:
-            return [_tournament(r) for r in (await conn.execute(stmt)).mappings()]
-
 
 # -- row <-> record helpers ----------------------------------------------------------------------------------
-
-_BOT_COLUMNS = (bots.c.bot_id, bots.c.game, bots.c.owner, bots.c.kind, bots.c.spec, bots.c.date_registered)
-
-
-def _describe(exc: BaseException) -> str:
-    """The driver's own message (first line), without SQLAlchemy's statement dump."""
-    inner = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    text = str(inner).strip().splitlines()
-    return f"{type(inner).__name__}: {text[0] if text else ''}"
 
 
 def _status(value: GameStatus | str, *, allowed: Sequence[GameStatus]) -> GameStatus:
@@ -641,13 +349,6 @@ def _status(value: GameStatus | str, *, allowed: Sequence[GameStatus]) -> GameSt
     if status not in allowed:
         raise InvalidRecord(f"status {value!r} is not allowed here (use {', '.join(allowed)})")
     return status
-
-
-def _json_object(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidRecord(f"{what} must be a dict, not {value!r}")
-    cleaned: dict[str, Any] = clean_json(value, what)
-    return cleaned
 
 
 def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
@@ -687,20 +388,6 @@ def _append_if_running(row: dict[str, Any]) -> Insert:
         .with_for_update(read=True)
     )
     return insert(moves_table).from_select([c.name for c in columns], source)
-
-
-def _rating_row(record: RatingRecord) -> dict[str, Any]:
-    if not isinstance(record, RatingRecord):
-        raise InvalidRecord(f"a rating must be a RatingRecord, not {record!r}")
-    return {
-        "key": check_name(record.key, "rating key", KEY_LENGTH),
-        "game": check_name(record.game, "game name"),
-        "rating": check_float(record.rating, f"rating of {record.key!r}"),
-        "rd": check_float(record.rd, f"rd of {record.key!r}"),
-        "sigma": check_float(record.sigma, f"sigma of {record.key!r}"),
-        "games": check_int(record.games, f"games of {record.key!r}"),
-        "updated_at": _now() if record.updated_at is None else utc(record.updated_at, "updated_at"),
-    }
 
 
 def _game_filters(
@@ -763,21 +450,4 @@ def _move(row: RowMapping) -> MoveRecord:
         think_time=row["think_time"],
         evaluation=row["evaluation"],
         considerations=row["considerations"],
-    )
-
-
-def _contest(row: RowMapping) -> ContestRecord:
-    return ContestRecord(contest_id=row["id"], game=row["game"], name=row["name"], created_at=row["created_at"])
-
-
-def _tournament(row: RowMapping) -> TournamentRecord:
-    return TournamentRecord(
-        tournament_id=row["id"],
-        name=row["name"],
-        game=row["game"],
-        config=row["config"],
-        state=row["state"],
-        status=row["status"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
     )

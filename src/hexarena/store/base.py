@@ -1,0 +1,112 @@
+"""The plumbing every part of the store shares: one engine, short transactions, errors wrapped.
+
+Every write is one short transaction. On SQLite, writes in this process also queue on an ``asyncio.Lock``
+(SQLite has one writer anyway; queueing in the event loop beats threads spinning on the file lock) and begin with
+``BEGIN IMMEDIATE`` so other processes wait on the busy timeout instead of failing (see ``engine.py``). Driver
+errors become :class:`StoreError` naming the operation, with the driver's message but never the parameters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from datetime import UTC, datetime
+from typing import Any, Self
+
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hexarena.store import migrate
+from hexarena.store.engine import WRITE_OPTION, is_memory
+from hexarena.store.errors import InvalidRecord, StoreError
+from hexarena.store.validate import clean_json
+
+MAX_LIMIT = 1000
+
+
+def now() -> datetime:
+    """The store's clock: aware UTC."""
+    return datetime.now(UTC)
+
+
+class StoreBase:
+    """Engine, locks and transactions; the public API lives in the subclasses."""
+
+    def __init__(self, engine: AsyncEngine, url: URL) -> None:
+        """Wrap an engine made by :func:`hexarena.store.engine.create_engine`; prefer :meth:`open`."""
+        self._engine = engine
+        self._url = url
+        self._closed = False
+        sqlite_db = url.get_backend_name() == "sqlite"
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if sqlite_db else None
+        # An in-memory SQLite database is one shared connection: reads must queue behind writes too.
+        self._read_lock = self._write_lock if is_memory(url) else None
+
+    async def close(self) -> None:
+        """Release every connection. Idempotent; the store refuses work afterwards."""
+        if not self._closed:
+            self._closed = True
+            await self._engine.dispose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def url(self) -> str:
+        """The database URL with any password hidden."""
+        return self._url.render_as_string(hide_password=True)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._url.get_backend_name()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    async def schema_revision(self) -> str | None:
+        """The Alembic revision the database is at."""
+        return await migrate.current_revision(self._engine)
+
+    @asynccontextmanager
+    async def _tx(self, what: str, *, write: bool) -> AsyncIterator[AsyncConnection]:
+        if self._closed:
+            raise StoreError(f"{what}: the store is closed")
+        lock = self._write_lock if write else self._read_lock
+        async with lock or nullcontext():
+            try:
+                async with self._engine.connect() as conn:
+                    if write:
+                        await conn.execution_options(**{WRITE_OPTION: True})
+                    async with conn.begin():
+                        yield conn
+            except StoreError:
+                raise
+            except SQLAlchemyError as exc:
+                raise StoreError(f"{what} failed: {describe(exc)}") from exc
+
+    def _read(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
+        return self._tx(what, write=False)
+
+    def _write(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
+        return self._tx(what, write=True)
+
+
+def describe(exc: BaseException) -> str:
+    """The driver's own message (first line), without SQLAlchemy's statement dump."""
+    inner = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    text = str(inner).strip().splitlines()
+    return f"{type(inner).__name__}: {text[0] if text else ''}"
+
+
+def json_object(value: Any, what: str) -> dict[str, Any]:
+    """A JSON object (dict) cleaned for storage; InvalidRecord for anything else."""
+    if not isinstance(value, dict):
+        raise InvalidRecord(f"{what} must be a dict, not {value!r}")
+    cleaned: dict[str, Any] = clean_json(value, what)
+    return cleaned
