@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -106,6 +107,7 @@ class HtttxHumanPlayer(BasePlayer):
         previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
         self._cursor = len(request.history)  # spec: own previous move first, then the opponent's
         side = w.side_of(self.seat)
+        asked = time.monotonic()
         await self._emit(
             w.MoveRequestPacket(
                 side=side,
@@ -123,12 +125,14 @@ class HtttxHumanPlayer(BasePlayer):
         a = pieces[0]
         board = request.state.board()
         wins = board.place(a[0], a[1], self.seat)  # IllegalMove: the referee records the rules' own reason
-        if wins:  # the second stone is ignored; any legal cell completes the move
-            return MoveReply(move=(a, board.random_legal(random.Random(0))))
+        if wins:  # the rules ignore the second stone; any other cell completes the move
+            try:
+                return MoveReply(move=(a, board.random_legal(random.Random(0))))
+            except Exception:
+                return MoveReply(move=(a, (a[0] + 1, a[1])))
         cells = [w.Cell(q=q, r=r, p=w.side_of(s)) for (q, r), s in board.cells.items()]
-        await self._emit(
-            w.MoveRequestPacket(side=side, previous=[], board=w.Board(cells=cells), move_time_limit=request.time_limit)
-        )
+        left = None if request.time_limit is None else max(0.0, request.time_limit - (time.monotonic() - asked))
+        await self._emit(w.MoveRequestPacket(side=side, previous=[], board=w.Board(cells=cells), move_time_limit=left))
         second = await self._next_packet()
         if len(second.move.pieces) != 1:
             raise ProtocolViolation(f"expected the second piece alone, got {len(second.move.pieces)} pieces")
