@@ -24,6 +24,9 @@ from hexarena.players.spec import register_scheme
 from hexarena.tournament.executors import LocalExecutor
 from hexarena.tournament.runner import Runner, TournamentConfig
 
+#: Event-loop lag per move: how much later than asked each bot's sleep ended (the arena's own latency).
+LAGS: list[float] = []
+
 
 class BudgetBot(BasePlayer):
     """Sleeps ``share`` of its remaining time (plus half the increment), then plays a random move."""
@@ -39,7 +42,10 @@ class BudgetBot(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         left = request.time_left if request.time_left is not None else request.time_limit
         if left:
-            await asyncio.sleep(left * self.share + self.info.clock.increment * 0.5)
+            want = left * self.share + self.info.clock.increment * 0.5
+            began = time.monotonic()
+            await asyncio.sleep(want)
+            LAGS.append(time.monotonic() - began - want)
         return MoveReply(move=self.info.game.random_move(request.state, self.rng))
 
 
@@ -81,6 +87,7 @@ async def main() -> None:
         rated=False,
     )
     runner = await Runner.create(config, None, executor=LocalExecutor())
+    load_before = os.getloadavg()[0]
     began = time.perf_counter()
     summary = await runner.run()
     elapsed = time.perf_counter() - began
@@ -89,15 +96,25 @@ async def main() -> None:
     n = summary["games_finished"]
     forfeits = endings.get("time", 0)
     print(f"game {args.game} {params}, players {players}, control {args.base * 1000:.0f} ms + {args.inc * 1000:.0f} ms")
-    print(f"concurrency {args.concurrency} on {os.cpu_count()} cores")
+    print(
+        f"concurrency {args.concurrency} on {os.cpu_count()} cores; load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after (other work on the machine steals the bots' time)"
+    )
+    if LAGS:
+        lags = sorted(LAGS)
+        pick = [lags[min(len(lags) - 1, int(q * len(lags)))] * 1000 for q in (0.5, 0.99, 0.999)]
+        print(
+            f"event-loop lag per move: median {pick[0]:.2f} ms, p99 {pick[1]:.2f} ms, p99.9 {pick[2]:.2f} ms, "
+            f"max {lags[-1] * 1000:.1f} ms"
+        )
     print(
         f"games {n} in {elapsed:.1f} s: {n / elapsed:.2f} games/s, {plies / elapsed:.0f} moves/s, {plies / max(n, 1):.1f} plies/game"
     )
     print(f"time forfeits {forfeits} = {100 * forfeits / max(n, 1):.3f}% of games (target <= 0.05%)")
     print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
-    for g in runner.games:
-        if g["result"] and g["result"]["termination"] == "time":
-            print("  forfeit:", g["id"], g["result"]["reason"])
+    shown = [g for g in runner.games if g["result"] and g["result"]["termination"] == "time"][:10]
+    for g in shown:
+        print("  forfeit:", g["id"], g["result"]["reason"])
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def _fail(message: str) -> None:
 def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
     """Elo vs the field; a perfect or null score so far has an infinite estimate."""
     if elo is not None:
-        return f"{elo:+.0f}"
+        return f"{round(elo) + 0:+d}"
     if row["games"] and row["score"] in (0.0, 1.0):
         return "+inf" if row["score"] == 1.0 else "-inf"
     return "-"
@@ -68,7 +68,7 @@ def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
 def crosstable_table(summary: dict[str, Any]) -> Table:
     names = summary["config"]["names"]
     cross = summary["crosstable"]
-    table = Table(title="crosstable (points/games, row against column)")
+    table = Table(title="crosstable", caption="points/games of the row against the column")
     table.add_column("")
     for i in range(len(names)):
         table.add_column(str(i + 1), justify="right")
