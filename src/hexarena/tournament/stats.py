@@ -128,9 +128,9 @@ def trinomial_elo(wins: int, draws: int, losses: int) -> EloEstimate:
 def pentanomial_elo(pairs: Sequence[int]) -> EloEstimate:
     """Elo of the first player from pair results ``[LL, LD, WL+DD, WD, WW]`` (fastchess' pentanomial model).
 
-    LOS is the normal approximation ``Phi((score - 1/2) / sd)``; the draw ratio counts the drawn games
-    implied by the pairs as fastchess does (LD and WD hold one draw, DD two; WL+DD cannot be split, so the
-    caller may pass the DD count separately to :func:`pentanomial_draw_ratio`).
+    LOS is the normal approximation ``Phi((score - 1/2) / sd)``. The draw ratio counts only the draws the
+    pairs prove (one in each LD and WD pair): WL and DD share a bucket, so DD's two draws can't be told apart
+    and are not counted; use :func:`trinomial_elo` on the games for an exact draw ratio.
     """
     counts = list(pairs)
     if len(counts) != 5:
