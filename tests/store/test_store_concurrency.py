@@ -20,8 +20,8 @@ async def _play(store: Store, gid: str, n: int) -> bool:
     return await store.finish_game(gid, winner=n % 2, termination="normal", reason=f"game {n}")
 
 
-async def _check(store: Store, ids: list[str]) -> None:
-    assert await store.count_games(status="finished") == len(ids)
+async def _check(store: Store, ids: list[str], total: int | None = None) -> None:
+    assert await store.count_games(status="finished") == (len(ids) if total is None else total)
     for n, gid in enumerate(ids):
         rec = await store.get_game(gid)
         assert rec is not None, gid
@@ -103,3 +103,59 @@ async def test_appends_racing_a_finish_never_half_write(store: Store, round_: in
         assert r is None or (isinstance(r, Conflict) and "finished" in str(r)), r
     rec = await store.get_game(gid)
     assert rec is not None and rec.moves == tuple(final)
+
+
+_WRITER = """
+import asyncio, sys
+from datetime import UTC, datetime
+from hexarena.store import MoveRecord, PlayerRecord, Store
+
+async def main(url, prefix, n):
+    s = await Store.open(url)
+    print("ready", flush=True)
+    await asyncio.sleep(0.05)
+    async def one(k):
+        gid = f"{prefix}{k:04d}"
+        await s.create_game(game_id=gid, game="hex", params={}, players=[PlayerRecord("a", "builtin")])
+        for ply in range(4):
+            await s.append_move(gid, MoveRecord(ply, 0, f"m{ply}", datetime.now(UTC), 0.0))
+        await s.finish_game(gid, winner=0, termination="normal", reason=prefix)
+    await asyncio.gather(*(one(k) for k in range(n)))
+    await s.close()
+
+asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+"""
+
+
+async def test_two_processes_writing_at_once_lose_nothing(database_url: str) -> None:
+    """A real second process: on SQLite this needs BEGIN IMMEDIATE and the busy timeout to hold."""
+    import os
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    store = await Store.open(database_url)  # schema first, so the two writers only race on data
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            _WRITER,
+            database_url,
+            "child",
+            "25",
+            env={**os.environ, "PYTHONPATH": src},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        assert proc.stdout is not None
+        ready = await asyncio.wait_for(proc.stdout.readline(), timeout=120)
+        assert ready == b"ready\n"  # start together, so the two processes really contend
+        mine = [new_id() for _ in range(25)]
+        assert all(await asyncio.gather(*(_play(store, gid, n) for n, gid in enumerate(mine))))
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+        assert proc.returncode == 0, err.decode()[-2000:]
+        await _check(store, mine, total=50)
+        theirs = await store.list_games(player="a", limit=100)
+        assert len(theirs) == 25 and all(g.move_count == 4 and g.reason == "child" for g in theirs)
+    finally:
+        await store.close()
