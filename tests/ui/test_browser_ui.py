@@ -69,6 +69,7 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
     rng = random.Random(7)
     # the clock of the side to move runs on screen
     assert wait_turn_or_end(page)
+    page.wait_for_function("() => /^4:5\\d$/.test(document.querySelector('#player0 .clock').textContent)", timeout=3000)
     first = page.text_content("#player0 .clock")
     assert re.fullmatch(r"4:5\d", first), first
     page.wait_for_function(

@@ -175,6 +175,11 @@ export async function matchPage(app, { args, name }) {
         board.setTurn(m.legal, io);
         toMoveSeat = m.seat;
         if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
+        if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
+          remaining = [...remaining];
+          remaining[m.seat] = m.time_left;
+          since = performance.now();
+        }
         say(`Your move (${m.side}).`, "info");
         app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
       } else if (m.type === "illegal") {
