@@ -145,3 +145,39 @@ async def test_report_is_self_contained_and_escapes_names() -> None:
     external = [u for u in re.findall(r"""(?:src|href)=["']([^"']+)""", page)]
     assert external == []  # nothing to fetch: no scripts, styles or images from elsewhere
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -> None:
+    """Mounted in the real app: an API tournament left running by an earlier server is picked up again."""
+    from hexarena.server.app import Settings, create_app
+    from hexarena.tournament.routes import resume_running_tournaments
+
+    db = f"sqlite:///{tmp_path / 'srv.sqlite3'}"
+    store = await Store.open(db)
+    config = TournamentConfig(
+        game="numberwang", players=["tfake:greedy", "tfake:random"], names=["g", "r"], games_per_pairing=4
+    )
+    runner = await Runner.create(config, store, "left-over")
+    runner.state.update(status="running", origin="api")
+    await store.update_tournament_state("left-over", runner.state, status="running")
+    cli = await Runner.create(config, store, "cli-run")  # not from the API: stays put
+    cli.state["status"] = "running"
+    await store.update_tournament_state("cli-run", cli.state, status="running")
+    await store.close()
+
+    app = create_app(Settings(database_url=db))
+    app.include_router(router)
+    app.state.startup_hooks = [resume_running_tournaments]
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            for _ in range(300):
+                info = (await c.get("/api/tournaments/left-over")).json()
+                if info["status"] == "finished":
+                    break
+                await asyncio.sleep(0.02)
+            assert info["status"] == "finished" and info["games_finished"] == 4
+            assert (await c.get("/api/tournaments/cli-run")).json()["status"] == "running"
+            ratings = (await c.get("/leaderboard/numberwang")).json()["ratings"]
+            assert {r["player"] for r in ratings} == {"g", "r"}
+        await shutdown_tournaments(app)

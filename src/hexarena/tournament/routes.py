@@ -9,7 +9,12 @@
 
 The router reads the store from ``request.app.state.store`` (set by the server's start-up). Running
 tournaments are asyncio tasks kept in ``app.state.tournaments``; :func:`shutdown_tournaments` cancels them (their
-state is already saved after every game, so they can be resumed).
+results are already stored, so they can be resumed) and :func:`resume_running_tournaments`, as a start-up hook,
+picks up the API's tournaments that a previous server left running. To mount::
+
+    app.include_router(router)
+    app.state.startup_hooks = [..., resume_running_tournaments]
+    # and on shutdown, before the store closes: await shutdown_tournaments(app)
 """
 
 from __future__ import annotations
@@ -44,7 +49,14 @@ def _running(request: Request) -> dict[str, Any]:
 
 
 def _start(request: Request, runner: Any) -> None:
-    running = _running(request)
+    _start_on(request.app, runner)
+
+
+def _start_on(app: Any, runner: Any) -> None:
+    running: dict[str, Any] | None = getattr(app.state, "tournaments", None)
+    if running is None:
+        running = {}
+        app.state.tournaments = running
 
     async def go() -> None:
         try:
@@ -88,6 +100,7 @@ async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str,
         )
     except (HexarenaError, TypeError) as exc:
         raise HTTPException(422, str(exc)) from None
+    runner.state["origin"] = "api"
     _start(request, runner)
     return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}
 
@@ -152,6 +165,27 @@ async def tournament_report(request: Request, tournament_id: str) -> HTMLRespons
     return HTMLResponse(render_report(await _summary(request, tournament_id)))
 
 
+async def resume_running_tournaments(app: Any) -> list[str]:
+    """Start-up hook: resume the tournaments created through the API that were still running (CLI runs stay put)."""
+    from hexarena.tournament.runner import Runner
+
+    store = getattr(app.state, "store", None)
+    if store is None:
+        return []
+    resumed = []
+    for record in await store.list_tournaments(status="running"):
+        if not isinstance(record.state, dict) or record.state.get("origin") != "api":
+            continue
+        try:
+            runner = await Runner.resume(store, record.tournament_id)
+        except HexarenaError:
+            log.exception("cannot resume tournament %s", record.tournament_id)
+            continue
+        _start_on(app, runner)
+        resumed.append(record.tournament_id)
+    return resumed
+
+
 async def shutdown_tournaments(app: Any) -> None:
     """Cancel running tournaments (their state is saved; resume them later)."""
     running: dict[str, Any] = getattr(app.state, "tournaments", None) or {}
@@ -161,4 +195,4 @@ async def shutdown_tournaments(app: Any) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-__all__ = ["router", "shutdown_tournaments"]
+__all__ = ["resume_running_tournaments", "router", "shutdown_tournaments"]
