@@ -101,6 +101,13 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
 
     # the games list links to the replay, which steps through every position
     page.goto(f"{server}/ui/#/games")
+    page.wait_for_selector(f"tr[data-game='{game_id}']")
+    shot(page, "games")
+    page.goto(f"{server}/ui/#/bots")
+    page.wait_for_selector("#bots")
+    assert page.locator("#bots tr", has_text="perfect").count() == 1
+    shot(page, "bots")
+    page.goto(f"{server}/ui/#/games?game=tictactoe")
     page.click(f"tr[data-game='{game_id}'] a")
     page.wait_for_selector("#slider")
     n = len(stored["moves"])

@@ -203,3 +203,13 @@ def test_legal_views_of_every_game() -> None:
     for mv in ("a1", "b1", "a2", "b2", "a3"):
         over = ttt.play(over, ttt.parse(mv))
     assert moves.legal_view(ttt, over) == {"kind": "none", "moves": []}
+
+
+async def test_a_browser_token_used_on_the_htttx_socket_is_refused_and_still_works(server: str) -> None:
+    m = await new_match(server, "htttx", ["builtin:random", "browser"])
+    token = m["tokens"]["o"]
+    async with connect(ws(server, f"/ws?token={token}")) as sock:
+        assert "/api/play" in (await recv(sock, "nope"))["reason"]
+    async with connect(ws(server, f"/api/play?token={token}")) as sock:
+        assert (await recv(sock, "hello"))["side"] == "o"
+        await recv(sock, "your_turn")

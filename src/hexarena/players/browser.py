@@ -86,6 +86,18 @@ class BrowserPlayer(BasePlayer):
 
     # ----- the socket side -----
 
+    async def attach(self, send: Send) -> bool:
+        """A token of this seat used on the HTTTX ``/ws`` route: refuse politely (that route speaks bws
+        packets); the seat itself is unaffected and keeps waiting for its page."""
+        await send(json.dumps({"type": "nope", "reason": "this seat plays in the web UI: WS /api/play?token=..."}))
+        return False
+
+    def receive(self, text: str | bytes) -> None:
+        """Frames sent to the ``/ws`` route for this seat are ignored (see ``attach``)."""
+
+    def detach(self) -> None:
+        """The ``/ws`` socket closed: nothing to do, it was never this seat's socket."""
+
     async def connect(self, send: Send) -> None:
         """Bind (or re-bind, after a reload) the person's socket and bring the page up to date."""
         self._claimed = True

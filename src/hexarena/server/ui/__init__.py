@@ -106,16 +106,15 @@ def install(app: FastAPI) -> None:
             return None, None
         entry = seats.get(token)
         if entry is None:
-            fresh = manager().tokens.get(token)
-            if fresh is None:
-                return None, None
-            live = manager().live.get(fresh[0])
-            if live is None or not isinstance(live.players[fresh[1]], BrowserPlayer):
-                return None, None  # an HTTTX bws human: that token belongs to /ws
-            claimed = manager().claim_token(token)
-            if claimed is None:
-                return None, None
-            entry = seats[token] = (fresh[0], fresh[1])
+            # live.tokens keeps every seat's token for the match's life (the manager forgets a token once it is
+            # claimed anywhere, e.g. by a stray use on /ws), so a browser seat stays reachable with its token
+            found = next(
+                ((m, s) for m in list(manager().live.values()) for s, t in m.tokens.items() if t == token), None
+            )
+            if found is None or not isinstance(found[0].players[found[1]], BrowserPlayer):
+                return None, None  # unknown, over, or an HTTTX bws human (its token belongs to /ws)
+            manager().claim_token(token)  # single use everywhere else
+            entry = seats[token] = (found[0].match_id, found[1])
         live = manager().get(entry[0])
         if live is None:
             seats.pop(token, None)
@@ -144,9 +143,7 @@ def install(app: FastAPI) -> None:
         out["open_seats"] = [
             live.game.seat_names[s]
             for s, p in enumerate(live.players)
-            if isinstance(p, BrowserPlayer)
-            and not p.attached
-            and any(v == (live.match_id, s) for v in manager().tokens.values())
+            if isinstance(p, BrowserPlayer) and not p.attached and s in live.tokens and live.result is None
         ]
         return out
 
@@ -160,9 +157,9 @@ def install(app: FastAPI) -> None:
         player = live.players[seat]
         if not isinstance(player, BrowserPlayer):
             raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is not a human seat of the web UI")
-        for token, entry in manager().tokens.items():
-            if entry == (live.match_id, seat) and not player.attached:
-                return {"game_id": live.match_id, "seat": names[seat], "token": token}
+        token = live.tokens.get(seat)
+        if token is not None and not player.attached and live.result is None:
+            return {"game_id": live.match_id, "seat": names[seat], "token": token}
         raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is already taken")
 
     @app.get("/api/ui/replay/{game_id}", tags=["ui"], summary="Every position of a game, for stepping through it")
