@@ -409,4 +409,11 @@ def _place(state: HexState, i: int, move: Cell) -> HexState:
     return s
 
 
-GAME = HexGame()
+def _default_game() -> HexGame:
+    """The registered rules object: the C-accelerated subclass when built (see accel.py), else this reference."""
+    from hexarena.games.hex.accel import make_game
+
+    return make_game()
+
+
+GAME = _default_game()
