@@ -29,9 +29,14 @@ LAGS: list[float] = []
 
 
 class BudgetBot(BasePlayer):
-    """Sleeps ``share`` of its remaining time (plus half the increment), then plays a random move."""
+    """Sleeps ``share`` of its remaining time plus half the increment, then plays a random move.
+
+    Like an engine's time manager it keeps ``overhead`` seconds in reserve for the transport (Stockfish's
+    default "Move Overhead" is 10 ms), so it always answers within its budget when the arena is prompt.
+    """
 
     kind = "bench"
+    overhead = 0.010
 
     def __init__(self, share: float) -> None:
         super().__init__()
@@ -42,7 +47,7 @@ class BudgetBot(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         left = request.time_left if request.time_left is not None else request.time_limit
         if left:
-            want = left * self.share + self.info.clock.increment * 0.5
+            want = max(0.0, min(left * self.share + self.info.clock.increment * 0.5, left - self.overhead))
             began = time.monotonic()
             await asyncio.sleep(want)
             LAGS.append(time.monotonic() - began - want)
@@ -66,7 +71,9 @@ async def main() -> None:
     ap.add_argument("--players", nargs=2, default=None, help="player specs (default: two budget bots)")
     ap.add_argument("--base", type=float, default=0.2, help="seconds per side")
     ap.add_argument("--inc", type=float, default=0.002, help="increment per move in seconds")
+    ap.add_argument("--overhead", type=float, default=0.010, help="seconds the bench bots keep in reserve")
     args = ap.parse_args()
+    BudgetBot.overhead = args.overhead
     params = (
         dict(p.split("=", 1) for p in args.param)
         if args.game == "hex"
@@ -95,7 +102,10 @@ async def main() -> None:
     plies = sum(g["result"]["plies"] for g in runner.games if g["result"])
     n = summary["games_finished"]
     forfeits = endings.get("time", 0)
-    print(f"game {args.game} {params}, players {players}, control {args.base * 1000:.0f} ms + {args.inc * 1000:.0f} ms")
+    print(
+        f"game {args.game} {params}, players {players} (reserve {args.overhead * 1000:.0f} ms), "
+        f"control {args.base * 1000:.0f} ms + {args.inc * 1000:.0f} ms"
+    )
     print(
         f"concurrency {args.concurrency} on {os.cpu_count()} cores; load average {load_before:.1f} before, "
         f"{os.getloadavg()[0]:.1f} after (other work on the machine steals the bots' time)"
