@@ -4,8 +4,9 @@
 
 Prints figures only (no assertions). Every loop plays uniformly random games to the end:
 
-* ours, public API: ``GAME.new`` / ``random_move`` / ``play`` / ``outcome`` on immutable states -- what the
-  referee and any generic tool use;
+* ours, public API: ``new`` / ``random_move`` / ``play`` / ``outcome`` on immutable states -- what the
+  referee and any generic tool use -- once through the C accelerator (``accel.py``, what ``GAME`` uses when the
+  extension is built) and once through the pure-Python reference ``HexGame``;
 * ours, mutable core: ``HexBoard.place`` with a swap-remove list of empty cells -- what a search uses;
 * OpenSpiel (C++ behind pybind11), the usual Python loop ``apply_action(rng.choice(legal_actions()))`` and its
   immutable flavour ``state = state.child(...)``;
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable
 
 from hexarena.bots.hex import MctsHexBot
-from hexarena.games.hex import GAME, HexBoard
+from hexarena.games.hex import GAME, HexBoard, HexGame, accel
 
 
 def measure(loops: dict[str, Callable[[], int]], seconds: float, rounds: int = 5) -> dict[str, tuple[float, float]]:
@@ -53,13 +54,15 @@ def main() -> None:
     n, secs, mcts_iterations = args.size, args.seconds, args.mcts_iterations
     rng = random.Random(1)
 
-    def ours_public() -> int:
-        game = GAME
-        s = game.new(size=n, swap=False)
-        outcome, random_move, play = game.outcome, game.random_move, game.play
-        while outcome(s) is None:
-            s = play(s, random_move(s, rng))
-        return s.ply
+    def public_loop(game: HexGame) -> Callable[[], int]:
+        def ours_public() -> int:
+            s = game.new(size=n, swap=False)
+            outcome, random_move, play = game.outcome, game.random_move, game.play
+            while outcome(s) is None:
+                s = play(s, random_move(s, rng))
+            return s.ply
+
+        return ours_public
 
     def ours_core() -> int:
         b = HexBoard(n)
@@ -72,10 +75,12 @@ def main() -> None:
             if place(empties.pop()):
                 return len(b.history)
 
-    loops: dict[str, Callable[[], int]] = {
-        "hexarena public API (immutable states)": ours_public,
-        "hexarena mutable core (HexBoard)": ours_core,
-    }
+    c_label, py_label = "hexarena public API, C accelerator", "hexarena public API, pure Python"
+    loops: dict[str, Callable[[], int]] = {}
+    if accel.available():
+        loops[c_label] = public_loop(accel.make_game(accelerated=True))
+    loops[py_label] = public_loop(HexGame())
+    loops["hexarena mutable core (HexBoard)"] = ours_core
     try:
         import pyspiel
     except ImportError:
@@ -103,19 +108,27 @@ def main() -> None:
         loops["OpenSpiel child() loop (immutable)"] = openspiel_child
 
     print(f"Hex {n}x{n}, random games to the end; best of 5 interleaved rounds, {secs:g} CPU s per line")
+    print(f"  (GAME is {type(GAME).__name__}; C extension {'built' if accel.available() else 'NOT built'})")
     results = measure(loops, secs)
     for label, (games_per_s, mean_len) in results.items():
         print(f"  {label:40s} {games_per_s:8.0f} games/s  (mean length {mean_len:.1f})")
     if pyspiel is None:
         print("  OpenSpiel: not installed (pip install open_spiel)")
     else:
-        pub = results["hexarena public API (immutable states)"][0]
-        core = results["hexarena mutable core (HexBoard)"][0]
         apply_ = results["OpenSpiel apply_action loop"][0]
         child = results["OpenSpiel child() loop (immutable)"][0]
-        print(f"  ratio public API / OpenSpiel apply_action:   {pub / apply_:.2f}x")
-        print(f"  ratio public API / OpenSpiel child():        {pub / child:.2f}x")
-        print(f"  ratio mutable core / OpenSpiel apply_action: {core / apply_:.2f}x")
+        if c_label in results:
+            pub_c = results[c_label][0]
+            print(f"  ratio public API (C) / OpenSpiel apply_action:      {pub_c / apply_:.2f}x")
+            print(f"  ratio public API (C) / OpenSpiel child():           {pub_c / child:.2f}x")
+        pub_py = results[py_label][0]
+        core = results["hexarena mutable core (HexBoard)"][0]
+        print(f"  ratio public API (Python) / OpenSpiel apply_action: {pub_py / apply_:.2f}x")
+        print(f"  ratio mutable core / OpenSpiel apply_action:        {core / apply_:.2f}x")
+    if c_label in results:
+        print(
+            f"  C accelerator / pure Python (public API):           {results[c_label][0] / results[py_label][0]:.2f}x"
+        )
 
     print("MCTS (UCT, bridge-aware fill-the-board rollouts)")
     positions = {"empty board": GAME.new(size=n, swap=False)}
