@@ -307,13 +307,10 @@ def test_clock_charge_unit() -> None:
     assert Clock(ClockConfig()).budget(0) is None
 
 
-def test_base_player_failure_is_first_report_wins() -> None:
-    async def go() -> None:
-        p = BasePlayer()
-        assert p.failure is None
-        p.fail(BotCrashed("first"))
-        p.fail(BotCrashed("second"))
-        assert str(p.failure) == "first"
-        assert str(await p.failed()) == "first"
-
-    asyncio.run(go())
+async def test_base_player_failure_is_first_report_wins() -> None:
+    p = BasePlayer()
+    assert p.failure is None
+    p.fail(BotCrashed("first"))
+    p.fail(BotCrashed("second"))
+    assert str(p.failure) == "first"
+    assert str(await p.failed()) == "first"
