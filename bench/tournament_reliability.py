@@ -72,6 +72,7 @@ async def main() -> None:
     ap.add_argument("--base", type=float, default=0.2, help="seconds per side")
     ap.add_argument("--inc", type=float, default=0.002, help="increment per move in seconds")
     ap.add_argument("--overhead", type=float, default=0.010, help="seconds the bench bots keep in reserve")
+    ap.add_argument("--timemargin", type=float, default=0.0, help="overrun forgiven before a time forfeit")
     args = ap.parse_args()
     BudgetBot.overhead = args.overhead
     params = (
@@ -92,6 +93,7 @@ async def main() -> None:
         opening_plies=2,
         seed=1,
         rated=False,
+        time_margin=args.timemargin,
     )
     runner = await Runner.create(config, None, executor=LocalExecutor())
     load_before = os.getloadavg()[0]

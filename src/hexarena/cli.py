@@ -38,15 +38,41 @@ def main(verbose: int) -> None:
     "Also read from $HEXARENA_DATABASE_URL.",
 )
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
-def serve(host: str, port: int, database_url: str | None, log_level: str) -> None:
-    """Run the game server: web UI, REST API, bot protocols, with its database."""
+@click.option(
+    "--engine",
+    "engines",
+    multiple=True,
+    metavar="NAME=SPEC",
+    help="Register a local engine that API clients may use as engine:NAME (e.g. mybot=uais:./mybot). Repeatable.",
+)
+@click.option(
+    "--dots-port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
+)
+def serve(
+    host: str, port: int, database_url: str | None, log_level: str, engines: tuple[str, ...], dots_port: int | None
+) -> None:
+    """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database."""
     import uvicorn
 
+    from hexarena.players.policy import parse_engine_option
     from hexarena.server.app import Settings, create_app
 
-    app = create_app(Settings(database_url=database_url))
-    click.echo(f"hexarena {__version__} on http://{host}:{port}/  (API docs: /docs, records: /games)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+    try:
+        registered = dict(parse_engine_option(e) for e in engines)
+    except HexarenaError as exc:
+        _fail(str(exc))
+    app = create_app(Settings(database_url=database_url, engines=registered))
+    click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
+    if dots_port is None:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+        return
+    from hexarena.server.dots.routes import serve_with_dots
+
+    click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
+    asyncio.run(serve_with_dots(app, host, port, dots_port, log_level))
 
 
 @main.group()

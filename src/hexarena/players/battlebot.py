@@ -31,7 +31,7 @@ from typing import Any
 from hexarena.core.errors import BotCrashed, BotTimeout, IllegalMove, InvalidMove
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
-from hexarena.referee.match import _End as MatchEnd  # ends a match with an outcome; see DisconnectJudge
+from hexarena.referee.match import MatchEnded as MatchEnd  # ends a match with an outcome; see DisconnectJudge
 from hexarena.server.battlebot.shapes import Shape, check_turn
 
 log = logging.getLogger(__name__)

@@ -44,20 +44,23 @@ class Clock:
             return self.config.seconds
         return self.remaining[seat]
 
-    def charge(self, seat: int, elapsed: float) -> bool:
-        """Deduct a move's thinking time; False when it went over the budget (a time forfeit)."""
+    def charge(self, seat: int, elapsed: float, margin: float = 0.0) -> bool:
+        """Deduct a move's thinking time; False when it went over the budget by more than ``margin`` (a time
+        forfeit). Like fastchess's ``timemargin``, the margin forgives lag spikes that aren't the bot's doing;
+        time overspent within it is still taken from the clock (which stops at zero)."""
         kind = self.config.kind
         if kind == "none":
             return True
         if kind == "turn":
             assert self.config.seconds is not None
-            return elapsed <= self.config.seconds
+            return elapsed <= self.config.seconds + margin
         left = self.remaining[seat]
         assert left is not None
         left -= elapsed
-        if left < 0:
+        if left < -margin:
             self.remaining[seat] = 0.0
             return False
+        left = max(left, 0.0)
         if kind == "incremental":
             left += self.config.increment
         self.remaining[seat] = left

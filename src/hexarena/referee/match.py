@@ -58,6 +58,7 @@ class MatchConfig:
     clock: ClockConfig = field(default_factory=ClockConfig)
     heartbeat_ms: int = 5000
     grace: float = DEFAULT_GRACE
+    time_margin: float = 0.0  # seconds a move may overrun its budget without a time forfeit (fastchess timemargin)
     start_timeout: float = 30.0
     finish_timeout: float = 5.0
     max_plies: int | None = None  # safety cap for games whose rules have no end; a draw when reached
@@ -65,8 +66,12 @@ class MatchConfig:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-class _End(Exception):
-    """Internal: carries the outcome out of the loop."""
+class MatchEnded(Exception):
+    """Ends the match with ``outcome`` when raised from a player's ``move`` (or inside the referee's loop).
+
+    Adapters whose protocol has its own ending rules (e.g. battlebot's "both bots left within 500 ms is a draw")
+    raise it; the referee records the outcome exactly as given.
+    """
 
     def __init__(self, outcome: Outcome, culprit: Seat | None = None) -> None:
         super().__init__(outcome.reason)
@@ -74,8 +79,8 @@ class _End(Exception):
         self.culprit = culprit
 
 
-def _loss(seat: Seat, termination: Termination, reason: str) -> _End:
-    return _End(Outcome(other(seat), termination, reason), culprit=seat)
+def _loss(seat: Seat, termination: Termination, reason: str) -> MatchEnded:
+    return MatchEnded(Outcome(other(seat), termination, reason), culprit=seat)
 
 
 def _termination_for(error: BaseException) -> Termination:
@@ -134,7 +139,7 @@ class Referee:
             await self._notify("on_start", self.match_id, self.state)
             await self._loop()
             raise AssertionError("unreachable")  # pragma: no cover
-        except _End as end:
+        except MatchEnded as end:
             outcome, culprit = end.outcome, end.culprit
         except asyncio.CancelledError:
             outcome = Outcome(None, Termination.ABORTED, "the match was stopped by the server")
@@ -178,11 +183,11 @@ class Referee:
                 raise err
         if len(failed) == 2:
             reason = "; ".join(f"{self._seat_name(s)} could not start: {_error_text(e)}" for s, e in failed)
-            raise _End(Outcome(None, Termination.ABORTED, reason))
+            raise MatchEnded(Outcome(None, Termination.ABORTED, reason))
         if failed:
             seat, err = failed[0]
             if isinstance(err, ConfigError):
-                raise _End(Outcome(None, Termination.ABORTED, f"{self._seat_name(seat)}: {_error_text(err)}"))
+                raise MatchEnded(Outcome(None, Termination.ABORTED, f"{self._seat_name(seat)}: {_error_text(err)}"))
             if isinstance(err, TimeoutError):
                 err = BotTimeout(f"did not get ready within {self.config.start_timeout:g} s")
             elif isinstance(err, OSError):
@@ -197,12 +202,12 @@ class Referee:
         while True:
             outcome = self.game.outcome(self.state)
             if outcome is not None:
-                raise _End(outcome)
+                raise MatchEnded(outcome)
             seat = self.game.to_move(self.state)
             if seat is None:  # pragma: no cover - a game must give an outcome when nobody is to move
-                raise _End(Outcome(None, Termination.ERROR, "no player to move and no outcome"))
+                raise MatchEnded(Outcome(None, Termination.ERROR, "no player to move and no outcome"))
             if self.config.max_plies is not None and len(self.moves) >= self.config.max_plies:
-                raise _End(Outcome(None, Termination.TURN_LIMIT, f"{self.config.max_plies} moves played"))
+                raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, f"{self.config.max_plies} moves played"))
             await self._one_move(seat)
 
     async def _one_move(self, seat: Seat) -> None:
@@ -219,7 +224,7 @@ class Referee:
         elapsed = self._monotonic() - begun
         if not isinstance(reply, MoveReply):
             raise _loss(seat, Termination.PROTOCOL, f"{self._seat_name(seat)} sent no move")
-        if not self.clock.charge(seat, elapsed):
+        if not self.clock.charge(seat, elapsed, self.config.time_margin):
             raise _loss(
                 seat,
                 Termination.TIME,
@@ -253,7 +258,7 @@ class Referee:
         """
         move_task = asyncio.ensure_future(request)
         watchers = [self._watcher(0), self._watcher(1)]
-        timeout = None if budget is None else budget + self.config.grace
+        timeout = None if budget is None else budget + self.config.grace + self.config.time_margin
         try:
             done, _ = await asyncio.wait([move_task, *watchers], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
@@ -370,6 +375,7 @@ async def play_match(
 __all__ = [
     "DEFAULT_GRACE",
     "MatchConfig",
+    "MatchEnded",
     "MatchListener",
     "MatchResult",
     "PlayedMove",

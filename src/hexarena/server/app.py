@@ -7,7 +7,7 @@ import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from hexarena.bots.registry import builtin_bots
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
+from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player
 from hexarena.players.spec import make_player, schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
@@ -33,8 +34,14 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 @dataclass
 class Settings:
+    """What ``hexarena serve`` configures."""
+
     database_url: str | None = None
     use_store: bool = True
+    #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
+    engines: dict[str, str] = field(default_factory=dict)
+    #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, the web UI and tournaments.
+    protocols: bool = True
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -58,6 +65,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            for hook in getattr(app.state, "shutdown_hooks", []):
+                try:
+                    await hook(app)
+                except Exception:
+                    log.exception("a shutdown hook failed")
             await app.state.manager.close()
             if store is not None:
                 await store.close()
@@ -92,8 +104,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return out
 
     @app.get("/api/players", tags=["games"], summary="Player spec forms the server accepts")
-    async def player_kinds() -> dict[str, str]:
-        return schemes()
+    async def player_kinds() -> dict[str, Any]:
+        local_only = {k: v for k, v in schemes().items() if k in LOCAL_ONLY_SCHEMES}
+        return {
+            "schemes": {k: v for k, v in schemes().items() if k not in LOCAL_ONLY_SCHEMES},
+            "engines": sorted(settings.engines),
+            "server_only": local_only,
+        }
 
     # ----- creating matches -----
 
@@ -103,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if seat.type == "builtin":
             return await make_player(f"builtin:{seat.name or seat.spec or ''}", game)
         if seat.type == "spec":
-            return await make_player(seat.spec or "", game)
+            return await make_remote_player(seat.spec or "", game, settings.engines)
         if not seat.bot_url:
             raise ConfigError(f"a seat of type {seat.type!r} needs 'bot_url'")
         if seat.type == "stateless":
@@ -136,7 +153,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game = get_game(body.game)
         params = game.validate_params(body.params)
         clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
-        players = [await make_player(spec, game.name) for spec in body.players]
+        players = [await make_remote_player(spec, game.name, settings.engines) for spec in body.players]
         live = await manager().create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
         return {
             "game_id": live.match_id,
@@ -270,4 +287,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def root() -> RedirectResponse:
             return RedirectResponse("/ui/")
 
+    if settings.protocols:
+        install_protocols(app)
     return app
+
+
+def install_protocols(app: FastAPI) -> None:
+    """Mount every protocol family beyond the HTTTX routes above; each lives in its own package."""
+    from hexarena.server import graphql
+    from hexarena.server.battlebot.routes import install as install_battlebot
+    from hexarena.server.dots.routes import install as install_dots
+    from hexarena.tournament.routes import resume_running_tournaments, router, shutdown_tournaments
+
+    install_battlebot(app)
+    install_dots(app)
+    graphql.install(app)
+    app.include_router(router)
+    if not hasattr(app.state, "startup_hooks"):
+        app.state.startup_hooks = []
+    if not hasattr(app.state, "shutdown_hooks"):
+        app.state.shutdown_hooks = []
+    app.state.startup_hooks.append(resume_running_tournaments)
+    app.state.shutdown_hooks.append(shutdown_tournaments)

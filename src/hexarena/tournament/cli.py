@@ -193,6 +193,14 @@ def tournament() -> None:
 @click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
 @click.option("--increment", type=float, default=None, help="Fischer increment in seconds.")
 @click.option("--max-plies", type=int, default=None, help="Draw after this many plies (games without an end).")
+@click.option(
+    "--timemargin",
+    "time_margin",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Seconds a move may overrun its budget before it loses on time (absorbs lag spikes).",
+)
 @click.option("--param", "params", multiple=True, help="Game parameter NAME=VALUE (repeatable).")
 @click.option(
     "--sprt", "sprt", default=None, metavar="ELO0,ELO1", help="SPRT bounds (two players); stops when decided."
@@ -231,6 +239,7 @@ def run_cmd(
     clock_seconds: float | None,
     increment: float | None,
     max_plies: int | None,
+    time_margin: float,
     params: tuple[str, ...],
     sprt: str | None,
     alpha: float,
@@ -283,6 +292,7 @@ def run_cmd(
             concurrency=concurrency,
             seed=seed,
             max_plies=max_plies,
+            time_margin=time_margin,
             sprt=sprt_cfg,
             name=name,
             rated=not unrated,

@@ -45,6 +45,7 @@ class GameJob:
     max_plies: int | None = None
     seed: int = 0
     start_timeout: float = 30.0
+    time_margin: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -118,6 +119,7 @@ async def play_job(job: GameJob) -> dict[str, Any]:
         max_plies=job.max_plies,
         match_id=job.match_id,
         start_timeout=job.start_timeout,
+        time_margin=job.time_margin,
         meta={"opening": list(job.opening)},
     )
     result = await Referee(config, players).run()

@@ -59,6 +59,7 @@ class TournamentConfig:
     concurrency: int = 1
     seed: int = 0
     max_plies: int | None = None
+    time_margin: float = 0.0  # overrun forgiven before a time forfeit (fastchess's timemargin)
     sprt: dict[str, Any] | None = None  # SprtConfig fields; two-player matches only
     name: str = ""
     rated: bool = True  # update the persistent leaderboard ratings
@@ -374,6 +375,7 @@ class Runner:
             opening=list(g["opening"]),
             clock=dict(c.clock),
             max_plies=c.max_plies,
+            time_margin=c.time_margin,
             seed=c.seed,
         )
 
