@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ class Played:
 
 async def play(
     store: Any,
-    players: list[BasePlayer],
+    players: Sequence[BasePlayer],
     *,
     clock: ClockConfig | None = None,
     heartbeat_ms: int = 5000,

@@ -321,7 +321,7 @@ async def test_closing_while_the_opponent_thinks_is_noticed_at_once(store: Store
 def free_port() -> int:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
+    port = int(s.getsockname()[1])
     s.close()
     return port
 

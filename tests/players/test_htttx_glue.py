@@ -68,6 +68,7 @@ def test_incremental_board_json_matches_the_full_board() -> None:
     enc = BoardJson(state)
     for _ in range(40):
         seat = HTTTX.to_move(state)
+        assert seat is not None
         move = HTTTX.random_move(state, rng)
         state = HTTTX.play(state, move)
         history.append((seat, move))

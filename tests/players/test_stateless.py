@@ -105,7 +105,7 @@ async def test_slow_stateless_bot_forfeits_on_time(store: Store) -> None:
 
 
 async def test_stateless_not_declared_aborts(store: Store) -> None:
-    caps = {"basic_websocket": {"versions": {"v1-alpha": {}}}}
+    caps: dict[str, Any] = {"basic_websocket": {"versions": {"v1-alpha": {}}}}
     async with fake_bots(FakeBot(capabilities=caps), FakeBot()) as (su, wu):
         played = await play(store, [BwsPlayer(wu), StatelessPlayer(su)])
     await check_ended(played, Termination.ABORTED, winner=None, reason="does not declare stateless v1-alpha")

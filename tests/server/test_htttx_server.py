@@ -151,6 +151,9 @@ async def test_human_plays_through_ws_with_one_and_two_piece_answers(server: str
             # turn 2 (x): two pieces at once
             req = await until(ws, "move_request")
             assert req["side"] == "x" and len(req["previous"]) == 1 and len(req["board"]["cells"]) == 3
+            async with httpx.AsyncClient() as client:  # a live game is served from memory, moves so far
+                live = (await client.get(f"{server}/games/{game_id}")).json()
+            assert live["status"] == "running" and len(live["moves"]) == 1 and live["notation"].endswith(";\n")
             pieces = legal_pieces(req["board"]["cells"], "x")
             await ws.send(
                 json.dumps({"type": "move_response", "move": {"pieces": [dict(q=q, r=r) for q, r in pieces]}})
