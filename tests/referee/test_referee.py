@@ -302,7 +302,9 @@ def test_clock_charge_unit() -> None:
     assert c.budget(0) == 10.0
     assert c.charge(0, 4.0) and c.remaining[0] == 7.5
     assert not c.charge(0, 7.6) and c.remaining[0] == 0.0
+    assert c.charge(1, 10.04, margin=0.05) and c.remaining[1] == 1.5  # within the margin: charged, clamped at 0
     t = Clock(ClockConfig("turn", 1.0))
+    assert t.charge(0, 1.04, margin=0.05) and not t.charge(0, 1.06, margin=0.05)
     assert t.charge(1, 1.0) and not t.charge(1, 1.01) and t.budget(1) == 1.0
     assert Clock(ClockConfig()).budget(0) is None
 
@@ -314,3 +316,22 @@ async def test_base_player_failure_is_first_report_wins() -> None:
     p.fail(BotCrashed("second"))
     assert str(p.failure) == "first"
     assert str(await p.failed()) == "first"
+
+
+async def test_time_margin_forgives_a_small_overrun() -> None:
+    fc = FakeClock()
+    x = ScriptedPlayer("x", [Step(move=m, think=2.3) for m in X_WINS], fc)
+    o = ScriptedPlayer("o", O_LOSES, fc)
+    result, _ = await run(pair(x, o), fake=fc, clock=ClockConfig("turn", 2.0), time_margin=0.5)
+    assert result.outcome.termination == Termination.NORMAL and result.outcome.winner == 0
+
+
+async def test_an_adapter_may_end_the_match_with_its_own_outcome() -> None:
+    from hexarena.core.types import Outcome
+    from hexarena.referee.match import MatchEnded
+
+    ending = MatchEnded(Outcome(None, Termination.DISCONNECT, "both bots left within 500 ms"))
+    x = ScriptedPlayer("x", [(0, 0), Step(raise_=ending)])
+    o = ScriptedPlayer("o", [(1, 0)])
+    result, _ = await run(pair(x, o))
+    assert result.outcome == ending.outcome and result.culprit is None
