@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from hexarena.core.errors import IllegalMove
 
@@ -141,7 +142,7 @@ def _shapes(view: int) -> _Shapes:
     return s
 
 
-class Board:
+class PyBoard:
     """A mutable HTTTX position without turn order (the caller decides who places what).
 
     Public attributes are read-only outside this class: ``cells`` (cell -> seat), ``stones`` (placement order),
@@ -445,9 +446,9 @@ class Board:
             out.append(n)
         return (out[0], out[1], out[2])
 
-    def copy(self) -> Board:
+    def copy(self) -> PyBoard:
         """An independent board in the same position, with the same undo history."""
-        b = Board.__new__(Board)
+        b = PyBoard.__new__(PyBoard)
         b.view_distance = self.view_distance
         b.win_distance = self.win_distance
         b.cells = dict(self.cells)
@@ -472,3 +473,12 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({len(self.stones)} stones, legal={self.legal_count()}, winner={self.winner})"
+
+
+# The C accelerator (same API and behaviour, see accel.py) when built, else PyBoard; type checkers see PyBoard.
+if TYPE_CHECKING:
+    Board = PyBoard
+else:
+    from hexarena.games.htttx import accel
+
+    Board = accel.choose(PyBoard)
