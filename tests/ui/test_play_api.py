@@ -213,3 +213,21 @@ async def test_a_browser_token_used_on_the_htttx_socket_is_refused_and_still_wor
     async with connect(ws(server, f"/api/play?token={token}")) as sock:
         assert (await recv(sock, "hello"))["side"] == "o"
         await recv(sock, "your_turn")
+
+
+async def test_long_games_replay_in_chunks(server: str) -> None:
+    m = await new_match(server, "htttx", ["builtin:random", "builtin:random"], {"win_distance": 32, "turn_limit": 350})
+    async with httpx.AsyncClient(timeout=30) as client:
+        for _ in range(500):
+            rec = (await client.get(f"{server}/games/{m['game_id']}")).json()
+            if rec["status"] == "finished":
+                break
+            await asyncio.sleep(0.02)
+        assert rec["termination"] == "turn_limit" and len(rec["moves"]) == 350
+        replay = (await client.get(f"{server}/api/ui/replay/{m['game_id']}")).json()
+        assert replay["states"] is None and replay["plies"] == 350 and replay["chunk"] == 100
+        part = (await client.get(f"{server}/api/ui/replay/{m['game_id']}/states", params={"start": 300})).json()
+        assert part["start"] == 300 and len(part["states"]) == 51 and part["replay_error"] is None
+        assert [len(s["cells"]) for s in part["states"]] == [1 + 2 * ply for ply in range(300, 351)]
+        first = (await client.get(f"{server}/api/ui/replay/{m['game_id']}/states", params={"count": 2})).json()
+        assert [len(s["cells"]) for s in first["states"]] == [1, 3]

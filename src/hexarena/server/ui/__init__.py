@@ -31,7 +31,10 @@ from hexarena.server import records
 from hexarena.server.ui import moves
 
 #: Most positions a replay serves (a longer game's replay is cut there, with ``truncated`` set).
-MAX_REPLAY_PLIES = 5000
+MAX_REPLAY_PLIES = 20000
+#: Games up to this many plies come with every position inline; longer ones are fetched in chunks.
+INLINE_PLIES = 300
+CHUNK = 100
 RESULTS = ("win", "draw", "running", "aborted", "finished")
 
 
@@ -46,6 +49,31 @@ async def _browser_scheme(game: str, name: str) -> BasePlayer:
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: str = Field(max_length=32, description="the seat's name (e.g. 'x', 'black') or its number")
+
+
+def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple[list[dict[str, Any]], str | None]:
+    """The JSON views of plies ``start`` .. ``stop - 1`` (ply 0 is the start position), replaying the moves with
+    the rules; a move that no longer replays stops the list there, with the reason."""
+    try:
+        state = game.new(**(record.get("params") or {}))
+    except HexarenaError as exc:
+        return [], f"cannot rebuild the start position: {exc.reason}"
+    out = [_lean(game.to_json(state))] if start == 0 else []
+    for i, m in enumerate(record["moves"][: stop - 1]):
+        try:
+            state = game.play(state, game.parse(m["move"]))
+        except HexarenaError as exc:
+            return out, f"move {i + 1} ({m['move']!r}): {exc.reason}"
+        if i + 1 >= start:
+            out.append(_lean(game.to_json(state)))
+    return out, None
+
+
+def _lean(view: dict[str, Any]) -> dict[str, Any]:
+    """A position for the replay list without the fields that repeat the whole history (Hive's UHP GameString):
+    keeping them would make a replay quadratic in the game's length (11 MB for a 1,500-ply Hive game)."""
+    view.pop("game_string", None)
+    return view
 
 
 def install(app: FastAPI) -> None:
@@ -162,36 +190,42 @@ def install(app: FastAPI) -> None:
             return {"game_id": live.match_id, "seat": names[seat], "token": token}
         raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is already taken")
 
-    @app.get("/api/ui/replay/{game_id}", tags=["ui"], summary="Every position of a game, for stepping through it")
-    async def replay(game_id: str) -> dict[str, Any]:
+    async def game_record(game_id: str) -> dict[str, Any]:
         live = manager().get(game_id)
         if live is not None:
-            record = records.live_record(live)
-        else:
-            store = app.state.store
-            stored = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
-            if stored is None:
-                raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
-            record = records.record_json(stored)
+            return records.live_record(live)
+        store = app.state.store
+        stored = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
+        if stored is None:
+            raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
+        return records.record_json(stored)
+
+    @app.get("/api/ui/replay/{game_id}", tags=["ui"], summary="A game with its positions, for stepping through it")
+    async def replay(game_id: str) -> dict[str, Any]:
+        """The record; ``states`` holds every position when the game is short (else null: the page fetches
+        ``/states`` in chunks of ``chunk``), so a long game never means one huge answer."""
+        record = await game_record(game_id)
         game = get_game(record["game"])
-        try:
-            state = game.new(**(record.get("params") or {}))
-        except HexarenaError as exc:
-            raise HTTPException(status_code=422, detail=f"cannot rebuild game {game_id!r}: {exc.reason}") from None
-        states = [game.to_json(state)]
-        error = None
-        for m in record["moves"][:MAX_REPLAY_PLIES]:
-            try:
-                state = game.play(state, game.parse(m["move"]))
-            except HexarenaError as exc:
-                error = f"move {m['ply']} ({m['move']!r}): {exc.reason}"
-                break
-            states.append(game.to_json(state))
-        record["states"] = states
+        plies = min(len(record["moves"]), MAX_REPLAY_PLIES)
         record["seats"] = list(game.seat_names)
+        record["plies"] = plies
         record["truncated"] = len(record["moves"]) > MAX_REPLAY_PLIES
-        record["replay_error"] = error
+        record["chunk"] = CHUNK
+        record["states"] = None
+        record["replay_error"] = None
+        if plies <= INLINE_PLIES:
+            record["states"], record["replay_error"] = await asyncio.to_thread(positions, game, record, 0, plies + 1)
         return record
+
+    @app.get("/api/ui/replay/{game_id}/states", tags=["ui"], summary="Positions start .. start+count-1 of a game")
+    async def replay_states(
+        game_id: str, start: int = Query(default=0, ge=0), count: int = Query(default=CHUNK, ge=1, le=CHUNK)
+    ) -> dict[str, Any]:
+        record = await game_record(game_id)
+        game = get_game(record["game"])
+        stop = min(start + count, min(len(record["moves"]), MAX_REPLAY_PLIES) + 1)
+        states, error = await asyncio.to_thread(positions, game, record, start, stop)
+        return {"start": start, "states": states, "replay_error": error}
 
     @app.get("/api/ui/games", tags=["ui"], summary="Stored games filtered by game, player and result")
     async def ui_games(

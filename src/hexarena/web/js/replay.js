@@ -10,7 +10,19 @@ export async function replayPage(app, { args, params }) {
   const games = await getJSON("/api/games");
   const meta = games.find((g) => g.name === rec.game) || { title: rec.game };
   const board = await makeBoard(rec.game, rec.params);
-  const n = rec.states.length - 1;
+  // short games come with every position; long ones are fetched in chunks as the person steps through them
+  const n = rec.states ? rec.states.length - 1 : rec.plies;
+  const chunks = new Map();
+  async function stateAt(p) {
+    if (rec.states) return rec.states[p];
+    const c = Math.floor(p / rec.chunk);
+    if (!chunks.has(c)) {
+      chunks.set(c, getJSON(`/api/ui/replay/${encodeURIComponent(id)}/states?start=${c * rec.chunk}&count=${rec.chunk}`)
+        .then((r) => r.states));
+    }
+    const list = await chunks.get(c);
+    return list[p - c * rec.chunk];
+  }
   let ply = Math.min(n, Math.max(0, parseInt(params.get("ply") ?? String(n), 10) || 0));
   const slider = h("input#slider", { type: "range", min: 0, max: n, value: ply, "aria-label": "ply" });
   const label = h("span#plylabel.badge");
@@ -48,13 +60,19 @@ export async function replayPage(app, { args, params }) {
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
-  function go(p) {
+  let shown = -1;
+  async function go(p) {
     ply = Math.min(n, Math.max(0, p));
     slider.value = ply;
     label.textContent = `${ply} / ${n}`;
+    const want = ply;
+    const state = await stateAt(want);
+    if (want !== ply || state === undefined) return;  // a later step overtook this one
+    shown = want;
+    app.dataset.shown = String(shown);
     const mv = ply > 0 ? rec.moves[ply - 1] : null;
-    board.render(rec.states[ply], { move: mv ? mv.move : null, considerations: mv ? mv.considerations : null });
-    const style = board.seatStyle?.(rec.states[ply]);
+    board.render(state, { move: mv ? mv.move : null, considerations: mv ? mv.considerations : null });
+    const style = board.seatStyle?.(state);
     if (style) {
       for (const [i, line] of [...app.querySelectorAll(".seatline")].entries()) {
         line.querySelector(".dot").style.background = style[i].colour;

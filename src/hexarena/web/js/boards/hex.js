@@ -27,6 +27,8 @@ export function make(params) {
     const [x1, y1] = centre(n - 1, n - 1);
     const pad = R * 2.2;
     svg.setAttribute("viewBox", `${x0 - pad} ${-pad} ${x1 - x0 + 2 * pad} ${y1 + 2 * pad}`);
+    svg.style.maxWidth = `${Math.max(360, n * 75 + 150)}px`;
+    svg.style.margin = "0 auto";
     // edges: top/bottom for Black, left/right for White
     const edge = (pts, colour) => svg.append(s("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none",
       stroke: colour, "stroke-width": 7, "stroke-linecap": "round" }));

@@ -34,6 +34,8 @@ export function make(params) {
     svg.replaceChildren();
     const pad = D * 0.6;
     svg.setAttribute("viewBox", `${-pad} ${-pad} ${(cols - 1) * D + 2 * pad} ${(rows - 1) * H + 2 * pad}`);
+    svg.style.maxWidth = `${Math.max(320, cols * 90)}px`;
+    svg.style.margin = "0 auto";
     for (const hx of state?.hexagons || []) {
       const [cx, cy] = pos(hx.center.row, hx.center.col);
       const pts = [];

@@ -5,7 +5,8 @@ import { s, COLOURS } from "./svg.js";
 const CELL = 100;
 
 export function make() {
-  const svg = s("svg", { viewBox: "-20 -20 340 340", role: "img", "aria-label": "noughts and crosses board" });
+  const svg = s("svg", { viewBox: "-20 -20 340 340", role: "img", "aria-label": "noughts and crosses board",
+    style: "max-width:520px;margin:0 auto" });
   let io = null;
   let legal = new Set();
   let state = null;
