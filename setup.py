@@ -14,6 +14,12 @@ setup(
             sources=["src/hexarena/games/htttx/_cboard.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "hexarena.games.hex._chex",
+            sources=["src/hexarena/games/hex/_chex.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

@@ -188,6 +188,7 @@ class ScriptedRng(random.Random):
         [1.02, 0.5],  # index past the edge nodes
         [-0.01, 0.5],  # negative: Python indexes from the end
         [-0.3],
+        [1e30],  # beyond any index
         [float("nan")],
         [float("inf")],
         [],  # the script runs dry: the rng's own error

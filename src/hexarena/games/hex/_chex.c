@@ -183,7 +183,10 @@ static PyObject *fast_play(PyObject *self, PyObject *const *args, Py_ssize_t nar
     const uint8_t *old_cells = (const uint8_t *)PyByteArray_AS_STRING(cells_obj);
     if (old_cells[i]) goto slow; /* occupied: the reference raises the error */
     long ply = PyLong_AsLong(ply_obj);
-    if (ply < 0 && PyErr_Occurred()) return NULL;
+    if (ply < 0) {
+        PyErr_Clear();
+        goto slow;
+    }
     int swapped = swapped_obj == Py_True;
     uint64_t hash = PyLong_AsUnsignedLongLong(hash_obj);
     if (hash == (uint64_t)-1 && PyErr_Occurred()) {
@@ -296,9 +299,11 @@ static PyObject *fast_random_move(PyObject *self, PyObject *const *args, Py_ssiz
     if (err) return NULL;
     if (g == NULL || PyByteArray_GET_SIZE(cells_obj) != g->n2 + 4) goto slow;
     Py_ssize_t n2 = g->n2;
+    PyObject *result = NULL;
+    Py_INCREF(cells_obj); /* rng.random() is arbitrary Python code: keep the array alive whatever it does */
     for (;;) {
         double d = next_random(rng);
-        if (d == -1.0 && PyErr_Occurred()) return NULL;
+        if (d == -1.0 && PyErr_Occurred()) goto out;
         /* Python's int(rnd() * n2): the same IEEE product, truncated toward zero. */
         double p = d * (double)n2;
         Py_ssize_t i;
@@ -307,28 +312,35 @@ static PyObject *fast_random_move(PyObject *self, PyObject *const *args, Py_ssiz
         } else {
             /* A strange rng (only a broken one leaves [0, 1)): reproduce int() and Python indexing. */
             PyObject *f = PyFloat_FromDouble(p);
-            if (f == NULL) return NULL;
+            if (f == NULL) goto out;
             PyObject *io = PyNumber_Long(f);
             Py_DECREF(f);
-            if (io == NULL) return NULL;
+            if (io == NULL) goto out;
             i = PyLong_AsSsize_t(io);
             Py_DECREF(io);
-            if (i == -1 && PyErr_Occurred()) return NULL;
+            if (i == -1 && PyErr_Occurred()) {
+                PyErr_SetString(PyExc_IndexError, "cannot fit 'int' into an index-sized integer");
+                goto out;
+            }
         }
         /* Re-read the buffer each time: rng.random() is arbitrary Python code. */
         Py_ssize_t len = PyByteArray_GET_SIZE(cells_obj), ci = i < 0 ? i + len : i;
         if (ci < 0 || ci >= len) {
             PyErr_SetString(PyExc_IndexError, "bytearray index out of range");
-            return NULL;
+            goto out;
         }
         if (((const uint8_t *)PyByteArray_AS_STRING(cells_obj))[ci]) continue;
         Py_ssize_t ti = i < 0 ? i + n2 : i;
         if (ti < 0 || ti >= n2) {
             PyErr_SetString(PyExc_IndexError, "tuple index out of range");
-            return NULL;
+            goto out;
         }
-        return Py_NewRef(PyTuple_GET_ITEM(g->cells, ti));
+        result = Py_NewRef(PyTuple_GET_ITEM(g->cells, ti));
+        goto out;
     }
+out:
+    Py_DECREF(cells_obj);
+    return result;
 slow:
     return call_ref(py_random_move, full, 3);
 }
@@ -361,7 +373,7 @@ static PyObject *fast_outcome(PyObject *self, PyObject *state) {
 static PyObject *fast_legal(PyObject *self, PyObject *state) {
     PyObject *full[2] = {self, state};
     if (!check_ready()) return NULL;
-    if (Py_TYPE(state) != state_type) goto slow;
+    if (Py_TYPE(state) != state_type || SLOT(state, S_TERM) == NULL) goto slow;
     if (SLOT(state, S_TERM) != Py_None) return PyList_New(0);
     PyObject *cells_obj = SLOT(state, S_CELLS), *ply_obj = SLOT(state, S_PLY), *swap_obj = SLOT(state, S_SWAP);
     if (cells_obj == NULL || ply_obj == NULL || swap_obj == NULL || !PyByteArray_CheckExact(cells_obj) ||
