@@ -2,6 +2,9 @@
 
     PYTHONPATH=src .venv/bin/python bench/htttx_engine.py [--quick]
 
+Sections 1-3 print the pure-Python ``PyBoard`` and the C accelerator (``_cboard``, when built) side by side;
+``hexarena.games.htttx.Board`` is the C one unless ``HEXARENA_PURE_PYTHON=1``.
+
 1. Validated stones/s of the mutable ``Board`` (``place`` = legality check + incremental legal set + Zobrist +
    win check), replaying pre-generated games so that choosing moves is not timed. Two workloads: "realistic"
    (each stone within 2 of some stone, "compact", or of one of the last 6 stones, "snake": like real play) and
@@ -20,14 +23,32 @@ and wall-clock rates would mostly measure the other processes.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from hexarena.games.htttx import HTTTX, Board, hex_distance
+from hexarena.games.htttx import HTTTX, Board, accel, hex_distance
+from hexarena.games.htttx import game as game_module
+from hexarena.games.htttx.board import PyBoard
+
+
+def _c_board() -> Any:
+    """The C board even when HEXARENA_PURE_PYTHON keeps it out of ``Board`` (None if it is not built)."""
+    try:
+        return importlib.import_module("hexarena.games.htttx._cboard").Board
+    except ImportError:
+        return None
+
+
+#: (name, class) of every implementation to measure
+IMPLS: list[tuple[str, Any]] = [("Python", PyBoard)] + ([("C", _c_board())] if _c_board() is not None else [])
 
 Stones = list[tuple[int, int, int]]
 
@@ -69,19 +90,19 @@ def best_rate(fn: object, count: int, reps: int) -> float:
     return count / best
 
 
-def replay_rate(games: list[Stones], reps: int) -> float:
+def replay_rate(games: list[Stones], reps: int, board: Any = Board) -> float:
     def run() -> None:
         for seq in games:
-            place = Board().place
+            place = board().place
             for q, r, s in seq:
                 place(q, r, s)
 
     return best_rate(run, sum(map(len, games)), reps)
 
 
-def place_undo_rate(reps: int) -> tuple[float, float, int, int, int]:
+def place_undo_rate(reps: int, board: Any = Board) -> tuple[float, float, int, int, int]:
     """place+undo over every legal cell, and over the cells within 2 of a stone (a bot's usual candidates)."""
-    b = Board()
+    b = board()
     for q, r, s in gen_games(True, 1, 80, 9)[0]:
         b.place(q, r, s)
     every = b.legal_cells()
@@ -100,12 +121,12 @@ def place_undo_rate(reps: int) -> tuple[float, float, int, int, int]:
     return rate(every), rate(near), len(b.stones), len(every), len(near)
 
 
-def board_random_games(seconds: float) -> tuple[float, float, float]:
+def board_random_games(seconds: float, board: Any = Board) -> tuple[float, float, float]:
     rng = random.Random(1)
     t0 = time.process_time()
     games = stones = 0
     while time.process_time() - t0 < seconds or games == 0:
-        b = Board()
+        b = board()
         b.place(0, 0, 0)
         seat, placed = 1, 0
         while True:
@@ -189,29 +210,61 @@ def hexbot_figures(inside: list[Stones]) -> dict[str, float] | str:
     return figures
 
 
+@contextmanager
+def game_board(board: Any) -> Iterator[None]:
+    """Make ``HtttxGame`` build its boards from ``board`` for a while (its module-global ``Board``)."""
+    saved = getattr(game_module, "Board")  # noqa: B009  (not re-exported by game.py)
+    setattr(game_module, "Board", board)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(game_module, "Board", saved)  # noqa: B010
+
+
+def side_by_side(label: str, fn: Callable[[Any], float], fmt: str = ",.0f") -> None:
+    """One row: the figure of every implementation, and the C / Python ratio."""
+    rates = [fn(cls) for _, cls in IMPLS]
+    cols = "  ".join(f"{name}: {rate:>10{fmt}}" for (name, _), rate in zip(IMPLS, rates, strict=True))
+    ratio = f"  (x{rates[1] / rates[0]:.1f})" if len(rates) == 2 and rates[0] else ""
+    print(f"   {label:<48} {cols}{ratio}")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     reps = 2 if quick else 5
     secs = 1.0 if quick else 4.0
     print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print("rates per CPU second of one process (time.process_time), best of several runs")
+    note = "" if accel.CBoard is not None else f" (C board not used: {accel.UNAVAILABLE})"
+    print(f"Board = {accel.IMPLEMENTATION}{note}; implementations measured: {', '.join(n for n, _ in IMPLS)}")
     compact = gen_games(True, 40 if quick else 150, 3000, 3, recent=0)
     snake = gen_games(True, 40 if quick else 150, 3000, 1)
     uniform = gen_games(False, 2 if quick else 4, 3000, 2)
     print("1. Board.place, validated stones/s (legality + legal set + Zobrist + win check)")
     for label, games in (("compact: near any stone", compact), ("snake: near the last 6 stones", snake)):
         avg = sum(map(len, games)) / len(games)
-        print(f"   {label} (avg {avg:.0f} stones to a win): {replay_rate(games, reps):>10,.0f}")
-    print(f"   uniform random legal cells (3000 stones): {replay_rate(uniform, reps):>10,.0f}")
-    every, near, stones, n_every, n_near = place_undo_rate(reps)
-    print(f"2. place+undo pairs/s in a {stones}-stone position: {near:,.0f} over the {n_near} cells within 2 of a")
-    print(f"   stone, {every:,.0f} over all {n_every} legal cells (far cells bring up to 136 new cells into range)")
-    g, s, avg = board_random_games(secs)
-    print(f"3. random full games, Board: {g:.2f} games/s, {s:,.0f} stones/s (avg {avg:,.0f} stones to a win)")
-    g, s, avg = api_random_games(secs * 2)
-    print(f"   random full games, HtttxGame API: {g:.2f} games/s, {s:,.0f} stones/s (avg {avg:,.0f} turns)")
-    g, s, avg = api_random_games(secs, turn_limit=100)
-    print(f"   HtttxGame API, turn_limit=100: {g:.1f} games/s, {s:,.0f} stones/s (avg {avg:.0f} turns)")
+
+        def replay(cls: Any, g: list[Stones] = games) -> float:
+            return replay_rate(g, reps, cls)
+
+        side_by_side(f"{label} (avg {avg:.0f} stones)", replay)
+    side_by_side("uniform random legal cells (3000 stones)", lambda cls: replay_rate(uniform, reps, cls))
+    figures = {name: place_undo_rate(reps, cls) for name, cls in IMPLS}
+    _, _, stones, n_every, n_near = figures["Python"]
+    print(f"2. place+undo pairs/s in a {stones}-stone position")
+    side_by_side(f"over the {n_near} cells within 2 of a stone", lambda cls: place_undo_rate_of(figures, cls)[1])
+    side_by_side(
+        f"over all {n_every} legal cells (up to 136 new each)", lambda cls: place_undo_rate_of(figures, cls)[0]
+    )
+    print("3. random full games (random_legal + place to a natural win)")
+    side_by_side("Board, stones/s", lambda cls: board_random_games(secs, cls)[1])
+
+    def api(cls: Any, **params: int) -> float:
+        with game_board(cls):
+            return api_random_games(secs, **params)[1]
+
+    side_by_side("HtttxGame API, stones/s", api)
+    side_by_side("HtttxGame API, turn_limit=100, stones/s", lambda cls: api(cls, turn_limit=100))
     short = [
         g
         for g in gen_games(True, 60 if quick else 200, 150, 4, recent=0)
@@ -222,15 +275,23 @@ def main() -> None:
         print(f"4. hexbot: {hb}")
     else:
         print(f"4. side by side, {len(short)} compact games inside hexbot's grid replayed:")
-        print(f"   hexarena Board.place (validated): {replay_rate(short, reps):>10,.0f} stones/s")
+        for name, cls in IMPLS:
+            print(
+                f"   hexarena {name + ' Board.place (validated):':<32} {replay_rate(short, reps, cls):>10,.0f} stones/s"
+            )
         print(
-            f"   hexbot HexGame.place:             {hb['place']:>10,.0f} stones/s "
+            f"   {'hexbot HexGame.place:':<41} {hb['place']:>10,.0f} stones/s "
             "(C via ctypes; does NOT validate: an occupied cell crashes it)"
         )
         print(
             f"   hexbot random games (its own rules: 200-stone cap, candidates within 3, 31x31 grid): "
             f"{hb['games']:.1f} games/s, {hb['stones']:,.0f} stones/s (avg {hb['avg']:.0f})"
         )
+
+
+def place_undo_rate_of(figures: dict[str, tuple[float, float, int, int, int]], cls: Any) -> tuple[float, float]:
+    name = next(n for n, c in IMPLS if c is cls)
+    return figures[name][0], figures[name][1]
 
 
 if __name__ == "__main__":
