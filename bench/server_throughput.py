@@ -104,7 +104,7 @@ async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, tur
         running = (await client.get(f"{server}/games", params={"status": "running", "limit": 1})).json()
         if not running:
             break
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # each poll is a SQL query on the server: poll rarely (wave time +-0.2 s)
     elapsed = time.perf_counter() - begun
     listed = (await client.get(f"{server}/games", params={"limit": 500})).json()
     mine = [g for g in listed if g["game_id"] in ids]

@@ -1,0 +1,61 @@
+"""MatchManager without HTTP: spectators never stall a match, and every match is recorded (no store needed)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from fakes.players import ScriptedPlayer, Step
+from hexarena.core.registry import get_game
+from hexarena.core.types import Termination
+from hexarena.server import live as live_module
+from hexarena.server.live import MatchManager
+
+TTT = get_game("tictactoe")
+
+
+async def test_a_stuck_spectator_is_dropped_and_the_match_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "SPECTATOR_QUEUE", 2)
+    manager = MatchManager(None)
+    x = ScriptedPlayer("x", [Step(move=(0, 0), sleep=0.01), (0, 1), (0, 2)])
+    o = ScriptedPlayer("o", [(1, 0), (1, 1)])
+    match = await manager.create(TTT, [x, o])
+    stuck = asyncio.Event()
+
+    async def never(text: str) -> None:
+        await stuck.wait()
+
+    got: list[dict[str, object]] = []
+
+    async def fine(text: str) -> None:
+        got.append(json.loads(text))
+
+    slow = await manager.spectate(match, never)
+    quick = await manager.spectate(match, fine)
+    writers = [asyncio.create_task(s.run()) for s in (slow, quick)]
+    await asyncio.wait_for(match.done.wait(), 5)
+    await asyncio.wait_for(writers[1], 5)
+    assert match.result is not None and match.result.outcome.winner == 0
+    assert slow not in match.spectators and slow.closed.is_set()  # dropped when its queue filled up
+    assert [m["type"] for m in got] == ["setup"] + ["board_update"] * 5 + ["end"]
+    assert got[-1]["termination"] == "normal" and got[1]["move"] == "a1"
+    writers[0].cancel()
+    await asyncio.gather(writers[0], return_exceptions=True)
+    # finished matches stay readable in memory for late spectators
+    assert manager.get(match.match_id) is match and match.match_id not in manager.live
+
+
+async def test_close_aborts_live_matches() -> None:
+    manager = MatchManager(None)
+    x = ScriptedPlayer("x", [Step(hang=True)])
+    o = ScriptedPlayer("o", [])
+    match = await manager.create(TTT, [x, o])
+    for _ in range(100):
+        if x.calls.requests:
+            break
+        await asyncio.sleep(0.005)
+    await manager.close()
+    assert match.result is not None and match.result.outcome.termination == Termination.ABORTED
+    assert len(x.calls.finished) == 1 and match.done.is_set()
