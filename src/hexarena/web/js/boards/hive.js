@@ -7,6 +7,8 @@ import { s, axialToPixel, hexPoints, COLOURS } from "./svg.js";
 
 const R = 26;
 const BUG = { Q: "Queen", S: "Spider", B: "Beetle", G: "Grasshopper", A: "Ant", M: "Mosquito", L: "Ladybug", P: "Pillbug" };
+// letters on black tiles use lighter shades of the same hues, so both sides stay readable
+const BUG_COLOUR_ON_DARK = { Q: "#f6c05a", S: "#f4a58a", B: "#c4a8f7", G: "#68d391", A: "#90cdf4", M: "#e2e8f0", L: "#fc8181", P: "#81e6d9" };
 const BUG_COLOUR = { Q: "#b7791f", S: "#7b341e", B: "#6b46c1", G: "#2f855a", A: "#2b6cb0", M: "#4a5568", L: "#c53030", P: "#319795" };
 
 export function make() {
@@ -95,7 +97,7 @@ export function make() {
       const movable = io && legal.some((m) => m.piece === top && m.from && m.from[0] === c.q && m.from[1] === c.r);
       g.append(s("polygon", { points: hexPoints(x, y, R * 0.96), fill: white ? "#fdfaf0" : "#2d3340",
         stroke: isSel ? COLOURS.last : (movable ? "#2f855a" : "#8a94a3"), "stroke-width": isSel ? 4 : (movable ? 3 : 1.5) }));
-      g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: BUG_COLOUR[top[1]] || "#000" }, top[1]));
+      g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
       g.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {
         g.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
