@@ -65,6 +65,9 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
     page.goto(f"{server}/ui/")
     page.wait_for_selector("#create")
     shot(page, "lobby")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "lobby-phone")
+    page.set_viewport_size({"width": 1200, "height": 900})
     game_id = create(page, server, "tictactoe", clock=("match", "300"))
     rng = random.Random(7)
     # the clock of the side to move runs on screen
@@ -127,6 +130,8 @@ def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, sh
     assert page.evaluate(marks) == n
     assert page.input_value("#notation") == " ".join(m["move"] for m in stored["moves"])
     shot(page, "replay-tictactoe")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "replay-tictactoe-phone")
 
 
 def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> None:

@@ -7,6 +7,9 @@ import { saveToken } from "./tokens.js";
 export async function lobbyPage(app) {
   const [games, kinds] = await Promise.all([getJSON("/api/games"), getJSON("/api/players")]);
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  // {schemes, engines, server_only}; older servers answered the schemes map alone
+  const specHelp = kinds.schemes || kinds;
+  const engines = kinds.engines || [];
   const gameSel = h("select#game", { name: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
   const paramsBox = h("div");
   const seatsBox = h("div");
@@ -26,7 +29,8 @@ export async function lobbyPage(app) {
     createBtn, msg);
   const liveBox = h("div.tablewrap");
   app.append(h("h1", "Lobby"), h("div.grid2", form, h("div.panel", h("h2", "Live games"), liveBox,
-    h("p.muted", "Player specs the server knows: ", h("br"), ...Object.values(kinds).flatMap((t) => [h("code", t), h("br")])))));
+    h("p.muted", "Player specs the server accepts: ", h("br"), ...Object.values(specHelp).flatMap((t) => [h("code", t), h("br")]),
+      engines.length ? ["Engines registered by the operator: ", engines.map((e) => h("code", `engine:${e} `))] : null))));
 
   function syncClock() {
     const t = clockType.value;
@@ -59,6 +63,7 @@ export async function lobbyPage(app) {
       h("option", { value: "you" }, "Me (play here)"),
       h("option", { value: "open" }, "Open seat (someone joins)"),
       bots.map((b) => h("option", { value: `builtin:${b}` }, `Built-in bot: ${b}`)),
+      engines.map((e) => h("option", { value: `engine:${e}` }, `Engine: ${e}`)),
       game.name === "htttx" ? [h("option", { value: "bws" }, "Bot URL (bws)"), h("option", { value: "stateless" }, "Bot URL (stateless)")] : null,
       h("option", { value: "spec" }, "Other player spec…"));
     if (i === 1 && bots.length) kind.value = `builtin:${bots.includes("random") ? "random" : bots[0]}`;
