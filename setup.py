@@ -1,8 +1,8 @@
-"""Build the optional C accelerator of the HTTTX board; all metadata lives in pyproject.toml.
+"""Build the optional C accelerators (HTTTX board, Hex); all metadata lives in pyproject.toml.
 
 Why a setup.py at all: pyproject.toml cannot declare C extensions. ``optional=True`` makes a failed compile a
-warning, so an install without a compiler still works and ``hexarena.games.htttx.accel`` falls back to the
-pure-Python board.
+warning, so an install without a compiler still works and the pure-Python code is used instead (for HTTTX,
+``hexarena.games.htttx.accel`` picks ``board.PyBoard``).
 """
 
 from setuptools import Extension, setup

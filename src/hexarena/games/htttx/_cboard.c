@@ -922,8 +922,8 @@ static PyObject *Board_copy(BoardObject *b, PyObject *unused) {
         return NULL;
     }
     memcpy(c->t.s, b->t.s, sizeof(Slot) * cap);
-    memcpy(c->legal, b->legal, sizeof(int64_t) * b->nlegal);
-    memcpy(c->hist, b->hist, sizeof(Hist) * b->nhist);
+    if (b->nlegal) memcpy(c->legal, b->legal, sizeof(int64_t) * b->nlegal);
+    if (b->nhist) memcpy(c->hist, b->hist, sizeof(Hist) * b->nhist);
     c->nlegal = b->nlegal;
     c->caplegal = b->caplegal;
     c->nhist = b->nhist;
