@@ -181,7 +181,7 @@ BAD_FIRST_MOVES: list[Any] = [
     pytest.param(
         send('{"type": "move_response", "move": {"pieces": [{"q": 1'),
         Termination.PROTOCOL,
-        "Input data was truncated",
+        "not valid JSON: Input data was truncated",
         id="truncated-json",
     ),
     pytest.param(

@@ -208,9 +208,38 @@ def _decode(decoder: msgspec.json.Decoder[Any], data: str | bytes, what: str) ->
         return decoder.decode(data)
     except msgspec.DecodeError as exc:
         text = str(exc)
-        if text.startswith("JSON is malformed") or "malformed" in text:
+        if _is_syntax_error(text):
             raise ProtocolViolation(f"{what} is not valid JSON: {text}") from None
         raise ProtocolViolation(f"invalid {what}: {text}") from None
+
+
+def _is_syntax_error(text: str) -> bool:
+    """msgspec reports bad syntax as "JSON is malformed: ..." and a cut-off document as "Input data was
+    truncated": both mean the bytes are not JSON at all (as opposed to JSON of the wrong shape)."""
+    return "malformed" in text or text.startswith("Input data was truncated")
+
+
+class PacketHead(msgspec.Struct):
+    """Just the ``type`` and ``request_id`` of a packet: decoding it skips every other field in C, so a
+    receiver can route a packet without building Python objects for its (possibly large) board."""
+
+    type: Any = None
+    request_id: Any = None
+
+
+_head_decoder = msgspec.json.Decoder(PacketHead)
+
+
+def decode_head(data: str | bytes) -> PacketHead:
+    """The head of a JSON object; ProtocolViolation "packet is not valid JSON" / "packet is not a JSON
+    object" otherwise (size limits are the caller's)."""
+    try:
+        return _head_decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        text = str(exc)
+        if _is_syntax_error(text):
+            raise ProtocolViolation(f"packet is not valid JSON: {text}") from None
+        raise ProtocolViolation(f"packet is not a JSON object: {text}") from None
 
 
 def decode_bot_packet(data: str | bytes) -> MoveResponse | EvalResponse:

@@ -90,8 +90,7 @@ class OpenRequest:
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-def _request_id(msg: dict[str, Any]) -> int | None:
-    rid = msg.get("request_id")
+def _request_id(rid: Any) -> int | None:
     return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
 
 
@@ -105,7 +104,7 @@ class BwsSession:
         self.bot = bot
         self.state = SessionState(caps.bws)
         self.runner = BotRunner(bot, executor)
-        self.queue: asyncio.Queue[tuple[Any, dict[str, Any]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[Any, dict[str, Any] | None]] = asyncio.Queue()
         self.open: list[OpenRequest] = []
         self.grace = False  # one waiting heartbeat may cross our last reply
         self.closed = False
@@ -150,24 +149,27 @@ class BwsSession:
                 await self.close(CLOSE_POLICY, f"packet too large: {len(raw)} bytes (limit {wire.MAX_PACKET_BYTES})")
                 return
             try:
-                msg = msgspec.json.decode(raw)
-            except msgspec.DecodeError as exc:
-                await self.close(CLOSE_POLICY, f"packet is not valid JSON: {exc}")
+                head = wire.decode_head(raw)  # type and request_id only: the board is decoded once, typed, later
+            except ProtocolViolation as exc:
+                if exc.reason.startswith("packet is not valid JSON"):
+                    await self.close(CLOSE_POLICY, exc.reason)
+                else:
+                    await self.close(CLOSE_POLICY, f"packet without a string 'type': {raw[:80]!r}")
                 return
-            kind = msg.get("type") if isinstance(msg, dict) else None
+            kind = head.type
             if not isinstance(kind, str):
                 await self.close(CLOSE_POLICY, f"packet without a string 'type': {raw[:80]!r}")
                 return
             if kind not in ("heartbeat", "interrupt"):
                 self.grace = False
             try:
-                if not await self._dispatch(kind, raw, msg):
+                if not await self._dispatch(kind, raw, head):
                     return
             except ProtocolViolation as exc:
                 await self.close(CLOSE_POLICY, exc.reason)
                 return
 
-    async def _dispatch(self, kind: str, raw: str | bytes, msg: dict[str, Any]) -> bool:
+    async def _dispatch(self, kind: str, raw: str | bytes, head: wire.PacketHead) -> bool:
         """Handle one packet; False ends the session."""
         if kind == "heartbeat":
             beat = wire.decode_server_packet(raw)
@@ -182,20 +184,21 @@ class BwsSession:
                     return False
             return True
         if kind == "interrupt":
-            self._interrupt(_request_id(msg))
+            self._interrupt(_request_id(head.request_id))
             return True
         if kind in ("end", "nope"):
+            msg = msgspec.json.decode(raw)
             self.close_reason = f"{kind}: {msg.get('reason')}"
             log.info("session %s", self.close_reason)
             return False
         if kind in _QUEUED:
             packet = wire.decode_server_packet(raw)
             if isinstance(packet, wire.MoveRequestPacket | wire.EvalRequest):
-                req = OpenRequest(packet, _request_id(msg), time.monotonic())
+                req = OpenRequest(packet, _request_id(head.request_id), time.monotonic())
                 self.open.append(req)
-                self.queue.put_nowait((req, msg))
+                self.queue.put_nowait((req, None))
             else:
-                self.queue.put_nowait((packet, msg))
+                self.queue.put_nowait((packet, msgspec.json.decode(raw) if kind == "config" else None))
             return True
         log.debug("ignoring packet of unknown type %r", kind)
         return True
@@ -225,7 +228,7 @@ class BwsSession:
                     await self._eval(item, item.packet)
             elif isinstance(item, wire.Setup):
                 self.state.apply_setup(item.board)
-            elif isinstance(item, wire.Config):
+            elif isinstance(item, wire.Config) and msg is not None:
                 depth, extras = self.state.apply_config(msg)
                 call = await self.runner.call(self.bot.on_config, depth, extras)
                 if call.kind == "error":
@@ -237,7 +240,9 @@ class BwsSession:
         limit = packet.move_time_limit
         hard = None if limit is None else req.received_at + limit
         match = self.state.match_for(limit, soft_deadline(req.received_at, limit))
-        result = await answer_move(self.runner, dict(self.state.cells), side, match, hard, req.cancelled)
+        cells = self.state.cells
+        board = self.state.engine_board(match)
+        result = await answer_move(self.runner, cells, side, match, hard, req.cancelled, board)
         if result is None or req.cancelled.is_set():
             self.state.rollback(before)
             return

@@ -7,7 +7,7 @@ hexagon around every stone). ``board_of`` exposes that ``Board`` for bots that w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from hexarena.bots.sdk.models import Cell, Coord, GameStatus, Player
 from hexarena.games.htttx.board import Board, O, X
@@ -37,6 +37,17 @@ def board_of(cells: Iterable[Cell], view_distance: int = 8, win_distance: int = 
         if (c.q, c.r) in board.cells:
             continue
         board.setup(c.q, c.r, SEAT_OF[Player(c.p)])
+    return board
+
+
+def board_of_cells(cells: Mapping[tuple[int, int], Player], view_distance: int = 8, win_distance: int = 6) -> Board:
+    """``board_of`` for a ``(q, r) -> Player`` map (the SDK's own board), without building ``Cell`` models."""
+    board = Board(view_distance=view_distance, win_distance=win_distance)
+    seat_of = SEAT_OF
+    for (q, r), p in cells.items():
+        if board.winner is not None:
+            break
+        board.setup(q, r, seat_of[p])
     return board
 
 

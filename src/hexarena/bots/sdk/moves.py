@@ -13,10 +13,11 @@ from typing import Any
 
 from hexarena.bots.htttx.heuristic import choose_on_board
 from hexarena.bots.sdk.bot import MoveResult, PositionEvaluation
-from hexarena.bots.sdk.game import SEAT_OF, board_of
+from hexarena.bots.sdk.game import SEAT_OF, board_of, board_of_cells
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.bots.sdk.session import Cells
 from hexarena.core.errors import IllegalMove
+from hexarena.games.htttx.board import Board
 from hexarena.wire import htttx as wire
 
 
@@ -45,24 +46,38 @@ def normalise(value: Any) -> MoveResult:
     return MoveResult(_pair(value))
 
 
-def check(cells: Cells, pieces: tuple[Coord, Coord], side: Player, match: Match) -> str | None:
-    """Why ``side`` may not play ``pieces`` on ``cells`` (None when it may)."""
+def check(
+    cells: Cells, pieces: tuple[Coord, Coord], side: Player, match: Match, board: Board | None = None
+) -> str | None:
+    """Why ``side`` may not play ``pieces`` on ``cells`` (None when it may).
+
+    ``board`` is the engine board of ``cells`` when the caller keeps one (the bws session does): it is left
+    exactly as it was (stones placed here are taken back), and saves rebuilding it from every stone.
+    """
     a, b = pieces
     if (a.q, a.r) == (b.q, b.r):
         return f"both pieces are on ({a.q},{a.r})"
-    board = board_of(_cells_list(cells), match.view_distance, match.win_distance)
+    if board is None:
+        board = board_of_cells(cells, match.view_distance, match.win_distance)
     if board.winner is not None:
         return None  # the position is already decided; nothing sensible to check against
-    for p in (a, b):
-        if not board.is_legal(p.q, p.r):
-            what = "occupied" if (p.q, p.r) in board.cells else f"more than {match.view_distance} from every stone"
-            return f"({p.q},{p.r}) is {what}"
-        try:
-            if board.place(p.q, p.r, SEAT_OF[side]):
+    placed = 0
+    try:
+        for p in (a, b):
+            if not board.is_legal(p.q, p.r):
+                what = "occupied" if (p.q, p.r) in board.cells else f"more than {match.view_distance} from every stone"
+                return f"({p.q},{p.r}) is {what}"
+            try:
+                wins = board.place(p.q, p.r, SEAT_OF[side])
+            except IllegalMove as exc:
+                return exc.reason
+            placed += 1
+            if wins:
                 return None  # the first stone wins: the second is ignored by the rules
-        except IllegalMove as exc:
-            return exc.reason
-    return None
+        return None
+    finally:
+        for _ in range(placed):
+            board.undo()
 
 
 def _cells_list(cells: Cells) -> list[Cell]:

@@ -10,7 +10,8 @@ from hexarena.bots.sdk.bot import MoveResult, PositionEvaluation
 from hexarena.bots.sdk.models import Cell, Match, Player
 from hexarena.bots.sdk.moves import check, fallback_move, normalise, quick_move
 from hexarena.bots.sdk.runner import BotRunner
-from hexarena.bots.sdk.session import Cells
+from hexarena.bots.sdk.session import Cells, cell_list
+from hexarena.games.htttx.board import Board
 
 log = logging.getLogger("hexarena.bots.sdk")
 
@@ -32,10 +33,12 @@ async def answer_move(
     match: Match,
     hard_deadline: float | None,
     cancelled: asyncio.Event | None = None,
+    board: Board | None = None,
 ) -> MoveResult | None:
     """The move to send for ``side`` (None if the request was interrupted first).
 
-    ``match.deadline`` is the soft deadline; the bot is called with its own copy of the cells.
+    ``match.deadline`` is the soft deadline; the bot is called with its own copy of the cells. ``board`` is the
+    engine board of ``cells`` if the caller keeps one (checked against, left unchanged).
     """
     bot = runner.bot
     name = type(bot).__name__
@@ -60,7 +63,7 @@ async def answer_move(
     except (TypeError, KeyError, ValueError) as exc:
         log.error("[%s] choose_move returned %r (%s): sending the engine's fallback move", name, call.value, exc)
         return await _fallback(cells, side, match, hard_deadline)
-    reason = check(cells, result.pieces, side, match)
+    reason = check(cells, result.pieces, side, match, board)
     if reason is not None:
         log.error(
             "[%s] illegal move %s: %s; sending the engine's fallback move",
@@ -97,4 +100,4 @@ async def answer_eval(
 
 def _cells_list(cells: Cells) -> list[Cell]:
     """A fresh list of fresh cells: the bot may mutate both (Hivemaker's bots appended to theirs)."""
-    return [Cell(q=q, r=r, p=p) for (q, r), p in cells.items()]
+    return cell_list(cells)
