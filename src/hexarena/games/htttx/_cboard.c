@@ -1029,11 +1029,11 @@ static PyGetSetDef Board_getset[] = {
 
 static PyMethodDef Board_methods[] = {
     {"place", (PyCFunction)(void (*)(void))Board_place, METH_FASTCALL,
-     "place(q, r, seat) -> bool: a validated stone; True if it wins (IllegalMove if not allowed)."},
+     "place($self, q, r, seat, /)\n--\n\nA validated stone; True if it wins (IllegalMove if not allowed)."},
     {"setup", (PyCFunction)(void (*)(void))Board_setup, METH_FASTCALL,
-     "setup(q, r, seat) -> bool: a stone on any empty cell, ignoring the view distance."},
+     "setup($self, q, r, seat, /)\n--\n\nA stone on any empty cell, ignoring the view distance."},
     {"undo", (PyCFunction)Board_undo, METH_NOARGS, "Take back the last stone exactly."},
-    {"is_legal", (PyCFunction)(void (*)(void))Board_is_legal, METH_FASTCALL, "is_legal(q, r) -> bool"},
+    {"is_legal", (PyCFunction)(void (*)(void))Board_is_legal, METH_FASTCALL, "is_legal($self, q, r, /)\n--\n\nTrue if a stone may go on (q, r) now."},
     {"legal_cells", (PyCFunction)Board_legal_cells, METH_NOARGS, "Every legal cell (a fresh list)."},
     {"legal_count", (PyCFunction)Board_legal_count, METH_NOARGS, NULL},
     {"random_legal", (PyCFunction)Board_random_legal, METH_O, "A uniformly random legal cell in O(1)."},
@@ -1056,7 +1056,8 @@ static PyTypeObject BoardType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hexarena.games.htttx._cboard.Board",
     .tp_basicsize = sizeof(BoardObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Board(view_distance=8, win_distance=6): the HTTTX mutable board in C (same API as PyBoard).",
+    .tp_doc = "Board(view_distance=8, win_distance=6)\n--\n\n"
+              "The HTTTX mutable board in C: the same API and behaviour as board.PyBoard.",
     .tp_new = Board_new,
     .tp_dealloc = (destructor)Board_dealloc,
     .tp_traverse = (traverseproc)Board_traverse,
