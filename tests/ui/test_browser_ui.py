@@ -243,3 +243,25 @@ def test_hive_place_and_hexdots_line(page: Any, server: str, shot: Any) -> None:
     page.click("[data-dot='0,1']")
     page.wait_for_selector("[data-line='0,0-0,1']", state="attached")
     shot(page, "play-hexdots")
+
+
+def test_join_an_open_seat_from_the_lobby_and_play_numberwang(page: Any, server: str, shot: Any) -> None:
+    r = httpx.post(f"{server}/api/matches", json={"game": "numberwang", "players": ["browser:guest", "builtin:random"]})
+    assert r.status_code == 200, r.text
+    game_id = r.json()["game_id"]
+    page.goto(f"{server}/ui/#/lobby")
+    page.click(f"tr[data-game='{game_id}'] button:has-text('join as first')")
+    page.wait_for_function(f"() => location.hash === '#/play/{game_id}' && document.querySelector('#result')")
+    page.evaluate("() => { window.__seenTurns = 0; }")
+    assert wait_turn_or_end(page)
+    page.fill("input[type=number]", "50")
+    page.click("button:has-text('Add')")
+    page.wait_for_function("() => /Illegal: move 50 is out of range/.test(document.querySelector('#msg').textContent)")
+    shot(page, "play-numberwang-illegal")
+    while True:
+        page.fill("input[type=number]", "10")
+        page.click("button:has-text('Add')")
+        if not wait_turn_or_end(page):
+            break
+    assert page.text_content("#msg") == "You won!"
+    assert httpx.get(f"{server}/games/{game_id}").json()["winner"] == 0

@@ -60,6 +60,7 @@ export async function matchPage(app, { args, name }) {
     }
   }
   const timer = setInterval(tick, 200);
+  tick();
 
   function seatIndex(label) {
     if (label === null || label === undefined) return null;

@@ -7,7 +7,8 @@ export function make() {
   const gauge = h("div.muted", { style: "text-align:center" }, "first wins at ≥ 10, second at ≤ −10");
   const input = h("input", { type: "number", step: 1, value: 1, "aria-label": "number to add", style: "width:6rem" });
   const send = h("button", { type: "submit" }, "Add");
-  const form = h("form.controls", { style: "justify-content:center" }, h("span", "Add "), input, send);
+  // novalidate: an out-of-range number goes to the server, which says why it is illegal
+  const form = h("form.controls", { style: "justify-content:center", novalidate: true }, h("span", "Add "), input, send);
   const last = h("div.muted", { style: "text-align:center" });
   const el = h("div", { style: "padding:1rem" }, total, gauge, last, form);
   let io = null;
