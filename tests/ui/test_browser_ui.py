@@ -214,6 +214,19 @@ def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
     assert f"[{q1},{r1}][{q2},{r2}]" in [m["move"] for m in stored["moves"]]
     wait_turn_or_end(page)
     shot(page, "play-htttx")
+    # pan by dragging, zoom with the wheel: the view box moves / shrinks, and no stone is placed by either
+    view = "() => document.querySelector('svg.infinite').getAttribute('viewBox').split(' ').map(Number)"
+    before = page.evaluate(view)
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx + 120, cy + 40, steps=5)
+    page.mouse.up()
+    panned = page.evaluate(view)
+    assert panned[0] < before[0] and panned[1] < before[1] and panned[2] == before[2]
+    page.mouse.wheel(0, -300)
+    page.wait_for_function(f"(w) => ({view})()[2] < w", arg=panned[2])
+    assert page.evaluate("() => document.querySelectorAll('[data-pending]').length") == 0
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(300)
     shot(page, "play-htttx-phone")
