@@ -8,6 +8,7 @@ from itertools import product
 import pytest
 
 from hexarena.bots.sdk import (
+    BaseBot,
     BwsV1AlphaCapability,
     Cell,
     CenterBot,
@@ -149,3 +150,65 @@ def test_soft_deadline_leaves_a_margin() -> None:
 def test_center_bot_is_deterministic() -> None:
     a, b = CenterBot().choose_move([Cell(q=0, r=0, p=Player.X)], Player.O, Match())
     assert (a.q, a.r, b.q, b.r) == (-1, 0, -1, 1)
+
+
+def _board(*stones: tuple[int, int, str]) -> wire.Board:
+    return wire.Board(cells=[wire.Cell(q=q, r=r, p=p) for q, r, p in stones])  # type: ignore[arg-type]
+
+
+def test_session_follows_the_engine_board_and_reuses_cell_models() -> None:
+    s = SessionState()
+    s.begin_move_request(_req("o", [_mv("x", (0, 0))], _board((0, 0, "x"))))
+    board = s.engine_board(Match())
+    models = s.cell_list()
+    s.commit_own_move(Player.O, [Coord(q=1, r=0), Coord(q=2, r=0)])
+    s.cells_untouched()
+    stones = [(0, 0, "x"), (1, 0, "o"), (2, 0, "o"), (3, 0, "x"), (4, 0, "x")]
+    s.begin_move_request(_req("o", [_mv("o", (1, 0), (2, 0)), _mv("x", (3, 0), (4, 0))], _board(*stones)))
+    assert s.engine_board(Match()) is board and board.cells == {(q, r): "xo".index(p) for q, r, p in stones}
+    again = s.cell_list()
+    assert again is not models and again[0] is models[0]  # a fresh list of the same (unchanged) models
+    assert [(c.q, c.r, c.p.value) for c in again] == stones
+    # check() leaves the followed board exactly as it was
+    assert check(s.cells, (Coord(q=5, r=0), Coord(q=6, r=0)), Player.O, Match(), board) is None
+    assert len(board) == 5 and (5, 0) not in board.cells
+    # a bot that alters a model gets fresh ones next time
+    again[1].p = Player.X
+    s.cells_untouched()
+    fresh = s.cell_list()
+    assert fresh[1] is not again[1] and fresh[1].p is Player.O
+    # a board that disagrees with previous wins, and the engine board is rebuilt from it
+    s.begin_move_request(_req("o", [_mv("x", (7, 0), (8, 0))], _board(*stones, (9, 9, "x"), (10, 9, "x"))))
+    assert (9, 9) in s.cells and (7, 0) not in s.cells
+    rebuilt = s.engine_board(Match())
+    assert rebuilt is not board and (9, 9) in rebuilt.cells and (7, 0) not in rebuilt.cells
+    assert [(c.q, c.r) for c in s.cell_list()][-2:] == [(9, 9), (10, 9)]
+
+
+async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> None:
+    import threading
+    import time as _time
+
+    from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
+
+    threads: list[str] = []
+
+    class Bot(BaseBot):
+        slow = False
+
+        def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+            threads.append(threading.current_thread().name)
+            if self.slow:
+                _time.sleep(0.005)
+            return Coord(q=1, r=0), Coord(q=2, r=0)
+
+    bot = Bot()
+    runner = BotRunner(bot)
+    for _ in range(INLINE_AFTER + 2):
+        assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
+    main = threading.current_thread().name
+    assert threads[:INLINE_AFTER] != [main] * INLINE_AFTER and threads[-1] == main and runner.inline_calls == 2
+    bot.slow = True  # one slow inline call: back to the thread
+    await runner.call(bot.choose_move, [], Player.X, Match())
+    await runner.call(bot.choose_move, [], Player.X, Match())
+    assert threads[-2] == main and threads[-1] != main and runner.inline_calls == 3

@@ -242,7 +242,12 @@ class BwsSession:
         match = self.state.match_for(limit, soft_deadline(req.received_at, limit))
         cells = self.state.cells
         board = self.state.engine_board(match)
-        result = await answer_move(self.runner, cells, side, match, hard, req.cancelled, board)
+        models = self.state.cell_list()
+        result = await answer_move(self.runner, cells, side, match, hard, req.cancelled, board, models)
+        if self.runner.busy:
+            self.state.forget_cell_models()
+        else:
+            self.state.cells_untouched()
         if result is None or req.cancelled.is_set():
             self.state.rollback(before)
             return

@@ -34,16 +34,18 @@ async def answer_move(
     hard_deadline: float | None,
     cancelled: asyncio.Event | None = None,
     board: Board | None = None,
+    cell_models: list[Cell] | None = None,
 ) -> MoveResult | None:
     """The move to send for ``side`` (None if the request was interrupted first).
 
     ``match.deadline`` is the soft deadline; the bot is called with its own copy of the cells. ``board`` is the
-    engine board of ``cells`` if the caller keeps one (checked against, left unchanged).
+    engine board of ``cells`` if the caller keeps one (checked against, left unchanged); ``cell_models`` the
+    fresh list of ``Cell`` models to hand the bot, if the caller keeps them.
     """
     bot = runner.bot
     name = type(bot).__name__
-    cell_list = _cells_list(cells)
-    call = await runner.call(bot.choose_move, cell_list, side, match, deadline=match.deadline, cancelled=cancelled)
+    for_bot = _cells_list(cells) if cell_models is None else cell_models
+    call = await runner.call(bot.choose_move, for_bot, side, match, deadline=match.deadline, cancelled=cancelled)
     if call.kind == "interrupted":
         return None
     if call.kind == "timeout":

@@ -16,6 +16,7 @@ It answers one question per packet: what is the board now? Rules it follows (bws
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -60,6 +61,10 @@ class SessionState:
         #: while requests agree with what we already know; None = rebuild from ``cells`` when next needed.
         self._board: Board | None = None
         self._board_shape: tuple[int, int] = (0, 0)
+        #: ``Cell`` models of ``cells`` in the same order, reused across requests (see ``cell_list``), with the
+        #: field values each had when handed out; ``None`` = rebuild when next needed.
+        self._objs: list[Cell] | None = None
+        self._snaps: list[dict[str, Any]] = []
 
     # ----- packets -----
 
@@ -67,6 +72,7 @@ class SessionState:
         self.cells = cells_from_wire(board.cells)
         self.setup_seen = True
         self._board = None
+        self._objs = None
 
     def apply_config(self, raw: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """The ``(depth, extras)`` to hand to ``on_config``; ``x-*`` keys are extras, other unknown keys are
@@ -92,14 +98,14 @@ class SessionState:
             for piece in move.pieces:
                 key = (piece.q, piece.r)
                 if cells.get(key) is not side:
-                    if key in cells:
-                        self._board = None  # a stone changed sides: not something a board can follow
+                    if key in cells:  # a stone changed sides: not something the board or the models can follow
+                        self._board = self._objs = None
                     cells[key] = side
                     added.append((piece.q, piece.r, side))
         if packet.board is not None:
             truth = cells_from_wire(packet.board.cells)
-            if truth != cells:  # the board disagrees with previous + what we knew: it wins, rebuild the engine's
-                self._board = None
+            if truth != cells or list(truth) != list(cells):  # disagrees with previous + what we knew: it wins
+                self._board = self._objs = None
             cells = truth
         self.cells = cells
         self._follow(added)
@@ -107,10 +113,17 @@ class SessionState:
 
     def rollback(self, before: Cells) -> None:
         self.cells = before
-        self._board = None
+        self._board = self._objs = None
 
     def _follow(self, stones: Iterable[tuple[int, int, Player]]) -> None:
-        """Add new stones to the engine board (any failure just drops it: it is rebuilt when needed)."""
+        """Add new stones to the engine board and the cell models (a failure drops the board: it is rebuilt
+        when needed)."""
+        objs = self._objs
+        if objs is not None:
+            for q, r, side in stones:
+                c = _cell(q, r, side)
+                objs.append(c)
+                self._snaps.append(dict(c.__dict__))
         board = self._board
         if board is None:
             return
@@ -145,7 +158,7 @@ class SessionState:
         added = []
         for p in pieces:
             if (p.q, p.r) in self.cells:
-                self._board = None
+                self._board = self._objs = None
             self.cells[(p.q, p.r)] = side
             added.append((p.q, p.r, side))
         self._follow(added)
@@ -153,8 +166,25 @@ class SessionState:
     # ----- views for the bot -----
 
     def cell_list(self) -> list[Cell]:
-        """A fresh list for the bot (bots may mutate it; Hivemaker's did)."""
-        return cell_list(self.cells)
+        """A fresh list for the bot (bots may mutate it; Hivemaker's did) of ``Cell`` models kept across requests.
+
+        Building a pydantic model per stone per request was the bot server's largest cost; the models are
+        reused instead, and ``cells_untouched`` (called once the bot returned) rebuilds them all if the bot
+        changed any of them, so a bot never sees a stale or altered cell.
+        """
+        if self._objs is None or len(self._objs) != len(self.cells):
+            self._objs = cell_list(self.cells)
+            self._snaps = [dict(c.__dict__) for c in self._objs]
+        return list(self._objs)
+
+    def cells_untouched(self) -> None:
+        """After a call into the bot: drop the reused models if the bot modified any (a C-speed compare)."""
+        if self._objs is not None and list(map(_DICT_OF, self._objs)) != self._snaps:
+            self._objs = None
+
+    def forget_cell_models(self) -> None:
+        """The bot may still hold the models (a call that ran late keeps running): never reuse them."""
+        self._objs = None
 
     def match_for(self, time_limit: float | None, deadline: float | None) -> Match:
         return self.match.model_copy(update={"move_time_limit": time_limit, "deadline": deadline})
@@ -162,6 +192,16 @@ class SessionState:
 
 _new = object.__new__
 _set = object.__setattr__
+_DICT_OF = operator.attrgetter("__dict__")
+
+
+def _cell(q: int, r: int, p: Player) -> Cell:
+    c = _new(Cell)
+    _set(c, "__dict__", {"q": q, "r": r, "p": p})
+    _set(c, "__pydantic_fields_set__", {"q", "r", "p"})
+    _set(c, "__pydantic_extra__", None)
+    _set(c, "__pydantic_private__", None)
+    return c
 
 
 def cell_list(cells: Cells) -> list[Cell]:
