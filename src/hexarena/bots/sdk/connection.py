@@ -98,12 +98,17 @@ class BwsSession:
     """Drives one connection until ``end``/``nope``, a protocol error, or the client going away."""
 
     def __init__(
-        self, transport: Transport, bot: BaseBot, caps: Capabilities, executor: Executor | None = None
+        self,
+        transport: Transport,
+        bot: BaseBot,
+        caps: Capabilities,
+        executor: Executor | None = None,
+        fast_streak: int = 0,
     ) -> None:
         self.transport = transport
         self.bot = bot
         self.state = SessionState(caps.bws)
-        self.runner = BotRunner(bot, executor)
+        self.runner = BotRunner(bot, executor, fast_streak)
         self.queue: asyncio.Queue[tuple[Any, dict[str, Any] | None]] = asyncio.Queue()
         self.open: list[OpenRequest] = []
         self.grace = False  # one waiting heartbeat may cross our last reply

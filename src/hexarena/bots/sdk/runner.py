@@ -78,13 +78,19 @@ def _timed_call(took: list[float], fn: Callable[..., Any], args: tuple[Any, ...]
 class BotRunner:
     """Serialises calls into one bot instance on an executor, with soft deadlines and cancellation."""
 
-    def __init__(self, bot: BaseBot, executor: Executor | None = None) -> None:
+    def __init__(self, bot: BaseBot, executor: Executor | None = None, fast_streak: int = 0) -> None:
         self.bot = bot
         self.executor = executor
         self._worker: asyncio.Future[Any] | None = None
         self._job: JobContext | None = None
-        self._fast_streak = 0  # consecutive calls faster than INLINE_BELOW
+        #: consecutive calls faster than INLINE_BELOW; a server passes what the last session of the same bot
+        #: ended with, so a new game of an instant bot starts inline
+        self._fast_streak = fast_streak
         self.inline_calls = 0  # how many calls ran inline (for tests and benchmarks)
+
+    @property
+    def fast_streak(self) -> int:
+        return self._fast_streak
 
     @property
     def busy(self) -> bool:

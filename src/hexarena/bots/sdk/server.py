@@ -100,13 +100,14 @@ def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128)
     caps_doc = caps.to_wire()
     executor = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="hexarena-bot")
     sessions: set[asyncio.Task[Any]] = set()
+    streak = [0]  # the inline streak the last bws session ended with (see runner: instant bots skip the thread)
 
     async def capabilities(request: Request) -> Response:
         return JSONResponse(caps_doc)
 
     async def bws(websocket: WebSocket) -> None:
         await websocket.accept()
-        session = BwsSession(StarletteTransport(websocket), bot_factory(), caps, executor)
+        session = BwsSession(StarletteTransport(websocket), bot_factory(), caps, executor, streak[0])
         task = asyncio.current_task()
         if task is not None:
             sessions.add(task)
@@ -115,6 +116,7 @@ def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128)
         finally:
             if task is not None:
                 sessions.discard(task)
+            streak[0] = session.runner.fast_streak  # the next game of this bot starts where this one ended
             log.info("bws session over (%d replies): %s", session.replies, session.close_reason)
 
     async def turn(request: Request) -> Response:

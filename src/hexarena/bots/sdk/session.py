@@ -130,8 +130,7 @@ class SessionState:
         try:
             for q, r, side in stones:
                 if board.winner is not None:
-                    self._board = None
-                    return
+                    return  # a won board stays as it is: every answer passes on it (see ``check``)
                 board.setup(q, r, _SEAT[side])
         except IllegalMove:
             self._board = None
@@ -144,7 +143,11 @@ class SessionState:
         """
         shape = (match.view_distance, match.win_distance)
         board = self._board
-        if board is None or self._board_shape != shape or len(board) != len(self.cells):
+        if (
+            board is None
+            or self._board_shape != shape
+            or (board.winner is None and len(board) != len(self.cells))  # (a won board stops at the win)
+        ):
             from hexarena.bots.sdk.game import board_of_cells
 
             board = board_of_cells(self.cells, *shape)
