@@ -20,6 +20,7 @@ from hexarena.bots.registry import builtin_bots
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
+from hexarena.players.human import HtttxHumanPlayer
 from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player
 from hexarena.players.spec import make_player, schemes
 from hexarena.referee.clock import clock_from
@@ -210,6 +211,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws")
     async def human_socket(websocket: WebSocket, token: str = "") -> None:
         await websocket.accept()
+        entry = manager().tokens.get(token) if token else None
+        seat_live = manager().live.get(entry[0]) if entry else None
+        if (
+            seat_live is not None
+            and entry is not None
+            and not isinstance(seat_live.players[entry[1]], HtttxHumanPlayer)
+        ):
+            # a browser seat's token: leave it usable where it belongs
+            await websocket.send_json({"type": "nope", "reason": "this seat is played through /api/play, not /ws"})
+            await websocket.close(code=1008)
+            return
         claimed = manager().claim_token(token) if token else None
         if claimed is None:
             await websocket.send_json({"type": "nope", "reason": "unknown or already used token"})
@@ -277,6 +289,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with contextlib.suppress(Exception):
             await websocket.close()
 
+    from hexarena.server.ui import install as install_ui
+
+    install_ui(app)
     if WEB_DIR.is_dir() and (WEB_DIR / "index.html").exists():
         from fastapi.responses import RedirectResponse
         from fastapi.staticfiles import StaticFiles
