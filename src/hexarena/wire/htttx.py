@@ -105,6 +105,16 @@ class BoardUpdate(msgspec.Struct, tag="board_update", tag_field="type"):
     status: str
 
 
+class LazyMoveRequest(msgspec.Struct, tag="move_request", tag_field="type"):
+    """A ``move_request`` whose ``board`` is left as raw JSON (empty when absent), for receivers that decode
+    only the part of the board they have not seen before (see ``hexarena.bots.sdk.session.BoardCache``)."""
+
+    side: Side
+    previous: list[Move]
+    board: msgspec.Raw = msgspec.Raw()
+    move_time_limit: float | None = None
+
+
 ServerPacket = Setup | Config | MoveRequestPacket | EvalRequest | Heartbeat | End | Nope | BoardUpdate
 
 # ----- bot -> server (bws) -----
@@ -198,6 +208,9 @@ _server_decoder = msgspec.json.Decoder(ServerPacket)
 _stateless_response_decoder = msgspec.json.Decoder(StatelessResponse)
 _stateless_request_decoder = msgspec.json.Decoder(StatelessRequest)
 _caps_decoder = msgspec.json.Decoder(Capabilities)
+_lazy_move_decoder = msgspec.json.Decoder(LazyMoveRequest)
+_board_decoder = msgspec.json.Decoder(Board)
+_cells_decoder = msgspec.json.Decoder(list[Cell])
 _encoder = msgspec.json.Encoder()
 
 
@@ -250,6 +263,21 @@ def decode_bot_packet(data: str | bytes) -> MoveResponse | EvalResponse:
 def decode_server_packet(data: str | bytes) -> Any:
     """A packet the game server sent (used by the SDK's bot side)."""
     return _decode(_server_decoder, data, "server packet")
+
+
+def decode_lazy_move_request(data: str | bytes) -> LazyMoveRequest:
+    """A ``move_request`` with its board undecoded; errors read like ``decode_server_packet``'s."""
+    return _decode(_lazy_move_decoder, data, "server packet")  # type: ignore[no-any-return]
+
+
+def decode_board(data: str | bytes) -> Board:
+    """A ``board`` object (msgspec.DecodeError as is: callers fall back to decoding the whole packet)."""
+    return _board_decoder.decode(data)
+
+
+def decode_cells(data: str | bytes) -> list[Cell]:
+    """A JSON array of cells (msgspec.DecodeError as is)."""
+    return _cells_decoder.decode(data)
 
 
 def decode_stateless_response(data: str | bytes) -> StatelessResponse:

@@ -212,3 +212,37 @@ async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> N
     await runner.call(bot.choose_move, [], Player.X, Match())
     await runner.call(bot.choose_move, [], Player.X, Match())
     assert threads[-2] == main and threads[-1] != main and runner.inline_calls == 3
+
+
+def test_board_cache_parses_only_the_new_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexarena.bots.sdk.session import BoardCache
+    from hexarena.games.htttx import HTTTX
+    from hexarena.players.htttx_common import BoardJson
+
+    full_decodes: list[bytes] = []
+    real = wire.decode_board
+    monkeypatch.setattr(wire, "decode_board", lambda raw: full_decodes.append(raw) or real(raw))
+    state, rng, history = HTTTX.new(turn_limit=50, win_distance=32), random.Random(5), []
+    encoder, cache = BoardJson(state), BoardCache()
+    for _ in range(20):
+        seat, move = HTTTX.to_move(state), HTTTX.random_move(state, rng)
+        state = HTTTX.play(state, move)
+        history.append((seat, move))
+        cells = cache.cells_of(encoder.encode(history))
+        assert cells is not None and list(cells.items()) == [
+            ((q, r), Player.X if s == 0 else Player.O) for (q, r), s in state.cells.items()
+        ]
+    assert len(full_decodes) == 1  # the first board; every later one only had its new cells parsed
+    # not an extension of the last board, or not canonical: decoded in full
+    assert cache.cells_of(b'{"cells":[{"q":0,"r":0,"p":"x"}]}') == {(0, 0): Player.X}
+    spaced = b'{"cells": [{"q":0,"r":0,"p":"x"}]}'
+    assert cache.cells_of(spaced) == {(0, 0): Player.X}
+    grown = b'{"cells": [{"q":0,"r":0,"p":"x"},{"q":1,"r":0,"p":"o"}]}'
+    assert cache.cells_of(grown) == {(0, 0): Player.X, (1, 0): Player.O} and len(full_decodes) == 4
+    # an appended part that is not just more cells is never taken for cells: the whole board is decoded
+    canonical = b'{"cells":[{"q":0,"r":0,"p":"x"},{"q":1,"r":0,"p":"o"}]}'
+    assert cache.cells_of(canonical) == {(0, 0): Player.X, (1, 0): Player.O} and len(full_decodes) == 5
+    tricky = canonical[:-2] + b',{"q":2,"r":0,"p":"x"}],"x":[{"q":9,"r":9,"p":"o"}]}'
+    assert cache.cells_of(tricky) == {(0, 0): Player.X, (1, 0): Player.O, (2, 0): Player.X}
+    assert len(full_decodes) == 6
+    assert cache.cells_of(b'{"cells":[{"q":0,"r":0,"p":"x"},{"q":1,"r":0,"p":"o"},{"q":2}]}') is None

@@ -33,7 +33,7 @@ from hexarena.bots.sdk.models import Player
 from hexarena.bots.sdk.moves import considerations_of, to_option
 from hexarena.bots.sdk.play import answer_eval, answer_move
 from hexarena.bots.sdk.runner import BotRunner, soft_deadline
-from hexarena.bots.sdk.session import SessionState
+from hexarena.bots.sdk.session import BoardCache, Cells, SessionState, cells_from_wire
 from hexarena.core.errors import ProtocolViolation
 from hexarena.wire import htttx as wire
 
@@ -88,6 +88,7 @@ class OpenRequest:
     request_id: int | None
     received_at: float
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    board: Cells | None = None  # a move request's board, already decoded (by the session's BoardCache)
 
 
 def _request_id(rid: Any) -> int | None:
@@ -109,6 +110,7 @@ class BwsSession:
         self.bot = bot
         self.state = SessionState(caps.bws)
         self.runner = BotRunner(bot, executor, fast_streak)
+        self.boards = BoardCache()
         self.queue: asyncio.Queue[tuple[Any, dict[str, Any] | None]] = asyncio.Queue()
         self.open: list[OpenRequest] = []
         self.grace = False  # one waiting heartbeat may cross our last reply
@@ -196,6 +198,9 @@ class BwsSession:
             self.close_reason = f"{kind}: {msg.get('reason')}"
             log.info("session %s", self.close_reason)
             return False
+        if kind == "move_request":
+            self._queue_move_request(raw, head)
+            return True
         if kind in _QUEUED:
             packet = wire.decode_server_packet(raw)
             if isinstance(packet, wire.MoveRequestPacket | wire.EvalRequest):
@@ -207,6 +212,23 @@ class BwsSession:
             return True
         log.debug("ignoring packet of unknown type %r", kind)
         return True
+
+    def _queue_move_request(self, raw: str | bytes, head: wire.PacketHead) -> None:
+        """Decode a move request, its board through the cache (only new cells are parsed), and queue it."""
+        lazy = wire.decode_lazy_move_request(raw)
+        board: Cells | None = None
+        raw_board = bytes(lazy.board)
+        if raw_board and raw_board != b"null":
+            board = self.boards.cells_of(raw_board)
+            if board is None:  # not a valid board: the full decoder says why, in its usual words
+                full = wire.decode_server_packet(raw)
+                board = cells_from_wire(full.board.cells) if full.board is not None else None
+        packet = wire.MoveRequestPacket(
+            side=lazy.side, previous=lazy.previous, board=None, move_time_limit=lazy.move_time_limit
+        )
+        req = OpenRequest(packet, _request_id(head.request_id), time.monotonic(), board=board)
+        self.open.append(req)
+        self.queue.put_nowait((req, None))
 
     def _interrupt(self, request_id: int | None) -> None:
         target: OpenRequest | None = None
@@ -240,7 +262,7 @@ class BwsSession:
                     log.error("on_config raised %r", call.error, exc_info=call.error)
 
     async def _move(self, req: OpenRequest, packet: wire.MoveRequestPacket) -> None:
-        before = self.state.begin_move_request(packet)
+        before = self.state.begin_move_request(packet, req.board)
         side = Player(packet.side)
         limit = packet.move_time_limit
         hard = None if limit is None else req.received_at + limit

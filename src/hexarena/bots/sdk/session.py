@@ -20,6 +20,8 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
+import msgspec
+
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.core.errors import IllegalMove
@@ -46,6 +48,53 @@ _SEAT = {Player.X: 0, Player.O: 1}
 def cells_from_wire(cells: Iterable[wire.Cell]) -> Cells:
     side = PLAYER_OF_SIDE
     return {(c.q, c.r): side[c.p] for c in cells}
+
+
+class BoardCache:
+    """Decodes the ``board`` of successive move requests, parsing only the cells added since the last one.
+
+    A move request carries the full board (Hivemaker's extension), so decoding it is O(stones) per move, the
+    bot server's largest cost after the bot itself. Our game server (and any that appends) sends each board as
+    the previous one's bytes plus the new cells. When the previous board was in canonical form (exactly what
+    msgspec encodes for it: ``{"cells":[...]}``, checked once by re-encoding) and the new one is
+    ``<previous without "]}">,<more>]}``, only ``[<more>]`` is decoded; if that is a valid list of cells, the
+    new board is exactly the old cells followed by those, so nothing is assumed. Anything else is decoded in
+    full. Returns fresh dicts (callers mutate them).
+    """
+
+    def __init__(self) -> None:
+        self._raw = b""
+        self._cells: Cells = {}
+
+    def cells_of(self, raw: bytes) -> Cells | None:
+        """The board's cells, or None if it is not a valid board (the caller reports the error)."""
+        prev = self._raw
+        if prev and raw == prev:
+            return dict(self._cells)
+        n = len(prev)
+        cells: Cells | None = None
+        if prev and len(raw) > n and raw[n - 2 : n - 1] == b"," and raw.startswith(prev[:-2]) and raw.endswith(b"]}"):
+            try:
+                added = wire.decode_cells(b"[" + raw[n - 1 : -2] + b"]")
+            except msgspec.DecodeError:
+                pass  # something else was appended: decode the whole board below
+            else:
+                cells = dict(self._cells)
+                side = PLAYER_OF_SIDE
+                for c in added:
+                    cells[(c.q, c.r)] = side[c.p]
+        if cells is None:
+            try:
+                board = wire.decode_board(raw)
+            except msgspec.DecodeError:
+                self._raw, self._cells = b"", {}
+                return None
+            cells = cells_from_wire(board.cells)
+            if wire.encode(board) != raw:  # not canonical: never extend it by bytes
+                self._raw, self._cells = b"", {}
+                return cells
+        self._raw, self._cells = raw, cells
+        return dict(cells)
 
 
 class SessionState:
@@ -87,8 +136,11 @@ class SessionState:
                 setattr(self.match, attr, value)
         return depth, extras
 
-    def begin_move_request(self, packet: wire.MoveRequestPacket) -> Cells:
-        """Bring the board up to date for ``packet``; returns the previous board for ``rollback``."""
+    def begin_move_request(self, packet: wire.MoveRequestPacket, board: Cells | None = None) -> Cells:
+        """Bring the board up to date for ``packet``; returns the previous board for ``rollback``.
+
+        ``board`` is ``packet``'s board already decoded (by a ``BoardCache``), if the caller did that.
+        """
         before = self.cells
         self.requests_seen += 1
         cells = dict(before)
@@ -102,8 +154,8 @@ class SessionState:
                         self._board = self._objs = None
                     cells[key] = side
                     added.append((piece.q, piece.r, side))
-        if packet.board is not None:
-            truth = cells_from_wire(packet.board.cells)
+        if board is not None or packet.board is not None:
+            truth = board if board is not None else cells_from_wire(packet.board.cells)  # type: ignore[union-attr]
             if truth != cells or list(truth) != list(cells):  # disagrees with previous + what we knew: it wins
                 self._board = self._objs = None
             cells = truth
