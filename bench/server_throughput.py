@@ -61,14 +61,14 @@ class InstantBot(BaseBot):
                     return free[0], free[1]
         raise RuntimeError("board full")
 
-run(InstantBot, port=int(sys.argv[1]))
+run(InstantBot, port=int(sys.argv[1]), ws=sys.argv[2])
 """
 
 
 @contextlib.contextmanager
 def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    argv = ["-c", INSTANT_BOT, args[1]] if args[0] == "instant" else ["-m", "hexarena.cli", *args]
+    argv = ["-c", INSTANT_BOT, *args[1:]] if args[0] == "instant" else ["-m", "hexarena.cli", *args]
     proc = subprocess.Popen([sys.executable, *argv], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
     try:
         yield proc
@@ -115,14 +115,14 @@ async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, tur
     return sum(g["moves"] for g in mine), elapsed, len(bad)
 
 
-async def main(games: int, waves: int, turns: int, bot_name: str) -> None:
+async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
         serve_args = ("serve", "--port", str(gport), "--database-url", db, "--log-level", "warning")
         bot_cmd = (
-            ("instant", str(bport))
+            ("instant", str(bport), bot_ws)
             if bot_name == "instant"
             else ("bot", "serve", "--bot", bot_name, "--port", str(bport))
         )
@@ -145,7 +145,8 @@ async def main(games: int, waves: int, turns: int, bot_name: str) -> None:
                 gcpu, bcpu = cpu_seconds(gproc.pid) - g0, cpu_seconds(bproc.pid) - b0
     print(
         f"total: {total_moves} moves in {total_time:.2f} s = {total_moves / total_time:,.0f} moves/s "
-        f"({games} concurrent games, {turns} turns each, bot {bot_name!r}; {total_bad} games ended abnormally)"
+        f"({games} concurrent games, {turns} turns each, bot {bot_name!r}, bot server ws={bot_ws!r}; "
+        f"{total_bad} games ended abnormally)"
     )
     print(
         f"CPU: game server {gcpu:.1f} s ({gcpu / wall:.0%} of a core), bot server {bcpu:.1f} s "
@@ -163,5 +164,11 @@ if __name__ == "__main__":
     ap.add_argument("--waves", type=int, default=3)
     ap.add_argument("--turns", type=int, default=100)
     ap.add_argument("--bot", default="instant", help="'instant' (a spiral-filling SDK bot) or a built-in bot name")
+    ap.add_argument(
+        "--bot-ws",
+        default="auto",
+        help="uvicorn WebSocket implementation of the instant bot's server: auto (websockets sans-I/O), "
+        "websockets, websockets-sansio or wsproto",
+    )
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.waves, args.turns, args.bot))
+    asyncio.run(main(args.games, args.waves, args.turns, args.bot, args.bot_ws))

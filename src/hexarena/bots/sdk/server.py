@@ -198,7 +198,9 @@ async def serve(
     await uvicorn.Server(config).serve()
 
 
-def run(bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002) -> None:
+def run(
+    bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002, ws: str = "auto"
+) -> None:
     """Blocking entry point: ``run(MyBot)`` serves ``MyBot`` on ``http://host:port``.
 
     Runs on uvloop when it is installed: its C event loop and transports cost a fraction of asyncio's per
@@ -211,4 +213,4 @@ def run(bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: 
 
         factory = uvloop.new_event_loop
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(serve(bot_factory, host, port))
+        runner.run(serve(bot_factory, host, port, ws=ws))
