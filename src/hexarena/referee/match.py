@@ -260,11 +260,12 @@ class Referee:
         watchers = [self._watcher(0), self._watcher(1)]
         timeout = None if budget is None else budget + self.config.grace + self.config.time_margin
         try:
-            done, _ = await asyncio.wait([move_task, *watchers], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            await _first_of(move_task, watchers, timeout)
         except BaseException:
             move_task.cancel()
             await asyncio.gather(move_task, return_exceptions=True)
             raise
+        done = {f for f in (move_task, *watchers) if f.done()}
         if move_task in done:
             try:
                 return move_task.result()
@@ -356,6 +357,33 @@ class Referee:
             clocks=self.clock.snapshot(),
         )
         return self.result
+
+
+async def _first_of(main: asyncio.Future[Any], others: Sequence[asyncio.Future[Any]], timeout: float | None) -> None:
+    """Return once ``main`` or one of ``others`` is done, or ``timeout`` seconds passed.
+
+    What ``asyncio.wait(..., return_when=FIRST_COMPLETED)`` does, without its per-call set, checks and
+    bookkeeping: one future, one callback per awaited future, one timer. This runs once per move.
+    """
+    loop = main.get_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not waiter.done():
+            waiter.set_result(None)
+
+    main.add_done_callback(wake)
+    for fut in others:
+        fut.add_done_callback(wake)
+    timer = None if timeout is None else loop.call_later(timeout, wake)
+    try:
+        await waiter
+    finally:
+        if timer is not None:
+            timer.cancel()
+        main.remove_done_callback(wake)
+        for fut in others:
+            fut.remove_done_callback(wake)
 
 
 def _describe(player: Player) -> dict[str, Any]:
