@@ -198,9 +198,7 @@ async def serve(
     await uvicorn.Server(config).serve()
 
 
-def run(
-    bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002, ws: str = "auto"
-) -> None:
+def run(bot_factory: BotFactory | type[BaseBot], host: str = "127.0.0.1", port: int = 8002, ws: str = "auto") -> None:
     """Blocking entry point: ``run(MyBot)`` serves ``MyBot`` on ``http://host:port``.
 
     Runs on uvloop when it is installed: its C event loop and transports cost a fraction of asyncio's per
