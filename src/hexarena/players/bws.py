@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -85,8 +86,7 @@ class BwsPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.seat = info.seat
-        async with http_client() as client:
-            caps_url, caps = await fetch_capabilities(client, self.url, self.connect_timeout)
+        caps_url, caps = await _capabilities(self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
         if bws is None:
             raise ConfigError(f"the bot at {caps_url} does not declare basic_websocket v1-alpha")
@@ -103,6 +103,7 @@ class BwsPlayer(BasePlayer):
                 max_size=FRAME_LIMIT,
                 ping_interval=None,
                 compression=None,
+                **_proxy_kwargs(socket_url),
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise BotCrashed(f"could not open {socket_url}: {exc}") from None
@@ -226,6 +227,52 @@ class BwsPlayer(BasePlayer):
             except BotError as exc:
                 self._violate(exc)
                 return
+
+
+#: Capabilities fetches in flight, per event loop and URL: both seats of a game against the same bot server
+#: (self-play, benchmarks) share one request instead of making two identical ones at the same moment.
+_INFLIGHT: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[tuple[str, w.Capabilities]]] = {}
+
+
+async def _fetch(url: str, timeout: float) -> tuple[str, w.Capabilities]:
+    async with http_client() as client:
+        return await fetch_capabilities(client, url, timeout)
+
+
+def _forget(key: tuple[asyncio.AbstractEventLoop, str], task: asyncio.Task[Any]) -> None:
+    _INFLIGHT.pop(key, None)
+    if not task.cancelled():
+        task.exception()  # retrieved: a fetch whose players all gave up must not log "never retrieved"
+
+
+async def _capabilities(url: str, timeout: float) -> tuple[str, w.Capabilities]:
+    """``fetch_capabilities`` of ``url``, sharing a fetch already in flight for the same URL."""
+    loop = asyncio.get_running_loop()
+    key = (loop, capabilities_url(url))
+    task = _INFLIGHT.get(key)
+    if task is None:
+        task = loop.create_task(_fetch(url, timeout))
+        _INFLIGHT[key] = task
+        task.add_done_callback(functools.partial(_forget, key))
+    return await asyncio.shield(task)
+
+
+@functools.lru_cache(maxsize=256)
+def _proxy_kwargs(socket_url: str) -> dict[str, Any]:
+    """The proxy ``connect`` would pick from the environment for ``socket_url``, looked up once per URL.
+
+    websockets looks it up on every connection (``urllib``'s proxy scan of the whole environment, ~0.4 ms);
+    the environment does not change under a running server. Empty for websockets versions without proxies.
+    """
+    try:
+        from websockets.proxy import get_proxy
+        from websockets.uri import parse_uri
+    except ImportError:  # pragma: no cover - websockets < 15 has no proxy support
+        return {}
+    try:
+        return {"proxy": get_proxy(parse_uri(socket_url))}
+    except Exception:  # an odd URL: let connect() decide (and report) as usual
+        return {}
 
 
 def _type_name(cls: type) -> str:
