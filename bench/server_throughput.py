@@ -5,7 +5,10 @@ bot server (an instant ``BaseBot`` run with the SDK's ``run``, or ``hexarena bot
 ``POST /game/new`` (both seats on the same bot server, one WebSocket per seat) and prints the total moves per
 second, with the CPU time each process used (the one near 100% of a core is the limit).
 
-    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100]
+    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100] [--bot-ws auto]
+
+Both servers run on uvloop with httptools (the game server through uvicorn's defaults, the SDK's ``run`` picks
+them); ``--bot-ws`` compares uvicorn's WebSocket implementations on the bot side. Always one bot-server process.
 """
 
 from __future__ import annotations

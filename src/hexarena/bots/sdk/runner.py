@@ -12,7 +12,9 @@ busy at that request's soft deadline.
 Instant bots skip the thread: after ``INLINE_AFTER`` consecutive calls that each returned within
 ``INLINE_BELOW`` seconds, calls run inline on the event loop (a thread hop costs ~50-100 us of CPU and two
 loop wake-ups, more than such a bot's whole move). One inline call slower than ``BACK_TO_THREAD`` sends the bot
-back to its thread, so a bot that starts thinking blocks the loop at most once, briefly.
+back to its thread. The price: the first slow call after a run of instant ones blocks the loop for its whole
+duration (no heartbeat or interrupt is read, and the soft-deadline fallback can't answer for it), so a bot that
+switches from instant answers to long thinks should watch ``should_stop()`` / its deadline itself.
 """
 
 from __future__ import annotations
