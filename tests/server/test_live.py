@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +60,25 @@ async def test_close_aborts_live_matches() -> None:
     await manager.close()
     assert match.result is not None and match.result.outcome.termination == Termination.ABORTED
     assert len(x.calls.finished) == 1 and match.done.is_set()
+
+
+async def test_finished_bot_games_update_the_leaderboard(tmp_path: Path) -> None:
+    """A bot-vs-bot match run by the server moves both players' ratings; the winner gains what the loser drops."""
+    from hexarena.players.inprocess import InProcessPlayer
+    from hexarena.store import Store
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.sqlite3'}")
+    try:
+        manager = MatchManager(store)
+        players = [InProcessPlayer.builtin("tictactoe", "perfect"), InProcessPlayer.builtin("tictactoe", "random")]
+        live = await manager.create(get_game("tictactoe"), players)
+        await live.done.wait()
+        assert live.result is not None
+        a = await store.get_rating("builtin:perfect", "tictactoe")
+        b = await store.get_rating("builtin:random", "tictactoe")
+        assert a is not None and b is not None and a.games == b.games == 1
+        assert abs((a.rating - 1500) + (b.rating - 1500)) < 1e-9
+        if live.result.outcome.winner == 0:
+            assert a.rating > 1500 > b.rating
+    finally:
+        await store.close()

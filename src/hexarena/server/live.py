@@ -232,6 +232,10 @@ class MatchManager:
                 await self._store_result(result)
             except Exception:
                 log.exception("could not store the result of match %s", result.match_id)
+            try:
+                await self._rate(live, result)
+            except Exception:
+                log.exception("could not update ratings after match %s", result.match_id)
         live.broadcast(messages.end(live.game, result))
         live.broadcast(None)
         live.spectators.clear()
@@ -240,6 +244,20 @@ class MatchManager:
         while len(self.finished) > KEEP_FINISHED:
             self.finished.pop(next(iter(self.finished)))
         live.done.set()
+
+    async def _rate(self, live: LiveMatch, result: MatchResult) -> None:
+        """Every finished bot-vs-bot game moves the leaderboard (``GET /leaderboard/<game>``); games that a
+        server stop or error ended, and games with a person in them, don't."""
+        from hexarena.core.types import Termination
+        from hexarena.tournament.ratings import update_ratings
+
+        if result.outcome.termination in (Termination.ABORTED, Termination.ERROR):
+            return
+        described = live.describe_players()
+        if any(d.get("kind") in ("human", "browser") for d in described):
+            return
+        names = [str(d.get("name", "")) for d in described]
+        await update_ratings(self.store, live.game.name, names, result.outcome.winner)
 
     async def _store_result(self, result: MatchResult) -> None:
         from hexarena.store.records import MoveRecord
