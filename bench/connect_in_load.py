@@ -136,7 +136,7 @@ async def main() -> None:
     parser.add_argument("--dots", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Settings(database_url=f"{tmp}/bench.sqlite3"))
+        app = create_app(Settings(database_url=f"{tmp}/bench.sqlite3", protocols=False))
         install_battlebot(app, BattlebotSettings(turn_seconds=10, login_seconds=30))
         install_dots(app, DotsSettings(turn_seconds=30))
         async with serve(app) as host:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -12,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
+from fakes.servers import serve_app
 from hexarena.server.app import Settings, create_app
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.battlebot.routes import install
@@ -24,33 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 @contextlib.asynccontextmanager
 async def serve(app: Any) -> AsyncIterator[str]:
     """Serve ``app`` with uvicorn on a free loopback port; yields ``127.0.0.1:PORT``."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        lifespan="on",
-        ws="websockets-sansio",
-        ws_max_size=1024 * 1024,
-        timeout_graceful_shutdown=1,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        for _ in range(2000):
-            if server.started or task.done():
-                break
-            await asyncio.sleep(0.005)
-        if task.done():
-            task.result()
-        yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(task, 10)
-        sock.close()
+    async with serve_app(app, ws_max_size=1024 * 1024) as url:
+        yield url.removeprefix("http://")
 
 
 @dataclass
@@ -84,7 +57,7 @@ def make_server(database_url: str) -> Callable[..., Any]:
 
     @contextlib.asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[Server]:
-        app = create_app(Settings(database_url=database_url))
+        app = create_app(Settings(database_url=database_url, protocols=False))
         install(app, BattlebotSettings(**{**FAST, **overrides}))
         async with serve(app) as host:
             yield Server(host, app)

@@ -27,7 +27,7 @@ from hexarena.games.htttx import Board
 
 
 @contextlib.asynccontextmanager
-async def serve_app(app: Any, ws_max_size: int = 16 * 1024 * 1024) -> AsyncIterator[str]:
+async def serve_app(app: Any, ws_max_size: int = 16 * 1024 * 1024, lifespan: str = "on") -> AsyncIterator[str]:
     """Serve ``app`` on a free loopback port for the duration of the block; yields ``http://127.0.0.1:PORT``."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -36,7 +36,7 @@ async def serve_app(app: Any, ws_max_size: int = 16 * 1024 * 1024) -> AsyncItera
     config = uvicorn.Config(
         app,
         log_level="warning",
-        lifespan="on",
+        lifespan=lifespan,
         ws="websockets-sansio",
         ws_max_size=ws_max_size,
         timeout_graceful_shutdown=2,

@@ -165,7 +165,7 @@ async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -
     await store.update_tournament_state("cli-run", cli.state, status="running")
     await store.close()
 
-    app = create_app(Settings(database_url=db))
+    app = create_app(Settings(database_url=db, protocols=False))
     app.include_router(router)
     app.state.startup_hooks = [resume_running_tournaments]
     async with app.router.lifespan_context(app):
