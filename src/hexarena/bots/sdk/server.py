@@ -41,6 +41,7 @@ from hexarena.bots.sdk.runner import BotRunner, soft_deadline
 from hexarena.bots.sdk.session import cells_from_wire
 from hexarena.core.errors import ProtocolViolation
 from hexarena.wire import htttx as wire
+from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger("hexarena.bots.sdk")
 
@@ -81,18 +82,6 @@ def bot_class_of(bot_factory: BotFactory | type[BaseBot]) -> type[BaseBot]:
     return type(bot_factory())
 
 
-async def _read_limited(request: Request, limit: int) -> bytes | None:
-    """The body, or None once it grows past ``limit`` bytes (never buffers a huge upload)."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128) -> ASGIApp:
     """The ASGI app serving ``bot_factory``'s bots; ``max_threads`` bounds bots thinking at the same time."""
     bot_cls = bot_class_of(bot_factory)
@@ -120,7 +109,7 @@ def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128)
             log.info("bws session over (%d replies): %s", session.replies, session.close_reason)
 
     async def turn(request: Request) -> Response:
-        body = await _read_limited(request, wire.MAX_PACKET_BYTES)
+        body = await read_limited_body(request, wire.MAX_PACKET_BYTES)
         if body is None:
             return JSONResponse({"error": f"turn request larger than {wire.MAX_PACKET_BYTES} bytes"}, 413)
         try:

@@ -30,6 +30,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
 from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
 from hexarena.server.battlebot.shapes import Shape, shape_for
+from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +44,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 async def read_body(request: Request, limit: int = MAX_BODY) -> bytes | None:
     """The body, or None once it passes ``limit`` bytes (read no further: a huge body costs nothing)."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+    return await read_limited_body(request, limit)
 
 
 async def register_bot(game: str, request: Request) -> JSONResponse:

@@ -31,6 +31,7 @@ from starlette.requests import Request
 from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
+from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
 
@@ -39,17 +40,6 @@ GetLobby = Callable[[Request], DotsLobby]
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(status_code=status, content={"error": message}, headers=headers)
-
-
-async def _body(request: Request, limit: int) -> bytes | None:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
@@ -63,7 +53,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
     @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201)
     async def create(request: Request) -> Response:
         lobby = get_lobby(request)
-        body = await _body(request, lobby.settings.max_body)
+        body = await read_limited_body(request, lobby.settings.max_body)
         if body is None:
             return _error(403, "invalid game data: body too large")
         try:
@@ -97,7 +87,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         if not isinstance(found, DotsTable):
             return found
         lobby = get_lobby(request)
-        body = await _body(request, lobby.settings.max_body)
+        body = await read_limited_body(request, lobby.settings.max_body)
         try:
             data = json.loads(body) if body else None
         except ValueError:
@@ -129,7 +119,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
             return found
         lobby = get_lobby(request)
         token = request.headers.get("x-turn-token")
-        body = await _body(request, lobby.settings.max_body)
+        body = await read_limited_body(request, lobby.settings.max_body)
         if not token:
             return _error(403, "missing X-Turn-Token header")
         seat = found.current.get(token)
