@@ -184,26 +184,30 @@ def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
     box = page.locator("svg.infinite").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     assert re.match(r"q -?\d+, r -?\d+", page.text_content(".hover"))
-    free = page.evaluate(
-        "() => { const s = new Set([...document.querySelectorAll('[data-stone]')].map(e => e.dataset.stone));"
-        " const out = []; for (const q of [-2,-1,0,1,2]) for (const r of [-2,-1,0,1,2]) if (!s.has(q+','+r)) out.push([q,r]); return out; }"
-    )
-    (q1, r1), (q2, r2) = free[0], free[1]
 
     # click through the page's own geometry: the pixel centre of (q, r) in the SVG's coordinate system
-    def click_cell(q: int, r: int) -> None:
-        page.evaluate(
+    def pixel(q: int, r: int) -> tuple[float, float]:
+        x, y = page.evaluate(
             """([q, r]) => { const svg = document.querySelector('svg.infinite');
                 const x = 20 * Math.sqrt(3) * (q + r / 2), y = 30 * r;
                 const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
-                window.__pt = [p.x, p.y]; }""",
+                return [p.x, p.y]; }""",
             [q, r],
         )
-        x, y = page.evaluate("() => window.__pt")
-        page.mouse.click(x, y)
+        return float(x), float(y)
 
-    occupied = page.evaluate("() => document.querySelector('[data-stone]').dataset.stone").split(",")
-    click_cell(int(occupied[0]), int(occupied[1]))
+    def click_cell(q: int, r: int) -> None:
+        page.mouse.click(*pixel(q, r))
+
+    def on_screen(q: int, r: int) -> bool:  # the view fits the stones, so cells near the origin may be off it
+        x, y = pixel(q, r)
+        return box["x"] + 20 < x < box["x"] + box["width"] - 20 and box["y"] + 20 < y < box["y"] + box["height"] - 20
+
+    taken = set(page.evaluate("() => [...document.querySelectorAll('[data-stone]')].map(e => e.dataset.stone)"))
+    free = [(q, r) for q in range(-2, 3) for r in range(-2, 3) if f"{q},{r}" not in taken and on_screen(q, r)]
+    (q1, r1), (q2, r2) = free[0], free[1]
+    occupied = next(c for c in (tuple(map(int, t.split(","))) for t in taken) if on_screen(*c))
+    click_cell(*occupied)
     page.wait_for_function("() => /Illegal: cell .* is occupied/.test(document.querySelector('#msg').textContent)")
     click_cell(q1, r1)
     page.wait_for_selector("[data-pending]")
