@@ -18,7 +18,7 @@ def central(
 ) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     return subprocess.run(
-        [sys.executable, "-m", "hexarena.cli", "central", "--size", str(size), "--move-timeout", "2", black, white],
+        [sys.executable, "-m", "hexarena.cli", "central", "--size", str(size), "--move-timeout", "10", black, white],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
