@@ -15,9 +15,7 @@ import pytest
 from hexarena.games.hive.board import Board, perft
 from hexarena.games.hive.notation import parse_game_type
 
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "testdata" / "hive"
-if not DATA.exists():  # pragma: no cover - layout fallback
-    DATA = Path("/work/shared/testdata/hive")
+DATA = Path(__file__).resolve().parents[2] / "data" / "hive"  # copied from shared/testdata/hive (MIT, see SOURCE)
 
 
 def _cases() -> list[tuple[str, int, int]]:

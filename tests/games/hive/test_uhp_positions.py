@@ -19,10 +19,8 @@ from hexarena.games.hive.notation import (
     valid_moves_string,
 )
 
-DATA = Path("/work/shared/testdata/hive/nokamute_uhp_tests.txt")
-_LOCAL = Path(__file__).resolve().parents[3].parent / "shared" / "testdata" / "hive" / "nokamute_uhp_tests.txt"
-if _LOCAL.exists():
-    DATA = _LOCAL
+# copied from shared/testdata/hive (MIT, see tests/data/hive/SOURCE)
+DATA = Path(__file__).resolve().parents[2] / "data" / "hive" / "nokamute_uhp_tests.txt"
 
 
 def _cases() -> list[tuple[str, str, str | None]]:
