@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 #: we still read the frame and answer with a readable ``nope``.
 FRAME_LIMIT = 1024 * 1024
 
+#: Seconds ``analyse`` waits beyond its time limit: the network round trip on top of the bot's thinking.
+ANALYSIS_GRACE = 0.25
+
 
 def _is_origin_only(state: Any) -> bool:
     return dict(state.cells) == {(0, 0): 0}
@@ -146,6 +149,49 @@ class BwsPlayer(BasePlayer):
         )
         ev = reply.evaluation
         return {k: v for k, v in (("heuristic", ev.heuristic), ("win_in", ev.win_in)) if v is not None}
+
+    async def analyse(self, state: Any, time_limit: float = 10.0) -> dict[str, Any]:
+        """Evaluate ``state`` for its side to move on a connection of its own, with no referee or match.
+
+        Why here: the capabilities fetch, the socket, the reader and the packet checks are the match adapter's;
+        analysis only differs in asking ``eval_request`` instead of ``move_request`` and in owning its deadline
+        (``time_limit`` plus ``ANALYSIS_GRACE`` for the network; the bot is told ``time_limit`` when it declares
+        ``evaluation_time_limit``). Raises ConfigError when the bot lacks ``evaluation`` or ``free_setup`` (the
+        message names it), BotTimeout past the deadline, BotCrashed / ProtocolViolation for a broken bot. The
+        socket and every task are closed before this returns or raises (``nope`` first on a violation).
+        """
+        from hexarena.games.htttx import HTTTX
+
+        seat = state.to_move_seat
+        if seat is None:
+            raise ConfigError("the position is already decided: there is no side to move to evaluate")
+        info = MatchInfo(match_id="analysis", game=HTTTX, params=HTTTX.params_of(state), seat=seat, initial_state=state)
+        try:
+            async with asyncio.timeout(time_limit + ANALYSIS_GRACE):
+                await self.start(info)
+                assert self.caps is not None
+                if not self.caps.evaluation:
+                    raise ConfigError(f"the bot {self.name!r} does not declare the evaluation capability")
+                if not self.caps.free_setup and seat != 1:
+                    raise ConfigError(
+                        "the bot does not declare free_setup, so it can only evaluate the opening for o to move"
+                    )
+                evaluation = await self.evaluate(time_limit)
+        except TimeoutError:
+            raise BotTimeout(f"the bot {self.name!r} did not answer within {time_limit:g} s") from None
+        finally:
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._tasks.clear()
+            if self.ws is not None:
+                with contextlib.suppress(Exception):
+                    if self._violation is not None:
+                        await self._send(w.Nope(reason=self._violation))
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.ws.close(), 2.0)
+        assert evaluation is not None  # evaluate() only returns None without the capability, checked above
+        return evaluation
 
     async def finish(self, result: PlayerResult) -> None:
         for task in self._tasks:

@@ -1,0 +1,232 @@
+"""POST /api/analyse end to end: the game server and real SDK / fake bot servers on loopback ports.
+
+The evaluating bot answers with numbers computed from what it received (stone count, side asked), so a passing
+test shows the position and the side really crossed the wire. Every case also checks that nothing is left
+behind: no adapter task in our loop, and the bot's socket closed on the bot's side too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from fakes.servers import CLOSE, FakeBot, serve_app
+from hexarena.bots.sdk import BaseBot, make_app
+from hexarena.bots.sdk.bot import PositionEvaluation
+from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.games.htttx import HTTTX
+from hexarena.players.bws import BwsPlayer
+from hexarena.server.analysis import install
+from hexarena.server.app import Settings, create_app
+
+ORIGIN = [{"q": 0, "r": 0, "p": "x"}]
+POSITION = [{"q": 0, "r": 0, "p": "x"}, {"q": 1, "r": 0, "p": "o"}, {"q": 0, "r": 1, "p": "o"}]
+
+
+def _caps(name: str, *, evaluation: bool = False, free_setup: bool = False) -> Capabilities:
+    caps = default_capabilities(BwsV1AlphaCapability(evaluation=evaluation, free_setup=free_setup))
+    caps.meta = Meta(name=name)
+    return caps
+
+
+class _Bot(BaseBot):
+    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+        raise AssertionError("an analysis must never ask for a move")
+
+
+class EvalBot(_Bot):
+    """Evaluates from what it was sent: heuristic = stones / 100, win_in = +2 for X to move, -2 for O."""
+
+    @classmethod
+    def capabilities(cls) -> Capabilities:
+        return _caps("evalbot", evaluation=True, free_setup=True)
+
+    def evaluate(self, cells: list[Cell], player: Player, match: Match) -> PositionEvaluation:
+        return PositionEvaluation(heuristic=len(cells) / 100, win_in=2 if player is Player.X else -2)
+
+
+class NoEvalBot(_Bot):
+    @classmethod
+    def capabilities(cls) -> Capabilities:
+        return _caps("noeval", free_setup=True)
+
+
+class NoSetupBot(EvalBot):
+    @classmethod
+    def capabilities(cls) -> Capabilities:
+        return _caps("nosetup", evaluation=True)
+
+
+class Counting:
+    """ASGI wrapper counting the websocket sessions in flight, to see the bot's end of the socket close."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.open = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        self.open += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open -= 1
+
+
+@dataclass
+class Bots:
+    urls: dict[str, str]
+    counters: dict[str, Counting]
+    silent: FakeBot
+    closing: FakeBot
+
+
+FAKE_CAPS = {
+    "meta": {"name": "fake"},
+    "basic_websocket": {"versions": {"v1-alpha": {"evaluation": True, "free_setup": True}}},
+}
+
+
+@pytest.fixture
+async def bots() -> AsyncIterator[Bots]:
+    """One loopback server holding every bot, each under its own folder."""
+    counters = {
+        name: Counting(make_app(cls))
+        for name, cls in (("eval", EvalBot), ("noeval", NoEvalBot), ("nosetup", NoSetupBot))
+    }
+    silent, closing = FakeBot(capabilities=FAKE_CAPS), FakeBot(capabilities=FAKE_CAPS, after_setup=[CLOSE])
+    apps: dict[str, Any] = {**counters, "silent": silent.app, "closing": closing.app}
+    root = Starlette(routes=[Mount(f"/{name}", app=app) for name, app in apps.items()])
+    async with serve_app(root) as url:
+        yield Bots({name: f"{url}/{name}/" for name in apps}, counters, silent, closing)
+
+
+@pytest.fixture
+async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=database_url, protocols=False))
+    install(app)
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        yield client
+    assert_no_adapter_tasks()
+
+
+def assert_no_adapter_tasks() -> None:
+    left = [t.get_name() for t in asyncio.all_tasks() if t.get_name().startswith("bws-")]
+    assert left == [], left
+
+
+async def until_closed(counter: Counting) -> None:
+    for _ in range(500):
+        if counter.open == 0:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{counter.open} bot socket(s) still open")
+
+
+async def post(
+    api: httpx.AsyncClient, url: str, cells: list[dict[str, Any]], to_move: str, **extra: Any
+) -> httpx.Response:
+    return await api.post("/api/analyse", json={"bot_url": url, "cells": cells, "to_move": to_move, **extra})
+
+
+async def test_a_position_is_evaluated_for_the_side_to_move(api: httpx.AsyncClient, bots: Bots) -> None:
+    for to_move, win_in in (("x", 2), ("o", -2)):
+        response = await post(api, bots.urls["eval"], POSITION, to_move)
+        assert response.status_code == 200, response.text
+        assert response.json() == {"evaluation": {"heuristic": 0.03, "win_in": win_in}, "bot": "evalbot"}
+    await until_closed(bots.counters["eval"])
+    assert_no_adapter_tasks()
+
+
+async def test_the_opening_needs_no_free_setup(api: httpx.AsyncClient, bots: Bots) -> None:
+    response = await post(api, bots.urls["nosetup"], ORIGIN, "o")
+    assert response.status_code == 200, response.text
+    assert response.json()["evaluation"] == {"heuristic": 0.01, "win_in": -2}
+    await until_closed(bots.counters["nosetup"])
+
+
+async def test_missing_capabilities_are_named(api: httpx.AsyncClient, bots: Bots) -> None:
+    response = await post(api, bots.urls["noeval"], POSITION, "x")
+    assert response.status_code == 400
+    assert "evaluation" in response.json()["detail"]
+    for cells, to_move in ((POSITION, "x"), (ORIGIN, "x")):  # X alone but X to move is not the opening either
+        response = await post(api, bots.urls["nosetup"], cells, to_move)
+        assert response.status_code == 400, response.text
+        assert "free_setup" in response.json()["detail"]
+    await until_closed(bots.counters["noeval"])
+    await until_closed(bots.counters["nosetup"])
+
+
+@pytest.mark.parametrize(
+    ("cells", "extra", "words"),
+    [
+        ([*POSITION, {"q": 1, "r": 0, "p": "x"}], {}, "(1, 0) appears twice"),
+        ([{"q": i, "r": 0, "p": "x"} for i in range(6)], {}, "6 in a row for x"),
+        ([{"q": i, "r": 0, "p": "o"} for i in range(3)], {"win_distance": 3}, "3 in a row for o"),
+        ([], {}, "at least one stone"),
+        (POSITION, {"view_distance": 0}, "view_distance"),
+    ],
+)
+async def test_invalid_positions_are_refused_before_the_bot_is_asked(
+    api: httpx.AsyncClient, bots: Bots, cells: list[dict[str, Any]], extra: dict[str, Any], words: str
+) -> None:
+    response = await post(api, bots.urls["silent"], cells, "x", **extra)
+    assert response.status_code == 400, response.text
+    assert words in response.json()["detail"]
+    assert bots.silent.sessions == []
+
+
+async def test_a_bad_bot_url_is_the_callers_error(api: httpx.AsyncClient) -> None:
+    response = await post(api, "ftp://example.org/bot", POSITION, "x")
+    assert response.status_code == 400
+    assert "ftp://example.org/bot" in response.json()["detail"]
+
+
+async def test_an_unreachable_bot_is_a_bad_gateway(api: httpx.AsyncClient) -> None:
+    with socket.socket() as sock:  # a port nobody listens on: bound, never listening
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        response = await post(api, f"http://127.0.0.1:{port}/", POSITION, "x")
+    assert response.status_code == 502
+    assert f"127.0.0.1:{port}" in response.json()["detail"]
+
+
+async def test_a_bot_closing_the_socket_is_a_bad_gateway(api: httpx.AsyncClient, bots: Bots) -> None:
+    response = await post(api, bots.urls["closing"], POSITION, "x")
+    assert response.status_code == 502
+    assert "closed the connection" in response.json()["detail"]
+    await asyncio.wait_for(bots.closing.session.closed.wait(), 5)
+
+
+async def test_a_silent_bot_times_out_and_is_disconnected(api: httpx.AsyncClient, bots: Bots) -> None:
+    response = await post(api, bots.urls["silent"], POSITION, "o", time_limit=0.3)
+    assert response.status_code == 504
+    assert "0.3 s" in response.json()["detail"]
+    session = bots.silent.session
+    assert [p["type"] for p in session.received] == ["setup", "eval_request"]
+    assert session.received[1]["side"] == "o"
+    assert sorted((c["q"], c["r"], c["p"]) for c in session.received[0]["board"]["cells"]) == sorted(
+        (c["q"], c["r"], c["p"]) for c in POSITION
+    )
+    await asyncio.wait_for(session.closed.wait(), 5)
+
+
+async def test_bws_player_analyse_directly(bots: Bots) -> None:
+    """The adapter method on its own (no HTTP): the state's side to move is the side asked."""
+    state = HTTTX.from_cells([(0, 0, 0), (2, -1, 1)], 0)
+    player = BwsPlayer(bots.urls["eval"])
+    assert await player.analyse(state, 5.0) == {"heuristic": 0.02, "win_in": 2}
+    assert player.ws is not None and player.ws.state.name == "CLOSED"
+    await until_closed(bots.counters["eval"])
+    assert_no_adapter_tasks()
