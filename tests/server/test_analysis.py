@@ -18,7 +18,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from fakes.servers import CLOSE, FakeBot, serve_app
+from fakes.servers import CLOSE, FakeBot, send, serve_app, sleep
 from hexarena.bots.sdk import BaseBot, make_app
 from hexarena.bots.sdk.bot import PositionEvaluation
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
@@ -90,6 +90,7 @@ class Bots:
     counters: dict[str, Counting]
     silent: FakeBot
     closing: FakeBot
+    garbage: FakeBot
 
 
 FAKE_CAPS = {
@@ -106,10 +107,11 @@ async def bots() -> AsyncIterator[Bots]:
         for name, cls in (("eval", EvalBot), ("noeval", NoEvalBot), ("nosetup", NoSetupBot))
     }
     silent, closing = FakeBot(capabilities=FAKE_CAPS), FakeBot(capabilities=FAKE_CAPS, after_setup=[CLOSE])
-    apps: dict[str, Any] = {**counters, "silent": silent.app, "closing": closing.app}
+    garbage = FakeBot(capabilities=FAKE_CAPS, after_setup=[sleep(0.1), send("not json")])
+    apps: dict[str, Any] = {**counters, "silent": silent.app, "closing": closing.app, "garbage": garbage.app}
     root = Starlette(routes=[Mount(f"/{name}", app=app) for name, app in apps.items()])
     async with serve_app(root) as url:
-        yield Bots({name: f"{url}/{name}/" for name in apps}, counters, silent, closing)
+        yield Bots({name: f"{url}/{name}/" for name in apps}, counters, silent, closing, garbage)
 
 
 @pytest.fixture
@@ -207,6 +209,16 @@ async def test_a_bot_closing_the_socket_is_a_bad_gateway(api: httpx.AsyncClient,
     assert response.status_code == 502
     assert "closed the connection" in response.json()["detail"]
     await asyncio.wait_for(bots.closing.session.closed.wait(), 5)
+
+
+async def test_a_bot_sending_garbage_is_told_nope(api: httpx.AsyncClient, bots: Bots) -> None:
+    response = await post(api, bots.urls["garbage"], POSITION, "x")
+    assert response.status_code == 502
+    detail = response.json()["detail"]
+    assert detail.startswith("the bot failed: ") and "not valid JSON" in detail
+    session = bots.garbage.session
+    await asyncio.wait_for(session.closed.wait(), 5)
+    assert [p["reason"] for p in session.of_type("nope")] == [detail.removeprefix("the bot failed: ")]
 
 
 async def test_a_silent_bot_times_out_and_is_disconnected(api: httpx.AsyncClient, bots: Bots) -> None:
