@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import HTTPException
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
@@ -242,3 +243,15 @@ async def test_bws_player_analyse_directly(bots: Bots) -> None:
     assert player.ws is not None and player.ws.state.name == "CLOSED"
     await until_closed(bots.counters["eval"])
     assert_no_adapter_tasks()
+
+
+async def test_too_many_analyses_at_once_get_429(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When every slot is taken the request is refused at once, before the position or the bot is looked at."""
+    from hexarena.server import analysis
+
+    monkeypatch.setitem(analysis._slots, "free", 0)
+    body = analysis.AnalyseRequest(bot_url="http://127.0.0.1:9", cells=[], to_move="o")
+    with pytest.raises(HTTPException) as info:
+        await analysis.analyse(body)
+    assert info.value.status_code == 429 and "try again" in str(info.value.detail)
+    assert analysis._slots["free"] == 0  # a refused request does not give back a slot it never took

@@ -23,6 +23,9 @@ from hexarena.players.bws import BwsPlayer
 MAX_TIME_LIMIT = 60.0
 #: Stones accepted in one position: far more than any real game, small enough to validate cheaply.
 MAX_CELLS = 10_000
+#: Analyses running at once; each holds a bot socket open, so a flood gets 429 instead of piling up.
+MAX_CONCURRENT = 16
+_slots = {"free": MAX_CONCURRENT}
 
 
 class AnalysisCell(BaseModel):
@@ -55,6 +58,16 @@ def position_of(body: AnalyseRequest) -> HtttxState:
 
 async def analyse(body: AnalyseRequest) -> dict[str, Any]:
     """Validate, ask the bot, and map each failure to the status that says whose fault it is."""
+    if _slots["free"] <= 0:
+        raise HTTPException(status_code=429, detail=f"{MAX_CONCURRENT} analyses are running; try again shortly")
+    _slots["free"] -= 1
+    try:
+        return await _analyse(body)
+    finally:
+        _slots["free"] += 1
+
+
+async def _analyse(body: AnalyseRequest) -> dict[str, Any]:
     try:
         state = position_of(body)
         player = BwsPlayer(body.bot_url, connect_timeout=min(10.0, body.time_limit + 1.0))

@@ -309,7 +309,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def install_protocols(app: FastAPI) -> None:
     """Mount every protocol family beyond the HTTTX routes above; each lives in its own package."""
-    from hexarena.server import graphql
+    from hexarena.server import analysis, graphql
     from hexarena.server.battlebot.routes import install as install_battlebot
     from hexarena.server.dots.routes import install as install_dots
     from hexarena.tournament.routes import resume_running_tournaments, router, shutdown_tournaments
@@ -317,6 +317,7 @@ def install_protocols(app: FastAPI) -> None:
     install_battlebot(app)
     install_dots(app)
     graphql.install(app)
+    analysis.install(app)
     app.include_router(router)
     if not hasattr(app.state, "startup_hooks"):
         app.state.startup_hooks = []
