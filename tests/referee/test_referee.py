@@ -335,3 +335,20 @@ async def test_an_adapter_may_end_the_match_with_its_own_outcome() -> None:
     o = ScriptedPlayer("o", [(1, 0)])
     result, _ = await run(pair(x, o))
     assert result.outcome == ending.outcome and result.culprit is None
+
+
+async def test_a_match_ended_failure_ends_the_match_with_exactly_that_outcome_while_the_opponent_thinks() -> None:
+    # O resigns (fails with a MatchEnded) while X thinks forever: the outcome is O's, not a protocol loss.
+    from hexarena.core.types import Outcome
+    from hexarena.referee.match import MatchEnded
+
+    resign = MatchEnded(Outcome(0, Termination.RESIGN, "O resigned"), culprit=1)
+    x = ScriptedPlayer("x", [(0, 0), Step(hang=True, fail_other=resign)])
+    o = ScriptedPlayer("o", [(1, 0)])
+    result, rec = await run(pair(x, o))
+    assert result.outcome == Outcome(0, Termination.RESIGN, "O resigned")
+    assert result.culprit == 1
+    assert x.calls.cancelled == 1 and len(result.moves) == 2
+    assert x.calls.finished[0].outcome.termination == Termination.RESIGN
+    assert not o.calls.finished[0].violated
+    assert rec.result is result

@@ -7,7 +7,10 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
 - PRE-VALIDATES every ``{"type": "move", "move": "<notation>"}`` with ``game.play`` and answers a bad one with
   ``{"type": "illegal", "reason": ...}``, keeping the request open: a person never loses on a misclick;
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
-  forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile.
+  forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
+- accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
+  referee's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
+  is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
 
 The page talks to the player through ``connect`` / ``handle`` / ``disconnect``; the server route owns the socket.
 """
@@ -21,8 +24,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
+from hexarena.core.types import Outcome, Termination, other
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.spec import register_scheme
+from hexarena.referee.match import MatchEnded
 
 Send = Callable[[str], Awaitable[None]]
 LegalView = Callable[[Any, Any], dict[str, Any]]
@@ -144,6 +149,8 @@ class BrowserPlayer(BasePlayer):
             await self._try_move(msg.get("move"))
         elif kind == "probe":
             await self._probe(msg)
+        elif kind == "resign":
+            await self._resign()
         else:
             await self._emit({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -164,6 +171,21 @@ class BrowserPlayer(BasePlayer):
             return
         pending.set_result(MoveReply(move=move))
         await self._emit({"type": "accepted", "move": text})
+
+    async def _resign(self) -> None:
+        """Give up now. Goes through ``fail`` (not the pending move) so it works while the opponent thinks too."""
+        if self._end is not None or self.done.is_set():
+            await self._emit({"type": "error", "reason": "the game is already over"})
+            return
+        if not hasattr(self, "info"):
+            await self._emit({"type": "error", "reason": "the game has not started yet"})
+            return
+        if self.failure is not None:
+            await self._emit({"type": "error", "reason": "the game is already ending"})
+            return
+        side = self.info.game.seat_names[self.seat]
+        outcome = Outcome(other(self.seat), Termination.RESIGN, f"{side} resigned")
+        self.fail(MatchEnded(outcome, culprit=self.seat))
 
     async def _probe(self, msg: dict[str, Any]) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""

@@ -70,7 +70,8 @@ class MatchEnded(Exception):
     """Ends the match with ``outcome`` when raised from a player's ``move`` (or inside the referee's loop).
 
     Adapters whose protocol has its own ending rules (e.g. battlebot's "both bots left within 500 ms is a draw")
-    raise it; the referee records the outcome exactly as given.
+    raise it; the referee records the outcome exactly as given. Passed to ``BasePlayer.fail`` it ends the match
+    the same way at any moment, even while the opponent is thinking (a person resigning from the browser).
     """
 
     def __init__(self, outcome: Outcome, culprit: Seat | None = None) -> None:
@@ -280,6 +281,8 @@ class Referee:
         for failed_seat, watcher in enumerate(watchers):
             if watcher in done:
                 err = watcher.result()
+                if isinstance(err, MatchEnded):  # a deliberate ending (a person resigned): record it as given
+                    raise err
                 raise _loss(failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}")
         raise _loss(
             seat,
