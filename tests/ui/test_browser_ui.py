@@ -282,3 +282,31 @@ def test_join_an_open_seat_from_the_lobby_and_play_numberwang(page: Any, server:
             break
     assert page.text_content("#msg") == "You won!"
     assert httpx.get(f"{server}/games/{game_id}").json()["winner"] == 0
+
+
+def test_resign_a_tictactoe_game_with_an_inline_confirm(page: Any, server: str, shot: Any) -> None:
+    game_id = create(page, server, "tictactoe")
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    ask = page.locator(".resign-ask")
+    assert ask.count() == 1 and ask.is_enabled() and page.locator(".resign-confirm").is_hidden()
+    # "No" takes it back: the game goes on
+    ask.click()
+    assert page.locator(".resign-confirm").is_visible() and ask.is_hidden()
+    assert page.text_content(".resign-confirm").startswith("Really resign?")
+    shot(page, "play-resign-confirm")
+    page.click(".resign-no")
+    assert ask.is_visible() and page.locator(".resign-confirm").is_hidden()
+    assert page.locator("#result").is_hidden()
+    ask.click()
+    page.click(".resign-yes")
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    page.wait_for_function("() => document.querySelector('#msg').textContent === 'You lost.'")
+    result = page.text_content("#result")
+    assert result.startswith("O wins") and "(resign)" in result, result
+    assert ask.is_disabled() and page.locator(".resign-confirm").is_hidden()
+    shot(page, "play-resign-end")
+    stored = record(server, game_id)
+    assert stored["termination"] == "resign" and stored["winner"] == 1
+    assert len([m for m in stored["moves"] if m["seat"] == 0]) == 1

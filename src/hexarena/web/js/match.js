@@ -1,6 +1,8 @@
 // Watch and Play: one page. The spectator socket (/spectate/ID) draws the board, the moves, the clocks, the
 // evaluation bar and the considered moves; each seat token this browser holds opens a seat socket
-// (/api/play?token=) that turns clicks into moves when it is that seat's turn.
+// (/api/play?token=) that turns clicks into moves when it is that seat's turn. Each seat the person holds gets
+// a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
+// moment, on the person's turn or while the bot thinks.
 
 import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
 import { seatTokens } from "./tokens.js";
@@ -17,6 +19,7 @@ export async function matchPage(app, { args, name }) {
   const board = await makeBoard(info.game, info.params);
   const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
   const result = h("div.result#result", { hidden: true });
+  const resignBox = h("div.resign#resign", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
@@ -29,7 +32,7 @@ export async function matchPage(app, { args, name }) {
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     h("div.match",
-      h("div", h("div.boardbox", board.el), msg, result),
+      h("div", h("div.boardbox", board.el), msg, resignBox, result),
       h("div",
         h("div.players", playerEls),
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
@@ -43,6 +46,38 @@ export async function matchPage(app, { args, name }) {
   let mySeats = new Set();
 
   function say(text, kind = "info") { msg.className = `msg ${kind}`; msg.textContent = text; }
+
+  // ----- resigning: one control per seat this browser plays -----
+  const seatSockets = new Map();  // seat index -> its current socket (a reconnect replaces it)
+  function addResign(seat) {
+    if (over || resignBox.querySelector(`.resign-ask[data-seat="${seat}"]`)) return;
+    const ask = h("button.secondary.resign-ask", { type: "button", dataset: { seat: String(seat) } }, "Resign");
+    const yes = h("button.danger.resign-yes", { type: "button" }, "Yes");
+    const no = h("button.secondary.resign-no", { type: "button" }, "No");
+    const confirm = h("span.resign-confirm", { hidden: true, role: "group", "aria-label": "confirm resignation" },
+      h("span", "Really resign?"), yes, no);
+    ask.addEventListener("click", () => { ask.hidden = true; confirm.hidden = false; no.focus(); });
+    no.addEventListener("click", () => { confirm.hidden = true; ask.hidden = false; ask.focus(); });
+    yes.addEventListener("click", () => {
+      const ws = seatSockets.get(seat);
+      if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+      yes.disabled = no.disabled = true;
+      ws.send(JSON.stringify({ type: "resign" }));
+      say("Resigning…", "info");
+    });
+    resignBox.append(h("span.resign-seat", ask, confirm));
+    resignBox.hidden = false;
+    if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
+  }
+  function closeResign() {  // the game is over: nothing left to resign
+    resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
+    resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
+    resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+  function reopenResign() {  // the server refused (e.g. the game had not started): let the person try again
+    if (over) return;
+    resignBox.querySelectorAll(".resign-yes, .resign-no").forEach((b) => { b.disabled = false; });
+  }
 
   function tick() {
     const dt = (performance.now() - since) / 1000;
@@ -136,6 +171,7 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
       const who = m.winner === null ? "Draw" : `${m.winner} wins`;
       result.hidden = false;
+      closeResign();
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}${m.detail ? `: ${m.detail}` : ""} (${m.termination})`;
       tick();
@@ -153,6 +189,7 @@ export async function matchPage(app, { args, name }) {
     const ws = new WebSocket(wsURL(`/api/play?token=${encodeURIComponent(token)}`));
     const seat = seats.indexOf(seatName);
     sockets.push(ws);
+    if (seat >= 0) seatSockets.set(seat, ws);
     let probeWaiter = null;
     const io = {
       move(text) { ws.send(JSON.stringify({ type: "move", move: text })); },
@@ -169,6 +206,8 @@ export async function matchPage(app, { args, name }) {
       if (m.type === "hello") {
         mySeats.add(m.seat);
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
+        seatSockets.set(m.seat, ws);
+        addResign(m.seat);
       } else if (m.type === "your_turn") {
         lastState = m.state;
         board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
@@ -194,10 +233,12 @@ export async function matchPage(app, { args, name }) {
       } else if (m.type === "end") {
         over = true;
         board.setTurn(null);
+        closeResign();
         say(m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.", m.you === "lost" ? "illegal" : "info");
       } else if (m.type === "nope") {
         say(`Seat ${seatName}: ${m.reason}`, "illegal");
       } else if (m.type === "error") {
+        reopenResign();
         say(m.reason, "illegal");
       }
     };
