@@ -2,8 +2,8 @@
 
 A person creates games in the lobby and plays them by clicks (noughts and crosses and Hex to the end against
 ``builtin:random``; a turn of HTTTX, Hive and hexagon dots); an illegal click shows the rules' reason; a
-spectator page follows a live bot-vs-bot game to its end; a replay steps through a stored game. Every page is
-screenshotted under ``test-artifacts/screenshots/``.
+spectator page follows a live bot-vs-bot game to its end; a replay steps through a stored game; a person
+resigns (inline confirm) and the stored game records it. Every page is screenshotted under ``test-artifacts/screenshots/``.
 """
 
 from __future__ import annotations
