@@ -352,3 +352,18 @@ async def test_a_match_ended_failure_ends_the_match_with_exactly_that_outcome_wh
     assert x.calls.finished[0].outcome.termination == Termination.RESIGN
     assert not o.calls.finished[0].violated
     assert rec.result is result
+
+
+async def test_a_games_own_ply_cap_ends_a_match_that_sets_none() -> None:
+    """Games whose rules allow endless play declare ``max_plies``; the referee applies it unless the match caps."""
+    from hexarena.players.inprocess import InProcessPlayer
+    from hexarena.referee.match import MatchConfig, Referee
+
+    base = get_game("tictactoe")
+    capped = type("Capped", (type(base),), {"max_plies": 3})()
+    players = [InProcessPlayer.builtin("tictactoe", "random"), InProcessPlayer.builtin("tictactoe", "random")]
+    result = await Referee(MatchConfig(game=capped), players).run()
+    assert result.outcome.termination == Termination.TURN_LIMIT and len(result.moves) == 3
+    players = [InProcessPlayer.builtin("tictactoe", "random"), InProcessPlayer.builtin("tictactoe", "random")]
+    result = await Referee(MatchConfig(game=capped, max_plies=1), players).run()
+    assert len(result.moves) == 1  # the match's own cap wins

@@ -149,6 +149,9 @@ class RuleGame(Generic[S, M]):
     title: ClassVar[str]
     seat_names: ClassVar[tuple[str, str]]
     params: ClassVar[tuple[Param, ...]] = ()
+    #: Plies after which the referee calls a draw unless a match sets its own cap: only for games whose rules
+    #: allow endless play (Hive has no repetition rule); None means the rules always end the game.
+    max_plies: ClassVar[int | None] = None
 
     def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Fill defaults, coerce types and reject unknown names with a message listing the known ones."""

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer
@@ -93,4 +92,4 @@ register_scheme("bws", _bws, "bws:URL  an HTTTX bot server over basic_websocket 
 register_scheme("stateless", _stateless, "stateless:URL  an HTTTX bot server over stateless v1-alpha")
 register_scheme("human", _human, "human[:NAME]  a seat for a person (WS /ws?token=...)")
 
-__all__ = ["Any", "make_player", "register_scheme", "schemes"]
+__all__ = ["make_player", "register_scheme", "schemes"]

@@ -61,7 +61,9 @@ class MatchConfig:
     time_margin: float = 0.0  # seconds a move may overrun its budget without a time forfeit (fastchess timemargin)
     start_timeout: float = 30.0
     finish_timeout: float = 5.0
-    max_plies: int | None = None  # safety cap for games whose rules have no end; a draw when reached
+    #: Safety cap for games whose rules may never end (a draw when reached); None takes the game's own
+    #: ``max_plies`` class attribute, so no match can run forever by default.
+    max_plies: int | None = None
     match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     meta: dict[str, Any] = field(default_factory=dict)
 
@@ -113,6 +115,7 @@ class Referee:
         if len(players) != 2:
             raise ConfigError(f"a match needs exactly 2 players, got {len(players)}")
         self.config = config
+        self.max_plies = config.max_plies if config.max_plies is not None else getattr(config.game, "max_plies", None)
         self.game = config.game
         self.players = list(players)
         self.listener = listener
@@ -207,8 +210,8 @@ class Referee:
             seat = self.game.to_move(self.state)
             if seat is None:  # pragma: no cover - a game must give an outcome when nobody is to move
                 raise MatchEnded(Outcome(None, Termination.ERROR, "no player to move and no outcome"))
-            if self.config.max_plies is not None and len(self.moves) >= self.config.max_plies:
-                raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, f"{self.config.max_plies} moves played"))
+            if self.max_plies is not None and len(self.moves) >= self.max_plies:
+                raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, f"{self.max_plies} moves played"))
             await self._one_move(seat)
 
     async def _one_move(self, seat: Seat) -> None:

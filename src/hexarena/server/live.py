@@ -126,7 +126,6 @@ class MatchManager:
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
-        self._closing = False
 
     # ----- creation -----
 
@@ -288,7 +287,6 @@ class MatchManager:
 
     async def close(self) -> None:
         """Stop every live match; each ends as aborted and is stored as such."""
-        self._closing = True
         tasks = [m.task for m in self.live.values() if m.task is not None]
         for task in tasks:
             task.cancel()
