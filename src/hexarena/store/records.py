@@ -63,8 +63,13 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class GameSummary:
-    """A game without its moves, as listed; ``move_count`` says how many moves are stored."""
+class GameFacts:
+    """What a listed game and a full game record share: everything but the moves.
+
+    Not used on its own; :class:`GameSummary` and :class:`GameRecord` extend it so each field and
+    ``winner_name`` is written once. They stay siblings rather than one extending the other, so a
+    ``GameRecord`` is never mistaken for a ``GameSummary`` by ``isinstance`` or ``==``.
+    """
 
     game_id: str
     game: str
@@ -79,7 +84,6 @@ class GameSummary:
     finished_at: datetime | None
     contest_id: str | None
     tournament_id: str | None
-    move_count: int
 
     @property
     def winner_name(self) -> str | None:
@@ -90,30 +94,17 @@ class GameSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameSummary(GameFacts):
+    """A game without its moves, as listed; ``move_count`` says how many moves are stored."""
+
+    move_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord(GameFacts):
     """A game with every stored move, in ply order."""
 
-    game_id: str
-    game: str
-    params: dict[str, Any]
-    players: tuple[PlayerRecord, ...]
-    status: GameStatus
-    winner: int | None
-    termination: str | None
-    reason: str
-    created_at: datetime
-    started_at: datetime | None
-    finished_at: datetime | None
-    contest_id: str | None
-    tournament_id: str | None
     moves: tuple[MoveRecord, ...]
-
-    @property
-    def winner_name(self) -> str | None:
-        """The display name at the winning seat, or None for a draw or an unfinished game."""
-        if self.winner is None or not 0 <= self.winner < len(self.players):
-            return None
-        return self.players[self.winner].name
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +167,7 @@ def as_json(value: Any) -> Any:
     """
     if is_dataclass(value) and not isinstance(value, type):
         out = {f.name: as_json(getattr(value, f.name)) for f in fields(value)}
-        if isinstance(value, (GameRecord, GameSummary)):
+        if isinstance(value, GameFacts):
             out["winner_name"] = value.winner_name
         return out
     if isinstance(value, datetime):
