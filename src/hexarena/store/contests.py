@@ -123,9 +123,25 @@ async def find_games(
     elif any_players:
         merged: dict[str, GameSummary] = {}
         for name in dict.fromkeys(any_players):
-            for g in await store.list_games(player=name, limit=min(need, MAX_LIMIT), **common):
+            for g in await _newest(store, need, player=name, **common):
                 merged[g.game_id] = g
         found = sorted(merged.values(), key=lambda g: (g.created_at, g.game_id), reverse=True)
     else:
-        found = await store.list_games(limit=min(need, MAX_LIMIT), **common)
+        return await _newest(store, limit, offset=offset, **common)
     return found[offset:need]
+
+
+async def _newest(store: Store, count: int, *, offset: int = 0, **filters: Any) -> list[GameSummary]:
+    """Up to ``count`` games from ``offset`` on, newest first, paged through the store's limit.
+
+    A single ``list_games`` call stops at ``MAX_LIMIT`` rows, which used to make any page past the
+    thousandth game come back empty.
+    """
+    out: list[GameSummary] = []
+    while len(out) < count:
+        want = min(count - len(out), MAX_LIMIT)
+        page = await store.list_games(limit=want, offset=offset + len(out), **filters)
+        out.extend(page)
+        if len(page) < want:
+            break
+    return out
