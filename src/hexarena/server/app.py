@@ -27,6 +27,7 @@ from hexarena.referee.clock import clock_from
 from hexarena.server import records
 from hexarena.server.live import MatchManager
 from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
+from hexarena.server.sockets import serve_seat
 
 log = logging.getLogger(__name__)
 
@@ -229,30 +230,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         live, seat = claimed
         player: Any = live.players[seat]
-
-        async def send(text: str) -> None:
-            await websocket.send_text(text)
-
-        async def pump() -> None:  # every frame goes to the player, which judges it at once
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                player.receive(text if text is not None else (message.get("bytes") or b""))
-
-        await player.attach(send)
-        reader = asyncio.create_task(pump())
-        ended = asyncio.create_task(player.done.wait())
-        try:
-            await asyncio.wait([reader, ended], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            player.detach()  # a no-op once the match is over; otherwise the person left: they forfeit
-            for task in (reader, ended):
-                task.cancel()
-            await asyncio.gather(reader, ended, return_exceptions=True)
-            with contextlib.suppress(Exception):
-                await websocket.close()
+        # every frame goes to the player, which judges it at once; leaving before the end forfeits (detach)
+        await serve_seat(
+            websocket,
+            attach=player.attach,
+            handle=player.receive,
+            detach=lambda _send: player.detach(),
+            done=player.done,
+        )
 
     @app.websocket("/spectate/{game_id}")
     async def spectate(websocket: WebSocket, game_id: str) -> None:

@@ -16,7 +16,6 @@ with the clickable legal-move views of ``moves.py``:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, WebSocket
@@ -28,6 +27,7 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import register_scheme
 from hexarena.server import records
+from hexarena.server.sockets import serve_seat
 from hexarena.server.ui import moves
 
 #: Most positions a replay serves (a longer game's replay is cut there, with ``truncated`` set).
@@ -101,29 +101,11 @@ def install(app: FastAPI) -> None:
             await websocket.close(code=1008)
             return
 
-        async def send(text: str) -> None:
-            await websocket.send_text(text)
-
-        async def pump() -> None:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                text = message.get("text")
-                await player.handle(text if text is not None else (message.get("bytes") or b""))
-
-        await player.connect(send)
-        reader = asyncio.create_task(pump())
-        ended = asyncio.create_task(player.done.wait())
         try:
-            await asyncio.wait([reader, ended], return_when=asyncio.FIRST_COMPLETED)
+            await serve_seat(
+                websocket, attach=player.connect, handle=player.handle, detach=player.disconnect, done=player.done
+            )
         finally:
-            player.disconnect(send)
-            for task in (reader, ended):
-                task.cancel()
-            await asyncio.gather(reader, ended, return_exceptions=True)
-            with contextlib.suppress(Exception):
-                await websocket.close()
             if live.result is not None:
                 for t in [t for t, (mid, _) in seats.items() if mid == live.match_id]:
                     seats.pop(t, None)

@@ -1,0 +1,55 @@
+"""The socket loop shared by the seats a person plays through (HTTTX ``/ws`` and the web UI's ``/api/play``).
+
+Both routes do the same thing once the token is checked: bind the socket to the player, hand every frame to the
+player as it arrives (the player judges it at once, so nothing queues up unread), and keep the socket open until
+either the person leaves or the player says the match is over (``done``); then unbind and close. Only the
+player's verbs differ, so each route passes them in; the loop, its two tasks and their clean-up live here once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from fastapi import WebSocket
+
+Send = Callable[[str], Awaitable[None]]
+
+
+async def serve_seat(
+    websocket: WebSocket,
+    *,
+    attach: Callable[[Send], Awaitable[object]],
+    handle: Callable[[str | bytes], Awaitable[None] | None],
+    detach: Callable[[Send], None],
+    done: asyncio.Event,
+) -> None:
+    """Run one accepted seat socket to its end: ``attach(send)``, ``handle(frame)`` for each frame (sync or
+    async), until the client disconnects or ``done`` is set; ``detach(send)`` and the close always follow."""
+
+    async def send(text: str) -> None:
+        await websocket.send_text(text)
+
+    async def pump() -> None:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            handled = handle(text if text is not None else (message.get("bytes") or b""))
+            if handled is not None:
+                await handled
+
+    await attach(send)
+    reader = asyncio.create_task(pump())
+    ended = asyncio.create_task(done.wait())
+    try:
+        await asyncio.wait([reader, ended], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        detach(send)
+        for task in (reader, ended):
+            task.cancel()
+        await asyncio.gather(reader, ended, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await websocket.close()
