@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hexarena.store.errors import Conflict, InvalidRecord
+from hexarena.store.models import ID_LENGTH
 from hexarena.store.records import ContestRecord, GameStatus, GameSummary
 from hexarena.store.repository import MAX_LIMIT, Store
 
@@ -23,8 +24,10 @@ METHODS: dict[str, tuple[int, int, int]] = {"AMBITIOUS": (3, 1, 0), "PUNITIVE": 
 def contest_key(game: str, name: str) -> str:
     """The stored contest id of contest ``name`` in ``game``; InvalidRecord if it would be too long."""
     key = f"{game}:{name}"
-    if not name or len(key) > 64 or not name.isprintable():
-        raise InvalidRecord(f"contest name {name[:80]!r} must have 1 to {63 - len(game)} printable characters")
+    if not name or len(key) > ID_LENGTH or not name.isprintable():
+        raise InvalidRecord(
+            f"contest name {name[:80]!r} must have 1 to {ID_LENGTH - 1 - len(game)} printable characters"
+        )
     return key
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound
-from hexarena.store.models import KEY_LENGTH, bots, contests, ratings, tournaments
+from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
 from hexarena.store.validate import check_float, check_id, check_int, check_name, check_text, clean_json, new_id, utc
 
@@ -177,7 +177,7 @@ class DirectoryMixin(StoreBase):
             game=check_name(game, "game name"),
             config=json_object(config, "tournament config"),
             state=clean_json(state, "tournament state"),
-            status=check_name(status, "tournament status", 16),
+            status=check_name(status, "tournament status", STATUS_LENGTH),
             created_at=stamp,
             updated_at=stamp,
         )
@@ -208,7 +208,7 @@ class DirectoryMixin(StoreBase):
         """Save a tournament's state (and optionally its status); NotFound for an unknown id."""
         values: dict[str, Any] = {"state": clean_json(state, "tournament state"), "updated_at": now()}
         if status is not None:
-            values["status"] = check_name(status, "tournament status", 16)
+            values["status"] = check_name(status, "tournament status", STATUS_LENGTH)
         async with self._write("update_tournament_state") as conn:
             result = await conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(**values))
             if not result.rowcount:

@@ -35,6 +35,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
 KEY_LENGTH = 200  # rating keys (bot ids or display names)
+STATUS_LENGTH = 16  # game and tournament statuses
 GAME_STATUSES = ("pending", "running", "finished", "aborted")
 
 # Named constraints make later ALTERs (Alembic batch mode on SQLite) reproducible.
@@ -89,7 +90,7 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     game: Mapped[str] = mapped_column(String(NAME_LENGTH))
     params: Mapped[Any] = mapped_column(json_type(), nullable=False)
-    status: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(STATUS_LENGTH))
     winner: Mapped[int | None] = mapped_column(Integer)
     termination: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     reason: Mapped[str] = mapped_column(Text)
@@ -184,7 +185,7 @@ class TournamentRow(Base):
     game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
     config: Mapped[Any] = mapped_column(json_type(), nullable=False)
     state: Mapped[Any] = mapped_column(json_type(), nullable=True)
-    status: Mapped[str] = mapped_column(String(16), index=True)
+    status: Mapped[str] = mapped_column(String(STATUS_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
