@@ -174,3 +174,23 @@ def test_every_spelling_of_a_move_resolves_to_it() -> None:
                 checked += 1
         s = GAME.play(s, GAME.random_move(s, rng))
     assert checked > 1000
+
+
+def test_legal_and_play_leave_the_input_board_untouched_and_order_is_fixed() -> None:
+    """legal/play generate on a private copy: the snapshot's stacks (and their dict order) and caches stay."""
+    rng = random.Random(11)
+    s = GAME.new()
+    for _ in range(40):
+        if GAME.to_move(s) is None:
+            break
+        b = s.board
+        before = (list(b.stacks.items()), list(b.pos), b.ply, b.stunned, b.zh)
+        first = GAME.legal(s)
+        move = rng.choice(first)
+        nxt = GAME.play(s, move)
+        assert GAME.legal(s) == first
+        assert (list(b.stacks.items()), list(b.pos), b.ply, b.stunned, b.zh) == before
+        assert not b._cut_cache and not b._slide_cache
+        # the same position reached afresh (replayed from its GameString) lists its moves in the same order
+        assert GAME.legal(GAME.from_game_string(GAME.game_string(s))) == first
+        s = nxt

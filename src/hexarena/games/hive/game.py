@@ -7,7 +7,8 @@ spellings; ``play`` accepts any valid spelling (``wQ wS1-`` and ``wQ \\bA1`` may
 different reference pieces compare equal after normalising.
 
 ``HiveState`` keeps a private snapshot of the mutable ``Board`` core; ``play`` copies it (a dict of at most
-28 tuples), so states can be kept and shared freely and inputs are never mutated.
+28 tuples), and ``legal``/``play`` generate moves on a private copy (see ``_legal``), so states can be kept
+and shared freely (across threads too) and inputs are never mutated, not even transiently.
 """
 
 from __future__ import annotations
@@ -32,18 +33,38 @@ from hexarena.games.hive.notation import (
     turn_string,
 )
 
-# Legal-move sets memoised by position key: the referee (and the conformance suite) often calls ``legal`` and
-# then ``play`` on the same state, and ``play`` must check legality; a position's moves never change.
-_LEGAL_CACHE: dict[tuple[int, str], frozenset[Move]] = {}
+
+class _Legal:
+    """One position's legal moves in a fixed order (sorted ``(piece, cell)``), as a set, and spelled out."""
+
+    __slots__ = ("moves", "spelled", "table")
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self.moves = moves
+        self.table = frozenset(moves)
+        self.spelled: tuple[HiveMove, ...] | None = None
 
 
-def _legal_set(b: Board) -> frozenset[Move]:
+# Legal moves memoised by position key: the referee (and the conformance suite) often calls ``legal`` and then
+# ``play`` on the same state, and ``play`` must check legality; a position's moves never change.
+_LEGAL_CACHE: dict[tuple[int, str], _Legal] = {}
+
+
+def _legal(b: Board) -> _Legal:
+    """The legal moves of a state's board, generated on a private copy.
+
+    Why a copy: move generation lifts pieces off ``stacks`` while it works and fills per-board caches, so run
+    on a state's own snapshot it would (briefly) mutate a value other states and threads share, and it
+    reorders the stacks dict, which made the raw generation order depend on which calls came before. The
+    copy is ~28 dict entries, small next to generation itself; sorting makes the order a function of the
+    position alone.
+    """
     k = (b.key(), b.expansions)
     out = _LEGAL_CACHE.get(k)
     if out is None:
         if len(_LEGAL_CACHE) > 4096:
             _LEGAL_CACHE.clear()
-        out = _LEGAL_CACHE[k] = frozenset(b.moves())
+        out = _LEGAL_CACHE[k] = _Legal(tuple(sorted(b.copy().moves())))
     return out
 
 
@@ -101,15 +122,19 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         return state.board.ply & 1
 
     def legal(self, state: HiveState) -> list[HiveMove]:
+        """Canonical MoveStrings in a fixed order (by piece, then cell); the state is never touched."""
         b = state.board
-        return [HiveMove(format_move(b, m)) for m in b.moves()]
+        lg = _legal(b)
+        if lg.spelled is None:
+            lg.spelled = tuple(HiveMove(format_move(b, m)) for m in lg.moves)
+        return list(lg.spelled)
 
     def play(self, state: HiveState, move: HiveMove) -> HiveState:
         b = state.board
         if b.result() >= 0:
             raise IllegalMove(f"move {move.text!r} after the game ended ({state_string(b)})")
         m = resolve(b, move.text)
-        if m not in _legal_set(b):
+        if m not in _legal(b).table:
             raise IllegalMove(self._why_illegal(b, m, move.text))
         text = format_move(b, m)
         nb = b.copy()
@@ -133,7 +158,7 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
 
     def random_move(self, state: HiveState, rng: random.Random) -> HiveMove:
         b = state.board
-        moves = b.moves()
+        moves = _legal(b).moves
         if not moves:
             raise ValueError("no legal move: the game is over")
         return HiveMove(format_move(b, rng.choice(moves)))

@@ -55,9 +55,13 @@ def cell_of_position(text: Any) -> int:
 
 
 def split_movements(board: Board) -> tuple[dict[int, set[int]], dict[int, dict[int, set[int]]]]:
-    """Normal movements by source cell, and Pillbug-ability throws by user cell then source cell."""
+    """Normal movements by source cell, and Pillbug-ability throws by user cell then source cell.
+
+    Generation runs on a copy: ``board`` is often a referee state's shared snapshot, which generation would
+    briefly mutate (it lifts pieces off ``stacks``) and reorder.
+    """
     throws_by_user: dict[int, dict[int, set[int]]] = {}
-    normal = board.movement_dests(throws_by_user)
+    normal = board.copy().movement_dests(throws_by_user)
     pos = board.pos
     by_src: dict[int, set[int]] = {}
     for pid, dests in normal.items():
@@ -181,7 +185,7 @@ def move_from_reply(board: Board, reply: Mapping[str, Any]) -> Move:
     if turn_type not in TURN_TYPES:
         raise InvalidMove(f"turn_type {turn_type!r} is not one of {list(TURN_TYPES)}")
     if turn_type == "Forfeit":
-        if board.moves() != [PASS]:
+        if board.copy().moves() != [PASS]:
             raise IllegalMove("Forfeit (pass) is only legal when no other turn is")
         return PASS
     dest = cell_of_position(reply.get("destination"))
