@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
-from hexarena.referee.result import MatchResult
+from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.live import LiveMatch, utc
+
+if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
+    from hexarena.store.records import GameFacts, GameRecord, MoveRecord
 
 
 def notation(game_name: str, params: dict[str, Any], moves: list[str], headers: dict[str, str]) -> str:
@@ -50,7 +54,20 @@ def _htttx_headers(players: list[str], termination: str | None, winner: int | No
     return headers
 
 
-def summary_json(row: Any) -> dict[str, Any]:
+def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> dict[str, Any]:
+    """One move as the API sends it, stored or live; ``timestamp`` is given because a live move holds epoch seconds."""
+    return {
+        "ply": m.ply,
+        "seat": m.seat,
+        "move": m.move,
+        "timestamp": timestamp.isoformat(),
+        "think_time": m.think_time,
+        "evaluation": m.evaluation,
+        "considerations": m.considerations,
+    }
+
+
+def summary_json(row: GameFacts) -> dict[str, Any]:
     return {
         "game_id": row.game_id,
         "game": row.game,
@@ -67,21 +84,10 @@ def summary_json(row: Any) -> dict[str, Any]:
     }
 
 
-def record_json(record: Any) -> dict[str, Any]:
+def record_json(record: GameRecord) -> dict[str, Any]:
     out = summary_json(record)
     moves = [m.move for m in record.moves]
-    out["moves"] = [
-        {
-            "ply": m.ply,
-            "seat": m.seat,
-            "move": m.move,
-            "timestamp": m.timestamp.isoformat(),
-            "think_time": m.think_time,
-            "evaluation": m.evaluation,
-            "considerations": m.considerations,
-        }
-        for m in record.moves
-    ]
+    out["moves"] = [_move_json(m, m.timestamp) for m in record.moves]
     headers = {}
     if record.game == "htttx":
         headers = _htttx_headers(
@@ -114,18 +120,7 @@ def live_summary(live: LiveMatch) -> dict[str, Any]:
 
 def live_record(live: LiveMatch) -> dict[str, Any]:
     out = live_summary(live)
-    out["moves"] = [
-        {
-            "ply": m.ply,
-            "seat": m.seat,
-            "move": m.move,
-            "timestamp": utc(m.timestamp).isoformat(),
-            "think_time": m.think_time,
-            "evaluation": m.evaluation,
-            "considerations": m.considerations,
-        }
-        for m in live.moves
-    ]
+    out["moves"] = [_move_json(m, utc(m.timestamp)) for m in live.moves]
     out["state"] = live.game.to_json(live.state)
     headers: dict[str, str] = {}
     if live.game.name == "htttx":
