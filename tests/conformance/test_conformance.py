@@ -161,7 +161,8 @@ def test_metadata_and_params(name: str) -> None:
     assert set(params) == {p.name for p in game.params}
     again = game.new(**params)
     assert game.to_json(again) == game.to_json(state)
-    # Seat 0 usually moves first, but not always: HTTTX places X's first stone itself, so O (seat 1) opens.
+    # Seat 0 is the first of seat_names and usually, not always, opens: HTTTX places X's origin stone itself,
+    # so O (seat 1) makes the first move (core/types.py).
     assert game.to_move(state) in (0, 1) and game.ply(state) == 0 and game.outcome(state) is None
 
 

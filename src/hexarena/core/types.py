@@ -1,7 +1,9 @@
 """Seats, outcomes and termination reasons.
 
-Seats are plain ints: 0 is the seat that moves first in the initial position, 1 the other. Colours (X/O,
-Black/White) belong to each game, which keeps seat and colour apart so that rules like Hex's swap are just moves.
+Seats are plain ints: 0 is the seat a game names first in its ``seat_names``, 1 the other. Seat 0 usually
+moves first, but need not: in HTTTX X's origin stone is placed automatically, so O (seat 1) makes the first
+move; ask ``Game.to_move`` rather than assume. Colours (X/O, Black/White) belong to each game, which keeps seat
+and colour apart so that rules like Hex's swap are just moves.
 """
 
 from __future__ import annotations
