@@ -4,6 +4,11 @@ Both routes do the same thing once the token is checked: bind the socket to the 
 player as it arrives (the player judges it at once, so nothing queues up unread), and keep the socket open until
 either the person leaves or the player says the match is over (``done``); then unbind and close. Only the
 player's verbs differ, so each route passes them in; the loop, its two tasks and their clean-up live here once.
+
+A frame longer than ``MAX_FRAME`` closes the socket (1009, "message too big") instead of reaching the player:
+no move or probe of any game comes near it, and the server's own limit (uvicorn: 16 MiB) would otherwise let one
+frame cost a JSON parse of megabytes on the event loop. Closing is the same as leaving: HTTTX ``/ws`` forfeits
+(like any garbage frame there), the web UI's grace period lets a real page come back.
 """
 
 from __future__ import annotations
@@ -16,6 +21,11 @@ from fastapi import WebSocket
 
 Send = Callable[[str], Awaitable[None]]
 
+#: Longest frame (characters or bytes) a seat socket accepts.
+MAX_FRAME = 64 * 1024
+#: Close code for an oversized frame (RFC 6455 "message too big").
+TOO_BIG = 1009
+
 
 async def serve_seat(
     websocket: WebSocket,
@@ -24,6 +34,7 @@ async def serve_seat(
     handle: Callable[[str | bytes], Awaitable[None] | None],
     detach: Callable[[Send], None],
     done: asyncio.Event,
+    max_frame: int = MAX_FRAME,
 ) -> None:
     """Run one accepted seat socket to its end: ``attach(send)``, ``handle(frame)`` for each frame (sync or
     async), until the client disconnects or ``done`` is set; ``detach(send)`` and the close always follow."""
@@ -37,7 +48,12 @@ async def serve_seat(
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            handled = handle(text if text is not None else (message.get("bytes") or b""))
+            frame = text if text is not None else (message.get("bytes") or b"")
+            if len(frame) > max_frame:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=TOO_BIG, reason=f"frame longer than {max_frame} bytes")
+                return
+            handled = handle(frame)
             if handled is not None:
                 await handled
 

@@ -1,0 +1,96 @@
+"""The shared seat-socket loop (``server/sockets.py``) against a scripted socket: frames reach the player until
+the match is over, and an oversized frame closes the seat without reaching it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from hexarena.server import sockets
+
+
+class FakeSocket:
+    """A socket whose client sends ``frames`` then stays silent (or disconnects); ``stuck`` makes every send hang
+    like a client that stopped reading."""
+
+    def __init__(self, frames: list[str | bytes], *, disconnect: bool = False, stuck: bool = False) -> None:
+        self.frames = list(frames)
+        self.disconnect = disconnect
+        self.stuck = stuck
+        self.sent: list[str] = []
+        self.closed: list[int] = []
+
+    async def receive(self) -> dict[str, Any]:
+        if self.frames:
+            frame = self.frames.pop(0)
+            return {"type": "websocket.receive", **({"text": frame} if isinstance(frame, str) else {"bytes": frame})}
+        if self.disconnect:
+            return {"type": "websocket.disconnect"}
+        await asyncio.Event().wait()  # silent forever
+        raise AssertionError("unreachable")
+
+    async def send_text(self, text: str) -> None:
+        if self.stuck:
+            await asyncio.Event().wait()
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed.append(code)
+
+
+class Seat:
+    def __init__(self, finish_after: int | None = None) -> None:
+        self.got: list[str | bytes] = []
+        self.attached = 0
+        self.detached = 0
+        self.done = asyncio.Event()
+        self.finish_after = finish_after
+
+    async def attach(self, send: Any) -> None:
+        self.attached += 1
+        await send("hello")
+
+    async def handle(self, frame: str | bytes) -> None:
+        self.got.append(frame)
+        if self.finish_after is not None and len(self.got) >= self.finish_after:
+            self.done.set()
+
+    def detach(self, send: Any) -> None:
+        self.detached += 1
+
+
+async def serve(sock: FakeSocket, seat: Seat) -> None:
+    await asyncio.wait_for(  # a guard against a hang, not a timing assertion
+        sockets.serve_seat(sock, attach=seat.attach, handle=seat.handle, detach=seat.detach, done=seat.done),  # type: ignore[arg-type]
+        10,
+    )
+
+
+async def test_frames_reach_the_player_until_the_match_is_over() -> None:
+    sock, seat = FakeSocket(["a", b"b"]), Seat(finish_after=2)
+    await serve(sock, seat)
+    assert seat.got == ["a", b"b"]
+    assert sock.sent == ["hello"] and (seat.attached, seat.detached) == (1, 1)
+    assert sock.closed == [1000]
+
+
+async def test_a_person_who_leaves_is_detached() -> None:
+    sock, seat = FakeSocket(["a"], disconnect=True), Seat()
+    await serve(sock, seat)
+    assert seat.got == ["a"] and seat.detached == 1 and sock.closed
+
+
+async def test_an_oversized_frame_closes_the_seat_without_reaching_the_player() -> None:
+    big = "x" * (sockets.MAX_FRAME + 1)
+    for frame in (big, big.encode()):
+        sock, seat = FakeSocket(["ok", frame, "after"]), Seat()
+        await serve(sock, seat)
+        assert seat.got == ["ok"]
+        assert sock.closed[0] == sockets.TOO_BIG and seat.detached == 1
+
+
+async def test_a_frame_at_the_limit_is_handled() -> None:
+    frame = "y" * sockets.MAX_FRAME
+    sock, seat = FakeSocket([frame], disconnect=True), Seat()
+    await serve(sock, seat)
+    assert seat.got == [frame] and sock.closed == [1000]
