@@ -1,5 +1,6 @@
-"""The shared seat-socket loop (``server/sockets.py``) against a scripted socket: frames reach the player until
-the match is over, and an oversized frame closes the seat without reaching it."""
+"""The shared socket loops (``server/sockets.py``) against a scripted socket: frames reach the player until the
+match is over, an oversized frame closes the seat without reaching it, and a spectator that never reads is
+dropped and closed instead of holding its socket and two tasks forever."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from typing import Any
 
 from hexarena.server import sockets
+from hexarena.server.live import SPECTATOR_QUEUE, Spectator
 
 
 class FakeSocket:
@@ -94,3 +96,26 @@ async def test_a_frame_at_the_limit_is_handled() -> None:
     sock, seat = FakeSocket([frame], disconnect=True), Seat()
     await serve(sock, seat)
     assert seat.got == [frame] and sock.closed == [1000]
+
+
+async def test_a_spectator_that_never_reads_is_dropped_and_closed() -> None:
+    sock = FakeSocket([], stuck=True)  # never reads, never sends, never leaves
+    spectator = Spectator(sock.send_text)
+    task = asyncio.create_task(sockets.serve_spectator(sock, spectator, close_timeout=0.5))  # type: ignore[arg-type]
+    pushed = 0
+    while spectator.push({"type": "move", "n": pushed}):
+        pushed += 1
+        await asyncio.sleep(0) if pushed == 1 else None  # let the writer take the first one and get stuck on it
+    assert pushed > SPECTATOR_QUEUE - 1
+    await asyncio.wait_for(task, 10)  # before the mend this never returned
+    assert sock.closed == [sockets.TOO_SLOW]
+
+
+async def test_a_spectator_gets_everything_then_a_normal_close() -> None:
+    sock = FakeSocket([])
+    spectator = Spectator(sock.send_text)
+    for n in range(3):
+        spectator.push({"type": "move", "n": n})
+    spectator.push(None)
+    await asyncio.wait_for(sockets.serve_spectator(sock, spectator), 10)
+    assert len(sock.sent) == 3 and sock.closed == [1000]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -27,7 +26,7 @@ from hexarena.referee.clock import clock_from
 from hexarena.server import records
 from hexarena.server.live import MatchManager
 from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
-from hexarena.server.sockets import serve_seat
+from hexarena.server.sockets import serve_seat, serve_spectator
 
 log = logging.getLogger(__name__)
 
@@ -254,25 +253,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close()
             return
 
-        async def send(text: str) -> None:
-            await websocket.send_text(text)
-
-        spectator = await manager().spectate(live, send)
-        writer = asyncio.create_task(spectator.run())
-
-        async def drain_client() -> None:  # notice a spectator that leaves
-            with contextlib.suppress(Exception):
-                while (await websocket.receive())["type"] != "websocket.disconnect":
-                    pass
-
-        reader = asyncio.create_task(drain_client())
-        await asyncio.wait([writer, reader], return_when=asyncio.FIRST_COMPLETED)
-        reader.cancel()
-        live.spectators.discard(spectator)
-        if not writer.done():
-            writer.cancel()
-        with contextlib.suppress(Exception):
-            await websocket.close()
+        spectator = await manager().spectate(live, websocket.send_text)
+        try:
+            await serve_spectator(websocket, spectator)
+        finally:
+            live.spectators.discard(spectator)
 
     from hexarena.server.ui import install as install_ui
 

@@ -1,4 +1,5 @@
-"""The socket loop shared by the seats a person plays through (HTTTX ``/ws`` and the web UI's ``/api/play``).
+"""The socket loops of the server: the seats a person plays through (HTTTX ``/ws``, the web UI's ``/api/play``)
+and the spectators (``/spectate``).
 
 Both routes do the same thing once the token is checked: bind the socket to the player, hand every frame to the
 player as it arrives (the player judges it at once, so nothing queues up unread), and keep the socket open until
@@ -19,12 +20,18 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import WebSocket
 
+from hexarena.server.live import Spectator
+
 Send = Callable[[str], Awaitable[None]]
 
 #: Longest frame (characters or bytes) a seat socket accepts.
 MAX_FRAME = 64 * 1024
 #: Close code for an oversized frame (RFC 6455 "message too big").
 TOO_BIG = 1009
+#: Close code for a spectator that fell too far behind (RFC 6455 "try again later": a reconnect gets a snapshot).
+TOO_SLOW = 1013
+#: How long a close may wait on a client that does not read.
+CLOSE_TIMEOUT = 5.0
 
 
 async def serve_seat(
@@ -69,3 +76,31 @@ async def serve_seat(
         await asyncio.gather(reader, ended, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+async def serve_spectator(websocket: WebSocket, spectator: Spectator, close_timeout: float = CLOSE_TIMEOUT) -> None:
+    """Feed one accepted spectator socket until the match's end was sent, the client leaves, or the spectator
+    falls behind. Why the third: the match drops a spectator whose queue is full (``Spectator.closed``) and sends
+    it nothing more, so a client that never reads would otherwise hold its socket, a writer stuck in ``send`` and
+    a reader forever; it is closed with 1013 instead (reconnecting brings a fresh snapshot)."""
+
+    async def drain_client() -> None:  # notice a spectator that leaves
+        with contextlib.suppress(Exception):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
+
+    writer = asyncio.create_task(spectator.run())
+    reader = asyncio.create_task(drain_client())
+    dropped = asyncio.create_task(spectator.closed.wait())
+    try:
+        await asyncio.wait([writer, reader, dropped], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        too_slow = dropped.done() and not writer.done() and not reader.done()
+        for task in (writer, reader, dropped):
+            task.cancel()
+        await asyncio.gather(writer, reader, dropped, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            if too_slow:
+                await asyncio.wait_for(websocket.close(code=TOO_SLOW, reason="too far behind"), close_timeout)
+            else:
+                await asyncio.wait_for(websocket.close(), close_timeout)
