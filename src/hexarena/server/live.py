@@ -247,7 +247,6 @@ class MatchManager:
     async def _rate(self, live: LiveMatch, result: MatchResult) -> None:
         """Every finished bot-vs-bot game moves the leaderboard (``GET /leaderboard/<game>``); games that a
         server stop or error ended, and games with a person in them, don't."""
-        from hexarena.core.types import Termination
         from hexarena.tournament.ratings import update_ratings
 
         if result.outcome.termination in (Termination.ABORTED, Termination.ERROR):
