@@ -64,10 +64,7 @@ class HiveAiPlayer(BasePlayer):
     async def _exchange(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         if self.stdio:
             assert self.process is not None
-            extra = self.process.unread_lines()
-            if extra:
-                raise ProtocolViolation(f"the module printed unexpected output: {extra[0][:80]!r}")
-            await self.process.send(json.dumps(message, separators=(",", ":")))
+            await self.process.say(json.dumps(message, separators=(",", ":")), "module")
             return tw.decode(await self.process.read_line(timeout))
         host, _, port = self.address.rpartition(":")
         try:

@@ -28,10 +28,7 @@ class GtpEngine:
         await self.process.start()
 
     async def command(self, line: str, timeout: float | None = 30.0) -> str:
-        extra = self.process.unread_lines()
-        if extra:
-            raise ProtocolViolation(f"the engine printed unexpected output: {extra[0][:80]!r}")
-        await self.process.send(line)
+        await self.process.say(line, "engine")
         first = (await self.process.read_line(timeout)).strip()
         if not first or first[0] not in "=?":
             raise ProtocolViolation(f"answer to {line!r} must start with '=' or '?', got {first[:80]!r}")

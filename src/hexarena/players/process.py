@@ -177,6 +177,15 @@ class BotProcess:
                 continue
             return item
 
+    async def say(self, line: str, who: str = "bot") -> None:
+        """Send ``line`` once nothing unasked is waiting: a line-per-answer protocol is out of step as soon as the
+        bot prints something nobody asked for, and reading on would pair every later answer with the wrong
+        question, so that is a ProtocolViolation quoting the first stray line (``who`` names the speaker)."""
+        extra = self.unread_lines()
+        if extra:
+            raise ProtocolViolation(f"the {who} printed unexpected output: {extra[0][:80]!r}")
+        await self.send(line)
+
     def unread_lines(self) -> list[str]:
         """Lines the bot printed that nobody asked for (non-blank), removing them."""
         out = []

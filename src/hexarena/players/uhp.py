@@ -49,10 +49,7 @@ class UhpEngineProcess:
                 raise ProtocolViolation("answer without 'ok' after too many lines")
 
     async def command(self, line: str, timeout: float | None = 30.0) -> list[str]:
-        extra = self.process.unread_lines()
-        if extra:
-            raise ProtocolViolation(f"the engine printed unexpected output: {extra[0][:80]!r}")
-        await self.process.send(line)
+        await self.process.say(line, "engine")
         lines = await self._answer(timeout)
         for text in lines:
             if text.startswith(("err", "invalidmove")):
