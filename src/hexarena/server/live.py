@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -258,8 +258,17 @@ class MatchManager:
         await update_ratings(self.store, live.game.name, names, result.outcome.winner)
 
     async def _store_result(self, result: MatchResult) -> None:
+        """Store how the match ended, with its moves, in one transaction.
+
+        The bots' analysis (``evaluation``, ``considerations``) is the one part the referee does not check; if
+        the store refuses it (not JSON, nested too deeply) the result must not be lost over it, so the moves are
+        stored again without their analysis.
+        """
+        from hexarena.store.errors import InvalidRecord
         from hexarena.store.records import MoveRecord
 
+        store = self.store
+        assert store is not None
         moves = [
             MoveRecord(
                 ply=m.ply,
@@ -272,15 +281,24 @@ class MatchManager:
             )
             for m in result.moves
         ]
-        assert self.store is not None
-        await self.store.finish_game(
-            result.match_id,
-            winner=result.outcome.winner,
-            termination=str(result.outcome.termination),
-            reason=result.outcome.reason,
-            moves=moves,
-            status="aborted" if result.outcome.termination == Termination.ABORTED else "finished",
-        )
+
+        async def finish(moves: list[MoveRecord]) -> None:
+            await store.finish_game(
+                result.match_id,
+                winner=result.outcome.winner,
+                termination=str(result.outcome.termination),
+                reason=result.outcome.reason,
+                moves=moves,
+                status="aborted" if result.outcome.termination == Termination.ABORTED else "finished",
+            )
+
+        try:
+            await finish(moves)
+        except InvalidRecord as exc:
+            if not any(m.evaluation is not None or m.considerations is not None for m in moves):
+                raise
+            log.warning("match %s: storing its moves without the bots' analysis (%s)", result.match_id, exc)
+            await finish([replace(m, evaluation=None, considerations=None) for m in moves])
 
     # ----- shutdown -----
 
