@@ -579,7 +579,12 @@ class Board:
         return res
 
     def moves(self) -> list[Move]:
-        """Every legal move, each ``(piece, destination)`` once; ``[PASS]`` when none; ``[]`` if over."""
+        """Every legal move, each ``(piece, destination)`` once; ``[PASS]`` when none; ``[]`` if over.
+
+        The order is unspecified and may change between calls: generation lifts each mover off ``stacks`` and
+        puts it back, which moves its key to the end of the dict (and fills this board's caches). So never
+        call it on a board another thread or state can see; ``HiveGame.legal`` works on a copy and sorts.
+        """
         if self.result() >= 0:
             return []
         out: list[Move] = []
