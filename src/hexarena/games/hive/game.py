@@ -101,6 +101,9 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
     name: ClassVar[str] = "hive"
     title: ClassVar[str] = "Hive"
     seat_names: ClassVar[tuple[str, str]] = ("white", "black")
+    #: Hive has no repetition rule, so two bots can shuffle forever: matches are drawn after this many plies
+    #: unless they set their own cap (``MatchConfig.max_plies``).
+    max_plies: ClassVar[int | None] = 1000
     params: ClassVar[tuple[Param, ...]] = (
         Param(
             "expansions",
