@@ -215,6 +215,13 @@ class BotProcess:
             except TimeoutError:
                 self._signal_group(signal.SIGKILL)
                 await proc.wait()
+        except asyncio.CancelledError:
+            # The caller gave up on the polite exit (the referee's finish timeout, a server shutdown): the group
+            # still dies now, and asyncio's child watcher reaps it, instead of outliving the match.
+            self._signal_group(signal.SIGKILL)
+            for task in self._tasks:
+                task.cancel()
+            raise
         self._signal_group(signal.SIGKILL)  # grandchildren left in the group
         # Let the readers see EOF (the group is dead, so the pipes close) so the transport closes cleanly.
         _, pending = await asyncio.wait(self._tasks, timeout=2.0) if self._tasks else (set(), set())
