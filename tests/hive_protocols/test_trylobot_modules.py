@@ -170,3 +170,14 @@ async def test_broken_stdio_modules_lose(mode: str, termination: Termination) ->
 async def test_unreachable_module_loses_at_start() -> None:
     result = await run(HiveAiPlayer("127.0.0.1:1"), InProcessPlayer.builtin("hive", "random"))
     assert result.outcome.winner == 1 and "cannot reach" in result.outcome.reason
+
+
+async def test_silent_module_without_a_clock_loses_after_its_default_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trylobot's protocol gives a module 30 s by default; with no match clock that deadline is enforced."""
+    from hexarena.players import hiveai
+
+    monkeypatch.setattr(hiveai, "DEFAULT_TIMEOUT", 1.0)
+    module = HiveAiPlayer(f"{FAKE} silent stdio", stdio=True)
+    config = MatchConfig(game=get_game("hive"), max_plies=10)
+    result = await Referee(config, [module, InProcessPlayer.builtin("hive", "random")]).run()
+    assert result.outcome.winner == 1 and result.outcome.termination == Termination.TIME, result.outcome

@@ -131,7 +131,8 @@ class HiveAiPlayer(BasePlayer):
             message.update(
                 request_id=req_id, request_timestamp=int(now * 1000), response_deadline=int((now + timeout) * 1000)
             )
-        reply = await self._exchange(message, None)
+        # With a clock the referee owns the deadline; without one, Trylobot's own 30 s default applies.
+        reply = await self._exchange(message, None if request.time_limit is not None else timeout)
         if tw.kind_of(reply, "response_type") != "choose_turn":
             raise ProtocolViolation(f"expected a Choose Turn response, got {reply.get('response_type')!r}")
         echoed = reply.get("request_id", reply.get("response_id"))
