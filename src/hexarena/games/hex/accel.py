@@ -14,14 +14,12 @@ by the other.
 
 from __future__ import annotations
 
-import os
 from types import ModuleType
 
 from hexarena.core.types import Termination
+from hexarena.games.accel_env import PURE_PYTHON_ENV, pure_python_forced
 from hexarena.games.hex.game import SWAP, HexGame, HexState
 from hexarena.games.hex.geometry import geometry
-
-PURE_PYTHON_ENV = "HEXARENA_PURE_PYTHON"
 
 
 def _load() -> ModuleType | None:
@@ -53,8 +51,8 @@ def available() -> bool:
 
 
 def enabled() -> bool:
-    """True when ``GAME`` uses the C path: the extension is built and ``HEXARENA_PURE_PYTHON`` is not ``1``."""
-    return chex is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+    """True when ``GAME`` uses the C path: the extension is built and ``HEXARENA_PURE_PYTHON`` is not set."""
+    return chex is not None and not pure_python_forced()
 
 
 def make_game(accelerated: bool | None = None) -> HexGame:
@@ -71,3 +69,5 @@ def make_game(accelerated: bool | None = None) -> HexGame:
         raise RuntimeError("the hexarena.games.hex._chex extension is not built (pip install -e . with a C compiler)")
     game: HexGame = AcceleratedHexGame()
     return game
+
+__all__ = ["PURE_PYTHON_ENV", "AcceleratedHexGame", "available", "enabled", "make_game"]

@@ -14,11 +14,12 @@ out when chasing a bug. This module must not import ``board.py`` at import time 
 from __future__ import annotations
 
 import importlib
-import os
 from types import ModuleType
 from typing import Any
 
-FORCED_PURE = os.environ.get("HEXARENA_PURE_PYTHON", "") not in ("", "0")
+from hexarena.games.accel_env import pure_python_forced
+
+FORCED_PURE = pure_python_forced()
 
 CBoard: Any = None
 _cboard: ModuleType | None = None
