@@ -30,8 +30,30 @@ class Termination(StrEnum):
     PROTOCOL = "protocol"  # a player broke its wire protocol (garbage, wrong packet...)
     DISCONNECT = "disconnect"  # a player went away
     RESIGN = "resign"  # a player resigned
-    ABORTED = "aborted"  # the match was stopped (server shutdown, admin); no winner
-    ERROR = "error"  # hexarena itself failed; recorded as a draw
+    ABORTED = "aborted"  # the match never really started (unreachable bot, setup failure); no result
+    INTERRUPTED = "interrupted"  # the server stopped mid-game (shutdown, crash); moves kept, no result
+    ERROR = "error"  # hexarena itself failed; no result
+
+    @property
+    def is_result(self) -> bool:
+        """Whether a game ended this way says who played better: a win, a draw or a forfeit.
+
+        Aborted, interrupted and errored games are not results: no winner, no points, no Elo, no SPRT. This is
+        the one place that decides it; standings, ratings, leaderboards and the store all ask here.
+        """
+        return self not in NO_RESULT
+
+
+#: Terminations that are not a result (see :attr:`Termination.is_result`).
+NO_RESULT = frozenset({Termination.ABORTED, Termination.INTERRUPTED, Termination.ERROR})
+
+
+def is_result(termination: str | None) -> bool:
+    """:attr:`Termination.is_result` for a stored string; unknown or missing terminations are not results."""
+    try:
+        return Termination(termination or "").is_result
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
