@@ -146,13 +146,13 @@ class Referee:
         except MatchEnded as end:
             outcome, culprit = end.outcome, end.culprit
         except asyncio.CancelledError:
-            outcome = Outcome(None, Termination.ABORTED, "the match was stopped by the server")
+            outcome = Outcome(None, Termination.INTERRUPTED, "the match was stopped by the server")
             result = self._result(outcome, None)
             await asyncio.shield(self._release_watchers())
             await asyncio.shield(self._finish_players(result))
             await asyncio.shield(self._notify("on_end", result))
             raise
-        except Exception as exc:  # a bug in hexarena or a game: record a draw, never lose the match
+        except Exception as exc:  # a bug in hexarena or a game: no result, but never lose the match
             log.exception("match %s failed", self.match_id)
             outcome = Outcome(None, Termination.ERROR, f"server error: {_error_text(exc)}")
         result = self._result(outcome, culprit)
@@ -185,22 +185,20 @@ class Referee:
                 raise err
             if not isinstance(err, HexarenaError | TimeoutError | OSError):
                 raise err
-        if len(failed) == 2:
-            reason = "; ".join(f"{self._seat_name(s)} could not start: {_error_text(e)}" for s, e in failed)
-            raise MatchEnded(Outcome(None, Termination.ABORTED, reason))
         if failed:
-            seat, err = failed[0]
-            if isinstance(err, ConfigError):
-                raise MatchEnded(Outcome(None, Termination.ABORTED, f"{self._seat_name(seat)}: {_error_text(err)}"))
-            if isinstance(err, TimeoutError):
-                err = BotTimeout(f"did not get ready within {self.config.start_timeout:g} s")
-            elif isinstance(err, OSError):
-                err = BotCrashed(f"could not connect: {_error_text(err)}")
-            raise _loss(
-                seat,
-                _termination_for(err),
-                f"{self._seat_name(seat)} could not start: {_error_text(err)}",
-            )
+            # A match that never started is no result for anyone: an unreachable bot, a capability mismatch or a
+            # seat nobody took says nothing about who plays better, so nobody wins it (``aborted``).
+            reasons = []
+            for seat, err in failed:
+                if isinstance(err, TimeoutError):
+                    text = f"did not get ready within {self.config.start_timeout:g} s"
+                elif isinstance(err, OSError):
+                    text = f"could not connect: {_error_text(err)}"
+                else:
+                    text = _error_text(err)
+                reasons.append(f"{self._seat_name(seat)} could not start: {text}")
+            culprit = failed[0][0] if len(failed) == 1 else None
+            raise MatchEnded(Outcome(None, Termination.ABORTED, "; ".join(reasons)), culprit=culprit)
 
     async def _loop(self) -> None:
         while True:

@@ -27,6 +27,7 @@ from hexarena.server import records
 from hexarena.server.live import MatchManager
 from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
 from hexarena.server.sockets import serve_seat, serve_spectator
+from hexarena.store.recorder import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ class Settings:
 
     database_url: str | None = None
     use_store: bool = True
+    #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
+    data_dir: Path | None = None
     #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
     engines: dict[str, str] = field(default_factory=dict)
     #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, the web UI and tournaments.
@@ -52,15 +55,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = None
+        recorder = None
         if settings.use_store:
             from hexarena.store import Store
+            from hexarena.store.recorder import Recorder, default_data_dir
 
-            store = await Store.open(settings.database_url or os.environ.get("HEXARENA_DATABASE_URL"))
-            aborted = await store.mark_unfinished_as_aborted()
-            if aborted:
-                log.warning("%d game(s) left running by an earlier server were marked aborted", aborted)
+            url = settings.database_url or os.environ.get("HEXARENA_DATABASE_URL")
+            store = await Store.open(url)
+            recorder = Recorder(store, settings.data_dir or default_data_dir(url))
+            try:
+                replayed = await recorder.start()  # journaled results first: they win over "interrupted"
+            except BaseException:
+                await recorder.close(timeout=0)
+                await store.close()
+                raise
+            if replayed:
+                log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
+            interrupted, aborted = await store.mark_unfinished_as_interrupted()
+            if interrupted or aborted:
+                log.warning(
+                    "an earlier server left %d game(s) mid-game (now interrupted, moves kept) and %d that never "
+                    "started (now aborted)",
+                    interrupted,
+                    aborted,
+                )
         app.state.store = store
-        app.state.manager = MatchManager(store)
+        app.state.recorder = recorder
+        app.state.manager = MatchManager(recorder)
         for hook in getattr(app.state, "startup_hooks", []):
             await hook(app)
         try:
@@ -72,6 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except Exception:
                     log.exception("a shutdown hook failed")
             await app.state.manager.close()
+            if recorder is not None:
+                await recorder.close()
             if store is not None:
                 await store.close()
 
@@ -86,14 +109,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
         return JSONResponse(status_code=400, content={"detail": str(exc)})
 
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        # the database can't record a new game: refuse it (no ghost match) and say when to come back
+        return JSONResponse(status_code=503, content={"detail": str(exc)}, headers={"Retry-After": "5"})
+
     def manager() -> MatchManager:
         return app.state.manager  # type: ignore[no-any-return]
 
     # ----- meta -----
 
-    @app.get("/healthz", tags=["meta"])
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True, "version": __version__, "live_matches": len(manager().live)}
+    @app.get("/healthz", tags=["meta"], summary="Liveness and the store's state (503 while it is degraded)")
+    async def healthz() -> JSONResponse:
+        recorder = app.state.recorder
+        store = "none" if recorder is None else recorder.health()
+        degraded = recorder is not None and recorder.degraded
+        body = {"ok": not degraded, "version": __version__, "live_matches": len(manager().live), "store": store}
+        return JSONResponse(status_code=503 if degraded else 200, content=body)
 
     @app.get("/api/games", tags=["games"], summary="Registered games, their parameters and built-in bots")
     async def games_meta() -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
 """Live matches: the referee task, its spectators, its human seats, and its record in the store.
 
 The manager is the listener of every referee it starts: it fans each event out to spectators through bounded
-per-spectator queues (a slow spectator is dropped, never allowed to stall a match) and writes the game to the
-store when it starts and, with every move, when it ends, in one transaction, so a result is never half-written.
+per-spectator queues (a slow spectator is dropped, never allowed to stall a match) and hands the game to the
+recorder (:mod:`hexarena.store.recorder`): its row before the match is registered (a database that can't take it
+refuses the match: no ghost games), each move as it is played, and its end with every move.
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
-from hexarena.core.types import Termination
 from hexarena.players.base import BasePlayer, ClockConfig
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
+from hexarena.store.recorder import GameEnd, NewGame, Recorder
+from hexarena.store.records import MoveRecord, PlayerRecord
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +123,8 @@ class LiveMatch:
 class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
-    def __init__(self, store: Any | None = None) -> None:
-        self.store = store
+    def __init__(self, recorder: Recorder | None = None) -> None:
+        self.recorder = recorder
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -154,27 +156,28 @@ class MatchManager:
         )
         referee = Referee(config, list(players), listener=self)
         live = LiveMatch(match_id=config.match_id, game=game, players=list(players), referee=referee)
+        if self.recorder is not None:
+            # the row first: a match the store can't record is refused (StoreUnavailable), never half-started
+            try:
+                await self.recorder.open_game(
+                    NewGame(
+                        game_id=live.match_id,
+                        game=game.name,
+                        params=referee.params,
+                        players=player_records(live.describe_players()),
+                        contest_id=contest_id,
+                        tournament_id=tournament_id,
+                    )
+                )
+            except BaseException:
+                await _close_players(players)
+                raise
         for seat, player in enumerate(players):
             if getattr(player, "kind", "") == "human":
                 token = secrets.token_urlsafe(32)
                 live.tokens[seat] = token
                 self.tokens[token] = (live.match_id, seat)
         self.live[live.match_id] = live
-        if self.store is not None:
-            from hexarena.store.records import PlayerRecord
-
-            await self.store.create_game(
-                game_id=live.match_id,
-                game=game.name,
-                params=referee.params,
-                players=[
-                    PlayerRecord(name=str(d.get("name", "")), kind=str(d.get("kind", "")), spec=str(d.get("spec", "")))
-                    for d in live.describe_players()
-                ],
-                status="running",
-                contest_id=contest_id,
-                tournament_id=tournament_id,
-            )
         if start:
             self.start(live)
         return live
@@ -214,6 +217,8 @@ class MatchManager:
         return None
 
     async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None:
+        if self.recorder is not None:
+            self.recorder.move(match_id, move_record(record))
         live = self.live.get(match_id)
         if live is not None and live.spectators:
             live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
@@ -226,15 +231,19 @@ class MatchManager:
         for token, (mid, _) in list(self.tokens.items()):
             if mid == result.match_id:
                 del self.tokens[token]
-        if self.store is not None:
-            try:
-                await self._store_result(result)
-            except Exception:
-                log.exception("could not store the result of match %s", result.match_id)
-            try:
-                await self._rate(live, result)
-            except Exception:
-                log.exception("could not update ratings after match %s", result.match_id)
+        if self.recorder is not None:
+            self.recorder.finish(
+                GameEnd(
+                    game_id=result.match_id,
+                    game=live.game.name,
+                    winner=result.outcome.winner,
+                    termination=str(result.outcome.termination),
+                    reason=result.outcome.reason,
+                    moves=tuple(move_record(m) for m in result.moves),
+                    players=player_records(live.describe_players()),
+                    finished_at=utc(result.finished),
+                )
+            )
         live.broadcast(messages.end(live.game, result))
         live.broadcast(None)
         live.spectators.clear()
@@ -244,68 +253,45 @@ class MatchManager:
             self.finished.pop(next(iter(self.finished)))
         live.done.set()
 
-    async def _rate(self, live: LiveMatch, result: MatchResult) -> None:
-        """Every finished bot-vs-bot game moves the leaderboard (``GET /leaderboard/<game>``); games that a
-        server stop or error ended, and games with a person in them, don't."""
-        from hexarena.tournament.ratings import update_ratings
-
-        if result.outcome.termination in (Termination.ABORTED, Termination.ERROR):
-            return
-        described = live.describe_players()
-        if any(d.get("kind") in ("human", "browser") for d in described):
-            return
-        names = [str(d.get("name", "")) for d in described]
-        await update_ratings(self.store, live.game.name, names, result.outcome.winner)
-
-    async def _store_result(self, result: MatchResult) -> None:
-        """Store how the match ended, with its moves, in one transaction.
-
-        The bots' analysis (``evaluation``, ``considerations``) is the one part the referee does not check; if
-        the store refuses it (not JSON, nested too deeply) the result must not be lost over it, so the moves are
-        stored again without their analysis.
-        """
-        from hexarena.store.errors import InvalidRecord
-        from hexarena.store.records import MoveRecord
-
-        store = self.store
-        assert store is not None
-        moves = [
-            MoveRecord(
-                ply=m.ply,
-                seat=m.seat,
-                move=m.move,
-                timestamp=utc(m.timestamp),
-                think_time=m.think_time,
-                evaluation=m.evaluation,
-                considerations=m.considerations,
-            )
-            for m in result.moves
-        ]
-
-        async def finish(moves: list[MoveRecord]) -> None:
-            await store.finish_game(
-                result.match_id,
-                winner=result.outcome.winner,
-                termination=str(result.outcome.termination),
-                reason=result.outcome.reason,
-                moves=moves,
-                status="aborted" if result.outcome.termination == Termination.ABORTED else "finished",
-            )
-
-        try:
-            await finish(moves)
-        except InvalidRecord as exc:
-            if not any(m.evaluation is not None or m.considerations is not None for m in moves):
-                raise
-            log.warning("match %s: storing its moves without the bots' analysis (%s)", result.match_id, exc)
-            await finish([replace(m, evaluation=None, considerations=None) for m in moves])
-
     # ----- shutdown -----
 
     async def close(self) -> None:
-        """Stop every live match; each ends as aborted and is stored as such."""
+        """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept."""
         tasks = [m.task for m in self.live.values() if m.task is not None]
         for task in tasks:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def move_record(m: PlayedMove) -> MoveRecord:
+    """A referee's accepted move as the store keeps it."""
+    return MoveRecord(
+        ply=m.ply,
+        seat=m.seat,
+        move=m.move,
+        timestamp=utc(m.timestamp),
+        think_time=m.think_time,
+        evaluation=m.evaluation,
+        considerations=m.considerations,
+    )
+
+
+def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
+    """The seats as the store keeps them, from ``describe()`` of each player."""
+    return tuple(
+        PlayerRecord(name=str(d.get("name", "")), kind=str(d.get("kind", "")), spec=str(d.get("spec", "")))
+        for d in described
+    )
+
+
+async def _close_players(players: Sequence[BasePlayer]) -> None:
+    """Release players of a match that will not be played (their sockets, processes)."""
+    for player in players:
+        close = getattr(player, "close", None)
+        if close is None:
+            continue
+        try:
+            await close()
+        except Exception:
+            log.debug("closing %s failed", player, exc_info=True)

@@ -14,6 +14,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound
@@ -146,13 +147,7 @@ class DirectoryMixin(StoreBase):
         if not rows:
             return
         async with self._write("upsert_ratings") as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stmt = dialect.insert(ratings)
-            stmt = stmt.on_conflict_do_update(
-                index_elements=[ratings.c.game, ratings.c.key],
-                set_={c: stmt.excluded[c] for c in ("rating", "rd", "sigma", "games", "updated_at")},
-            )
-            await conn.execute(stmt, rows)
+            await _upsert_rows(conn, rows)
 
     async def upsert_rating(self, record: RatingRecord) -> None:
         await self.upsert_ratings([record])
@@ -226,6 +221,23 @@ class DirectoryMixin(StoreBase):
 
 
 _BOT_COLUMNS = (bots.c.bot_id, bots.c.game, bots.c.owner, bots.c.kind, bots.c.spec, bots.c.date_registered)
+
+
+async def upsert_ratings_in(conn: AsyncConnection, records: Iterable[RatingRecord]) -> None:
+    """Insert or replace ratings inside a transaction the caller holds (a game's finish rates in its own)."""
+    rows = [_rating_row(r) for r in records]
+    if rows:
+        await _upsert_rows(conn, rows)
+
+
+async def _upsert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    stmt = dialect.insert(ratings)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=[ratings.c.game, ratings.c.key],
+        set_={c: stmt.excluded[c] for c in ("rating", "rd", "sigma", "games", "updated_at")},
+    )
+    await conn.execute(stmt, rows)
 
 
 def _rating_row(record: RatingRecord) -> dict[str, Any]:

@@ -36,7 +36,7 @@ ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
 KEY_LENGTH = 200  # rating keys (bot ids or display names)
 STATUS_LENGTH = 16  # game and tournament statuses
-GAME_STATUSES = ("pending", "running", "finished", "aborted")
+GAME_STATUSES = ("pending", "running", "finished", "aborted", "interrupted")
 
 # Named constraints make later ALTERs (Alembic batch mode on SQLite) reproducible.
 NAMING_CONVENTION = {
@@ -102,7 +102,7 @@ class GameRow(Base):
 
     __table_args__ = (
         CheckConstraint(
-            "status IN ('pending', 'running', 'finished', 'aborted')",
+            "status IN ('pending', 'running', 'finished', 'aborted', 'interrupted')",
             name="status",
         ),
         Index("ix_games_created_at", "created_at"),

@@ -24,11 +24,15 @@ class GameStatus(StrEnum):
     PENDING = "pending"  # created, not started yet (e.g. waiting for players)
     RUNNING = "running"  # moves are being played
     FINISHED = "finished"  # ended with a result (win, draw, forfeit...)
-    ABORTED = "aborted"  # stopped without a result (server shutdown, crash, admin)
+    ABORTED = "aborted"  # never really started (unreachable bot, setup failure): no result
+    INTERRUPTED = "interrupted"  # the server stopped mid-game (shutdown, crash, internal error): moves kept, no result
 
 
 UNFINISHED = (GameStatus.PENDING, GameStatus.RUNNING)
-"""Statuses of games that may still change; finished and aborted games are final."""
+"""Statuses of games that may still change; finished, aborted and interrupted games are final."""
+
+ENDED = (GameStatus.FINISHED, GameStatus.ABORTED, GameStatus.INTERRUPTED)
+"""Final statuses."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +147,20 @@ class RatingRecord:
     sigma: float = 0.06
     games: int = 0
     updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """Asks :meth:`Store.finish_game` to move both players' Elo with the result, in the same transaction.
+
+    ``keys`` are the rating keys of seat 0 and seat 1 (display names); whether a game is rated at all is
+    decided by the recorder (:func:`hexarena.store.recorder.rated`), never here.
+    """
+
+    game: str
+    keys: tuple[str, str]
+    k: float = 24.0
+    initial: float = 1500.0
 
 
 @dataclass(frozen=True, slots=True)

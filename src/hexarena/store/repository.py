@@ -28,18 +28,31 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hexarena.core.elo import elo_update
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now
-from hexarena.store.directory import DirectoryMixin
+from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
-from hexarena.store.records import UNFINISHED, GameRecord, GameStatus, GameSummary, MoveRecord, PlayerRecord
+from hexarena.store.models import ratings as ratings_table
+from hexarena.store.records import (
+    ENDED,
+    UNFINISHED,
+    GameRecord,
+    GameStatus,
+    GameSummary,
+    MoveRecord,
+    PlayerRecord,
+    RatedGame,
+    RatingRecord,
+)
 from hexarena.store.validate import (
     check_float,
     check_id,
@@ -51,9 +64,11 @@ from hexarena.store.validate import (
     utc,
 )
 
-__all__ = ["ABORT_REASON", "MAX_LIMIT", "Store"]
+__all__ = ["ABORT_REASON", "INTERRUPT_REASON", "MAX_LIMIT", "Store"]
 
 ABORT_REASON = "the server stopped before the game finished"
+INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, there is no result"
+NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
 class Store(DirectoryMixin):
@@ -176,6 +191,42 @@ class Store(DirectoryMixin):
             except IntegrityError:
                 raise Conflict(duplicate) from None
 
+    async def append_moves(self, moves: Sequence[tuple[str, MoveRecord]]) -> int:
+        """Store many moves of many games in one transaction; returns how many rows were added.
+
+        The recorder's batched path: idempotent (a ply already stored is skipped, so a retried batch or a
+        replayed journal never fails on its own earlier success) and lenient about ended or unknown games
+        (their moves are skipped: a finished game's moves were written with its result). Pending games become
+        running. One transaction for the whole batch is what lets the store absorb thousands of moves a second.
+        """
+        rows = [_move_row(gid, m) for gid, m in moves]
+        if not rows:
+            return 0
+        ids = sorted({r["game_id"] for r in rows})
+        async with self._write("append_moves") as conn:
+            found = (
+                await conn.execute(
+                    select(games.c.id, games.c.status, games.c.started_at)
+                    .where(games.c.id.in_(ids))
+                    .with_for_update(read=True)
+                )
+            ).all()
+            open_ids = {r.id for r in found if r.status in UNFINISHED}
+            pending = [r.id for r in found if r.status == GameStatus.PENDING]
+            if pending:
+                await conn.execute(
+                    update(games)
+                    .where(games.c.id.in_(pending), games.c.status == GameStatus.PENDING)
+                    .values(status=GameStatus.RUNNING, started_at=now())
+                )
+            keep = [r for r in rows if r["game_id"] in open_ids]
+            if not keep:
+                return 0
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            stmt = dialect.insert(moves_table).on_conflict_do_nothing(index_elements=["game_id", "ply"])
+            result = await conn.execute(stmt, keep)
+            return len(keep) if result.rowcount is None or result.rowcount < 0 else int(result.rowcount)
+
     async def finish_game(
         self,
         game_id: str,
@@ -186,14 +237,17 @@ class Store(DirectoryMixin):
         moves: Sequence[MoveRecord] | None = None,
         status: GameStatus | str = GameStatus.FINISHED,
         finished_at: datetime | None = None,
+        rate: RatedGame | None = None,
     ) -> bool:
         """Record how a game ended; True if this call ended it, False if it had already ended (no change).
 
         ``winner`` is a seat index or None (draw, or no result); ``termination`` a stable string such as
-        :class:`hexarena.core.types.Termination`; ``status`` is ``finished`` or ``aborted``. With ``moves``, the
-        stored moves are replaced by these in the same transaction.
+        :class:`hexarena.core.types.Termination`; ``status`` is ``finished``, ``aborted`` or ``interrupted``.
+        With ``moves``, the stored moves are replaced by these in the same transaction. With ``rate``, both
+        players' Elo moves in the same transaction too, and only if this call ended the game: a retried or
+        replayed finish can never rate a game twice.
         """
-        final = _status(status, allowed=(GameStatus.FINISHED, GameStatus.ABORTED))
+        final = _status(status, allowed=ENDED)
         values: dict[str, Any] = {
             "status": final,
             "winner": None if winner is None else check_int(winner, "winner seat"),
@@ -223,6 +277,8 @@ class Store(DirectoryMixin):
                 if rows:
                     await conn.execute(insert(moves_table), rows)
             await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            if rate is not None:
+                await _rate(conn, rate, values["winner"], values["finished_at"])
             return True
 
     async def abort_game(self, game_id: str, reason: str) -> bool:
@@ -251,6 +307,42 @@ class Store(DirectoryMixin):
                 )
             )
             return int(result.rowcount or 0)
+
+    async def mark_unfinished_as_interrupted(self) -> tuple[int, int]:
+        """End every game an earlier server left ``pending`` or ``running``; returns (interrupted, aborted).
+
+        Games with stored moves become ``interrupted`` (the moves stay: the game can be replayed and exported),
+        games without any become ``aborted`` (they never really started). Call once at server start, after the
+        recorder replayed its journal (a journaled result must win over this). Not while another server
+        process shares the database and is playing games.
+        """
+        stamp = now()
+        has_moves = exists().where(moves_table.c.game_id == games.c.id)
+        unfinished = games.c.status.in_([str(s) for s in UNFINISHED])
+        async with self._write("mark_unfinished_as_interrupted") as conn:
+            interrupted = await conn.execute(
+                update(games)
+                .where(unfinished, has_moves)
+                .values(
+                    status=GameStatus.INTERRUPTED,
+                    termination="interrupted",
+                    reason=INTERRUPT_REASON,
+                    finished_at=stamp,
+                )
+            )
+            aborted = await conn.execute(
+                update(games)
+                .where(unfinished)
+                .values(
+                    status=GameStatus.ABORTED, termination="aborted", reason=NEVER_STARTED_REASON, finished_at=stamp
+                )
+            )
+            return int(interrupted.rowcount or 0), int(aborted.rowcount or 0)
+
+    async def ping(self) -> None:
+        """One round trip to the database; StoreError when it does not answer (health checks, recovery)."""
+        async with self._read("ping") as conn:
+            await conn.execute(select(literal(1)))
 
     async def get_game(self, game_id: str) -> GameRecord | None:
         """A game with its players and moves, or None if there is no such game."""
@@ -362,6 +454,33 @@ def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]
         "kind": check_name(player.kind, f"player kind of seat {seat}") if player.kind != "" else "",
         "spec": redact_spec(check_text(player.spec, f"spec of seat {seat}")),
     }
+
+
+async def _rate(conn: AsyncConnection, rate: RatedGame, winner: int | None, stamp: datetime) -> None:
+    """Apply one game's result to both players' Elo inside the finishing transaction (created at 1500)."""
+    current = []
+    for key in rate.keys:
+        row = (
+            (
+                await conn.execute(
+                    select(ratings_table).where(ratings_table.c.key == key, ratings_table.c.game == rate.game)
+                )
+            )
+            .mappings()
+            .first()
+        )
+        current.append(
+            RatingRecord(**row) if row is not None else RatingRecord(key=key, game=rate.game, rating=rate.initial)
+        )
+    score = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+    a, b = elo_update(current[0].rating, current[1].rating, score, rate.k)
+    await upsert_ratings_in(
+        conn,
+        [
+            RatingRecord(key=current[0].key, game=rate.game, rating=a, games=current[0].games + 1, updated_at=stamp),
+            RatingRecord(key=current[1].key, game=rate.game, rating=b, games=current[1].games + 1, updated_at=stamp),
+        ],
+    )
 
 
 def _move_row(game_id: str, move: MoveRecord) -> dict[str, Any]:

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from hexarena.core.elo import elo_to_score, elo_update
+
 #: Two-sided 95% quantile of the standard normal distribution (cutechess' phiInv(0.975)).
 Z95 = 1.959963984540054
 #: normalized Elo per unit of t-value (fishtest's ``nelo_divided_by_nt``).
@@ -40,11 +42,6 @@ MODELS: tuple[str, ...] = ("logistic", "normalized")
 
 
 # ----- Elo <-> score --------------------------------------------------------------------------------------
-
-
-def elo_to_score(elo: float) -> float:
-    """Expected score of a player ``elo`` points stronger (logistic model)."""
-    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def score_to_elo(score: float) -> float:
@@ -309,13 +306,6 @@ def sprt_status(results: Sequence[float], config: SprtConfig) -> SprtState:
 
 
 # ----- persistent ratings -----------------------------------------------------------------------------------
-
-
-def elo_update(rating_a: float, rating_b: float, score_a: float, k: float = 24.0) -> tuple[float, float]:
-    """New ratings after one game in which A scored ``score_a`` (1, 0.5 or 0) against B: the classic Elo step."""
-    expected = elo_to_score(rating_a - rating_b)
-    delta = k * (score_a - expected)
-    return rating_a + delta, rating_b - delta
 
 
 def _check_counts(counts: Sequence[float]) -> None:

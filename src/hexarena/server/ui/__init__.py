@@ -35,7 +35,7 @@ MAX_REPLAY_PLIES = 20000
 #: Games up to this many plies come with every position inline; longer ones are fetched in chunks.
 INLINE_PLIES = 300
 CHUNK = 100
-RESULTS = ("win", "draw", "running", "aborted", "finished")
+RESULTS = ("win", "draw", "running", "aborted", "interrupted", "finished")
 
 
 async def _browser_scheme(game: str, name: str) -> BasePlayer:
@@ -226,7 +226,9 @@ def install(app: FastAPI) -> None:
             if player:
                 rows = [r for r in rows if any(p.get("name") == player for p in r["players"])]
         else:
-            status = {"running": "running", "aborted": "aborted"}.get(result or "", "finished" if result else None)
+            status = {"running": "running", "aborted": "aborted", "interrupted": "interrupted"}.get(
+                result or "", "finished" if result else None
+            )
             found = await store.list_games(
                 game=game or None, player=player or None, status=status, limit=limit, offset=offset
             )

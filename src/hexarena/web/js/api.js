@@ -88,6 +88,7 @@ export function playerName(p) {
 export function resultText(g, seats) {
   if (g.status === "running") return "running";
   if (g.status === "aborted") return "aborted";
+  if (g.status === "interrupted") return "interrupted";
   if (g.winner === null || g.winner === undefined) return g.termination === "normal" || !g.termination ? "draw" : `draw (${g.termination})`;
   const side = seats ? seats[g.winner] : `seat ${g.winner}`;
   return `${side} wins${g.termination && g.termination !== "normal" ? ` (${g.termination})` : ""}`;

@@ -8,7 +8,7 @@ export async function gamesPage(app, { params }) {
   const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
   const player = h("input#f-player", { type: "text", placeholder: "player name" });
   const result = h("select#f-result", [["", "any result"], ["win", "decisive"], ["draw", "draw"], ["finished", "finished"],
-    ["running", "running"], ["aborted", "aborted"]].map(([v, t]) => h("option", { value: v }, t)));
+    ["running", "running"], ["aborted", "aborted"], ["interrupted", "interrupted"]].map(([v, t]) => h("option", { value: v }, t)));
   gameSel.value = params.get("game") || "";
   player.value = params.get("player") || "";
   result.value = params.get("result") || "";

@@ -1,0 +1,552 @@
+"""The one recorder of games: every way a match is played (live server, battlebot contests, dots tables,
+tournaments) writes its games through it, so a result means the same thing everywhere.
+
+What it guarantees:
+
+- **One mapping** from how a match ended to what is stored: :func:`status_for` (``finished`` for a result,
+  ``aborted`` for a game that never really started, ``interrupted`` for one the server stopped mid-game) and
+  :func:`rated` (only results between bots move ratings). Nothing else in hexarena decides either.
+- **Moves written as played**: :meth:`Recorder.move` queues a move and returns at once; a background flusher
+  writes every queued move of every game in one transaction at most :data:`FLUSH_INTERVAL` seconds after it
+  was queued (plus the write itself). A crash loses at most the moves of that last fraction of a second.
+- **No write lost to a database outage**: a write that fails stays queued and is retried with exponential
+  backoff (up to :data:`MAX_BACKOFF` s); meanwhile it and everything queued after it go to a local journal
+  (:mod:`hexarena.store.journal`) that a restart replays before anything else, so even a restart during the
+  outage loses nothing. :attr:`Recorder.degraded` says so for ``/healthz``; new games are refused with
+  :class:`StoreUnavailable` (the API answers 503) instead of starting games that could not be recorded.
+- **Idempotent writes**: creating a game twice is a no-op, moves are inserted with ``ON CONFLICT DO NOTHING``,
+  a finish only ends an unfinished game and rates it in the same transaction; a retried or replayed write
+  therefore never doubles anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hexarena.core.types import Termination
+from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
+from hexarena.store.journal import Journal, orphans
+from hexarena.store.records import GameStatus, MoveRecord, PlayerRecord, RatedGame
+
+log = logging.getLogger(__name__)
+
+#: Seconds a queued write waits for others to join its transaction: the bound on how late a move reaches the
+#: database (README: "moves reach the store within about 0.2 s").
+FLUSH_INTERVAL = 0.1
+#: Longest pause between two retries while the database is away.
+MAX_BACKOFF = 5.0
+#: Seconds a new game's creation may take before the database counts as unreachable.
+CREATE_TIMEOUT = 10.0
+#: Player kinds that are people: their games are kept but never rated.
+PEOPLE = ("human", "browser")
+#: Longest stored reason; longer reasons are cut (the store refuses unbounded text).
+MAX_REASON = 1000
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot take new games right now; the caller should retry later (HTTP 503)."""
+
+
+def status_for(termination: str, plies: int) -> GameStatus:
+    """The stored status of a game that ended by ``termination`` after ``plies`` moves.
+
+    A result (win, draw, forfeit) is ``finished``. A game that never really started (``aborted``: a bot that
+    could not be reached, a setup failure) is ``aborted``. A game the server stopped (``interrupted``) or that
+    hexarena itself broke (``error``) keeps its moves as ``interrupted``, or is ``aborted`` if no move was
+    played.
+    """
+    try:
+        term = Termination(termination)
+    except ValueError:
+        term = Termination.ERROR
+    if term.is_result:
+        return GameStatus.FINISHED
+    if term == Termination.ABORTED or plies == 0:
+        return GameStatus.ABORTED
+    return GameStatus.INTERRUPTED
+
+
+def rated(termination: str, kinds: Sequence[str]) -> bool:
+    """Whether a game moves ratings: a result, between two bots (a person's games are kept, not rated)."""
+    status = status_for(termination, 1)
+    return status == GameStatus.FINISHED and not any(k in PEOPLE for k in kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game as it starts: what :meth:`hexarena.store.Store.create_game` takes."""
+
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    players: tuple[PlayerRecord, ...]
+    contest_id: str | None = None
+    tournament_id: str | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, with every move; the recorder derives status, winner and rating from it."""
+
+    game_id: str
+    game: str
+    winner: int | None
+    termination: str
+    reason: str
+    moves: tuple[MoveRecord, ...]
+    #: The seats as stored (rating keys are their names; their kinds say whether people played).
+    players: tuple[PlayerRecord, ...] = ()
+    #: False for games that must never move ratings (an unrated tournament); otherwise :func:`rated` decides.
+    rate: bool = True
+    finished_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+# ----- queued operations -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Op:
+    kind: str  # "create" | "move" | "finish"
+    game_id: str
+    payload: Any
+    journaled: bool = False
+
+
+def _move_json(m: MoveRecord) -> dict[str, Any]:
+    return {
+        "ply": m.ply,
+        "seat": m.seat,
+        "move": m.move,
+        "timestamp": m.timestamp.isoformat(),
+        "think_time": m.think_time,
+        "evaluation": m.evaluation,
+        "considerations": m.considerations,
+    }
+
+
+def _move_from(d: dict[str, Any]) -> MoveRecord:
+    return MoveRecord(
+        ply=int(d["ply"]),
+        seat=int(d["seat"]),
+        move=str(d["move"]),
+        timestamp=datetime.fromisoformat(d["timestamp"]),
+        think_time=float(d["think_time"]),
+        evaluation=d.get("evaluation"),
+        considerations=d.get("considerations"),
+    )
+
+
+def _to_json(op: _Op) -> dict[str, Any]:
+    p = op.payload
+    if op.kind == "move":
+        return {"op": "move", "game_id": op.game_id, "move": _move_json(p)}
+    if op.kind == "create":
+        return {
+            "op": "create",
+            "game_id": p.game_id,
+            "game": p.game,
+            "params": p.params,
+            "players": [[x.name, x.kind, x.spec] for x in p.players],
+            "contest_id": p.contest_id,
+            "tournament_id": p.tournament_id,
+            "created_at": p.created_at.isoformat(),
+        }
+    return {
+        "op": "finish",
+        "game_id": p.game_id,
+        "game": p.game,
+        "winner": p.winner,
+        "termination": p.termination,
+        "reason": p.reason,
+        "moves": [_move_json(m) for m in p.moves],
+        "players": [[x.name, x.kind, x.spec] for x in p.players],
+        "rate": p.rate,
+        "finished_at": p.finished_at.isoformat(),
+    }
+
+
+def _from_json(d: dict[str, Any]) -> _Op:
+    kind = d["op"]
+    if kind == "move":
+        return _Op("move", d["game_id"], _move_from(d["move"]), journaled=True)
+    if kind == "create":
+        new = NewGame(
+            game_id=d["game_id"],
+            game=d["game"],
+            params=d["params"],
+            players=tuple(PlayerRecord(*p) for p in d["players"]),
+            contest_id=d.get("contest_id"),
+            tournament_id=d.get("tournament_id"),
+            created_at=datetime.fromisoformat(d["created_at"]),
+        )
+        return _Op("create", new.game_id, new, journaled=True)
+    if kind == "finish":
+        end = GameEnd(
+            game_id=d["game_id"],
+            game=d["game"],
+            winner=d["winner"],
+            termination=d["termination"],
+            reason=d["reason"],
+            moves=tuple(_move_from(m) for m in d["moves"]),
+            players=tuple(PlayerRecord(*p) for p in d.get("players", ())),
+            rate=bool(d.get("rate", True)),
+            finished_at=datetime.fromisoformat(d["finished_at"]),
+        )
+        return _Op("finish", end.game_id, end, journaled=True)
+    raise ValueError(f"unknown journal entry {kind!r}")
+
+
+def _journal_safe(op: _Op) -> dict[str, Any]:
+    """The op as JSON; a bot's analysis that is not JSON is dropped rather than the op lost."""
+    import json
+
+    entry = _to_json(op)
+    try:
+        json.dumps(entry)
+    except (TypeError, ValueError):
+        op.payload = _without_analysis(op.payload)
+        entry = _to_json(op)
+    return entry
+
+
+def _without_analysis(payload: Any) -> Any:
+    if isinstance(payload, MoveRecord):
+        return replace(payload, evaluation=None, considerations=None)
+    if isinstance(payload, GameEnd):
+        return replace(payload, moves=tuple(replace(m, evaluation=None, considerations=None) for m in payload.moves))
+    return payload
+
+
+def _has_analysis(moves: Sequence[MoveRecord]) -> bool:
+    return any(m.evaluation is not None or m.considerations is not None for m in moves)
+
+
+def default_data_dir(database_url: str | None = None) -> Path:
+    """Where local state lives: ``$HEXARENA_DATA_DIR``, else the SQLite file's folder, else ``./data``."""
+    env = os.environ.get("HEXARENA_DATA_DIR")
+    if env:
+        return Path(env)
+    from hexarena.store.engine import is_memory, resolve_url
+
+    try:
+        url = resolve_url(database_url)
+    except StoreError:
+        return Path("data")
+    if url.get_backend_name() == "sqlite" and url.database and not is_memory(url):
+        return Path(url.database).expanduser().resolve().parent
+    return Path("data")
+
+
+# ----- the recorder ---------------------------------------------------------------------------------------------
+
+
+class Recorder:
+    """Queues every game write, flushes them in batches, retries and journals them through outages.
+
+    Use::
+
+        recorder = Recorder(store, data_dir)
+        await recorder.start()              # replays journals of crashed processes first
+        await recorder.open_game(NewGame(...))   # StoreUnavailable if the database can't take it
+        recorder.move(game_id, MoveRecord(...))  # returns at once
+        recorder.finish(GameEnd(...))            # returns at once
+        await recorder.close()              # flushes; what the database can't take stays in the journal
+    """
+
+    def __init__(
+        self,
+        store: Any,
+        data_dir: Path | None = None,
+        *,
+        interval: float = FLUSH_INTERVAL,
+        max_backoff: float = MAX_BACKOFF,
+        create_timeout: float = CREATE_TIMEOUT,
+    ) -> None:
+        self.store = store
+        self.data_dir = data_dir
+        self.journal = Journal(data_dir) if data_dir is not None else None
+        self.interval = interval
+        self.max_backoff = max_backoff
+        self.create_timeout = create_timeout
+        self._queue: collections.deque[_Op] = collections.deque()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self._backoff = 0.0
+        self._retry_at = 0.0
+        self.degraded = False
+        self.last_error = ""
+        self.written_moves = 0
+        self.written_results = 0
+
+    # ----- life cycle -----
+
+    async def start(self) -> int:
+        """Replay the journals of processes that are gone, then start flushing; returns the entries replayed.
+
+        Raises StoreError if the database cannot take the replayed writes: they stay on disk for the next start.
+        """
+        replayed = 0
+        if self.data_dir is not None:
+            with orphans(self.data_dir) as found:
+                for path, entries in found:
+                    ops = []
+                    for entry in entries:
+                        try:
+                            ops.append(_from_json(entry))
+                        except (KeyError, ValueError, TypeError) as exc:
+                            log.error("journal %s: an entry cannot be read and is skipped (%s)", path, exc)
+                    if ops:
+                        log.warning("replaying %d write(s) journaled by an earlier process (%s)", len(ops), path)
+                    self._queue.extend(ops)
+                    replayed += len(ops)
+                if self._queue:
+                    await self._apply()  # raises: the files stay for the next start
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="hexarena-recorder")
+        return replayed
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Write what is queued (waiting at most ``timeout`` s); anything left is journaled for the next start."""
+        with contextlib.suppress(TimeoutError):
+            await self.flush(timeout)
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        if self._queue:
+            log.warning(
+                "the database did not take %d write(s) before shutdown; they wait in the journal", len(self._queue)
+            )
+            self._journal_pending()
+        if self.journal is not None:
+            self.journal.close()
+
+    # ----- writes -----
+
+    async def open_game(self, new: NewGame) -> None:
+        """Create the game's row now (a live game must exist before its first move is accepted).
+
+        StoreUnavailable when the database is failing: the caller must not start the game.
+        """
+        if self.degraded:
+            raise StoreUnavailable(f"the database is unreachable ({self.last_error}); try again in a few seconds")
+        try:
+            await asyncio.wait_for(self._create(new), self.create_timeout)
+        except TimeoutError:
+            self._failed(f"creating a game took over {self.create_timeout:g} s")
+            raise StoreUnavailable("the database did not answer in time; try again in a few seconds") from None
+        except (InvalidRecord, Conflict):
+            raise
+        except StoreError as exc:
+            self._failed(str(exc))
+            raise StoreUnavailable(f"the database is unreachable ({exc}); try again in a few seconds") from exc
+
+    def move(self, game_id: str, move: MoveRecord) -> None:
+        """Queue one accepted move; it reaches the database within about :data:`FLUSH_INTERVAL` s."""
+        self._push(_Op("move", game_id, move))
+
+    def finish(self, end: GameEnd) -> None:
+        """Queue a game's end with all its moves (the stored moves are replaced by these, atomically)."""
+        # queued moves of this game are superseded by the finish, which carries them all
+        if any(op.kind == "move" and op.game_id == end.game_id and not op.journaled for op in self._queue):
+            self._queue = collections.deque(
+                op for op in self._queue if not (op.kind == "move" and op.game_id == end.game_id and not op.journaled)
+            )
+        self._push(_Op("finish", end.game_id, end))
+
+    def record(self, new: NewGame, end: GameEnd) -> None:
+        """Queue a whole game at once (tournament games, which are stored when they end)."""
+        self._push(_Op("create", new.game_id, new))
+        self._push(_Op("finish", end.game_id, end))
+
+    async def flush(self, timeout: float | None = None) -> None:
+        """Wait until everything queued so far is written (TimeoutError after ``timeout`` s)."""
+        if not self._queue:
+            return
+        if self._task is None:  # not started (tests, one-shot tools): write inline
+            await asyncio.wait_for(self._apply(), timeout)
+            return
+        self._wake.set()
+        await asyncio.wait_for(self._idle.wait(), timeout)
+
+    # ----- health -----
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def health(self) -> dict[str, Any]:
+        """For ``/healthz``: ``ok``, or ``degraded`` with what waits and why."""
+        out: dict[str, Any] = {
+            "status": "degraded" if self.degraded else "ok",
+            "pending_writes": len(self._queue),
+            "journaled": 0 if self.journal is None else self.journal.entries,
+        }
+        if self.degraded:
+            out["error"] = self.last_error
+            out["retry_in"] = round(max(0.0, self._retry_at - time.monotonic()), 2)
+        return out
+
+    # ----- internals -----
+
+    def _push(self, op: _Op) -> None:
+        self._queue.append(op)
+        self._idle.clear()
+        if self.degraded:
+            self._journal_pending()  # the database is away: nothing may wait in memory only
+        self._wake.set()
+
+    def _journal_pending(self) -> None:
+        if self.journal is None:
+            return
+        fresh = [op for op in self._queue if not op.journaled]
+        if not fresh:
+            return
+        try:
+            self.journal.append([_journal_safe(op) for op in fresh])
+        except OSError:
+            log.exception("could not write the journal %s", self.journal.path)
+            return
+        for op in fresh:
+            op.journaled = True
+
+    def _failed(self, error: str) -> None:
+        if not self.degraded:
+            log.error("the database is failing (%s); writes are kept and retried", error)
+        self.degraded = True
+        self.last_error = error
+        self._backoff = min(self.max_backoff, max(0.1, self._backoff * 2))
+        self._retry_at = time.monotonic() + self._backoff
+        self._journal_pending()
+
+    def _recovered(self) -> None:
+        if self.degraded:
+            log.warning("the database is back; queued writes are flushed")
+        self.degraded = False
+        self.last_error = ""
+        self._backoff = 0.0
+        if not self._queue and self.journal is not None and self.journal.entries:
+            self.journal.clear()
+
+    async def _run(self) -> None:
+        while True:
+            if not self._queue:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+            await asyncio.sleep(
+                self.interval if not self.degraded else max(self.interval, self._retry_at - time.monotonic())
+            )
+            try:
+                await self._apply()
+            except StoreError as exc:
+                self._failed(str(exc))
+            except Exception as exc:  # a bug must not stop the recorder: keep the writes, retry later
+                log.exception("the recorder failed")
+                self._failed(f"internal error: {exc}")
+            else:
+                self._recovered()
+
+    async def _apply(self) -> None:
+        """Write the queue in order; each step leaves the queue once the database took it. Raises StoreError."""
+        while self._queue:
+            head = self._queue[0]
+            if head.kind == "move":
+                group = []
+                for op in self._queue:
+                    if op.kind != "move":
+                        break
+                    group.append(op)
+                await self._append_moves(group)
+                for _ in group:
+                    self._queue.popleft()
+            elif head.kind == "create":
+                await self._create(head.payload)
+                self._queue.popleft()
+            else:
+                await self._finish(head.payload)
+                self._queue.popleft()
+
+    async def _create(self, new: NewGame) -> None:
+        try:
+            await self.store.create_game(
+                game_id=new.game_id,
+                game=new.game,
+                params=new.params,
+                players=list(new.players),
+                status=GameStatus.RUNNING,
+                contest_id=new.contest_id,
+                tournament_id=new.tournament_id,
+                created_at=new.created_at,
+            )
+        except Conflict:
+            pass  # created by an earlier try whose answer was lost: already done
+
+    async def _append_moves(self, ops: list[_Op]) -> None:
+        batch = [(op.game_id, op.payload) for op in ops]
+        try:
+            self.written_moves += await self.store.append_moves(batch)
+            return
+        except InvalidRecord as exc:
+            log.warning("a batch of moves was refused (%s); storing them one by one", exc)
+        for gid, move in batch:  # find the bad one(s): a bot's analysis the store refuses, most likely
+            for candidate in (move, _without_analysis(move)):
+                try:
+                    self.written_moves += await self.store.append_moves([(gid, candidate)])
+                    break
+                except InvalidRecord as exc:
+                    log.error("game %s: move %d cannot be stored (%s)", gid, move.ply, exc)
+
+    async def _finish(self, end: GameEnd) -> None:
+        status = status_for(end.termination, len(end.moves))
+        rate = None
+        if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
+            rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
+        reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
+        for moves in (end.moves, tuple(_without_analysis(m) for m in end.moves)):
+            try:
+                await self.store.finish_game(
+                    end.game_id,
+                    winner=end.winner if status == GameStatus.FINISHED else None,
+                    termination=end.termination,
+                    reason=reason,
+                    moves=list(moves),
+                    status=status,
+                    finished_at=end.finished_at,
+                    rate=rate,
+                )
+                self.written_results += 1
+                return
+            except NotFound:
+                log.error("game %s ended but was never stored; its result (%s) is lost", end.game_id, reason)
+                return
+            except InvalidRecord as exc:
+                if not _has_analysis(moves):
+                    log.error("game %s: its result cannot be stored (%s)", end.game_id, exc)
+                    return
+                log.warning("game %s: storing its moves without the bots' analysis (%s)", end.game_id, exc)
+
+
+__all__ = [
+    "FLUSH_INTERVAL",
+    "GameEnd",
+    "NewGame",
+    "Recorder",
+    "StoreUnavailable",
+    "default_data_dir",
+    "rated",
+    "status_for",
+]
