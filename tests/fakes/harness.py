@@ -16,6 +16,7 @@ from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
 from hexarena.players.base import BasePlayer, ClockConfig
 from hexarena.server.live import LiveMatch, MatchManager
+from hexarena.store.recorder import Recorder
 
 
 @dataclass
@@ -43,7 +44,7 @@ async def play(
     params: dict[str, Any] | None = None,
     timeout: float = 30.0,
 ) -> Played:
-    manager = MatchManager(store)
+    manager = MatchManager(None if store is None else Recorder(store))
     live = await manager.create(HTTTX, players, params=params or {}, clock=clock, heartbeat_ms=heartbeat_ms)
     seen: list[dict[str, Any]] = []
 

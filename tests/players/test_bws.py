@@ -363,8 +363,9 @@ async def test_bad_capabilities(store: Store, caps: bytes, status: int, terminat
 
 async def test_free_setup_is_required_for_an_opening_position(store: Store) -> None:
     from hexarena.server.live import MatchManager
+    from hexarena.store.recorder import Recorder
 
-    manager = MatchManager(store)
+    manager = MatchManager(None if store is None else Recorder(store))
     opening = HTTTX.from_cells([(0, 0, 0), (1, 0, 1), (2, 0, 1)], to_move=0)
     async with fake_bots(FakeBot(), FakeBot()) as (xu, ou):
         live = await manager.create(HTTTX, [BwsPlayer(xu), BwsPlayer(ou)], initial_state=opening)

@@ -217,7 +217,9 @@ async def test_start_failures() -> None:
     x = ScriptedPlayer("x", [], start_error=BotCrashed("connection refused"))
     o = ScriptedPlayer("o", [])
     result, _ = await run(pair(x, o))
-    assert result.outcome.termination == Termination.DISCONNECT and result.outcome.winner == 1
+    # a match that never started is nobody's win (a bot URL at a closed port used to hand the other seat a win)
+    assert result.outcome.termination == Termination.ABORTED and result.outcome.winner is None
+    assert result.culprit == 0
     assert "could not start" in result.outcome.reason and "connection refused" in result.outcome.reason
     assert len(o.calls.finished) == 1 and len(x.calls.finished) == 1
 
@@ -233,10 +235,11 @@ async def test_start_failures() -> None:
 
     x = ScriptedPlayer("x", [], start_hang=True)
     result, _ = await run(pair(x, ScriptedPlayer("o", [])), start_timeout=0.05)
-    assert result.outcome.termination == Termination.TIME and result.culprit == 0
+    assert result.outcome.termination == Termination.ABORTED and result.culprit == 0
+    assert result.outcome.winner is None and "did not get ready within 0.05 s" in result.outcome.reason
 
 
-async def test_cancelling_the_match_aborts_it_and_still_reports() -> None:
+async def test_cancelling_the_match_interrupts_it_and_still_reports() -> None:
     x = ScriptedPlayer("x", [Step(hang=True)])
     o = ScriptedPlayer("o", [])
     rec = Recorder()
@@ -248,7 +251,7 @@ async def test_cancelling_the_match_aborts_it_and_still_reports() -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert rec.result.outcome.termination == Termination.ABORTED
+    assert rec.result.outcome.termination == Termination.INTERRUPTED and rec.result.outcome.winner is None
     assert len(x.calls.finished) == 1 and len(o.calls.finished) == 1
 
 

@@ -13,6 +13,7 @@ from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.server import live as live_module
 from hexarena.server.live import MatchManager
+from hexarena.store.recorder import Recorder
 
 TTT = get_game("tictactoe")
 
@@ -48,7 +49,7 @@ async def test_a_stuck_spectator_is_dropped_and_the_match_goes_on(monkeypatch: p
     assert manager.get(match.match_id) is match and match.match_id not in manager.live
 
 
-async def test_close_aborts_live_matches() -> None:
+async def test_close_interrupts_live_matches() -> None:
     manager = MatchManager(None)
     x = ScriptedPlayer("x", [Step(hang=True)])
     o = ScriptedPlayer("o", [])
@@ -58,7 +59,7 @@ async def test_close_aborts_live_matches() -> None:
             break
         await asyncio.sleep(0.005)
     await manager.close()
-    assert match.result is not None and match.result.outcome.termination == Termination.ABORTED
+    assert match.result is not None and match.result.outcome.termination == Termination.INTERRUPTED
     assert len(x.calls.finished) == 1 and match.done.is_set()
 
 
@@ -69,7 +70,7 @@ async def test_finished_bot_games_update_the_leaderboard(tmp_path: Path) -> None
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.sqlite3'}")
     try:
-        manager = MatchManager(store)
+        manager = MatchManager(None if store is None else Recorder(store))
         players = [InProcessPlayer.builtin("tictactoe", "perfect"), InProcessPlayer.builtin("tictactoe", "random")]
         live = await manager.create(get_game("tictactoe"), players)
         await live.done.wait()

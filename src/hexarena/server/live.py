@@ -35,6 +35,8 @@ Send = Callable[[str], Awaitable[None]]
 SPECTATOR_QUEUE = 1024
 #: Finished matches kept in memory for late spectators and quick lookups (the store keeps them all).
 KEEP_FINISHED = 512
+#: Seconds a match's end waits for its result to be stored before it is announced anyway.
+RESULT_WAIT = 2.0
 
 
 _encoder = msgspec.json.Encoder()
@@ -232,7 +234,7 @@ class MatchManager:
             if mid == result.match_id:
                 del self.tokens[token]
         if self.recorder is not None:
-            self.recorder.finish(
+            written = self.recorder.finish(
                 GameEnd(
                     game_id=result.match_id,
                     game=live.game.name,
@@ -244,6 +246,10 @@ class MatchManager:
                     finished_at=utc(result.finished),
                 )
             )
+            # tell spectators the game ended once it is stored, so whoever reads it next finds it; during a
+            # database outage the result waits in the journal and the end is announced anyway
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
         live.broadcast(messages.end(live.game, result))
         live.broadcast(None)
         live.spectators.clear()

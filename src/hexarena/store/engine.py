@@ -104,10 +104,11 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, see _on_begin
         cursor = dbapi_connection.cursor()
         try:
+            # the busy timeout first: switching a fresh file to WAL needs a lock that another opener may hold
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             if not memory:
                 cursor.execute("PRAGMA journal_mode=WAL")
                 cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()

@@ -121,6 +121,7 @@ class _Op:
     game_id: str
     payload: Any
     journaled: bool = False
+    written: asyncio.Future[None] | None = None  # resolved once the database took it
 
 
 def _move_json(m: MoveRecord) -> dict[str, Any]:
@@ -207,6 +208,11 @@ def _from_json(d: dict[str, Any]) -> _Op:
     raise ValueError(f"unknown journal entry {kind!r}")
 
 
+def _written(op: _Op) -> None:
+    if op.written is not None and not op.written.done():
+        op.written.set_result(None)
+
+
 def _journal_safe(op: _Op) -> dict[str, Any]:
     """The op as JSON; a bot's analysis that is not JSON is dropped rather than the op lost."""
     import json
@@ -286,6 +292,7 @@ class Recorder:
         self._task: asyncio.Task[None] | None = None
         self._backoff = 0.0
         self._retry_at = 0.0
+        self._urgent = False
         self.degraded = False
         self.last_error = ""
         self.written_moves = 0
@@ -358,14 +365,22 @@ class Recorder:
         """Queue one accepted move; it reaches the database within about :data:`FLUSH_INTERVAL` s."""
         self._push(_Op("move", game_id, move))
 
-    def finish(self, end: GameEnd) -> None:
-        """Queue a game's end with all its moves (the stored moves are replaced by these, atomically)."""
+    def finish(self, end: GameEnd) -> asyncio.Future[None]:
+        """Queue a game's end with all its moves (the stored moves are replaced by these, atomically).
+
+        Written at once, without waiting for others to join; the future resolves when the database took it
+        (the server waits on it, briefly, so that a client told "the game ended" finds it stored).
+        """
         # queued moves of this game are superseded by the finish, which carries them all
         if any(op.kind == "move" and op.game_id == end.game_id and not op.journaled for op in self._queue):
             self._queue = collections.deque(
                 op for op in self._queue if not (op.kind == "move" and op.game_id == end.game_id and not op.journaled)
             )
-        self._push(_Op("finish", end.game_id, end))
+        op = _Op("finish", end.game_id, end, written=asyncio.get_running_loop().create_future())
+        self._urgent = True
+        self._push(op)
+        assert op.written is not None
+        return op.written
 
     def record(self, new: NewGame, end: GameEnd) -> None:
         """Queue a whole game at once (tournament games, which are stored when they end)."""
@@ -375,9 +390,6 @@ class Recorder:
     async def flush(self, timeout: float | None = None) -> None:
         """Wait until everything queued so far is written (TimeoutError after ``timeout`` s)."""
         if not self._queue:
-            return
-        if self._task is None:  # not started (tests, one-shot tools): write inline
-            await asyncio.wait_for(self._apply(), timeout)
             return
         self._wake.set()
         await asyncio.wait_for(self._idle.wait(), timeout)
@@ -405,6 +417,8 @@ class Recorder:
     def _push(self, op: _Op) -> None:
         self._queue.append(op)
         self._idle.clear()
+        if self._task is None:  # a recorder used without start(): nothing to replay, flush as usual
+            self._task = asyncio.create_task(self._run(), name="hexarena-recorder")
         if self.degraded:
             self._journal_pending()  # the database is away: nothing may wait in memory only
         self._wake.set()
@@ -472,13 +486,13 @@ class Recorder:
                     group.append(op)
                 await self._append_moves(group)
                 for _ in group:
-                    self._queue.popleft()
+                    _written(self._queue.popleft())
             elif head.kind == "create":
                 await self._create(head.payload)
-                self._queue.popleft()
+                _written(self._queue.popleft())
             else:
                 await self._finish(head.payload)
-                self._queue.popleft()
+                _written(self._queue.popleft())
 
     async def _create(self, new: NewGame) -> None:
         try:

@@ -1,0 +1,304 @@
+"""The recorder against a real store (SQLite and PostgreSQL): one mapping of endings, batched moves, outages.
+
+The database outage here is a store whose every call fails while ``down`` is set, around the real store: the
+recorder must keep, journal, retry and finally write everything. The end-to-end proofs with a stopped
+PostgreSQL server and ``kill -9`` live in ``tests/server/test_durability.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_helpers import move, players
+
+from hexarena.core.types import Termination
+from hexarena.store import GameStatus, MoveRecord, PlayerRecord, Store, StoreError, new_id
+from hexarena.store.recorder import GameEnd, NewGame, Recorder, StoreUnavailable, rated, status_for
+
+
+class FlakyStore:
+    """The real store, except that every call raises StoreError while ``down`` is set (a database outage)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.down = False
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self.store, name)
+        if not callable(target):
+            return target
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            if self.down:
+                raise StoreError(f"{name} failed: ConnectionRefusedError: [Errno 111] Connection refused")
+            return await target(*args, **kwargs)
+
+        return call
+
+
+def _new(gid: str, names: tuple[str, str] = ("alice", "bob"), kinds: tuple[str, str] = ("bws", "builtin")) -> NewGame:
+    return NewGame(
+        game_id=gid,
+        game="hex",
+        params={"size": 5},
+        players=(PlayerRecord(names[0], kinds[0], ""), PlayerRecord(names[1], kinds[1], "")),
+    )
+
+
+def _end(gid: str, n: int, *, winner: int | None = 1, termination: str = "normal", **extra: Any) -> GameEnd:
+    new = _new(gid)
+    return GameEnd(
+        game_id=gid,
+        game="hex",
+        winner=winner,
+        termination=termination,
+        reason="connected",
+        moves=extra.pop("moves", tuple(move(i) for i in range(n))),
+        players=extra.pop("players", new.players),
+        **extra,
+    )
+
+
+# ----- the one mapping -----
+
+
+@pytest.mark.parametrize(
+    ("termination", "plies", "status"),
+    [
+        ("normal", 10, GameStatus.FINISHED),
+        ("turn_limit", 10, GameStatus.FINISHED),
+        ("time", 0, GameStatus.FINISHED),  # a forfeit before the first move is still a result
+        ("illegal_move", 3, GameStatus.FINISHED),
+        ("protocol", 3, GameStatus.FINISHED),
+        ("disconnect", 3, GameStatus.FINISHED),
+        ("resign", 3, GameStatus.FINISHED),
+        ("aborted", 0, GameStatus.ABORTED),
+        ("aborted", 5, GameStatus.ABORTED),
+        ("interrupted", 5, GameStatus.INTERRUPTED),
+        ("interrupted", 0, GameStatus.ABORTED),
+        ("error", 5, GameStatus.INTERRUPTED),
+        ("error", 0, GameStatus.ABORTED),
+        ("bogus", 5, GameStatus.INTERRUPTED),
+    ],
+)
+def test_status_for_every_termination(termination: str, plies: int, status: GameStatus) -> None:
+    assert status_for(termination, plies) == status
+
+
+def test_every_termination_is_mapped() -> None:
+    for t in Termination:
+        assert status_for(str(t), 1) in (GameStatus.FINISHED, GameStatus.ABORTED, GameStatus.INTERRUPTED)
+        assert (status_for(str(t), 1) == GameStatus.FINISHED) == t.is_result
+
+
+def test_rated_only_results_between_bots() -> None:
+    assert rated("normal", ["bws", "builtin"])
+    assert rated("time", ["bws", "builtin"])
+    assert not rated("normal", ["browser", "builtin"])
+    assert not rated("normal", ["human", "builtin"])
+    for t in ("aborted", "interrupted", "error"):
+        assert not rated(t, ["bws", "builtin"])
+
+
+# ----- results -----
+
+
+async def test_result_with_analysis_and_rating(store: Store, tmp_path: Path) -> None:
+    recorder = Recorder(store, tmp_path)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    moves = (move(0, evaluation={"score": 0.25}), move(1, evaluation={"score": -1}, considerations=[{"move": "b"}]))
+    recorder.finish(_end(gid, 0, moves=moves))
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.FINISHED and rec.winner_name == "bob"
+    assert [m.evaluation for m in rec.moves] == [{"score": 0.25}, {"score": -1}]
+    assert rec.moves[1].considerations == [{"move": "b"}]
+    ratings = {r.key: r for r in await store.list_ratings("hex")}
+    assert ratings["bob"].rating > 1500 > ratings["alice"].rating and ratings["bob"].games == 1
+    await recorder.close()
+
+
+async def test_unstorable_analysis_does_not_lose_the_result(store: Store, tmp_path: Path) -> None:
+    recorder = Recorder(store, tmp_path)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    bad = MoveRecord(ply=1, seat=1, move="b2", timestamp=move(1).timestamp, think_time=0.1, evaluation={"s": {1, 2}})
+    recorder.finish(_end(gid, 0, moves=(move(0), bad)))
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.FINISHED and rec.winner == 1
+    assert [(m.move, m.evaluation) for m in rec.moves] == [("m0", None), ("b2", None)]
+    await recorder.close()
+
+
+async def test_a_bad_result_is_refused_not_invented(store: Store, tmp_path: Path) -> None:
+    recorder = Recorder(store, tmp_path)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    recorder.finish(_end(gid, 2, winner=5))
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.RUNNING and rec.winner is None
+    await recorder.close()
+
+
+@pytest.mark.parametrize(
+    ("termination", "kinds", "status", "rated_game"),
+    [
+        ("normal", ("bws", "builtin"), GameStatus.FINISHED, True),
+        ("aborted", ("bws", "builtin"), GameStatus.ABORTED, False),
+        ("interrupted", ("bws", "builtin"), GameStatus.INTERRUPTED, False),
+        ("error", ("bws", "builtin"), GameStatus.INTERRUPTED, False),
+        ("normal", ("browser", "builtin"), GameStatus.FINISHED, False),
+    ],
+)
+async def test_no_result_has_no_winner_and_no_rating(
+    store: Store, tmp_path: Path, termination: str, kinds: tuple[str, str], status: GameStatus, rated_game: bool
+) -> None:
+    recorder = Recorder(store, tmp_path)
+    await recorder.start()
+    gid = new_id()
+    new = _new(gid, kinds=kinds)
+    recorder.record(new, _end(gid, 3, winner=0, termination=termination, players=new.players))
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == status and len(rec.moves) == 3
+    assert rec.winner == (0 if status == GameStatus.FINISHED else None)
+    assert bool(await store.list_ratings("hex")) == rated_game
+    await recorder.close()
+
+
+# ----- moves as played -----
+
+
+async def test_moves_reach_the_store_as_played(store: Store, tmp_path: Path) -> None:
+    recorder = Recorder(store, tmp_path, interval=0.01)
+    await recorder.start()
+    ids = [new_id() for _ in range(4)]
+    for gid in ids:
+        await recorder.open_game(_new(gid))
+    for ply in range(25):
+        for gid in ids:
+            recorder.move(gid, move(ply))
+    await recorder.flush(10)
+    for gid in ids:
+        assert [m.ply for m in await store.get_moves(gid)] == list(range(25))
+    assert recorder.written_moves == 100
+    # replaying the same moves (a retry whose answer was lost) changes nothing
+    for ply in range(25):
+        recorder.move(ids[0], move(ply, "other"))
+    await recorder.flush(10)
+    assert [m.move for m in await store.get_moves(ids[0])] == [f"m{i}" for i in range(25)]
+    await recorder.close()
+
+
+async def test_moves_of_an_ended_game_are_dropped(store: Store, tmp_path: Path) -> None:
+    recorder = Recorder(store, tmp_path)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    recorder.finish(_end(gid, 2))
+    await recorder.flush(10)
+    recorder.move(gid, move(2))
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and len(rec.moves) == 2 and not recorder.degraded
+    await recorder.close()
+
+
+# ----- outages -----
+
+
+async def test_an_outage_loses_nothing_and_is_reported(store: Store, tmp_path: Path) -> None:
+    flaky = FlakyStore(store)
+    recorder = Recorder(flaky, tmp_path, interval=0.01, max_backoff=0.05)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    flaky.down = True
+    for ply in range(5):
+        recorder.move(gid, move(ply))
+    recorder.finish(_end(gid, 6))
+    for _ in range(200):
+        if recorder.degraded:
+            break
+        await asyncio.sleep(0.01)
+    assert recorder.degraded
+    health = recorder.health()
+    assert health["status"] == "degraded" and "Connection refused" in health["error"]
+    assert health["pending_writes"] >= 1 and health["journaled"] >= 1
+    with pytest.raises(StoreUnavailable, match="try again"):
+        await recorder.open_game(_new(new_id()))
+    journals = list(tmp_path.glob("journal-*.jsonl"))
+    assert len(journals) == 1 and any(json.loads(x)["op"] == "finish" for x in journals[0].read_text().splitlines())
+    flaky.down = False
+    await recorder.flush(10)
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.FINISHED and len(rec.moves) == 6
+    assert not recorder.degraded and recorder.health()["journaled"] == 0
+    await recorder.close()
+    assert not list(tmp_path.glob("journal-*.jsonl"))  # nothing left to replay
+
+
+async def test_a_restart_during_an_outage_replays_the_journal(database_url: str, tmp_path: Path) -> None:
+    store = await Store.open(database_url)
+    flaky = FlakyStore(store)
+    recorder = Recorder(flaky, tmp_path, interval=0.01, max_backoff=0.05)
+    await recorder.start()
+    gids = [new_id() for _ in range(3)]
+    for gid in gids:
+        await recorder.open_game(_new(gid))
+    flaky.down = True
+    for gid in gids:
+        recorder.finish(_end(gid, 4, winner=0))
+    await recorder.close(timeout=0.2)  # the database never came back before this process stopped
+    assert len(list(tmp_path.glob("journal-*.jsonl"))) == 1
+    # the next process: the journal is written before anything else, and rates each game exactly once
+    for _ in range(2):
+        again = Recorder(store, tmp_path)
+        replayed = await again.start()
+        await again.close()
+        assert replayed in (0, 3)
+    for gid in gids:
+        rec = await store.get_game(gid)
+        assert rec is not None and rec.status == GameStatus.FINISHED and rec.winner == 0 and len(rec.moves) == 4
+    ratings = {r.key: r.games for r in await store.list_ratings("hex")}
+    assert ratings == {"alice": 3, "bob": 3}
+    assert not list(tmp_path.glob("journal-*.jsonl"))
+    await store.close()
+
+
+async def test_a_torn_journal_line_is_skipped(store: Store, tmp_path: Path) -> None:
+    gid = new_id()
+    await store.create_game(game_id=gid, game="hex", params={}, players=players())
+    end = _end(gid, 2)
+    from hexarena.store.recorder import _Op, _to_json
+
+    line = json.dumps(_to_json(_Op("finish", gid, end)))
+    (tmp_path / "journal-1-dead.jsonl").write_text(line + "\n" + line[: len(line) // 2])
+    recorder = Recorder(store, tmp_path)
+    assert await recorder.start() == 1
+    await recorder.close()
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.FINISHED
+
+
+async def test_unfinished_games_become_interrupted_or_aborted(store: Store) -> None:
+    played, unplayed = new_id(), new_id()
+    for gid in (played, unplayed):
+        await store.create_game(game_id=gid, game="hex", params={}, players=players())
+    await store.append_moves([(played, move(0)), (played, move(1))])
+    assert await store.mark_unfinished_as_interrupted() == (1, 1)
+    a, b = await store.get_game(played), await store.get_game(unplayed)
+    assert a is not None and a.status == GameStatus.INTERRUPTED and len(a.moves) == 2 and a.winner is None
+    assert b is not None and b.status == GameStatus.ABORTED
