@@ -17,7 +17,7 @@ async def finished(srv: Any, n: int, timeout: float = 20.0) -> list[Any]:
         if len(done) >= n and len(done) == len(games):
             return done
         await asyncio.sleep(0.05)
-    raise AssertionError(f"expected {n} finished games")
+    raise AssertionError(f"expected {n} finished games, got {[(g.status, g.termination, g.reason) for g in games]}")
 
 
 async def test_bots_of_the_same_id_or_other_games_are_not_paired(server: Any) -> None:

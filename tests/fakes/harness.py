@@ -80,7 +80,9 @@ async def check_ended(
     assert [m["type"] for m in spec].count("end") == 1
     if played.record is not None:
         rec = played.record
-        assert str(rec.status) == ("aborted" if termination == Termination.ABORTED else "finished")
+        from hexarena.store.recorder import status_for
+
+        assert str(rec.status) == status_for(str(termination), len(played.result.moves))
         assert rec.termination == str(termination) and reason in rec.reason
         assert rec.winner == winner
         assert len(rec.moves) == len(played.result.moves)

@@ -331,8 +331,9 @@ async def test_refused_connection(store: Store) -> None:
     async with fake_bot(obot) as ou:
         played = await play(store, [BwsPlayer(f"http://127.0.0.1:{free_port()}"), BwsPlayer(ou)])
         await wait_closed(obot)
-    await check_ended(played, Termination.DISCONNECT, winner=1, reason="could not fetch")
-    assert played.result.culprit == 0
+    # a bot that can't be reached never started the game: nobody wins it (it used to be o's win)
+    await check_ended(played, Termination.ABORTED, winner=None, reason="could not fetch")
+    assert played.result.culprit == 0 and played.record is not None and played.record.status == "aborted"
     # o had connected and set up: it is told the game ended
     assert obot.session.last is not None and obot.session.last["type"] == "end"
 
@@ -342,15 +343,15 @@ async def test_socket_path_refused(store: Store) -> None:
     caps = {"basic_websocket": {"versions": {"v1-alpha": {"api_root": "nowhere"}}}}
     async with fake_bots(FakeBot(capabilities=caps), FakeBot()) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
-    await check_ended(played, Termination.DISCONNECT, winner=1, reason="could not open ws://")
+    await check_ended(played, Termination.ABORTED, winner=None, reason="could not open ws://")
 
 
 @pytest.mark.parametrize(
     ("caps", "status", "termination", "reason"),
     [
-        (b"{not json", 200, Termination.PROTOCOL, "capabilities.json is not valid JSON"),
-        (b'{"basic_websocket": {"versions": {"v1-alpha": {"api_root": 7}}}}', 200, Termination.PROTOCOL, "api_root"),
-        (b"{}", 500, Termination.PROTOCOL, "answered HTTP 500"),
+        (b"{not json", 200, Termination.ABORTED, "capabilities.json is not valid JSON"),
+        (b'{"basic_websocket": {"versions": {"v1-alpha": {"api_root": 7}}}}', 200, Termination.ABORTED, "api_root"),
+        (b"{}", 500, Termination.ABORTED, "answered HTTP 500"),
         (b"{}", 200, Termination.ABORTED, "does not declare basic_websocket v1-alpha"),
     ],
     ids=["non-json", "wrong-type", "http-500", "not-declared"],
@@ -358,7 +359,7 @@ async def test_socket_path_refused(store: Store) -> None:
 async def test_bad_capabilities(store: Store, caps: bytes, status: int, termination: Termination, reason: str) -> None:
     async with fake_bots(FakeBot(capabilities=caps, caps_status=status), FakeBot()) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
-    await check_ended(played, termination, winner=None if termination == Termination.ABORTED else 1, reason=reason)
+    await check_ended(played, termination, winner=None, reason=reason)
 
 
 async def test_free_setup_is_required_for_an_opening_position(store: Store) -> None:

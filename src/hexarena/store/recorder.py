@@ -117,7 +117,7 @@ class GameEnd:
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "create" | "move" | "finish"
+    kind: str  # "create" | "move" | "finish" | "superseded" (a move a queued finish carries: skipped)
     game_id: str
     payload: Any
     journaled: bool = False
@@ -371,11 +371,11 @@ class Recorder:
         Written at once, without waiting for others to join; the future resolves when the database took it
         (the server waits on it, briefly, so that a client told "the game ended" finds it stored).
         """
-        # queued moves of this game are superseded by the finish, which carries them all
-        if any(op.kind == "move" and op.game_id == end.game_id and not op.journaled for op in self._queue):
-            self._queue = collections.deque(
-                op for op in self._queue if not (op.kind == "move" and op.game_id == end.game_id and not op.journaled)
-            )
+        # queued moves of this game are superseded by the finish, which carries them all; they are marked, not
+        # removed: the flusher may be writing the head of the queue right now, and only ever pops from the left
+        for op in self._queue:
+            if op.kind == "move" and op.game_id == end.game_id and not op.journaled:
+                op.kind = "superseded"
         op = _Op("finish", end.game_id, end, written=asyncio.get_running_loop().create_future())
         self._urgent = True
         self._push(op)
@@ -426,7 +426,7 @@ class Recorder:
     def _journal_pending(self) -> None:
         if self.journal is None:
             return
-        fresh = [op for op in self._queue if not op.journaled]
+        fresh = [op for op in self._queue if not op.journaled and op.kind != "superseded"]
         if not fresh:
             return
         try:
@@ -478,14 +478,19 @@ class Recorder:
         """Write the queue in order; each step leaves the queue once the database took it. Raises StoreError."""
         while self._queue:
             head = self._queue[0]
-            if head.kind == "move":
+            if head.kind == "superseded":
+                _written(self._queue.popleft())
+            elif head.kind == "move":
                 group = []
                 for op in self._queue:
+                    if op.kind == "superseded":
+                        continue
                     if op.kind != "move":
                         break
                     group.append(op)
                 await self._append_moves(group)
-                for _ in group:
+                written = {id(op) for op in group}
+                while self._queue and (id(self._queue[0]) in written or self._queue[0].kind == "superseded"):
                     _written(self._queue.popleft())
             elif head.kind == "create":
                 await self._create(head.payload)
