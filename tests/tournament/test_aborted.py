@@ -15,8 +15,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
+from fastapi import FastAPI
 
 from fakes.servers import serve_app
 from hexarena.bots.sdk import make_app
@@ -27,6 +29,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.store import Store
 from hexarena.tournament.executors import GameJob, play_job
 from hexarena.tournament.report import render_report
+from hexarena.tournament.routes import router, shutdown_tournaments
 from hexarena.tournament.runner import Runner, TournamentConfig
 from hexarena.tournament.standings import crosstable, head_to_head, standings
 
@@ -136,21 +139,23 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 @pytest.mark.parametrize(
-    ("players", "expected"),
+    ("game_name", "players", "expected"),
     [
-        (["builtin:random", "builtin:nosuch"], "no built-in bot 'nosuch' for tictactoe; choose one of: perfect, random"),
-        (["builtin:random", "nosuch:thing"], "unknown player spec 'nosuch:thing'"),
-        (["builtin:random", "http://127.0.0.1:9/"], "bot-API bots play HTTTX only, not tictactoe"),
-        (["builtin:random", "bws:ftp://example.org/"], "must start with http:// or https://"),
+        ("tictactoe", ["builtin:random", "builtin:nosuch"], "no built-in bot 'nosuch' for tictactoe; choose one of: "),
+        ("tictactoe", ["builtin:random", "nosuch:thing"], "unknown player spec 'nosuch:thing'"),
+        ("tictactoe", ["builtin:random", "http://127.0.0.1:9/"], "bot-API bots play HTTTX only, not tictactoe"),
+        ("tictactoe", ["builtin:random", "bws:http://127.0.0.1:9/"], "bws bots play HTTTX only, not tictactoe"),
+        ("htttx", ["builtin:random", "bws:ftp://example.org/"], "must start with http:// or https://"),
+        ("htttx", ["builtin:random", "http://"], "has no host"),
     ],
 )
 async def test_specs_that_can_never_play_are_refused_before_any_game(
-    store: Store, players: list[str], expected: str
+    store: Store, game_name: str, players: list[str], expected: str
 ) -> None:
-    config = TournamentConfig(game="tictactoe", players=players, names=["one", "two"])
-    with pytest.raises(ConfigError, match="two") as info:
+    config = TournamentConfig(game=game_name, players=players, names=["fine", "broken"])
+    with pytest.raises(ConfigError, match=r"cannot start the tournament: broken \(") as info:
         await Runner.create(config, store)
-    assert expected in str(info.value)
+    assert expected in str(info.value) and "fine" not in str(info.value)
     assert await store.list_tournaments() == []  # nothing was created, let alone played
 
 
@@ -200,11 +205,26 @@ async def test_an_unreachable_bot_with_openings_is_refused_before_any_game(store
     assert "free_setup" in str(info.value)
 
 
+async def test_api_refuses_an_unknown_builtin_before_any_game(store: Store) -> None:
+    app = FastAPI()
+    app.include_router(router)
+    app.state.store = store
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        body = {"game": "tictactoe", "players": ["builtin:random", "builtin:nosuch"]}
+        r = await c.post("/api/tournaments", json=body)
+        await shutdown_tournaments(app)
+    assert 400 <= r.status_code < 500, r.text
+    assert "no built-in bot 'nosuch' for tictactoe; choose one of: perfect, random" in r.json()["detail"]
+    assert await store.list_tournaments() == []
+
+
 # ----- the CLI ---------------------------------------------------------------------------------------------------
 
 
 def test_cli_refuses_an_unknown_builtin_before_any_game() -> None:
-    result = CliRunner().invoke(main, ["tournament", "run", "tictactoe", "builtin:random", "builtin:nosuch", "--no-store"])
+    result = CliRunner().invoke(
+        main, ["tournament", "run", "tictactoe", "builtin:random", "builtin:nosuch", "--no-store"]
+    )
     assert result.exit_code == 2, result.output
     assert "no built-in bot 'nosuch' for tictactoe; choose one of: perfect, random" in result.output
     assert "standings" not in result.output
