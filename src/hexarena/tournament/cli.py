@@ -50,25 +50,12 @@ def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
     return "-"
 
 
+_COLUMNS = ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal", "aborted")
+
+
 def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
     table = Table(title=title)
-    columns = (
-        "#",
-        "player",
-        "pts",
-        "games",
-        "W",
-        "D",
-        "L",
-        "score",
-        "Elo",
-        "+/-",
-        "time",
-        "crash",
-        "illegal",
-        "aborted",
-    )
-    for col in columns:
+    for col in _COLUMNS:
         if col == "player":
             table.add_column(col, overflow="fold", min_width=6)
         else:
