@@ -10,7 +10,7 @@ import pytest
 
 from hexarena.core.errors import ConfigError
 from hexarena.store import Store
-from hexarena.tournament.executors import GameJob, LocalExecutor, play_job
+from hexarena.tournament.executors import LocalExecutor
 from hexarena.tournament.ratings import leaderboard
 from hexarena.tournament.runner import Runner, TournamentConfig
 
@@ -190,13 +190,6 @@ def test_config_validation_explains_itself() -> None:
         TournamentConfig.from_json({"game": "numberwang", "players": ["a", "b"], "colour": "red"})
     with pytest.raises(ConfigError, match="unknown game"):
         TournamentConfig(game="chess", players=["a", "b"]).validate()
-
-
-async def test_unknown_player_spec_loses_the_game_instead_of_stopping() -> None:
-    job = GameJob(match_id="m1", game="numberwang", specs=["tfake:random", "nosuch:thing"], names=["a", "b"])
-    result = await play_job(job)
-    assert result["winner"] == 0 and result["termination"] == "disconnect" and result["culprit"] == 1
-    assert "nosuch:thing" in result["reason"]
 
 
 async def test_worker_processes_play_builtin_games() -> None:

@@ -30,13 +30,45 @@ async def make_player(spec: str, game: str) -> BasePlayer:
     spec = spec.strip()
     if spec.startswith(("http://", "https://")):
         return await _auto_http(spec, game)
+    scheme, rest = _split(spec)
+    return await _SCHEMES[scheme][0](game, rest)
+
+
+#: Schemes whose factory only builds an object (no I/O, no process, no claim on a shared resource), so building
+#: one and dropping it is a cheap, side-effect-free check of the spec.
+_BUILT_TO_CHECK = frozenset({"builtin", "bws", "stateless"})
+
+
+async def check_spec(spec: str, game: str) -> None:
+    """Raise ConfigError when ``spec`` can never name a player of ``game``; contacts nothing, starts nothing.
+
+    For callers that play many games with one spec (tournaments): an unknown scheme, an unknown built-in, a
+    malformed bot URL or an HTTTX-only bot for another game is refused before the first game instead of failing
+    every one. Built-ins and ``bws:``/``stateless:`` are built and dropped (cheap); a bare URL is checked for its
+    form only (building it asks the bot which protocol it speaks); other schemes' factories may spawn, connect or
+    claim a waiting bot, so only their scheme is checked: their games still fail one by one if the rest is wrong.
+    """
+    spec = spec.strip()
+    if spec.startswith(("http://", "https://")):
+        from hexarena.players.htttx_common import capabilities_url
+
+        _htttx_only(game, "bot-API")
+        capabilities_url(spec)
+        return
+    scheme, _ = _split(spec)
+    if scheme in _BUILT_TO_CHECK:
+        await make_player(spec, game)
+
+
+def _split(spec: str) -> tuple[str, str]:
+    """(scheme, the rest) of a non-URL spec; ConfigError lists the accepted forms for an unknown scheme."""
     scheme, sep, rest = spec.partition(":")
     if not sep and scheme in _SCHEMES:
         rest = ""
     if scheme not in _SCHEMES:
         forms = ", ".join(f"{k}:..." for k in _SCHEMES)
         raise ConfigError(f"unknown player spec {spec!r}; use one of {forms}, or an http(s):// bot URL")
-    return await _SCHEMES[scheme][0](game, rest)
+    return scheme, rest
 
 
 async def _builtin(game: str, name: str) -> BasePlayer:
@@ -92,4 +124,4 @@ register_scheme("bws", _bws, "bws:URL  an HTTTX bot server over basic_websocket 
 register_scheme("stateless", _stateless, "stateless:URL  an HTTTX bot server over stateless v1-alpha")
 register_scheme("human", _human, "human[:NAME]  a seat for a person (WS /ws?token=...)")
 
-__all__ = ["make_player", "register_scheme", "schemes"]
+__all__ = ["check_spec", "make_player", "register_scheme", "schemes"]

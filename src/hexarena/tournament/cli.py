@@ -1,8 +1,13 @@
 """``hexarena tournament``: run, resume and inspect tournaments from the terminal.
 
 A run shows a live progress bar and standings table; at the end it prints the crosstable, failures per bot
-and the SPRT verdict, and writes the HTML report when asked. State is saved to the store after every game, so
-an interrupted run (Ctrl-C) continues with ``hexarena tournament resume ID``.
+and the SPRT verdict, the games that could not be played and why, and writes the HTML report when asked. State
+is saved to the store after every game, so an interrupted run (Ctrl-C) continues with
+``hexarena tournament resume ID``.
+
+``run`` and ``resume`` exit with :data:`EXIT_OK` when every game was played, :data:`EXIT_NOT_PLAYED` when the
+tournament ended but some games have no result (aborted: a bot could not be created or started; they score
+nothing), :data:`EXIT_USAGE` for settings that can never work (nothing is played) and 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -21,12 +26,19 @@ from rich.table import Table
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.tournament.pairings import FORMATS
 
+#: Exit statuses of ``run`` and ``resume`` (see the module docstring).
+EXIT_OK = 0
+EXIT_NOT_PLAYED = 1
+EXIT_USAGE = 2
+#: Game ids shown per reason in the list of games that were not played.
+IDS_SHOWN = 8
+
 _DB_HELP = "SQLAlchemy URL of the store (default: $HEXARENA_DATABASE_URL or ./data/hexarena.sqlite3)."
 
 
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(EXIT_USAGE)
 
 
 def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
@@ -38,9 +50,12 @@ def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
     return "-"
 
 
+_COLUMNS = ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal", "aborted")
+
+
 def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
     table = Table(title=title)
-    for col in ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal"):
+    for col in _COLUMNS:
         if col == "player":
             table.add_column(col, overflow="fold", min_width=6)
         else:
@@ -61,6 +76,7 @@ def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
             _elo_text(elo, r),
             "-" if err is None else f"{err:.0f}",
             *(f"[red]{v}[/red]" if v else "0" for v in (r["timeouts"], r["crashes"], r["illegal"])),
+            f"[yellow]{r.get('aborted', 0)}[/yellow]" if r.get("aborted") else "0",
         )
     return table
 
@@ -81,8 +97,29 @@ def crosstable_table(summary: dict[str, Any]) -> Table:
     return table
 
 
+def print_not_played(console: Console, summary: dict[str, Any]) -> None:
+    """Which games ended without a result and why: one line per reason, with (some of) its game ids."""
+    from hexarena.tournament.standings import by_reason
+
+    aborted = summary.get("aborted_games") or []
+    if not aborted:
+        return
+    console.print(
+        f"{len(aborted)} of {summary['games_finished']} games were not played (no result, not scored):",
+        style="bold yellow",
+    )
+    for termination, reason, ids in by_reason(aborted):
+        shown = ", ".join(ids[:IDS_SHOWN]) + (f" and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else "")
+        # markup off: reasons quote bots and URLs, whose brackets must print as they are
+        console.print(f"  {len(ids)} {termination}: {reason}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"    games: {shown}", markup=False, highlight=False, soft_wrap=True)
+
+
 def print_final(console: Console, summary: dict[str, Any]) -> None:
-    console.print(standings_table(summary, title=f"final standings ({summary['games_finished']} games)"))
+    aborted = summary.get("games_aborted", 0)
+    counted = summary["games_finished"] - aborted
+    title = f"final standings ({counted} games" + (f", {aborted} not played)" if aborted else ")")
+    console.print(standings_table(summary, title=title))
     console.print(crosstable_table(summary))
     sprt = summary.get("sprt")
     if sprt:
@@ -91,6 +128,7 @@ def print_final(console: Console, summary: dict[str, Any]) -> None:
         )
     if summary.get("stop_reason"):
         console.print(f"stopped: {summary['stop_reason']}")
+    print_not_played(console, summary)
 
 
 async def _drive(runner: Any, console: Console, quiet: bool) -> dict[str, Any]:
@@ -257,9 +295,17 @@ def run_cmd(
 ) -> None:
     """Play a tournament of GAME between PLAYERs (SPEC or NAME=SPEC, e.g. rnd=builtin:random).
 
+    Every player is checked before the first game (the spec names a player of GAME; with openings, bws bots
+    declare free_setup). A game a bot could not be created or started for is aborted: it scores nothing and is
+    listed at the end.
+
     \b
       hexarena tournament run tictactoe builtin:random builtin:perfect --games 20 -c 4
       hexarena tournament run htttx builtin:heuristic builtin:center --sprt 0,10 --opening-plies 2
+
+    \b
+    Exit status: 0 every game was played; 1 the tournament ended but some games
+    were not played (aborted); 2 bad settings, nothing played; 130 interrupted.
     """
     from hexarena.core.registry import get_game
     from hexarena.tournament.openings import load_openings
@@ -346,7 +392,7 @@ async def _finish(runner: Any, report_path: str | None, quiet: bool) -> int:
         from hexarena.tournament.report import write_report
 
         console.print(f"report: {write_report(summary, report_path)}")
-    return 0
+    return EXIT_NOT_PLAYED if summary.get("games_aborted") else EXIT_OK
 
 
 @tournament.command("resume")
@@ -364,7 +410,10 @@ def resume_cmd(
     report_path: str | None,
     quiet: bool,
 ) -> None:
-    """Continue an interrupted tournament where it stopped."""
+    """Continue an interrupted tournament where it stopped.
+
+    Exit status as for run: 0 every game was played, 1 some games were not played (aborted), 2 bad settings.
+    """
 
     async def go() -> int:
         from hexarena.tournament.runner import Runner
@@ -470,4 +519,13 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
         _fail(str(exc))
 
 
-__all__ = ["crosstable_table", "print_final", "standings_table", "tournament"]
+__all__ = [
+    "EXIT_NOT_PLAYED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "crosstable_table",
+    "print_final",
+    "print_not_played",
+    "standings_table",
+    "tournament",
+]

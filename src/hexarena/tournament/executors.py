@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from hexarena.core.registry import get_game
-from hexarena.core.types import Outcome, Termination, other
+from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import ClockConfig
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
@@ -75,9 +75,10 @@ def _result(job: GameJob, outcome: Outcome, culprit: int | None, started: float,
 async def play_job(job: GameJob) -> dict[str, Any]:
     """Play one game and return its result as a plain dict; never raises for anything a player does.
 
-    A player that cannot even be built (bad spec, unreachable bot) loses by ``disconnect``; both failing is an
-    ``aborted`` game without a winner. Players that keep a ``rng`` get one seeded from the job, so built-in bots
-    that play by chance replay the same game for the same seed.
+    A player that cannot even be built (bad spec, unreachable bot) makes the game ``aborted``: no winner, no
+    culprit, and a reason naming who could not be created and why. The game never started, so it says nothing
+    about either player (a bot that is down must not hand its opponents free wins). Players that keep a ``rng``
+    get one seeded from the job, so built-in bots that play by chance replay the same game for the same seed.
     """
     started = time.time()
     game = get_game(job.game)
@@ -104,12 +105,8 @@ async def play_job(job: GameJob) -> dict[str, Any]:
                         await close()
                     except Exception:
                         log.debug("closing %s failed", p, exc_info=True)
-        if len(errors) == 2:
-            text = "; ".join(f"{job.names[s]} could not be created: {e}" for s, e in errors)
-            return _result(job, Outcome(None, Termination.ABORTED, text), None, started)
-        seat, error = errors[0]
-        outcome = Outcome(other(seat), Termination.DISCONNECT, f"{job.names[seat]} could not be created: {error}")
-        return _result(job, outcome, seat, started)
+        text = "; ".join(f"{job.names[s]} could not be created: {e}" for s, e in errors)
+        return _result(job, Outcome(None, Termination.ABORTED, text), None, started)
     clock = ClockConfig(**job.clock) if job.clock else ClockConfig()
     config = MatchConfig(
         game=game,

@@ -1,4 +1,4 @@
-"""A self-contained HTML report of a tournament: standings, failures, SPRT, and two inline SVG plots.
+"""A self-contained HTML report of a tournament: standings, failures, SPRT, unplayed games, and two inline SVG plots.
 
 Nothing external (no CDN, no script, no font): the file opens the same in any browser, offline, years later.
 The plots are drawn here by hand: each player's Elo against the field with its 95% error bar, and the score
@@ -146,6 +146,27 @@ def _bad(count: int) -> str:
     return f"<td class='bad'>{count}</td>" if count else f"<td>{count}</td>"
 
 
+def _not_played(summary: dict[str, Any]) -> list[str]:
+    """The games that ended without a result, one row per reason (they are in no other table or plot)."""
+    from hexarena.tournament.standings import by_reason
+
+    aborted = summary.get("aborted_games") or []
+    if not aborted:
+        return []
+    out = [
+        f"<h2>Games not played</h2><p>{len(aborted)} of {summary['games_finished']} games ended without a result: "
+        "they score nothing and are left out of the standings, Elo, crosstable and SPRT.</p>",
+        "<table><tr><th>games</th><th class='name'>ended</th><th class='name'>why</th><th class='name'>ids</th></tr>",
+    ]
+    for termination, reason, ids in by_reason(aborted):
+        out.append(
+            f"<tr><td>{len(ids)}</td><td class='name'>{_e(termination)}</td><td class='name'>{_e(reason)}</td>"
+            f"<td class='name'>{_e(', '.join(ids))}</td></tr>"
+        )
+    out.append("</table>")
+    return out
+
+
 def render_report(summary: dict[str, Any]) -> str:
     """The report page for a runner's ``summary()``."""
     config = summary["config"]
@@ -166,7 +187,7 @@ def render_report(summary: dict[str, Any]) -> str:
     out.append(
         "<h2>Standings</h2><table><tr><th>#</th><th class='name'>player</th><th>points</th><th>games</th>"
         "<th>W</th><th>D</th><th>L</th><th>score</th><th>Elo</th><th>95%</th><th>LOS</th>"
-        "<th>timeouts</th><th>crashes</th><th>illegal</th></tr>"
+        "<th>timeouts</th><th>crashes</th><th>illegal</th><th>aborted</th></tr>"
     )
     for rank, r in enumerate(rows, 1):
         e = r.get("elo") or {}
@@ -176,9 +197,10 @@ def render_report(summary: dict[str, Any]) -> str:
             f"<td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td><td>{r['score'] * 100:.1f}%</td>"
             f"<td>{_fmt(e.get('elo'))}</td><td>{_error_cell(e)}</td>"
             f"<td>{'-' if los is None else f'{los * 100:.1f}%'}</td>"
-            f"{_bad(r['timeouts'])}{_bad(r['crashes'])}{_bad(r['illegal'])}</tr>"
+            f"{_bad(r['timeouts'])}{_bad(r['crashes'])}{_bad(r['illegal'])}{_bad(r.get('aborted', 0))}</tr>"
         )
     out.append("</table>")
+    out.extend(_not_played(summary))
     sprt = summary.get("sprt")
     if sprt:
         s = config["sprt"]

@@ -8,6 +8,11 @@ paired exactly as they would have been.
 
 Each finished game is also written to the store's games table (tagged with the tournament id) and updates the
 persistent per-game Elo of both players (``hexarena.tournament.ratings``).
+
+A game that ends without a result (aborted: a player could not be created or started; interrupted; error) is
+over but not played: it scores nothing and feeds no statistic (``hexarena.tournament.standings``); the summary
+counts and lists such games so the CLI can say which ones and why. :meth:`Runner.create` first checks what it
+can (``hexarena.tournament.preflight``), so a spec that can never play is an error before any game.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from typing import Any
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
+from hexarena.core.types import is_result
 from hexarena.referee.clock import clock_from
 from hexarena.tournament import pairings
 from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
 from hexarena.tournament.openings import OpeningBook
-from hexarena.tournament.standings import Row, game_score, standings
+from hexarena.tournament.preflight import check_players
+from hexarena.tournament.standings import Row, game_score, not_played, standings
 from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
 
 log = logging.getLogger(__name__)
@@ -178,8 +185,12 @@ class Runner:
         self._tally()
 
     def _tally(self) -> None:
-        """Counters kept up to date per result, so nothing is recomputed over all games after each one."""
+        """Counters kept up to date per result, so nothing is recomputed over all games after each one.
+
+        ``finished`` counts the games that are over (progress); ``aborted`` those of them without a result.
+        """
         self.finished = 0
+        self.aborted = 0
         self._tri = [0, 0, 0]
         self._penta = [0, 0, 0, 0, 0]
         self._half_pairs: dict[int, float] = {}
@@ -189,6 +200,9 @@ class Runner:
 
     def _count(self, g: dict[str, Any]) -> None:
         self.finished += 1
+        if not is_result(g["result"]["termination"]):
+            self.aborted += 1
+            return
         if self.config.sprt is None or set(g["seats"]) != {0, 1}:
             return
         s = game_score(g, 0)
@@ -206,9 +220,13 @@ class Runner:
     async def create(
         cls, config: TournamentConfig, store: Any = None, tournament_id: str | None = None, **kwargs: Any
     ) -> Runner:
+        """A new tournament, once its config is valid and every player passed the checks before the first game
+        (:func:`hexarena.tournament.preflight.check_players`); ConfigError says what to fix, and nothing is stored.
+        """
         config.validate()
         if tournament_id is not None and not 0 < len(tournament_id) <= 48:
             raise ConfigError(f"a tournament id has 1 to 48 characters (game ids append to it), got {tournament_id!r}")
+        await check_players(config)
         if store is None:
             import uuid
 
@@ -253,8 +271,26 @@ class Runner:
         cfg = SprtConfig(**self.config.sprt)
         return sprt_status(self._penta if sum(self._penta) else self._tri, cfg)
 
+    def aborted_games(self) -> list[dict[str, Any]]:
+        """The games that are over without a result, with their players and why (for the CLI, API and report)."""
+        names = self.config.names
+        return [
+            {
+                "id": g["id"],
+                "round": g["round"],
+                "players": [names[i] for i in g["seats"]],
+                "termination": g["result"]["termination"],
+                "reason": g["result"]["reason"],
+            }
+            for g in not_played(self.games)
+        ]
+
     def summary(self) -> dict[str, Any]:
-        """A JSON view for the API and the report."""
+        """A JSON view for the API and the report.
+
+        ``games_finished`` counts the games that are over, ``games_aborted`` those of them that ended without a
+        result (listed in ``aborted_games``); only the others are in the standings, crosstable and SPRT.
+        """
         from hexarena.tournament.standings import crosstable
 
         points, played = crosstable(len(self.config.players), self.games)
@@ -267,6 +303,8 @@ class Runner:
             "stop_reason": self.state["stop_reason"],
             "games_scheduled": len(self.games),
             "games_finished": finished,
+            "games_aborted": self.aborted,
+            "aborted_games": self.aborted_games(),
             "standings": [r.to_json() for r in self.standings()],
             "crosstable": {"points": points, "games": played},
             "sprt": None if sprt is None else sprt.to_json(),
@@ -341,7 +379,7 @@ class Runner:
         diff: dict[tuple[int, int], float] = {}
         tiebreaks: dict[tuple[int, int], int] = {}
         for g in self.games:
-            if g["round"] != r or g.get("result") is None:
+            if g["round"] != r or g.get("result") is None or not is_result(g["result"]["termination"]):
                 continue
             for a, b in matches:
                 if b is not None and set(g["seats"]) == {a, b}:

@@ -2,6 +2,11 @@
 
 Games are the runner's plain dicts: ``{"seats": [i, j], "pair": k, "result": {"winner", "termination",
 "culprit"...} | None}``; players are indices into the tournament's player list.
+
+Only games that ended with a result count (:func:`hexarena.core.types.is_result`): a game that was aborted
+(never really started), interrupted or ended by hexarena's own error says nothing about who plays better, so it
+gives no points and stays out of games/W/D/L, Elo, pentanomial pairs, the crosstable and the SPRT input. Each
+player's row counts such games in its own ``aborted`` column instead.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hexarena.core.types import is_result
 from hexarena.tournament.stats import EloEstimate, pair_index, pentanomial_elo, trinomial_elo
 
 #: Terminations counted against the culprit, by the column they go in.
@@ -31,6 +37,7 @@ class Row:
     timeouts: int = 0
     crashes: int = 0
     illegal: int = 0
+    aborted: int = 0  # scheduled games that ended without a result (aborted, interrupted, error)
     pairs: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     elo: EloEstimate | None = None
 
@@ -51,6 +58,7 @@ class Row:
             "timeouts": self.timeouts,
             "crashes": self.crashes,
             "illegal": self.illegal,
+            "aborted": self.aborted,
             "score": self.score,
             "pentanomial": list(self.pairs),
             "elo": None if self.elo is None else self.elo.to_json(),
@@ -58,9 +66,9 @@ class Row:
 
 
 def game_score(game: dict[str, Any], player: int) -> float | None:
-    """Points ``player`` took from a finished game (1, 0.5, 0), None if unfinished or not theirs."""
+    """Points ``player`` took from a game (1, 0.5, 0); None if unfinished, not a result, or not theirs."""
     result = game.get("result")
-    if result is None or player not in game["seats"]:
+    if result is None or not is_result(result["termination"]) or player not in game["seats"]:
         return None
     seat = game["seats"].index(player)
     winner = result["winner"]
@@ -70,7 +78,29 @@ def game_score(game: dict[str, Any], player: int) -> float | None:
 
 
 def finished(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games that are over, whether or not they ended with a result."""
     return [g for g in games if g.get("result") is not None]
+
+
+def played(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games that ended with a result (a win, a draw or a forfeit): the only ones that score."""
+    return [g for g in games if g.get("result") is not None and is_result(g["result"]["termination"])]
+
+
+def not_played(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games that are over without a result: aborted, interrupted, or ended by hexarena's own error."""
+    return [g for g in games if g.get("result") is not None and not is_result(g["result"]["termination"])]
+
+
+def by_reason(aborted_games: Iterable[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
+    """Unplayed games (a summary's ``aborted_games``) grouped as (termination, reason, game ids), first seen first.
+
+    A bot that is down aborts every game it has, all for the same reason: one line per reason keeps the list short.
+    """
+    groups: dict[tuple[str, str], list[str]] = {}
+    for a in aborted_games:
+        groups.setdefault((a["termination"], a["reason"]), []).append(a["id"])
+    return [(termination, reason, ids) for (termination, reason), ids in groups.items()]
 
 
 def standings(
@@ -79,14 +109,18 @@ def standings(
     """Rows sorted best first (points, then Elo-vs-field score, then index).
 
     Each row's Elo is its performance against the field: pentanomial from its completed game pairs when it has
-    any, else trinomial from its games.
+    any, else trinomial from its games. Games without a result only add to both players' ``aborted`` count; a
+    pair with such a game is not a complete pair.
     """
     rows = [Row(i, n) for i, n in enumerate(names)]
     for _, player in byes:
         rows[player].byes += 1
         rows[player].points += bye_points
+    for g in not_played(games):
+        for player in g["seats"]:
+            rows[player].aborted += 1
     by_pair: dict[int, list[dict[str, Any]]] = {}
-    for g in finished(games):
+    for g in played(games):
         result = g["result"]
         for seat, player in enumerate(g["seats"]):
             row = rows[player]
@@ -120,26 +154,29 @@ def standings(
 
 
 def crosstable(n: int, games: Sequence[dict[str, Any]]) -> tuple[list[list[float]], list[list[int]]]:
-    """(points[i][j], games[i][j]): what i scored against j, over how many games."""
+    """(points[i][j], games[i][j]): what i scored against j, over how many games (with a result)."""
     points = [[0.0] * n for _ in range(n)]
-    played = [[0] * n for _ in range(n)]
-    for g in finished(games):
+    count = [[0] * n for _ in range(n)]
+    for g in played(games):
         a, b = g["seats"]
         sa, sb = game_score(g, a), game_score(g, b)
         assert sa is not None and sb is not None
         points[a][b] += sa
         points[b][a] += sb
-        played[a][b] += 1
-        played[b][a] += 1
-    return points, played
+        count[a][b] += 1
+        count[b][a] += 1
+    return points, count
 
 
 def head_to_head(games: Sequence[dict[str, Any]], player: int, opponent: int) -> tuple[list[int], list[int]]:
-    """([L, D, W], pentanomial [LL, LD, WL+DD, WD, WW]) of ``player`` against ``opponent`` (SPRT input)."""
+    """([L, D, W], pentanomial [LL, LD, WL+DD, WD, WW]) of ``player`` against ``opponent`` (SPRT input).
+
+    Only games with a result; a pair with an unplayed game gives no pentanomial entry.
+    """
     tri = [0, 0, 0]
     penta = [0, 0, 0, 0, 0]
     by_pair: dict[int, list[float]] = {}
-    for g in finished(games):
+    for g in played(games):
         if set(g["seats"]) != {player, opponent}:
             continue
         s = game_score(g, player)
@@ -152,4 +189,15 @@ def head_to_head(games: Sequence[dict[str, Any]], player: int, opponent: int) ->
     return tri, penta
 
 
-__all__ = ["FAILURES", "Row", "crosstable", "finished", "game_score", "head_to_head", "standings"]
+__all__ = [
+    "FAILURES",
+    "Row",
+    "by_reason",
+    "crosstable",
+    "finished",
+    "game_score",
+    "head_to_head",
+    "not_played",
+    "played",
+    "standings",
+]
