@@ -14,10 +14,12 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, Field
+from starlette.requests import Request
 
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
+from hexarena.players.policy import check_remote_spec, spec_policy
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
@@ -56,8 +58,12 @@ def position_of(body: AnalyseRequest) -> HtttxState:
     return HTTTX.from_cells(stones, 0 if body.to_move == "x" else 1, **params)
 
 
-async def analyse(body: AnalyseRequest) -> dict[str, Any]:
+async def analyse(body: AnalyseRequest, request: Request) -> dict[str, Any]:
     """Validate, ask the bot, and map each failure to the status that says whose fault it is."""
+    try:
+        check_remote_spec(f"bws:{body.bot_url}", spec_policy(request.app))  # the bot address, like any seat's
+    except ConfigError as exc:
+        raise HTTPException(status_code=400, detail=exc.reason) from None
     if _slots["free"] <= 0:
         raise HTTPException(status_code=429, detail=f"{MAX_CONCURRENT} analyses are running; try again shortly")
     _slots["free"] -= 1
