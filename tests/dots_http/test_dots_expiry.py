@@ -37,9 +37,10 @@ async def test_a_full_server_accepts_games_again_once_waiting_tables_expire(make
 
 
 async def test_tables_with_a_player_do_not_expire(make_dots: Callable[..., Any]) -> None:
-    async with make_dots(max_tables=2, waiting_seconds=0.2, join_seconds=5.0) as srv, httpx.AsyncClient(
-        timeout=30
-    ) as http:
+    async with (
+        make_dots(max_tables=2, waiting_seconds=0.2, join_seconds=5.0) as srv,
+        httpx.AsyncClient(timeout=30) as http,
+    ):
         url = srv.port_base + (await create(http, srv.port_base)).headers["Location"]
         a = asyncio.create_task(http.post(f"{url}/players", json={"name": "A"}))
         await asyncio.sleep(0.5)  # well past waiting_seconds, with A seated and waiting
@@ -51,9 +52,10 @@ async def test_tables_with_a_player_do_not_expire(make_dots: Callable[..., Any])
 
 
 async def test_a_table_whose_waiting_player_gave_up_expires(make_dots: Callable[..., Any]) -> None:
-    async with make_dots(max_tables=1, waiting_seconds=0.2, join_seconds=0.3) as srv, httpx.AsyncClient(
-        timeout=30
-    ) as http:
+    async with (
+        make_dots(max_tables=1, waiting_seconds=0.2, join_seconds=0.3) as srv,
+        httpx.AsyncClient(timeout=30) as http,
+    ):
         url = srv.port_base + (await create(http, srv.port_base)).headers["Location"]
         r = await http.post(f"{url}/players", json={"name": "A"})
         assert r.status_code == 408  # nobody came

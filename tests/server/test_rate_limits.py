@@ -33,7 +33,9 @@ DOTS = {"rows": 3, "cols": 5}
 
 @pytest.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", create_rate_limit="2/minute"))
+    app = create_app(
+        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", create_rate_limit="2/minute")
+    )
     async with serve_app(app) as url, serve_app(dots_app(app), lifespan="off") as dots_url:
         yield url, dots_url
 

@@ -184,11 +184,11 @@ def test_graphql_has_no_mutation() -> None:
 async def test_every_spec_route_refuses_program_specs_and_starts_nothing(
     server: tuple[str, FastAPI], tmp_path: Path
 ) -> None:
-    url, app = server
+    url, _ = server
     specs = list(program_specs(tmp_path))
     assert {"uais", "htp", "uhp", "hiveai-stdio", "probe-undeclared"} <= {s for s, _, _ in specs}
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        for scheme, spec, marker in specs:
+        for scheme, spec, _ in specs:
             for (method, path), body in probes(spec, GAME_OF.get(scheme, "hex")).items():
                 r = await client.request(method, path, json=body)
                 assert 400 <= r.status_code < 500, (scheme, path, r.status_code, r.text)
@@ -315,7 +315,7 @@ async def test_bot_addresses_pass_the_policy(tmp_path: Path) -> None:
     assert check_remote_spec("http://127.0.0.1:1/", local) == "http://127.0.0.1:1/"
     public = SpecPolicy(bot_hosts=[])
     for spec in ("http://127.0.0.1:1/", "bws:http://10.0.0.1/", "stateless:http://[::1]/", "hiveai:127.0.0.1:8100"):
-        with pytest.raises(ConfigError, match="private|loopback|allow-bot-host"):
+        with pytest.raises(ConfigError, match="allow-bot-host"):
             check_remote_spec(spec, public)
     assert check_remote_spec("bws:http://127.0.0.1:1/", SpecPolicy(bot_hosts=["127.0.0.1"])).startswith("bws:")
     with pytest.raises(ConfigError):
@@ -327,7 +327,9 @@ async def test_the_servers_bot_host_setting_guards_every_route(tmp_path: Path) -
     bot = "http://127.0.0.1:9/"
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         answers = [
-            await client.post("/game/new", json={"player_x": {"type": "bot", "bot_url": bot}, "player_o": {"type": "human"}}),
+            await client.post(
+                "/game/new", json={"player_x": {"type": "bot", "bot_url": bot}, "player_o": {"type": "human"}}
+            ),
             await client.post("/api/matches", json={"game": "htttx", "players": [bot, "builtin:random"]}),
             await client.post("/api/tournaments", json={"game": "htttx", "players": [f"bws:{bot}", "builtin:random"]}),
             await client.post("/api/analyse", json={"bot_url": bot, "cells": [], "to_move": "x"}),

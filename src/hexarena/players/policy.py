@@ -168,8 +168,6 @@ def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     )
 
 
-
-
 def spec_policy(app: Any) -> SpecPolicy:
     """The policy of a served app, from its ``app.state.settings`` (``engines``, ``bot_hosts``).
 

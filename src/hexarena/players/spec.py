@@ -147,9 +147,7 @@ async def _auto_http(url: str, game: str) -> BasePlayer:
     raise ConfigError(f"the bot at {url} declares neither basic_websocket nor stateless v1-alpha")
 
 
-register_scheme(
-    "builtin", _builtin, "builtin:NAME  a built-in bot of the game", starts_program=False, remote=True
-)
+register_scheme("builtin", _builtin, "builtin:NAME  a built-in bot of the game", starts_program=False, remote=True)
 register_scheme(
     "bws",
     _bws,
