@@ -82,7 +82,8 @@ def walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, str]]:
             yield "WS", prefix + route.path
 
 
-#: Routes that take a player spec (or a bot address) from the client.
+#: Routes that take a player spec (or a bot address: /api/analyse takes only a bot URL, checked by
+#: test_the_servers_bot_host_setting_guards_every_route) from the client.
 SPEC_ROUTES = {("POST", "/game/new"), ("POST", "/api/matches"), ("POST", "/api/tournaments"), ("POST", "/api/analyse")}
 #: Every other route, each checked to take no player spec: a new route must be added to one of the two sets.
 NO_SPEC_ROUTES = {
@@ -185,6 +186,7 @@ async def test_every_spec_route_refuses_program_specs_and_starts_nothing(
     server: tuple[str, FastAPI], tmp_path: Path
 ) -> None:
     url, _ = server
+    assert set(probes("x", "hex")) | {("POST", "/api/analyse")} == SPEC_ROUTES, "every spec route needs a probe"
     specs = list(program_specs(tmp_path))
     assert {"uais", "htp", "uhp", "hiveai-stdio", "probe-undeclared"} <= {s for s, _, _ in specs}
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:

@@ -15,6 +15,7 @@ unless listed there, so a client cannot point the server at its own network (SSR
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 from collections.abc import Iterator, Mapping, Sequence
@@ -94,9 +95,17 @@ def check_remote_spec(spec: str, policy: SpecPolicy) -> str:
     return spec
 
 
+async def vet_remote_spec(spec: str, policy: SpecPolicy) -> str:
+    """:func:`check_remote_spec` for async callers: with the bot-host check on, a host name is resolved, which
+    blocks, so the check runs in a thread (a client's slow DNS name must not stall the event loop)."""
+    if policy.bot_hosts is None:
+        return check_remote_spec(spec, policy)
+    return await asyncio.to_thread(check_remote_spec, spec, policy)
+
+
 async def make_remote_player(spec: str, game: str, policy: SpecPolicy) -> BasePlayer:
     """``make_player`` for specs that came from a remote client: :func:`check_remote_spec` first."""
-    resolved = check_remote_spec(spec, policy)
+    resolved = await vet_remote_spec(spec, policy)
     player = await make_player(resolved, game)
     if resolved != spec.strip():  # an engine: show the name the client used, not the operator's command
         player.name = spec.strip()
@@ -187,4 +196,5 @@ __all__ = [
     "make_remote_player",
     "parse_engine_option",
     "spec_policy",
+    "vet_remote_spec",
 ]

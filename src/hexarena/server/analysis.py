@@ -19,7 +19,7 @@ from starlette.requests import Request
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
-from hexarena.players.policy import SpecPolicy, check_remote_spec, spec_policy
+from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
@@ -66,7 +66,7 @@ async def analyse_route(body: AnalyseRequest, request: Request) -> dict[str, Any
 async def analyse(body: AnalyseRequest, policy: SpecPolicy | None = None) -> dict[str, Any]:
     """Validate, ask the bot, and map each failure to the status that says whose fault it is."""
     try:
-        check_remote_spec(f"bws:{body.bot_url}", policy or SpecPolicy())  # the bot address, like any seat's
+        await vet_remote_spec(f"bws:{body.bot_url}", policy or SpecPolicy())  # the bot address, like any seat's
     except ConfigError as exc:
         raise HTTPException(status_code=400, detail=exc.reason) from None
     if _slots["free"] <= 0:

@@ -27,7 +27,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.players.policy import check_remote_spec, spec_policy
+from hexarena.players.policy import spec_policy, vet_remote_spec
 from hexarena.server.ratelimit import limit_creates
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str,
         config = TournamentConfig.from_json({**body, "remote": True})
         config.validate()
         for spec in config.players:
-            check_remote_spec(spec, policy)
+            await vet_remote_spec(spec, policy)
         runner = await Runner.create(
             config,
             store,
