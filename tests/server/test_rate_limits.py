@@ -95,6 +95,8 @@ def test_no_limit_and_bad_limits() -> None:
     assert all(unlimited.hit("a") is None for _ in range(1000))
     with pytest.raises(ValueError, match="bad create rate limit"):
         CreateLimiter("lots")
+    with pytest.raises(ValueError, match="bad create rate limit"):  # at start-up, not as a 500 per request
+        create_app(Settings(use_store=False, create_rate_limit="lots"))
 
 
 async def test_the_default_limit_is_generous(tmp_path: Path) -> None:

@@ -338,3 +338,15 @@ async def test_the_servers_bot_host_setting_guards_every_route(tmp_path: Path) -
         ]
     for r in answers:
         assert 400 <= r.status_code < 500 and "allow-bot-host" in r.text, (r.request.url, r.status_code, r.text)
+
+
+def test_tournaments_stored_by_the_api_before_the_flag_are_remote_too() -> None:
+    from hexarena.tournament.runner import Runner, TournamentConfig, new_state
+
+    config = TournamentConfig(game="numberwang", players=["builtin:random", "builtin:greedy"]).validate()
+    policy = SpecPolicy(engines={"e": "uais:x"})
+    old_api = Runner("t", config, {**new_state(), "origin": "api"}, policy=policy)
+    job = old_api.job({"id": "t-1", "seats": [0, 1], "opening": []})
+    assert job.remote and job.engines == {"e": "uais:x"}
+    cli = Runner("t", config, new_state(), policy=policy)
+    assert not cli.job({"id": "t-1", "seats": [0, 1], "opening": []}).remote

@@ -25,7 +25,7 @@ from hexarena.players.spec import schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
 from hexarena.server.live import MatchManager
-from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, limit_creates
+from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, limit_creates
 from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
 from hexarena.server.sockets import serve_seat, serve_spectator
 
@@ -88,7 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="An open arena where bots and people battle at hexagonal board games.",
         lifespan=lifespan,
     )
-    app.state.settings = settings  # read by the routers: the spec policy, the create rate limit
+    app.state.settings = settings  # read by the routers: the spec policy (engines, bot hosts)
+    app.state.create_limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
 
     @app.exception_handler(ConfigError)
     async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
