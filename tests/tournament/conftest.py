@@ -49,7 +49,7 @@ async def _fake(game: str, mode: str) -> BasePlayer:
     return FakePlayer(mode or "random")
 
 
-register_scheme("tfake", _fake, "tfake:MODE  a fake player for tournament tests")
+register_scheme("tfake", _fake, "tfake:MODE  a fake player for tournament tests", starts_program=False, remote=True)
 
 
 @pytest.fixture

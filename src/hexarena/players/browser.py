@@ -295,6 +295,12 @@ async def _make(game: str, name: str) -> BasePlayer:
     return BrowserPlayer(name or "human")
 
 
-register_scheme("browser", _make, "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)")
+register_scheme(
+    "browser",
+    _make,
+    "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)",
+    starts_program=False,
+    remote=True,
+)
 
 __all__ = ["BrowserPlayer", "plain_legal_view"]

@@ -177,8 +177,21 @@ async def _stdio(game: str, command: str) -> BasePlayer:
 def _register() -> None:
     from hexarena.players.spec import register_scheme
 
-    register_scheme("hiveai", _tcp, "hiveai:HOST:PORT  a Trylobot Hive AI module over TCP")
-    register_scheme("hiveai-stdio", _stdio, "hiveai-stdio:COMMAND  a Trylobot Hive AI module on stdin/stdout")
+    register_scheme(
+        "hiveai",
+        _tcp,
+        "hiveai:HOST:PORT  a Trylobot Hive AI module over TCP",
+        starts_program=False,
+        remote=True,
+        address=True,
+    )
+    register_scheme(
+        "hiveai-stdio",
+        _stdio,
+        "hiveai-stdio:COMMAND  a Trylobot Hive AI module on stdin/stdout",
+        starts_program=True,
+        remote=False,
+    )
 
 
 _register()

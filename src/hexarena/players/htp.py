@@ -122,7 +122,7 @@ async def _make(game: str, command: str) -> BasePlayer:
 def _register() -> None:
     from hexarena.players.spec import register_scheme
 
-    register_scheme("htp", _make, "htp:COMMAND  an HTP/GTP Hex engine (e.g. MoHex)")
+    register_scheme("htp", _make, "htp:COMMAND  an HTP/GTP Hex engine (e.g. MoHex)", starts_program=True, remote=False)
 
 
 _register()

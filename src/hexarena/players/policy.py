@@ -1,20 +1,56 @@
-"""Which player specs a remote API client may use.
+"""Which player specs a remote client may use: the one check every network entry point goes through.
 
 Specs that start a program on the server (``uais:``, ``htp:``, ``uhp:``, ``hiveai-stdio:``) would let anyone
-who can reach the API run commands there. Over the API they are refused; the operator registers such engines
-by name when starting the server (``hexarena serve --engine mybot=uais:./mybot``) and clients ask for
-``engine:mybot``.
+who can reach the server run commands there. Each scheme declares what it does where it is registered
+(``register_scheme(..., starts_program=, remote=, address=)``); :func:`check_remote_spec` applies those
+declarations, refusing whatever is not declared remote-safe (a new scheme is refused until its author says
+otherwise). The operator registers program-starting engines by name when starting the server (``hexarena serve
+--engine mybot=uais:./mybot``) and clients ask for ``engine:mybot``: the only way a client reaches a subprocess.
+
+Bot addresses (``http(s)://``, ``bws:``, ``stateless:``, ``hiveai:HOST:PORT``) go through the same function.
+With ``SpecPolicy.bot_hosts`` set (what a public server sets), loopback, private and link-local hosts are refused
+unless listed there, so a client cannot point the server at its own network (SSRF); in the default local mode
+(``bot_hosts=None``) bots on this machine are the normal case and every host is allowed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
 
 from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer
-from hexarena.players.spec import make_player
+from hexarena.players.spec import make_player, registered_schemes, scheme_of, unknown_spec
 
-LOCAL_ONLY_SCHEMES = frozenset({"uais", "htp", "uhp", "hiveai-stdio"})
+
+@dataclass(frozen=True)
+class SpecPolicy:
+    """What a server lets its remote clients name: its registered engines and, when on, the bot-host check."""
+
+    #: Operator-registered engines, ``NAME -> player spec`` (``engine:NAME`` for clients).
+    engines: Mapping[str, str] = field(default_factory=dict)
+    #: None: bots may be anywhere (local mode). A list: public hosts only, plus these hosts or networks.
+    bot_hosts: Sequence[str] | None = None
+
+
+class _RefusedRemotely:
+    """``scheme in LOCAL_ONLY_SCHEMES``: the schemes a remote client may not use, read live from the registry."""
+
+    def __contains__(self, scheme: object) -> bool:
+        info = registered_schemes().get(str(scheme))
+        return info is None or not info.remote_allowed
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(n for n, s in registered_schemes().items() if not s.remote_allowed))
+
+
+#: Kept for callers of the old deny-list; the declarations at ``register_scheme`` are the source of truth.
+LOCAL_ONLY_SCHEMES = _RefusedRemotely()
 
 
 def parse_engine_option(option: str) -> tuple[str, str]:
@@ -28,20 +64,137 @@ def parse_engine_option(option: str) -> tuple[str, str]:
     return name, spec.strip()
 
 
-async def make_remote_player(spec: str, game: str, engines: Mapping[str, str]) -> BasePlayer:
-    """``make_player`` for specs that came from an API client."""
+def check_remote_spec(spec: str, policy: SpecPolicy) -> str:
+    """The spec to build for a spec that came from a remote client, or ConfigError saying why it is refused.
+
+    ``engine:NAME`` becomes the operator's spec for that engine; everything else must name a scheme declared
+    remote-safe (or be a bare bot URL), and any bot address must pass :func:`allowed_bot_host` when the policy
+    checks hosts.
+    """
     spec = spec.strip()
-    scheme, sep, rest = spec.partition(":")
-    if sep and scheme == "engine":
-        if rest not in engines:
-            known = ", ".join(sorted(engines)) or "none (start the server with --engine NAME=SPEC)"
+    if spec.startswith(("http://", "https://")):
+        _check_address(spec, spec, policy)
+        return spec
+    scheme_name, sep, rest = spec.partition(":")
+    if scheme_name == "engine" and sep:
+        if rest not in policy.engines:
+            known = ", ".join(sorted(policy.engines)) or "none (start the server with --engine NAME=SPEC)"
             raise ConfigError(f"no engine named {rest!r} on this server; registered engines: {known}")
-        player = await make_player(engines[rest], game)
-        player.name = f"engine:{rest}"
-        return player
-    if sep and scheme in LOCAL_ONLY_SCHEMES:
+        return policy.engines[rest]
+    scheme = scheme_of(spec)
+    if scheme is None:
+        raise unknown_spec(spec)
+    if not scheme.remote_allowed:
+        what = "start programs on the server" if scheme.starts_program is not False else "are not declared remote-safe"
         raise ConfigError(
-            f"{scheme}: players start programs on the server and can't be created over the API; "
+            f"{scheme.name}: players {what} and can't be created over the network; "
             "the operator can register one with `hexarena serve --engine NAME=SPEC`, then use engine:NAME"
         )
-    return await make_player(spec, game)
+    if scheme.address:
+        _check_address(spec, rest, policy)
+    return spec
+
+
+async def vet_remote_spec(spec: str, policy: SpecPolicy) -> str:
+    """:func:`check_remote_spec` for async callers: with the bot-host check on, a host name is resolved, which
+    blocks, so the check runs in a thread (a client's slow DNS name must not stall the event loop)."""
+    if policy.bot_hosts is None:
+        return check_remote_spec(spec, policy)
+    return await asyncio.to_thread(check_remote_spec, spec, policy)
+
+
+async def make_remote_player(spec: str, game: str, policy: SpecPolicy) -> BasePlayer:
+    """``make_player`` for specs that came from a remote client: :func:`check_remote_spec` first."""
+    resolved = await vet_remote_spec(spec, policy)
+    player = await make_player(resolved, game)
+    if resolved != spec.strip():  # an engine: show the name the client used, not the operator's command
+        player.name = spec.strip()
+    return player
+
+
+def _check_address(spec: str, address: str, policy: SpecPolicy) -> None:
+    if policy.bot_hosts is not None and not allowed_bot_host(address, policy.bot_hosts):
+        raise ConfigError(
+            f"{spec[:200]!r}: bots on loopback, private or link-local addresses are refused on this server "
+            "(the operator can allow a host with --allow-bot-host)"
+        )
+
+
+def allowed_bot_host(url: str, allow: Sequence[str]) -> bool:
+    """Whether a bot at ``url`` (a URL or ``HOST:PORT``) may be contacted when private hosts are refused.
+
+    Refused: loopback, private, link-local (cloud metadata lives there), unspecified, reserved and multicast
+    addresses, and names that resolve to one, unless the host, one of its addresses, or a network holding it is
+    in ``allow``. A name that does not resolve is refused (nothing can be said about it). Note: the check is
+    made when the spec is accepted; a name whose address changes later (DNS rebinding) is not caught here.
+    """
+    host = _host_of(url)
+    if not host:
+        return False
+    if host.lower() in {a.lower() for a in allow}:
+        return True
+    networks = []
+    for entry in allow:
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            continue
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+        except (OSError, UnicodeError):
+            return False
+        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+    if not addresses:
+        return False
+    return all(_public(a) or any(a in n for n in networks) for a in addresses)
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        parts = urlsplit(url if "://" in url else f"//{url}")
+        host = parts.hostname
+        _ = parts.port  # raises on a malformed port
+    except ValueError:
+        return None
+    if host is None or not host or any(c.isspace() for c in host):
+        return None
+    return host
+
+
+def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return not (
+        address.is_loopback
+        or address.is_private
+        or address.is_link_local
+        or address.is_unspecified
+        or address.is_reserved
+        or address.is_multicast
+    )
+
+
+def spec_policy(app: Any) -> SpecPolicy:
+    """The policy of a served app, from its ``app.state.settings`` (``engines``, ``bot_hosts``).
+
+    An app without settings (a bare router in a test) gets the strictest engines (none) and local-mode hosts.
+    """
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    return SpecPolicy(
+        engines=dict(getattr(settings, "engines", None) or {}), bot_hosts=getattr(settings, "bot_hosts", None)
+    )
+
+
+__all__ = [
+    "LOCAL_ONLY_SCHEMES",
+    "SpecPolicy",
+    "allowed_bot_host",
+    "check_remote_spec",
+    "make_remote_player",
+    "parse_engine_option",
+    "spec_policy",
+    "vet_remote_spec",
+]

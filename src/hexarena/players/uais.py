@@ -141,7 +141,13 @@ async def _make(game: str, command: str) -> BasePlayer:
 def _register() -> None:
     from hexarena.players.spec import register_scheme
 
-    register_scheme("uais", _make, "uais:COMMAND  a UAIS Hex bot executable (started as COMMAND black|white)")
+    register_scheme(
+        "uais",
+        _make,
+        "uais:COMMAND  a UAIS Hex bot executable (started as COMMAND black|white)",
+        starts_program=True,
+        remote=False,
+    )
 
 
 _register()

@@ -118,7 +118,13 @@ async def _make(game: str, command: str) -> BasePlayer:
 def _register() -> None:
     from hexarena.players.spec import register_scheme
 
-    register_scheme("uhp", _make, "uhp:COMMAND  a UHP Hive engine (Mzinga, nokamute, `hexarena uhp`)")
+    register_scheme(
+        "uhp",
+        _make,
+        "uhp:COMMAND  a UHP Hive engine (Mzinga, nokamute, `hexarena uhp`)",
+        starts_program=True,
+        remote=False,
+    )
 
 
 _register()

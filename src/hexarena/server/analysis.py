@@ -14,10 +14,12 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, Field
+from starlette.requests import Request
 
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
+from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
@@ -56,8 +58,17 @@ def position_of(body: AnalyseRequest) -> HtttxState:
     return HTTTX.from_cells(stones, 0 if body.to_move == "x" else 1, **params)
 
 
-async def analyse(body: AnalyseRequest) -> dict[str, Any]:
+async def analyse_route(body: AnalyseRequest, request: Request) -> dict[str, Any]:
+    """The endpoint: :func:`analyse` under the server's spec policy."""
+    return await analyse(body, spec_policy(request.app))
+
+
+async def analyse(body: AnalyseRequest, policy: SpecPolicy | None = None) -> dict[str, Any]:
     """Validate, ask the bot, and map each failure to the status that says whose fault it is."""
+    try:
+        await vet_remote_spec(f"bws:{body.bot_url}", policy or SpecPolicy())  # the bot address, like any seat's
+    except ConfigError as exc:
+        raise HTTPException(status_code=400, detail=exc.reason) from None
     if _slots["free"] <= 0:
         raise HTTPException(status_code=429, detail=f"{MAX_CONCURRENT} analyses are running; try again shortly")
     _slots["free"] -= 1
@@ -85,7 +96,7 @@ def install(app: FastAPI) -> None:
     """Mount ``POST /api/analyse`` on ``app``."""
     app.add_api_route(
         "/api/analyse",
-        analyse,
+        analyse_route,
         methods=["POST"],
         tags=["analysis"],
         summary="Evaluate an HTTTX position with a bws bot that declares evaluation (and free_setup)",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Query, WebSocket
 from fastapi.responses import JSONResponse
 from starlette.requests import Request
 
@@ -20,11 +20,12 @@ from hexarena.core.errors import ConfigError
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
 from hexarena.players.human import HtttxHumanPlayer
-from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player
-from hexarena.players.spec import make_player, schemes
+from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player, spec_policy
+from hexarena.players.spec import schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
 from hexarena.server.live import MatchManager
+from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, limit_creates
 from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
 from hexarena.server.sockets import serve_seat, serve_spectator
 from hexarena.store.recorder import StoreUnavailable
@@ -46,6 +47,12 @@ class Settings:
     engines: dict[str, str] = field(default_factory=dict)
     #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, the web UI and tournaments.
     protocols: bool = True
+    #: None: bot URLs may name any host (local mode). A list turns on the bot-host check (what ``--public`` will
+    #: set): loopback, private and link-local hosts are refused unless listed (a host name, address or network).
+    bot_hosts: list[str] | None = None
+    #: Creates (matches, HTTTX games, tournaments, dots tables) per client address, as a ``limits`` string
+    #: (``"60/minute"``, ``"10/minute;200/hour"``); None: unlimited.
+    create_rate_limit: str | None = DEFAULT_CREATE_LIMIT
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -104,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="An open arena where bots and people battle at hexagonal board games.",
         lifespan=lifespan,
     )
+    app.state.settings = settings  # read by the routers: the spec policy (engines, bot hosts)
+    app.state.create_limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
 
     @app.exception_handler(ConfigError)
     async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
@@ -148,19 +157,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ----- creating matches -----
 
     async def seat_player(seat: SeatSpec, game: str) -> BasePlayer:
+        """Every seat becomes a spec and goes through the one remote spec policy."""
         if seat.type == "human":
-            return await make_player(f"human:{seat.name or ''}", game)
-        if seat.type == "builtin":
-            return await make_player(f"builtin:{seat.name or seat.spec or ''}", game)
-        if seat.type == "spec":
-            return await make_remote_player(seat.spec or "", game, settings.engines)
-        if not seat.bot_url:
+            spec = f"human:{seat.name or ''}"
+        elif seat.type == "builtin":
+            spec = f"builtin:{seat.name or seat.spec or ''}"
+        elif seat.type == "spec":
+            spec = seat.spec or ""
+        elif not seat.bot_url:
             raise ConfigError(f"a seat of type {seat.type!r} needs 'bot_url'")
-        if seat.type == "stateless":
-            return await make_player(f"stateless:{seat.bot_url}", game)
-        return await make_player(f"bws:{seat.bot_url}", game)
+        else:
+            spec = f"{'stateless' if seat.type == 'stateless' else 'bws'}:{seat.bot_url}"
+        return await make_remote_player(spec, game, spec_policy(app))
 
-    @app.post("/game/new", tags=["htttx"], summary="Start an HTTTX game (Hivemaker-compatible)")
+    @app.post(
+        "/game/new",
+        tags=["htttx"],
+        summary="Start an HTTTX game (Hivemaker-compatible)",
+        dependencies=[Depends(limit_creates)],
+    )
     async def new_game(body: NewGameRequest) -> dict[str, Any]:
         cfg = body.match_config
         game = get_game("htttx")
@@ -181,12 +196,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             out["token_x" if seat == 0 else "token_o"] = token
         return out
 
-    @app.post("/api/matches", tags=["matches"], summary="Start a match of any game between any two players")
+    @app.post(
+        "/api/matches",
+        tags=["matches"],
+        summary="Start a match of any game between any two players",
+        dependencies=[Depends(limit_creates)],
+    )
     async def new_match(body: NewMatchRequest) -> dict[str, Any]:
         game = get_game(body.game)
         params = game.validate_params(body.params)
         clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
-        players = [await make_remote_player(spec, game.name, settings.engines) for spec in body.players]
+        players = [await make_remote_player(spec, game.name, spec_policy(app)) for spec in body.players]
         live = await manager().create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
         return {
             "game_id": live.match_id,

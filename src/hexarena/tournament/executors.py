@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import ClockConfig
+from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.tournament.openings import play_opening
@@ -46,6 +47,11 @@ class GameJob:
     seed: int = 0
     start_timeout: float = 30.0
     time_margin: float = 0.0
+    #: The specs came from a remote client: build them under the remote spec policy (defence in depth behind the
+    #: API's own check), with the operator's ``engines`` for ``engine:NAME`` and the bot-host check if on.
+    remote: bool = False
+    engines: dict[str, str] = field(default_factory=dict)
+    bot_hosts: list[str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -87,7 +93,10 @@ async def play_job(job: GameJob) -> dict[str, Any]:
     errors: list[tuple[int, BaseException]] = []
     for seat, spec in enumerate(job.specs):
         try:
-            player = await make_player(spec, game.name)
+            if job.remote:
+                player = await make_remote_player(spec, game.name, SpecPolicy(job.engines, job.bot_hosts))
+            else:
+                player = await make_player(spec, game.name)
         except Exception as exc:
             errors.append((seat, exc))
             players.append(None)

@@ -23,10 +23,12 @@ import asyncio
 import logging
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.players.policy import spec_policy, vet_remote_spec
+from hexarena.server.ratelimit import limit_creates
 
 log = logging.getLogger(__name__)
 
@@ -83,20 +85,35 @@ async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict
     return {"game": name, "ratings": await leaderboard(_store(request), name, limit=min(max(limit, 1), 1000))}
 
 
-@router.post("/api/tournaments", status_code=201, summary="Create and start a tournament")
+@router.post(
+    "/api/tournaments",
+    status_code=201,
+    summary="Create and start a tournament",
+    dependencies=[Depends(limit_creates)],
+)
 async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    """Every player spec passes the remote spec policy before anything is created; the config is marked
+    ``remote`` so each game builds its players under the same policy again (a stored config is data too)."""
     from hexarena.tournament.executors import make_executor
     from hexarena.tournament.runner import Runner, TournamentConfig
 
     store = _store(request)
     options = {k: body.pop(k) for k in ("ray_address", "processes", "id") if k in body}
+    policy = spec_policy(request.app)
     try:
-        config = TournamentConfig.from_json(body)
+        if options.get("ray_address") not in (None, "", "local"):
+            # a Ray client exchanges pickles with the cluster: a client-chosen address could run code here
+            raise ConfigError("ray_address over the API may only be 'local'; clusters are for `hexarena tournament`")
+        config = TournamentConfig.from_json({**body, "remote": True})
+        config.validate()
+        for spec in config.players:
+            await vet_remote_spec(spec, policy)
         runner = await Runner.create(
             config,
             store,
             options.get("id"),
             executor=make_executor(options.get("ray_address"), int(options.get("processes") or 0)),
+            policy=policy,
         )
     except (HexarenaError, TypeError) as exc:
         raise HTTPException(422, str(exc)) from None
@@ -149,7 +166,7 @@ async def resume_tournament(request: Request, tournament_id: str) -> dict[str, A
     if tournament_id in _running(request):
         return {"id": tournament_id, "status": "running"}
     try:
-        runner = await Runner.resume(_store(request), tournament_id)
+        runner = await Runner.resume(_store(request), tournament_id, policy=spec_policy(request.app))
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
     if runner.done:
@@ -177,7 +194,7 @@ async def resume_running_tournaments(app: Any) -> list[str]:
         if not isinstance(record.state, dict) or record.state.get("origin") != "api":
             continue
         try:
-            runner = await Runner.resume(store, record.tournament_id)
+            runner = await Runner.resume(store, record.tournament_id, policy=spec_policy(app))
         except HexarenaError:
             log.exception("cannot resume tournament %s", record.tournament_id)
             continue

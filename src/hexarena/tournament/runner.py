@@ -27,6 +27,7 @@ from typing import Any
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
+from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import clock_from
 from hexarena.tournament import pairings
 from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
@@ -70,6 +71,9 @@ class TournamentConfig:
     sprt: dict[str, Any] | None = None  # SprtConfig fields; two-player matches only
     name: str = ""
     rated: bool = True  # update the persistent leaderboard ratings
+    #: The players came from a remote client (the API): every game builds them under the remote spec policy, so
+    #: even a stored config that slipped past the API's check cannot start a program (only ``engine:NAME``).
+    remote: bool = False
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -169,8 +173,11 @@ class Runner:
         store: Any = None,
         executor: Executor | None = None,
         on_result: ResultHook | None = None,
+        policy: SpecPolicy | None = None,
     ) -> None:
         self.id = tournament_id
+        #: The server's engines and bot-host check, for the games of a remote tournament.
+        self.policy = policy or SpecPolicy()
         self.config = config
         self.state = state if state else new_state()
         self.store = store
@@ -402,6 +409,11 @@ class Runner:
 
     # ----- running -----
 
+    @property
+    def remote(self) -> bool:
+        """Players named by a remote client: the config says so (or, for older records, the state's origin)."""
+        return self.config.remote or self.state.get("origin") == "api"
+
     def job(self, g: dict[str, Any]) -> GameJob:
         c = self.config
         return GameJob(
@@ -415,6 +427,9 @@ class Runner:
             max_plies=c.max_plies,
             time_margin=c.time_margin,
             seed=c.seed,
+            remote=self.remote,
+            engines=dict(self.policy.engines) if self.remote else {},
+            bot_hosts=None if self.policy.bot_hosts is None else list(self.policy.bot_hosts),
         )
 
     async def run(self) -> dict[str, Any]:

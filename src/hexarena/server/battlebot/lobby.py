@@ -213,4 +213,10 @@ def register() -> None:
     """Teach ``make_player`` the ``battlebot:`` scheme (idempotent)."""
     from hexarena.players.spec import register_scheme
 
-    register_scheme("battlebot", _battlebot_scheme, "battlebot:BOT_ID  a battlebot bot connected to this server")
+    register_scheme(
+        "battlebot",
+        _battlebot_scheme,
+        "battlebot:BOT_ID  a battlebot bot connected to this server",
+        starts_program=False,
+        remote=True,
+    )

@@ -2,7 +2,7 @@
 
 | Request | Answer |
 |---|---|
-| ``POST /`` ``{rows, cols}`` | 201 + ``Location: <prefix>/<id>``; bad data 403 ``invalid game data`` |
+| ``POST /`` ``{rows, cols}`` | 201 + ``Location: <prefix>/<id>``; bad data 403 ``invalid game data``; past the client's create budget 429 + ``Retry-After`` |
 | ``GET /`` | 200 ``[{id, state}]`` |
 | ``GET /match`` | 201 + ``Location`` of a table waiting for a second player |
 | ``POST /<id>/players`` ``{name}`` | blocks until your turn: 200 Game + ``X-Turn-Token``; full or over: 410 |
@@ -31,6 +31,7 @@ from starlette.requests import Request
 from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
+from hexarena.server.ratelimit import client_of, limiter_of, refusal
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -50,9 +51,23 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         table = get_lobby(request).get(game_id)
         return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
 
+    def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
+        """429 with Retry-After once this client spent its create budget (shared with the server's other creates)."""
+        if lobby.limiter is None:
+            return None
+        client = client_of(request)
+        refused = lobby.limiter.hit(client)
+        if refused is None:
+            return None
+        message, headers = refusal(client, *refused)
+        return _error(429, message, headers)
+
     @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201)
     async def create(request: Request) -> Response:
         lobby = get_lobby(request)
+        limited = too_many(request, lobby)
+        if limited is not None:
+            return limited
         body = await read_limited_body(request, lobby.settings.max_body)
         if body is None:
             return _error(403, "invalid game data: body too large")
@@ -67,10 +82,15 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
 
     @router.get("/", summary="Games and their state")
     async def listing(request: Request) -> list[dict[str, Any]]:
-        return [t.summary() for t in get_lobby(request).tables.values()]
+        lobby = get_lobby(request)
+        lobby.expire()
+        return [t.summary() for t in lobby.tables.values()]
 
     @router.get("/match", summary="A game waiting for a second player", status_code=201)
     async def match(request: Request) -> Response:
+        limited = too_many(request, get_lobby(request))
+        if limited is not None:
+            return limited
         table = get_lobby(request).match()
         if table is None:
             return _error(503, "too many open games; try again later")
@@ -171,7 +191,7 @@ def install(app: FastAPI, settings: DotsSettings | None = None, prefix: str = "/
     settings = settings or DotsSettings()
 
     async def start_tables(app: FastAPI) -> None:
-        app.state.dots = DotsLobby(app.state.manager, settings)
+        app.state.dots = DotsLobby(app.state.manager, settings, limiter=limiter_of(app))
 
     app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_tables]
     app.include_router(make_router(_main_lobby, prefix), prefix=prefix)

@@ -3,6 +3,10 @@
 A table exists from ``POST /`` (or ``GET /match``) on; it is ``initiating`` until two players joined, then a match
 runs through the shared ``MatchManager`` (so clocks, the store and spectators are the same as for every other
 protocol), and the table keeps the final position for ``GET /<id>`` and late observers.
+
+A table nobody sits at expires ``waiting_seconds`` after it was created or last left (an anonymous ``POST /``
+costs nothing, so unexpiring tables would let anyone fill ``max_tables`` for good). A first player waiting for an
+opponent keeps the table until their own ``join_seconds`` run out; then it is empty and expires in turn.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ class DotsSettings:
     max_tables: int = 10_000  # open tables (initiating or in play); more are refused (503)
     keep_finished: int = 1000  # finished tables kept in memory (the store keeps them all)
     max_body: int = 4096  # bytes of a request body
+    waiting_seconds: float = 600.0  # a table nobody sits at is removed this long after it was created or left
 
 
 @dataclass(eq=False)
@@ -53,6 +58,7 @@ class DotsTable:
     match_id: str | None = None
     handed_out: int = 0  # by GET /match
     created: float = field(default_factory=time.time)
+    touched: float = field(default_factory=time.monotonic)  # created, or last left by a waiting player
     _ply: int = 0
 
     @property
@@ -115,23 +121,47 @@ class DotsTable:
 class DotsLobby:
     """Every dots table of one server."""
 
-    def __init__(self, manager: Any, settings: DotsSettings | None = None) -> None:
+    def __init__(self, manager: Any, settings: DotsSettings | None = None, limiter: Any = None) -> None:
         self.manager = manager
         self.settings = settings or DotsSettings()
         self.tables: dict[str, DotsTable] = {}
+        #: The server's per-client create limiter (``hexarena.server.ratelimit.CreateLimiter``), None: unlimited.
+        self.limiter = limiter
         self._waiting_match: DotsTable | None = None
+        #: Tables nobody sits at, oldest ``touched`` first: expiry pops from the front, O(1) per table.
+        self._empty: dict[str, DotsTable] = {}
 
     def open_count(self) -> int:
         return sum(1 for t in self.tables.values() if not t.over)
 
     def create(self, rows: int, cols: int) -> DotsTable | None:
         """A new table, or None when too many are open."""
+        self.expire()
         if self.open_count() >= self.settings.max_tables:
             return None
         self._trim()
         table = DotsTable(id=secrets.token_urlsafe(9), rows=rows, cols=cols, state=GAME.new(rows=rows, cols=cols))
         self.tables[table.id] = table
+        self._empty[table.id] = table
         return table
+
+    def expire(self, now: float | None = None) -> int:
+        """Remove the tables nobody has sat at for ``waiting_seconds``; returns how many went."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        while self._empty:
+            table = next(iter(self._empty.values()))
+            if now - table.touched < self.settings.waiting_seconds:
+                break
+            del self._empty[table.id]
+            if not table.names and table.match_id is None and self.tables.get(table.id) is table:
+                del self.tables[table.id]
+                if self._waiting_match is table:
+                    self._waiting_match = None
+                gone += 1
+        if gone:
+            log.info("%d dots table(s) expired unjoined after %g s", gone, self.settings.waiting_seconds)
+        return gone
 
     def match(self) -> DotsTable | None:
         """``GET /match``: the table handed to one client so far, or a new one (each table is handed out twice)."""
@@ -154,6 +184,7 @@ class DotsLobby:
         if len(table.names) >= 2 or table.over:
             return None
         seat = len(table.names)
+        self._empty.pop(table.id, None)
         player = TurnTokenPlayer(name, table, seat)
         table.names.append(name)
         table.players.append(player)
@@ -174,6 +205,9 @@ class DotsLobby:
             idx = table.players.index(player)
             del table.players[idx]
             del table.names[idx]
+            if not table.names:  # empty again: it expires like a new table
+                table.touched = time.monotonic()
+                self._empty[table.id] = table
 
     def _trim(self) -> None:
         finished = [t for t in self.tables.values() if t.over]

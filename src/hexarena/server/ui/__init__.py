@@ -79,7 +79,11 @@ def _lean(view: dict[str, Any]) -> dict[str, Any]:
 def install(app: FastAPI) -> None:
     """Add the UI routes to ``app`` and register the ``browser`` player scheme."""
     register_scheme(
-        "browser", _browser_scheme, "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)"
+        "browser",
+        _browser_scheme,
+        "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)",
+        starts_program=False,
+        remote=True,
     )
     seats: dict[str, tuple[str, int]] = {}  # claimed tokens -> (match id, seat), for reconnects
 

@@ -74,7 +74,7 @@ export async function lobbyPage(app) {
       extraLabel.hidden = false;
       if (v === "you" || v === "open") { extraLabel.firstChild.textContent = "Name"; extra.placeholder = "human"; }
       else if (v === "bws" || v === "stateless") { extraLabel.firstChild.textContent = "Bot URL"; extra.placeholder = "http://127.0.0.1:8765/capabilities.json"; }
-      else if (v === "spec") { extraLabel.firstChild.textContent = "Spec"; extra.placeholder = "uais:/path/to/bot"; }
+      else if (v === "spec") { extraLabel.firstChild.textContent = "Spec"; extra.placeholder = "engine:NAME (registered with --engine)"; }
       else extraLabel.hidden = true;
     }
     kind.addEventListener("change", sync);
