@@ -8,6 +8,7 @@ behind: no adapter task in our loop, and the bot's socket closed on the bot's si
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, M
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.games.htttx import HTTTX
 from hexarena.players.bws import BwsPlayer
-from hexarena.server.analysis import install
+from hexarena.server.analysis import MAX_STONES, MAX_VIEW_DISTANCE, AnalysisLimits, install
 from hexarena.server.app import Settings, create_app
 
 ORIGIN = [{"q": 0, "r": 0, "p": "x"}]
@@ -255,3 +256,129 @@ async def test_too_many_analyses_at_once_get_429(monkeypatch: pytest.MonkeyPatch
         await analysis.analyse(body)
     assert info.value.status_code == 429 and "try again" in str(info.value.detail)
     assert analysis._slots["free"] == 0  # a refused request does not give back a slot it never took
+
+
+# ----- issue 12, finding 4: a sprawling position took 10 GB and stalled the event loop for 26 s -----
+
+
+def scattered(n: int, spread: int = 100_000, seed: int = 1) -> list[dict[str, Any]]:
+    """``n`` stones far apart (no two within view of each other, no line): the most coverage per stone."""
+    rng = random.Random(seed)
+    cells: set[tuple[int, int]] = set()
+    while len(cells) < n:
+        cells.add((rng.randrange(-spread, spread) * 3, rng.randrange(-spread, spread) * 3))
+    return [{"q": q, "r": r, "p": "xo"[i % 2]} for i, (q, r) in enumerate(sorted(cells))]
+
+
+def block(width: int, height: int) -> list[dict[str, Any]]:
+    """A dense ``width`` x ``height`` block of stones whose lines are at most two long in every direction."""
+    return [{"q": q, "r": r, "p": "xo"[(q // 2 + r) % 2]} for q in range(width) for r in range(height)]
+
+
+async def test_a_view_distance_beyond_the_analysis_cap_is_refused(api: httpx.AsyncClient, bots: Bots) -> None:
+    """The finding scaled down: 300 scattered stones with view_distance 64 (the game allows 64) took ~400 MB."""
+    response = await post(api, bots.urls["silent"], scattered(300), "x", view_distance=64, time_limit=0.3)
+    assert response.status_code == 422, response.text
+    assert "view_distance" in response.text and "less than or equal to 16" in response.text
+    assert bots.silent.sessions == []
+
+
+async def test_the_issues_position_is_refused_before_anything_is_built(api: httpx.AsyncClient, bots: Bots) -> None:
+    """The finding as reported: 10,000 scattered stones with view_distance 64 (not run on the old code, where it
+    takes 10 GB; the scaled-down tests around it failed there)."""
+    response = await post(api, bots.urls["silent"], scattered(10_000), "x", view_distance=64, time_limit=0.3)
+    assert response.status_code == 422, response.text[:300]
+    errors = {e["loc"][-1]: e["msg"] for e in response.json()["detail"]}
+    assert errors == {
+        "cells": f"List should have at most {MAX_STONES} items after validation, not 10000",
+        "view_distance": f"Input should be less than or equal to {MAX_VIEW_DISTANCE}",
+    }
+    assert bots.silent.sessions == []
+
+
+async def test_a_position_covering_too_many_cells_is_refused_naming_the_limit(
+    api: httpx.AsyncClient, bots: Bots
+) -> None:
+    """Scattered stones each cover a whole hexagon of candidate cells (817 at view 16): the board would track
+    400 x 817 = 326,800 of them, above the cap, so the request is refused before anything is built."""
+    response = await post(api, bots.urls["silent"], scattered(400), "x", view_distance=16, time_limit=0.3)
+    assert response.status_code == 400, response.text
+    assert response.json()["detail"] == (
+        "the position's stones cover up to 326,800 candidate cells (400 stones x 817 cells within view_distance 16)"
+        "; analysis allows at most 250,000: bring the stones closer together or lower view_distance"
+    )
+    assert bots.silent.sessions == []
+
+
+async def test_too_many_stones_are_refused_naming_the_limit(api: httpx.AsyncClient, bots: Bots) -> None:
+    cells = block(50, 41)  # 2,050 stones
+    response = await post(api, bots.urls["silent"], cells, "x", win_distance=32, time_limit=0.3)
+    assert response.status_code == 422, response.text
+    assert "at most 2000 items" in response.text
+    assert bots.silent.sessions == []
+
+
+async def test_a_compact_position_of_many_stones_is_still_analysed(api: httpx.AsyncClient, bots: Bots) -> None:
+    """The cap is on covered cells, not stones: a dense 2,000-stone block covers far fewer than the cap."""
+    cells = block(50, 40)
+    response = await post(api, bots.urls["eval"], cells, "x", win_distance=32)
+    assert response.status_code == 200, response.text
+    assert response.json()["evaluation"] == {"heuristic": 20.0, "win_in": 2}
+    await until_closed(bots.counters["eval"])
+
+
+async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_url: str, bots: Bots) -> None:
+    """A heartbeat task in the server's own event loop keeps running while a big position is built and checked.
+
+    The server's region cap is raised so that a build takes long enough to watch: 2,000 scattered stones at view
+    distance 16 (1.6 million candidate cells), refused at the very end for an existing line of six, so no bot is
+    involved. Built on the event loop (the code before issue 12) the heartbeat ticked 3 times during the request
+    (only before and after the build); built in a worker thread it ticks 15 to 17 times here, fewer than its
+    2 ms period would allow because the C board holds the GIL while it grows its tables.
+    """
+    line = [{"q": 7 + i, "r": 1, "p": "x"} for i in range(6)]
+    cells = [*scattered(MAX_STONES - len(line)), *line]
+    ticks = 0
+    stop = asyncio.Event()
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            await asyncio.sleep(0.002)
+
+    body = {"bot_url": bots.urls["silent"], "cells": cells, "to_move": "o", "view_distance": MAX_VIEW_DISTANCE}
+    app = create_app(Settings(database_url=database_url, protocols=False))
+    install(app, AnalysisLimits(max_region=2_000_000))
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as api:
+        task = asyncio.create_task(heartbeat())
+        await asyncio.sleep(0.01)
+        start = ticks
+        response = await api.post("/api/analyse", json=body)
+        during = ticks - start
+    stop.set()
+    await task
+    assert response.status_code == 400 and "6 in a row for x" in response.json()["detail"], response.text
+    assert during >= 10, during
+    assert bots.silent.sessions == []
+
+
+async def test_at_most_max_concurrent_analyses_run_at_once(api: httpx.AsyncClient, bots: Bots) -> None:
+    """End to end: every slot held by a bot that never answers, one more request is refused at once with 429."""
+    from hexarena.server.analysis import MAX_CONCURRENT
+
+    held = [
+        asyncio.create_task(post(api, bots.urls["silent"], POSITION, "x", time_limit=2.0))
+        for _ in range(MAX_CONCURRENT)
+    ]
+    for _ in range(500):
+        if len(bots.silent.sessions) == MAX_CONCURRENT:
+            break
+        await asyncio.sleep(0.01)
+    assert len(bots.silent.sessions) == MAX_CONCURRENT
+    extra = await post(api, bots.urls["eval"], POSITION, "x")
+    assert extra.status_code == 429
+    assert extra.json()["detail"] == f"{MAX_CONCURRENT} analyses are running; try again shortly"
+    assert not any(t.done() for t in held)
+    assert [r.status_code for r in await asyncio.gather(*held)] == [504] * MAX_CONCURRENT
+    assert (await post(api, bots.urls["eval"], POSITION, "x")).status_code == 200

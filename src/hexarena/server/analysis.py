@@ -5,11 +5,23 @@ game, which is what an analysis board needs; matches never use it that way. The 
 engine first (so a bad board is the caller's 400, never blamed on the bot), then ``BwsPlayer.analyse`` does the
 talking on a connection of its own that is always closed before the answer goes out. Status codes say whose
 fault a failure is: 400 the request (bad position, URL, or a missing capability, named), 502 a broken bot (with
-the reason), 504 a bot that did not answer in time.
+the reason), 504 a bot that did not answer in time, 429 when ``MAX_CONCURRENT`` analyses are already running.
+
+Bounded by the size of the position (issue 12: 10,000 scattered stones with view_distance 64 took the server to
+10 GB and stalled its event loop for 26 s). What allocated it: the board tracks every empty cell within
+``view_distance`` of a stone as a candidate move (``board.py``: ``_cov``, ``_legal``, ``_src``; about 100 bytes a
+cell in the C board), and a stone far from all others brings a whole hexagon of 3v(v+1)+1 cells, 12,481 at view
+64, so 10,000 scattered stones made 125 million. The bounds: at most ``MAX_STONES`` stones, a view_distance of at
+most ``MAX_VIEW_DISTANCE``, and at most ``MAX_REGION`` candidate cells, checked on an upper bound computed from
+the request alone (see ``region_bound``) before anything is built. The building itself (validation and the win
+check, up to tens of milliseconds) runs in a worker thread, so the event loop keeps serving live games.
 """
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException
@@ -23,11 +35,28 @@ from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
-#: Stones accepted in one position: far more than any real game, small enough to validate cheaply.
-MAX_CELLS = 10_000
+#: Stones accepted in one position: several times the longest real game, small enough to validate cheaply.
+MAX_STONES = 2_000
+#: The largest view_distance an analysis may use (the game allows 64): the board caches its difference shapes per
+#: view distance for the life of the process, growing with the fourth power of it (about 7 MB at 16, 1.7 GB at 64).
+MAX_VIEW_DISTANCE = 16
+#: Candidate cells (empty cells within view_distance of a stone) the board of one analysis may track: about
+#: 25 MB and 30 ms to build. Any compact position of MAX_STONES stones fits; stones scattered far apart fit up to
+#: about 1,150 at the default view distance 8 and about 300 at 16.
+MAX_REGION = 250_000
 #: Analyses running at once; each holds a bot socket open, so a flood gets 429 instead of piling up.
 MAX_CONCURRENT = 16
 _slots = {"free": MAX_CONCURRENT}
+#: Positions are built here, off the event loop; two workers (the machine's cores) also bound the builds that
+#: requests cancelled meanwhile leave running.
+_BUILDS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="analysis-build")
+
+
+@dataclass(frozen=True)
+class AnalysisLimits:
+    """The per-server bound on position size (stones and view distance are fixed by the request model)."""
+
+    max_region: int = MAX_REGION
 
 
 class AnalysisCell(BaseModel):
@@ -40,9 +69,9 @@ class AnalyseRequest(BaseModel):
     """The position to evaluate, the bot to ask and how long it may think."""
 
     bot_url: str = Field(max_length=2048)
-    cells: list[AnalysisCell] = Field(max_length=MAX_CELLS)
+    cells: list[AnalysisCell] = Field(max_length=MAX_STONES)
     to_move: Literal["x", "o"]
-    view_distance: int | None = None
+    view_distance: int | None = Field(default=None, le=MAX_VIEW_DISTANCE)
     win_distance: int | None = None
     time_limit: float = Field(default=10.0, gt=0, le=MAX_TIME_LIMIT)
 
@@ -58,29 +87,70 @@ def position_of(body: AnalyseRequest) -> HtttxState:
     return HTTTX.from_cells(stones, 0 if body.to_move == "x" else 1, **params)
 
 
-async def analyse_route(body: AnalyseRequest, request: Request) -> dict[str, Any]:
-    """The endpoint: :func:`analyse` under the server's spec policy."""
-    return await analyse(body, spec_policy(request.app))
+def region_bound(body: AnalyseRequest) -> tuple[int, str]:
+    """An upper bound on the candidate cells the board would track for ``body``, and how it was reached.
+
+    Two bounds, both from the request alone: every stone covers at most one hexagon of 3v(v+1)+1 cells, and every
+    covered cell lies in the box around the stones widened by v on each side (axial coordinates). The smaller
+    one is taken, so a dense block of many stones passes while the same stones scattered do not.
+    """
+    view = HTTTX.validate_params({})["view_distance"] if body.view_distance is None else body.view_distance
+    view = max(view, 0)
+    hexagon = 3 * view * (view + 1) + 1
+    by_stones = len(body.cells) * hexagon
+    if not body.cells:
+        return 0, "no stones"
+    qs = [c.q for c in body.cells]
+    rs = [c.r for c in body.cells]
+    width, height = max(qs) - min(qs) + 2 * view + 1, max(rs) - min(rs) + 2 * view + 1
+    if width * height < by_stones:
+        return width * height, f"a {width:,} x {height:,} box around the stones, widened by view_distance {view}"
+    return by_stones, f"{len(body.cells):,} stones x {hexagon:,} cells within view_distance {view}"
 
 
-async def analyse(body: AnalyseRequest, policy: SpecPolicy | None = None) -> dict[str, Any]:
+def check_size(body: AnalyseRequest, limits: AnalysisLimits) -> None:
+    """400 naming the cap when the position could make the board track more than ``limits.max_region`` cells."""
+    bound, how = region_bound(body)
+    if bound > limits.max_region:
+        raise HTTPException(
+            status_code=400,
+            detail=(
+                f"the position's stones cover up to {bound:,} candidate cells ({how}); analysis allows at most "
+                f"{limits.max_region:,}: bring the stones closer together or lower view_distance"
+            ),
+        )
+
+
+async def build(body: AnalyseRequest) -> HtttxState:
+    """:func:`position_of` in a build worker, off the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_BUILDS, position_of, body)
+
+
+async def analyse(
+    body: AnalyseRequest, policy: SpecPolicy | None = None, limits: AnalysisLimits | None = None
+) -> dict[str, Any]:
     """Validate, ask the bot, and map each failure to the status that says whose fault it is."""
     try:
         await vet_remote_spec(f"bws:{body.bot_url}", policy or SpecPolicy())  # the bot address, like any seat's
     except ConfigError as exc:
         raise HTTPException(status_code=400, detail=exc.reason) from None
     if _slots["free"] <= 0:
-        raise HTTPException(status_code=429, detail=f"{MAX_CONCURRENT} analyses are running; try again shortly")
+        raise HTTPException(
+            status_code=429,
+            detail=f"{MAX_CONCURRENT} analyses are running; try again shortly",
+            headers={"Retry-After": "1"},
+        )
     _slots["free"] -= 1
     try:
-        return await _analyse(body)
+        return await _analyse(body, limits or AnalysisLimits())
     finally:
         _slots["free"] += 1
 
 
-async def _analyse(body: AnalyseRequest) -> dict[str, Any]:
+async def _analyse(body: AnalyseRequest, limits: AnalysisLimits) -> dict[str, Any]:
+    check_size(body, limits)
     try:
-        state = position_of(body)
+        state = await build(body)
         player = BwsPlayer(body.bot_url, connect_timeout=min(10.0, body.time_limit + 1.0))
         evaluation = await player.analyse(state, body.time_limit)
     except ConfigError as exc:
@@ -92,8 +162,14 @@ async def _analyse(body: AnalyseRequest) -> dict[str, Any]:
     return {"evaluation": evaluation, "bot": player.name}
 
 
-def install(app: FastAPI) -> None:
-    """Mount ``POST /api/analyse`` on ``app``."""
+def install(app: FastAPI, limits: AnalysisLimits | None = None) -> None:
+    """Mount ``POST /api/analyse`` on ``app``; ``limits`` bound the positions it accepts."""
+    bounds = limits or AnalysisLimits()
+
+    async def analyse_route(body: AnalyseRequest, request: Request) -> dict[str, Any]:
+        # the bot address goes through the server's spec policy like any seat's; the position through ``bounds``
+        return await analyse(body, spec_policy(request.app), bounds)
+
     app.add_api_route(
         "/api/analyse",
         analyse_route,
@@ -103,4 +179,4 @@ def install(app: FastAPI) -> None:
     )
 
 
-__all__ = ["AnalyseRequest", "analyse", "install", "position_of"]
+__all__ = ["AnalyseRequest", "AnalysisLimits", "analyse", "install", "position_of", "region_bound"]

@@ -7,17 +7,29 @@ REST twin of every GraphQL query:
 - ``GET /api/gametypes/{id}/contests`` and ``GET /api/gametypes/{id}/contests/{name}?method=AMBITIOUS``
   (with ``rankings``)
 - ``GET /api/gametypes/{id}/games?limit=&offset=&victor=&contest=&anyPlayers=A&anyPlayers=B&players=``
-- ``GET /api/gametypes/{id}/games/{game_id}`` (with ``turns`` and the final ``state``)
+- ``GET /api/gametypes/{id}/games/{game_id}?turnsOffset=&turnsLimit=`` (with ``turnCount``, a page of ``turns``
+  and the final ``state``)
+
+Both are bounded the same way (``limits``): pages of at most ``MAX_PAGE`` games and ``MAX_TURNS`` turns; GraphQL
+documents are also bounded in tokens, aliases and depth, each query in time, and the server in queries running at
+once and database connections held by them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query
 from starlette.requests import Request
+from strawberry.fastapi import GraphQLRouter
+from strawberry.types import ExecutionResult
 
+from graphql import GraphQLError
 from hexarena.server.graphql import data
+from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
+
+__all__ = ["GraphQLLimits", "install", "rest_router"]
 
 
 def _store(request: Request) -> Any:
@@ -71,7 +83,7 @@ def rest_router() -> APIRouter:
     async def games(
         request: Request,
         game_type: str,
-        limit: int = Query(50, ge=0, le=1000),
+        limit: int = Query(50, ge=0, le=MAX_PAGE),
         offset: int = Query(0, ge=0),
         victor: str | None = Query(None, max_length=64),
         contest: str | None = Query(None, max_length=64),
@@ -88,21 +100,42 @@ def rest_router() -> APIRouter:
         }
         return await data.games(_store(request), _type(game_type)["name"], filters)
 
-    @router.get("/{game_type}/games/{game_id}", summary="One game with its turns and final state")
-    async def game(request: Request, game_type: str, game_id: str) -> Any:
+    @router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
+    async def game(
+        request: Request,
+        game_type: str,
+        game_id: str,
+        turnsOffset: int = Query(0, ge=0),
+        turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
+    ) -> Any:
         found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
         if found is None:
             raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
+        found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
         return found
 
     return router
 
 
-def install(app: FastAPI, path: str = "/graphql") -> None:
-    """Mount ``/graphql`` (GraphiQL on GET) and the REST twin."""
-    from strawberry.fastapi import GraphQLRouter
+class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
+    """strawberry's FastAPI router, each operation inside the app's query gate and under its time limit."""
 
+    async def execute_single(self, request: Any, *args: Any, **kwargs: Any) -> ExecutionResult:
+        gate: QueryGate = request.app.state.graphql_gate
+        with gate.slot():
+            try:
+                async with asyncio.timeout(gate.limits.timeout) as deadline:
+                    return await super().execute_single(request, *args, **kwargs)
+            except TimeoutError:
+                if not deadline.expired():
+                    raise
+                return ExecutionResult(data=None, errors=[GraphQLError(gate.timeout_message())])
+
+
+def install(app: FastAPI, path: str = "/graphql", limits: GraphQLLimits | None = None) -> None:
+    """Mount ``/graphql`` (GraphiQL on GET) and the REST twin; ``limits`` are the per-server bounds."""
     from hexarena.server.graphql.schema import schema
 
-    app.include_router(GraphQLRouter(schema, graphql_ide="graphiql"), prefix=path)
+    app.state.graphql_gate = QueryGate(limits or GraphQLLimits())
+    app.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix=path)
     app.include_router(rest_router())

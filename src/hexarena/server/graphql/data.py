@@ -7,6 +7,8 @@ are replayed through the rules to show each in its battlebot turn shape with its
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +16,7 @@ from hexarena.core.errors import HexarenaError
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.server.battlebot.shapes import Shape, shape_for, wire_id_of, wire_ids, wire_reason
+from hexarena.server.graphql.limits import MAX_PAGE
 from hexarena.store.contests import METHODS, contest_key, find_games, rankings
 
 
@@ -111,7 +114,7 @@ async def games(store: Any, game: str, filters: dict[str, Any] | None = None) ->
     found = await find_games(
         store,
         game,
-        limit=min(int(f.get("limit") or 50), 1000),
+        limit=min(int(f.get("limit") or 50), MAX_PAGE),
         offset=int(f.get("offset") or 0),
         victor=f.get("victor"),
         contest_id=contest_key(game, contest_name) if contest_name else None,
@@ -122,13 +125,38 @@ async def games(store: Any, game: str, filters: dict[str, Any] | None = None) ->
     return [_summary(g, shape) for g in found]
 
 
-async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any] | None:
-    """One game with its turns (battlebot shapes, times) and final state; None if unknown or of another type."""
+async def game_record(store: Any, game: str | None, game_id: str) -> Any | None:
+    """The stored game (players and moves) if it exists and is of type ``game`` (any type for None)."""
     if len(game_id) > 64:
         return None
     record = await store.get_game(game_id)
     if record is None or (game is not None and record.game != get_game(game).name):
         return None
+    return record
+
+
+async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any] | None:
+    """One game with its turns (battlebot shapes, times) and final state; None if unknown or of another type."""
+    record = await game_record(store, game, game_id)
+    return None if record is None else await replayed(record)
+
+
+#: Replays run here, off the event loop: a long game takes tens of milliseconds to replay and shape, and a
+#: query may ask for several. Two workers (the machine's cores) also bound the replays a cancelled query leaves
+#: running behind it.
+_REPLAYS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphql-replay")
+
+
+async def replayed(record: Any) -> dict[str, Any]:
+    """:func:`game_json` in a worker thread."""
+    return await asyncio.get_running_loop().run_in_executor(_REPLAYS, game_json, record)
+
+
+def game_json(record: Any) -> dict[str, Any]:
+    """A game replayed through its rules: every turn in its battlebot shape with its time, and the final state.
+
+    ``turns`` holds every turn (callers page it) and ``turnCount`` how many there are.
+    """
     shape = shape_for(record.game)
     out = _summary(record, shape)
     names = tuple(p.name for p in record.players)
@@ -164,6 +192,7 @@ async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any]
             for m in record.moves[len(turns) :]
         )
     out["turns"] = turns
+    out["turnCount"] = len(turns)
     last_seat = record.moves[-1].seat if record.moves else None
     out["state"] = None if state is None else shape.state(state, players, outcome=_outcome(record), last_seat=last_seat)
     return out

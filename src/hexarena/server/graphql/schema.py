@@ -8,22 +8,37 @@
         contests { id }
         contest(id: "spring") { rankings(method: PUNITIVE) { bot wins draws losses played score } }
         games(filters: {limit: 10, victor: "IdiotBot", contest: "spring", anyPlayers: ["A", "B"]}) { id players victor reason }
-        game(id: "...") { players victor reason startTime turns { player time move turn } state }
+        game(id: "...") { players victor reason startTime turnCount turns(offset: 0, limit: 500) { player time move turn } state }
     } }
 
 Ranking methods give points for win/draw/loss: AMBITIOUS 3/1/0 (default), PUNITIVE 3/2/0, BALANCED 2/1/0.
+
+Every list comes in pages: ``limit`` (at most ``limits.MAX_PAGE``, ``MAX_TURNS`` for turns) and ``offset``; the
+document itself is bounded in tokens, aliases and depth, and each query in time (see ``limits``). Games in a
+list carry no turns (``turns`` is null there); ask ``game(id)`` for them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from enum import Enum
 from typing import Any
 
 import strawberry
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from hexarena.server.graphql import data
+from hexarena.server.graphql.limits import (
+    MAX_ALIASES,
+    MAX_PAGE,
+    MAX_QUERY_DEPTH,
+    MAX_TOKENS,
+    MAX_TURNS,
+    QueryGate,
+    check_page,
+)
 
 
 def _store(info: Info) -> Any:
@@ -31,6 +46,17 @@ def _store(info: Info) -> Any:
     if store is None:
         raise ValueError("this server has no database")
     return store
+
+
+def _db(info: Info) -> asyncio.Semaphore:
+    """The semaphore a resolver holds while it uses the store (GraphQL's share of the connection pool)."""
+    gate: QueryGate = info.context["request"].app.state.graphql_gate
+    return gate.db
+
+
+def _page(items: list[Any], limit: int, offset: int, cap: int = MAX_PAGE) -> list[Any]:
+    check_page(limit, offset, cap)
+    return items[offset : offset + limit]
 
 
 @strawberry.enum
@@ -82,19 +108,26 @@ class Game:
     endTime: str | None
     contest: str | None
     params: JSON
-    turns: list[Turn] | None = None
+    turnCount: int | None = None
     state: JSON | None = None
+    all_turns: strawberry.Private[list[dict[str, Any]] | None] = None
+
+    @strawberry.field
+    def turns(self, limit: int = MAX_TURNS, offset: int = 0) -> list[Turn] | None:
+        """The game's turns in pages of at most MAX_TURNS; null in lists of games (ask ``game(id)``)."""
+        if self.all_turns is None:
+            return None
+        return [Turn(**t) for t in _page(self.all_turns, limit, offset, MAX_TURNS)]
 
 
 def _game(d: dict[str, Any]) -> Game:
-    turns = d.get("turns")
-    fields = {k: v for k, v in d.items() if k not in ("turns",)}
-    return Game(**fields, turns=None if turns is None else [Turn(**t) for t in turns])
+    fields = {k: v for k, v in d.items() if k != "turns"}
+    return Game(**fields, all_turns=d.get("turns"))
 
 
 @strawberry.input
 class GameFilters:
-    limit: int | None = 50
+    limit: int | None = 50  # at most MAX_PAGE
     offset: int | None = 0
     victor: str | None = None
     contest: str | None = None
@@ -110,11 +143,19 @@ class Contest:
     created: str | None
 
     @strawberry.field
-    async def rankings(self, info: Info, method: RankingMethod = RankingMethod.AMBITIOUS) -> list[ContestRanking]:
+    async def rankings(
+        self,
+        info: Info,
+        method: RankingMethod = RankingMethod.AMBITIOUS,
+        limit: int = MAX_PAGE,
+        offset: int = 0,
+    ) -> list[ContestRanking]:
+        check_page(limit, offset, MAX_PAGE)
         game = data.game_type(self.gameType)
         assert game is not None
-        rows = await data.contest_rankings(_store(info), game["name"], self.name, method.value)
-        return [ContestRanking(**r) for r in rows]
+        async with _db(info):
+            rows = await data.contest_rankings(_store(info), game["name"], self.name, method.value)
+        return [ContestRanking(**r) for r in _page(rows, limit, offset)]
 
     @strawberry.field
     async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
@@ -122,11 +163,17 @@ class Contest:
         assert game is not None
         f = _filters(filters)
         f["contest"] = self.name
-        return [_game(g) for g in await data.games(_store(info), game["name"], f)]
+        async with _db(info):
+            found = await data.games(_store(info), game["name"], f)
+        return [_game(g) for g in found]
 
 
 def _filters(filters: GameFilters | None) -> dict[str, Any]:
-    return {} if filters is None else dict(vars(filters))
+    """The filters as a dict, after checking the page they ask for."""
+    f = {} if filters is None else dict(vars(filters))
+    limit, offset = f.get("limit"), f.get("offset")
+    check_page(50 if limit is None else limit, 0 if offset is None else offset, MAX_PAGE)
+    return f
 
 
 @strawberry.type
@@ -136,26 +183,37 @@ class GameType:
     title: str
 
     @strawberry.field
-    async def bots(self, info: Info, owner: str | None = None) -> list[Bot]:
-        return [Bot(**b) for b in await data.bots(_store(info), self.name, owner)]
+    async def bots(self, info: Info, owner: str | None = None, limit: int = MAX_PAGE, offset: int = 0) -> list[Bot]:
+        check_page(limit, offset, MAX_PAGE)
+        async with _db(info):
+            found = await data.bots(_store(info), self.name, owner)
+        return [Bot(**b) for b in _page(found, limit, offset)]
 
     @strawberry.field
-    async def contests(self, info: Info) -> list[Contest]:
-        return [Contest(**c) for c in await data.contests(_store(info), self.name)]
+    async def contests(self, info: Info, limit: int = MAX_PAGE, offset: int = 0) -> list[Contest]:
+        check_page(limit, offset, MAX_PAGE)
+        async with _db(info):
+            found = await data.contests(_store(info), self.name)
+        return [Contest(**c) for c in _page(found, limit, offset)]
 
     @strawberry.field
     async def contest(self, info: Info, id: strawberry.ID) -> Contest | None:
-        found = await data.contest(_store(info), self.name, str(id))
+        async with _db(info):
+            found = await data.contest(_store(info), self.name, str(id))
         return None if found is None else Contest(**found)
 
     @strawberry.field
     async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
-        return [_game(g) for g in await data.games(_store(info), self.name, _filters(filters))]
+        f = _filters(filters)
+        async with _db(info):
+            found = await data.games(_store(info), self.name, f)
+        return [_game(g) for g in found]
 
     @strawberry.field
     async def game(self, info: Info, id: strawberry.ID) -> Game | None:
-        found = await data.one_game(_store(info), self.name, str(id))
-        return None if found is None else _game(found)
+        async with _db(info):
+            record = await data.game_record(_store(info), self.name, str(id))
+        return None if record is None else _game(await data.replayed(record))
 
 
 @strawberry.type
@@ -170,4 +228,12 @@ class Query:
         return None if found is None else GameType(**found)
 
 
-schema = strawberry.Schema(query=Query)
+schema = strawberry.Schema(
+    query=Query,
+    # checked while parsing and validating, before any resolver runs (factories: one instance per request)
+    extensions=[
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: QueryDepthLimiter(max_depth=MAX_QUERY_DEPTH),
+    ],
+)
