@@ -234,7 +234,7 @@ async def test_api_tournament_games_are_refused_program_specs_by_the_executor(tm
         remote=True,
     )
     result = await play_job(job)
-    assert result["termination"] == "disconnect" and "engine" in result["reason"], result
+    assert result["termination"] == "aborted" and "engine" in result["reason"], result
     assert not marker.exists()
     local = GameJob(**{**job.to_json(), "remote": False})  # the operator's own tournament may start programs
     await play_job(local)

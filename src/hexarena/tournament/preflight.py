@@ -16,6 +16,7 @@ the end of the run), which is what a bot going down mid-tournament gives too.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from hexarena.core.errors import ConfigError, HexarenaError
@@ -32,10 +33,16 @@ def uses_openings(config: Any) -> bool:
     return bool(config.opening_plies > 0)
 
 
-async def check_players(config: Any) -> None:
-    """Raise ConfigError naming every player that cannot play this tournament (a validated TournamentConfig)."""
+async def check_players(config: Any, engines: Mapping[str, str] | None = None) -> None:
+    """Raise ConfigError naming every player that cannot play this tournament (a validated TournamentConfig).
+
+    ``engines`` are the server's operator-registered engines: ``engine:NAME`` is checked as the spec it names.
+    """
     problems: list[str] = []
     for name, spec in zip(config.names, config.players, strict=True):
+        scheme, sep, rest = spec.strip().partition(":")
+        if scheme == "engine" and sep and engines is not None and rest in engines:
+            spec = engines[rest]
         try:
             await check_spec(spec, config.game)
         except ConfigError as exc:

@@ -233,7 +233,8 @@ class Runner:
         config.validate()
         if tournament_id is not None and not 0 < len(tournament_id) <= 48:
             raise ConfigError(f"a tournament id has 1 to 48 characters (game ids append to it), got {tournament_id!r}")
-        await check_players(config)
+        policy = kwargs.get("policy")
+        await check_players(config, engines=getattr(policy, "engines", None))
         if store is None:
             import uuid
 
