@@ -382,10 +382,10 @@ class Recorder:
         assert op.written is not None
         return op.written
 
-    def record(self, new: NewGame, end: GameEnd) -> None:
-        """Queue a whole game at once (tournament games, which are stored when they end)."""
+    def record(self, new: NewGame, end: GameEnd) -> asyncio.Future[None]:
+        """Queue a whole game at once (tournament games, which are stored when they end); resolves when written."""
         self._push(_Op("create", new.game_id, new))
-        self._push(_Op("finish", end.game_id, end))
+        return self.finish(end)
 
     async def flush(self, timeout: float | None = None) -> None:
         """Wait until everything queued so far is written (TimeoutError after ``timeout`` s)."""

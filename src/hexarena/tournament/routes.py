@@ -35,6 +35,11 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["tournaments"])
 
 
+def _recorder(app: Any) -> Any:
+    """The server's recorder: tournament games are written like every other game (None: the runner makes one)."""
+    return getattr(app.state, "recorder", None)
+
+
 def _store(request: Request) -> Any:
     store = getattr(request.app.state, "store", None)
     if store is None:
@@ -114,6 +119,7 @@ async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str,
             options.get("id"),
             executor=make_executor(options.get("ray_address"), int(options.get("processes") or 0)),
             policy=policy,
+            recorder=_recorder(request.app),
         )
     except (HexarenaError, TypeError) as exc:
         raise HTTPException(422, str(exc)) from None
@@ -148,7 +154,7 @@ async def _summary(request: Request, tournament_id: str) -> dict[str, Any]:
     if len(tournament_id) > 64:
         raise HTTPException(404, f"no tournament {tournament_id[:64]!r}...")
     try:
-        runner = await Runner.resume(_store(request), tournament_id)
+        runner = await Runner.resume(_store(request), tournament_id, recorder=_recorder(request.app))
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
     return runner.summary()
@@ -166,7 +172,9 @@ async def resume_tournament(request: Request, tournament_id: str) -> dict[str, A
     if tournament_id in _running(request):
         return {"id": tournament_id, "status": "running"}
     try:
-        runner = await Runner.resume(_store(request), tournament_id, policy=spec_policy(request.app))
+        runner = await Runner.resume(
+            _store(request), tournament_id, policy=spec_policy(request.app), recorder=_recorder(request.app)
+        )
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
     if runner.done:
@@ -194,7 +202,7 @@ async def resume_running_tournaments(app: Any) -> list[str]:
         if not isinstance(record.state, dict) or record.state.get("origin") != "api":
             continue
         try:
-            runner = await Runner.resume(store, record.tournament_id, policy=spec_policy(app))
+            runner = await Runner.resume(store, record.tournament_id, policy=spec_policy(app), recorder=_recorder(app))
         except HexarenaError:
             log.exception("cannot resume tournament %s", record.tournament_id)
             continue

@@ -29,6 +29,7 @@ from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
 from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import clock_from
+from hexarena.store.recorder import Recorder, default_data_dir
 from hexarena.tournament import pairings
 from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
 from hexarena.tournament.openings import OpeningBook
@@ -174,8 +175,12 @@ class Runner:
         executor: Executor | None = None,
         on_result: ResultHook | None = None,
         policy: SpecPolicy | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
         self.id = tournament_id
+        #: Where finished games are written: the server's recorder, or (None) one of our own around ``store``.
+        self.recorder = recorder
+        self._own_recorder = False
         #: The server's engines and bot-host check, for the games of a remote tournament.
         self.policy = policy or SpecPolicy()
         self.config = config
@@ -454,6 +459,9 @@ class Runner:
         finally:
             await self.executor.close()
             await asyncio.shield(self._save(force=True))
+            if self._own_recorder and self.recorder is not None:
+                recorder, self.recorder, self._own_recorder = self.recorder, None, False
+                await asyncio.shield(recorder.close())
         return self.summary()
 
     async def _run_games(self, pending: list[dict[str, Any]]) -> None:
@@ -523,8 +531,11 @@ class Runner:
     async def _store_game(self, g: dict[str, Any], result: dict[str, Any]) -> None:
         from hexarena.tournament.ratings import record_game
 
+        if self.recorder is None:
+            self.recorder = Recorder(self.store, default_data_dir(getattr(self.store, "url", None)))
+            self._own_recorder = True
         try:
-            await record_game(self.store, self.config, g, result)
+            await record_game(self.recorder, self.config, g, result)
         except Exception:  # the tournament goes on; the state still holds the result
             log.exception("could not store game %s", g["id"])
 
@@ -548,7 +559,7 @@ async def _recover(store: Any, tournament_id: str, state: dict[str, Any]) -> int
     offset = 0
     while True:
         rows = await store.list_games(
-            tournament_id=tournament_id, status=["finished", "aborted"], limit=1000, offset=offset
+            tournament_id=tournament_id, status=["finished", "aborted", "interrupted"], limit=1000, offset=offset
         )
         for row in rows:
             g = missing.get(row.game_id)
