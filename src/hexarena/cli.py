@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -37,6 +38,14 @@ def main(verbose: int) -> None:
     help="SQLAlchemy URL (default: SQLite file ./data/hexarena.sqlite3; postgresql://... for production). "
     "Also read from $HEXARENA_DATABASE_URL.",
 )
+@click.option(
+    "--data-dir",
+    envvar="HEXARENA_DATA_DIR",
+    default=None,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Local state: the journal of game records written while the database is unreachable (replayed at the "
+    "next start). Default: the SQLite file's folder, or ./data. Also read from $HEXARENA_DATA_DIR.",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 @click.option(
     "--engine",
@@ -52,7 +61,13 @@ def main(verbose: int) -> None:
     help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
 )
 def serve(
-    host: str, port: int, database_url: str | None, log_level: str, engines: tuple[str, ...], dots_port: int | None
+    host: str,
+    port: int,
+    database_url: str | None,
+    data_dir: Path | None,
+    log_level: str,
+    engines: tuple[str, ...],
+    dots_port: int | None,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database."""
     import uvicorn
@@ -64,7 +79,7 @@ def serve(
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
-    app = create_app(Settings(database_url=database_url, engines=registered))
+    app = create_app(Settings(database_url=database_url, engines=registered, data_dir=data_dir))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
         uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)

@@ -233,6 +233,11 @@ class MatchManager:
         for token, (mid, _) in list(self.tokens.items()):
             if mid == result.match_id:
                 del self.tokens[token]
+        # over: no longer listed as live (late spectators get the snapshot and the end at once)
+        self.live.pop(result.match_id, None)
+        self.finished[result.match_id] = live
+        while len(self.finished) > KEEP_FINISHED:
+            self.finished.pop(next(iter(self.finished)))
         if self.recorder is not None:
             written = self.recorder.finish(
                 GameEnd(
@@ -253,10 +258,6 @@ class MatchManager:
         live.broadcast(messages.end(live.game, result))
         live.broadcast(None)
         live.spectators.clear()
-        self.live.pop(result.match_id, None)
-        self.finished[result.match_id] = live
-        while len(self.finished) > KEEP_FINISHED:
-            self.finished.pop(next(iter(self.finished)))
         live.done.set()
 
     # ----- shutdown -----

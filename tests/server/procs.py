@@ -1,0 +1,241 @@
+"""Real processes for fault-injection tests: a ``hexarena serve`` to kill, a private PostgreSQL to stop.
+
+The private PostgreSQL cluster (``initdb`` into a temporary folder, its own port) lets a test stop and start the
+database server for real without touching the shared one that every other test uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServeProcess:
+    """``python -m hexarena.cli serve`` on a free port, started and killed at will (the same data folder)."""
+
+    def __init__(self, database_url: str, data_dir: Path, log: Path) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.log = log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    async def start(self, timeout: float = 60.0) -> None:
+        self.proc = self._spawn()
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient() as client:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"hexarena serve exited with {self.proc.returncode}:\n{self.log.read_text()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    r = await client.get(f"{self.url}/healthz", timeout=2)
+                    if r.status_code in (200, 503):
+                        return
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"hexarena serve did not answer within {timeout} s:\n{self.log.read_text()}")
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(self.port)]
+        cmd += ["--database-url", self.database_url, "--data-dir", str(self.data_dir), "--log-level", "warning"]
+        with open(self.log, "ab") as log:
+            return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    async def get(self, path: str) -> httpx.Response:
+        async with httpx.AsyncClient() as client:
+            return await client.get(self.url + path, timeout=10)
+
+    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        async with httpx.AsyncClient() as client:
+            return await client.post(self.url + path, json=body, timeout=30)
+
+
+# ----- two people playing HTTTX over /ws -----------------------------------------------------------------------
+
+
+def stones(seat: int, turn: int) -> list[dict[str, int]]:
+    """Two stones for ``seat``'s ``turn``-th turn that never line up: each side's stones differ by multiples of
+    (2, 1), which lies on none of the three axes, so nobody ever wins and the game can go on as long as needed."""
+    base = 2 * turn
+    row = 5 if seat == 1 else -5
+    return [{"q": 2 * base, "r": base + row}, {"q": 2 * (base + 1), "r": base + 1 + row}]
+
+
+class Person:
+    """One HTTTX seat over ``/ws``: answers each move request with the next two stones of :func:`stones`."""
+
+    def __init__(self, ws: ClientConnection, seat: int) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.turns = 0
+        self.requests = 0
+
+    async def play(self, turns: int) -> None:
+        """Answer ``turns`` more move requests, then stop answering (the socket stays open)."""
+        target = self.turns + turns
+        while self.turns < target:
+            packet = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
+            if packet["type"] == "end":
+                return
+            if packet["type"] != "move_request":
+                continue
+            self.requests += 1
+            await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": stones(self.seat, self.turns)}}))
+            self.turns += 1
+
+    async def answer_pending_then(self, turns: int) -> None:
+        """Answer the request :meth:`wait_request` read and left open, then ``turns - 1`` more."""
+        await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": stones(self.seat, self.turns)}}))
+        self.turns += 1
+        await self.play(turns - 1)
+
+    async def wait_request(self) -> None:
+        """Until the next move request arrives: the referee accepted the opponent's last move."""
+        while True:
+            packet = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
+            if packet["type"] == "move_request":
+                self.requests += 1
+                return
+
+
+async def people_game(server: ServeProcess) -> tuple[str, Person, Person]:
+    """A new HTTTX game between two people on ``server``; returns its id and both seats (x, o) connected."""
+    r = await server.post("/game/new", {"player_x": {"type": "human"}, "player_o": {"type": "human"}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    x = await connect(server.ws(f"/ws?token={body['token_x']}"))
+    o = await connect(server.ws(f"/ws?token={body['token_o']}"))
+    return body["game_id"], Person(x, 0), Person(o, 1)
+
+
+async def play_turns(x: Person, o: Person, turns: int) -> int:
+    """Both people play ``turns`` more turns each (O opens: X's origin stone is automatic); returns the plies the
+    referee acknowledged in all, i.e. those followed by the other seat's move request.
+
+    O's pending request (from an earlier call) counts: O answers it first, then X, and so on; at the end, X's
+    last turn is acknowledged by O's next request, which is read here and left unanswered.
+    """
+    first = o.turns == 0
+    await asyncio.gather(o.play(turns) if first else o.answer_pending_then(turns), x.play(turns))
+    await o.wait_request()  # X's last turn was accepted: O is asked again
+    return o.turns + x.turns
+
+
+# ----- a private PostgreSQL ----------------------------------------------------------------------------------
+
+
+def pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    return Path(found[-1]).parent if found else None
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own in ``root``, on its own port: stopped and started by the test."""
+
+    def __init__(self, root: Path) -> None:
+        binary = pg_bin()
+        assert binary is not None, "PostgreSQL's server binaries are not installed"
+        self.bin = binary
+        self.root = root
+        self.data = root / "pgdata"
+        self.port = free_port()
+        self.as_postgres = os.geteuid() == 0  # PostgreSQL refuses to run as root
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.as_postgres:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+
+    def init(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.as_postgres:
+            shutil.chown(self.root, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "pg.log"), "-w", "start")
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+
+@contextlib.contextmanager
+def private_postgres() -> Iterator[PrivatePostgres]:
+    """A fresh cluster in a folder of its own under /tmp (pytest's folders are private to root, and PostgreSQL
+    runs as the postgres user there); stopped and removed at the end."""
+    root = Path(tempfile.mkdtemp(prefix="hexarena-pg-"))
+    pg = PrivatePostgres(root)
+    try:
+        pg.init()
+        pg.start()
+        yield pg
+    finally:
+        with contextlib.suppress(subprocess.SubprocessError, OSError):
+            pg.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
+    """``hexarena bot serve`` as a subprocess (wait for it with :func:`until_up`)."""
+    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def until_up(url: str, timeout: float = 30.0) -> None:
+    """Wait until ``url`` answers at all."""
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient() as client:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                await client.get(url, timeout=1)
+                return
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"{url} did not answer within {timeout} s")
