@@ -1,0 +1,48 @@
+"""``hexarena serve`` stops promptly on SIGINT whatever is running, a built-in search in a worker thread included."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+from serving import cpu_seconds, start_serve, stop
+
+#: How long the server may take to exit after SIGINT (the issue's promise is 5 s).
+EXIT_WITHIN = 5.0
+
+
+def wait_until_thinking(pid: int, within: float = 20.0) -> None:
+    """Until the server burns CPU steadily: a search is running in its worker thread."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        if cpu_seconds(pid) - before > 0.3:
+            return
+    raise AssertionError("the built-in bot never started thinking")
+
+
+def test_sigint_stops_a_day_long_mcts_search(tmp_path: Path) -> None:
+    proc, url = start_serve(tmp_path)
+    try:
+        body = {
+            "game": "hex",
+            "params": {"size": 11},
+            "players": ["builtin:mcts", "builtin:mcts"],
+            "clock": {"type": "turn", "seconds": 86400},
+        }
+        answer = httpx.post(f"{url}/api/matches", json=body, timeout=10)
+        assert answer.status_code == 200, answer.text
+        wait_until_thinking(proc.pid)
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(EXIT_WITHIN)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"hexarena serve still running {EXIT_WITHIN} s after SIGINT") from None
+        log = (tmp_path / "serve.log").read_text()
+        assert "forcing exit" not in log, log  # stopped by cancelling the search, not by the last-resort watchdog
+    finally:
+        stop(proc)
