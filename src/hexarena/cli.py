@@ -51,14 +51,30 @@ def main(verbose: int) -> None:
     default=None,
     help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a request's headers before its connection is closed (slowloris guard).",
+)
 def serve(
-    host: str, port: int, database_url: str | None, log_level: str, engines: tuple[str, ...], dots_port: int | None
+    host: str,
+    port: int,
+    database_url: str | None,
+    log_level: str,
+    engines: tuple[str, ...],
+    dots_port: int | None,
+    header_timeout: float,
 ) -> None:
-    """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database."""
-    import uvicorn
+    """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
+    On SIGINT or SIGTERM it stops within a few seconds whatever is running: live matches are aborted, built-in
+    searches are stopped, bot processes are killed.
+    """
     from hexarena.players.policy import parse_engine_option
     from hexarena.server.app import Settings, create_app
+    from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
     try:
         registered = dict(parse_engine_option(e) for e in engines)
@@ -67,12 +83,17 @@ def serve(
     app = create_app(Settings(database_url=database_url, engines=registered))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+        config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
+        ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
         return
     from hexarena.server.dots.routes import serve_with_dots
 
     click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
-    asyncio.run(serve_with_dots(app, host, port, dots_port, log_level))
+    asyncio.run(
+        serve_with_dots(
+            app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
+        )
+    )
 
 
 @main.group()
