@@ -73,6 +73,7 @@ def serve(
     searches are stopped, bot processes are killed.
     """
     from hexarena.players.policy import parse_engine_option
+    from hexarena.players.proctree import sweep_orphans
     from hexarena.server.app import Settings, create_app
     from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
@@ -80,6 +81,9 @@ def serve(
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
+    swept = sweep_orphans()  # bot processes an earlier server left running when it crashed
+    if swept:
+        click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
     app = create_app(Settings(database_url=database_url, engines=registered))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
