@@ -4,6 +4,7 @@ they have a CPU limit by default."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -13,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from cli.serving import SRC, start_serve, stop
 
+from cli.serving import SRC, start_serve, stop
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
@@ -77,9 +78,10 @@ async def test_the_tree_is_recorded_on_disk_while_the_bot_runs() -> None:
     process = BotProcess(split_command(f"{BAD_BOT} setsid black"))
     await process.start()
     try:
-        end = time.monotonic() + PATIENCE
-        while time.monotonic() < end and not (reported_children(process) and process.tree and process.tree.members):
-            await _sleep(0.05)
+        for _ in range(int(PATIENCE / 0.05)):  # until the watcher recorded the reported child
+            if reported_children(process) and process.tree and process.tree.members:
+                break
+            await asyncio.sleep(0.05)
         [record_path] = registry_dir().glob("*.json")
         record = json.loads(record_path.read_text())
         assert record["pid"] == process.pid and record["owner"]["pid"] == os.getpid()
@@ -87,12 +89,6 @@ async def test_the_tree_is_recorded_on_disk_while_the_bot_runs() -> None:
     finally:
         await process.close(grace=0.1)
     assert not record_path.exists()
-
-
-async def _sleep(seconds: float) -> None:
-    import asyncio
-
-    await asyncio.sleep(seconds)
 
 
 def test_a_crashed_server_leaves_no_orphans_after_the_next_start(data_dir: Path, tmp_path: Path) -> None:

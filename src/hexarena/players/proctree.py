@@ -207,7 +207,12 @@ class ProcessTree:
             tmp.write_text(json.dumps(record))
             tmp.replace(self._path)
         except OSError as exc:
-            log.warning("cannot record bot process %d under %s (%s): a crash would leave it running", self.pid, self._path.parent, exc)
+            log.warning(
+                "cannot record bot process %d under %s (%s): a crash would leave it running",
+                self.pid,
+                self._path.parent,
+                exc,
+            )
             self._path = None
 
     def _forget(self) -> None:
