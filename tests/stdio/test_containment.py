@@ -171,3 +171,21 @@ async def test_a_spinning_bot_is_stopped_by_the_cpu_limit(monkeypatch: pytest.Mo
     termination = await run(bad, seconds=8.0)
     assert termination == Termination.DISCONNECT
     assert bad.bot is not None and bad.bot.process.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+
+
+def test_a_recycled_pid_is_never_killed(data_dir: Path) -> None:
+    """A record naming a pid that now belongs to another process (another start time) leaves that process alone."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        info = read_proc(sleeper.pid)
+        assert info is not None
+        gone = {"pid": 1 << 22, "start": 1}  # an owner that is not running
+        record = {"owner": gone, "pid": sleeper.pid, "start": info.start + 1, "members": {str(sleeper.pid): 7}}
+        (data_dir / "engines").mkdir(parents=True)
+        (data_dir / "engines" / "x.json").write_text(json.dumps(record))
+        assert sweep_orphans() == 0
+        assert alive(sleeper.pid)
+        assert not (data_dir / "engines" / "x.json").exists()  # the stale record is dropped
+    finally:
+        sleeper.kill()
+        sleeper.wait()

@@ -77,9 +77,13 @@ def is_alive(pid: int, start: int) -> bool:
 
 
 def all_processes() -> list[ProcInfo]:
-    """Every process visible in ``/proc``."""
+    """Every process visible in ``/proc`` (none where there is no ``/proc``)."""
     out = []
-    for name in os.listdir("/proc"):
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
         if name.isdigit():
             info = read_proc(int(name))
             if info is not None:
@@ -172,10 +176,14 @@ class ProcessTree:
             self._save()
 
     def observe(self) -> int:
-        """Record the bot's current descendants; how many are known now."""
+        """Record the bot's current descendants (forgetting those that ended); how many are known now.
+
+        While the bot itself is gone its record is left as it is: its escapees are no longer below it."""
         if not is_alive(self.pid, self.start):
             return len(self.members)
-        new = False
+        known = {p: s for p, s in self.members.items() if is_alive(p, s)}  # the dead stay dead: keep the record small
+        new = len(known) != len(self.members)
+        self.members = known
         for p in descendants(self.pid):
             if p.state != "Z" and self.members.get(p.pid) != p.start:
                 self.members[p.pid] = p.start
