@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -9,9 +11,10 @@ import time
 from pathlib import Path
 
 import httpx
-from serving import cpu_seconds, start_serve, stop
+from serving import SRC, cpu_seconds, free_port, start_serve, stop
 
 from hexarena.players.proctree import ProcInfo, descendants, is_alive
+from hexarena.server.serving import FORCED_EXIT_STATUS
 
 #: How long the server may take to exit after SIGINT (the issue's promise is 5 s).
 EXIT_WITHIN = 5.0
@@ -90,3 +93,23 @@ def wait_for_descendants(pid: int, within: float = 20.0) -> list[ProcInfo]:
             return found
         time.sleep(0.05)
     raise AssertionError("the subprocess bot never started")
+
+
+def test_the_watchdog_ends_a_server_that_cannot_stop(tmp_path: Path) -> None:
+    """The last resort: a thread nothing can stop keeps the interpreter alive; the process still ends, saying why."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    script = Path(__file__).parent / "stubborn_server.py"
+    proc = subprocess.Popen([sys.executable, str(script), str(port)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        for _ in range(400):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).text == "up":
+                    break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=EXIT_WITHIN + 5)
+        assert proc.returncode == FORCED_EXIT_STATUS
+        assert "forcing exit" in out and "stubborn" in out
+    finally:
+        stop(proc)
