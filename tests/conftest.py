@@ -68,3 +68,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> 
         yield f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/hexarena.sqlite3"
     else:
         yield from _fresh_postgres(os.environ[PG_ENV])
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep what code under test writes to the data directory (e.g. records of running bot processes) out of the
+    checkout; subprocesses started by tests inherit it."""
+    old = os.environ.get("HEXARENA_DATA_DIR")
+    os.environ["HEXARENA_DATA_DIR"] = os.fspath(tmp_path_factory.mktemp("data"))
+    yield
+    if old is None:
+        os.environ.pop("HEXARENA_DATA_DIR", None)
+    else:
+        os.environ["HEXARENA_DATA_DIR"] = old

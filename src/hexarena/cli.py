@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,13 @@ def main(verbose: int) -> None:
     default=None,
     help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a request's headers before its connection is closed (slowloris guard).",
+)
 def serve(
     host: str,
     port: int,
@@ -68,26 +76,44 @@ def serve(
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
+    header_timeout: float,
 ) -> None:
-    """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database."""
-    import uvicorn
+    """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
+    On SIGINT or SIGTERM it stops within a few seconds whatever is running: live matches are aborted, built-in
+    searches are stopped, bot processes are killed.
+    """
     from hexarena.players.policy import parse_engine_option
+    from hexarena.players.proctree import sweep_orphans
     from hexarena.server.app import Settings, create_app
+    from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
     try:
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
+    from hexarena.store.recorder import default_data_dir
+
+    # one data folder for the record journal and the engine registry (bot processes to end after a crash)
+    data_dir = data_dir or default_data_dir(database_url)
+    os.environ["HEXARENA_DATA_DIR"] = str(data_dir)
+    swept = sweep_orphans()  # bot processes an earlier server left running when it crashed
+    if swept:
+        click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
     app = create_app(Settings(database_url=database_url, engines=registered, data_dir=data_dir))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+        config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
+        ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
         return
     from hexarena.server.dots.routes import serve_with_dots
 
     click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
-    asyncio.run(serve_with_dots(app, host, port, dots_port, log_level))
+    asyncio.run(
+        serve_with_dots(
+            app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
+        )
+    )
 
 
 @main.group()

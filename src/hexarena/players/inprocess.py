@@ -3,16 +3,22 @@
 The thread hop costs tens of microseconds, which is most of a move for an instant bot (random, center); so a
 bot whose recent moves all took under ``INLINE_BELOW`` seconds is called inline on the loop, and goes back to
 the thread as soon as one inline call takes longer than ``BACK_TO_THREAD``.
+
+A thread cannot be killed, so each threaded move runs under its own stop event (``bots.stopping``): when the
+move is cancelled (the match ended, the server is shutting down) the event is set and the search returns within
+moments instead of thinking on, unseen, for as long as the clock offered.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from typing import Any
 
 from hexarena.bots.registry import make_builtin
+from hexarena.bots.stopping import stoppable
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest
 
 #: Part of the move budget a built-in bot is told it has, keeping room for the thread hop and the referee.
@@ -48,9 +54,15 @@ class InProcessPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
 
-    def _timed_choose(self, game: Any, state: Any, limit: float | None) -> tuple[Any, float]:
+    def _timed_choose(
+        self, game: Any, state: Any, limit: float | None, stop: threading.Event | None = None
+    ) -> tuple[Any, float]:
         begun = time.perf_counter()
-        move = self.bot.choose(game, state, limit, self.rng)
+        if stop is None:
+            move = self.bot.choose(game, state, limit, self.rng)
+        else:
+            with stoppable(stop):
+                move = self.bot.choose(game, state, limit, self.rng)
         return move, time.perf_counter() - begun
 
     async def move(self, request: MoveRequest) -> MoveReply:
@@ -61,7 +73,12 @@ class InProcessPlayer(BasePlayer):
             self.inline_moves += 1
             move, took = self._timed_choose(game, request.state, limit)
         else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
-            move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit)
+            stop = threading.Event()
+            try:
+                move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit, stop)
+            except asyncio.CancelledError:
+                stop.set()  # the thread runs on; make its search return now
+                raise
         if inline:
             if took > BACK_TO_THREAD:
                 self._fast_streak = 0

@@ -1,10 +1,18 @@
 """Safe subprocess bots: one process per match, limited, watched, and always reaped.
 
 Every stdin/stdout engine (UAIS Hex bots, HTP engines, UHP Hive engines, Trylobot stdio modules) runs through
-``BotProcess``: its own process group (so grandchildren die with it), memory/CPU/core/file limits set before
-exec, ``PYTHONUNBUFFERED=1`` so Python bots that forget to flush still answer, bounded line length, a bounded
-tail of stderr kept for the match log, and ``close()`` that asks, then terminates, then kills the whole group and
-waits for it, so no zombie or orphan is left whatever the bot does.
+``BotProcess``: its own process group and session, memory/CPU/core limits set before exec, ``PYTHONUNBUFFERED=1``
+so Python bots that forget to flush still answer, bounded line length, a bounded tail of stderr kept for the match
+log, and ``close()`` that asks, then terminates, then kills the whole group and waits for it.
+
+The group is not the whole story: a child that calls ``setsid`` leaves it. So the bot's whole process tree is
+contained too (``proctree``): the bot dies with the server (parent-death signal) and adopts its descendants'
+orphans (child subreaper); its tree is recorded while the match runs (every ``Limits.watch_interval`` seconds and
+before it is asked to quit) and on disk, every recorded process is killed at the match's end, and trees a crashed
+server left behind are killed when ``hexarena serve`` starts next.
+
+CPU: each bot process may use ``Limits.cpu_seconds`` of CPU time (RLIMIT_CPU; then SIGXCPU, a second later
+SIGKILL), by default ``DEFAULT_CPU_SECONDS``, or ``$HEXARENA_BOT_CPU_SECONDS`` (``0`` or ``none``: no limit).
 """
 
 from __future__ import annotations
@@ -17,9 +25,31 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.players.proctree import ProcessTree, contain_child, registry_dir
+
+#: CPU seconds a bot process may use in one match unless ``$HEXARENA_BOT_CPU_SECONDS`` says otherwise: an hour,
+#: far beyond any sane game, yet a bot spinning forever in a day-long match is stopped.
+DEFAULT_CPU_SECONDS = 3600
+CPU_ENV = "HEXARENA_BOT_CPU_SECONDS"
+
+
+def default_cpu_seconds() -> int | None:
+    """The default CPU limit of a bot process: ``$HEXARENA_BOT_CPU_SECONDS`` (0 or ``none``: no limit)."""
+    raw = os.environ.get(CPU_ENV, "").strip().lower()
+    if not raw:
+        return DEFAULT_CPU_SECONDS
+    if raw in ("0", "none"):
+        return None
+    try:
+        seconds = int(raw)
+    except ValueError:
+        raise ConfigError(f"${CPU_ENV} must be a whole number of seconds, 0 or none, not {raw!r}") from None
+    if seconds < 0:
+        raise ConfigError(f"${CPU_ENV} must not be negative, got {seconds}")
+    return seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +57,18 @@ class Limits:
     """Resource limits of a subprocess bot (None: no limit)."""
 
     memory_mb: int | None = 2048  # address space (RLIMIT_AS)
-    cpu_seconds: int | None = None  # total CPU time for the match (RLIMIT_CPU)
+    cpu_seconds: int | None = field(default_factory=default_cpu_seconds)  # CPU time per process (RLIMIT_CPU)
     max_line: int = 64 * 1024  # longest stdout line accepted
     max_pending_lines: int = 256  # unread stdout lines before the bot counts as flooding
     stderr_lines: int = 200  # stderr lines kept for the match log
     startup_timeout: float = 10.0
+    watch_interval: float = 0.5  # seconds between looks at the bot's process tree (0: only at the end)
 
 
 def _limit_child(limits: Limits) -> None:  # pragma: no cover - runs in the child before exec
     import resource
+
+    contain_child()
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if limits.memory_mb is not None:
@@ -69,6 +102,9 @@ class BotProcess:
         self.stderr_tail: deque[str] = deque(maxlen=self.limits.stderr_lines)
         self.lines: asyncio.Queue[str | BaseException] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._watcher: asyncio.Task[None] | None = None
+        #: The bot's process tree (recorded while it runs, killed when it closes).
+        self.tree: ProcessTree | None = None
         self.returncode: int | None = None
         #: Called once when the bot dies, floods or overflows, so a player can report it at once.
         self.on_failure: Callable[[BaseException], None] | None = None
@@ -97,6 +133,16 @@ class BotProcess:
         except (OSError, ValueError) as exc:
             raise BotCrashed(f"could not start {shlex.join(self.argv)}: {exc}") from None
         self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        self.tree = ProcessTree(self.proc.pid, self.argv, registry_dir())
+        if limits.watch_interval > 0:
+            self._watcher = asyncio.create_task(self._watch_tree(limits.watch_interval))
+
+    async def _watch_tree(self, interval: float) -> None:
+        """Record the bot's descendants now and then, so one that leaves the tree is still known at the end."""
+        while self.tree is not None:
+            with contextlib.suppress(OSError):
+                self.tree.observe()
+            await asyncio.sleep(interval)
 
     @property
     def pid(self) -> int | None:
@@ -203,6 +249,11 @@ class BotProcess:
         proc = self.proc
         if proc is None:
             return None
+        if self._watcher is not None:
+            self._watcher.cancel()
+        if self.tree is not None:
+            with contextlib.suppress(OSError):
+                self.tree.observe()  # before the bot may exit and leave its escapees to init
         if proc.stdin is not None:
             with contextlib.suppress(Exception):
                 proc.stdin.close()
@@ -219,10 +270,12 @@ class BotProcess:
             # The caller gave up on the polite exit (the referee's finish timeout, a server shutdown): the group
             # still dies now, and asyncio's child watcher reaps it, instead of outliving the match.
             self._signal_group(signal.SIGKILL)
+            self._kill_tree()
             for task in self._tasks:
                 task.cancel()
             raise
         self._signal_group(signal.SIGKILL)  # grandchildren left in the group
+        self._kill_tree()  # and those that left it (setsid), wherever they are now
         # Let the readers see EOF (the group is dead, so the pipes close) so the transport closes cleanly.
         _, pending = await asyncio.wait(self._tasks, timeout=2.0) if self._tasks else (set(), set())
         for task in pending:
@@ -233,6 +286,13 @@ class BotProcess:
             transport.close()
         self.returncode = proc.returncode
         return proc.returncode
+
+    def _kill_tree(self) -> None:
+        if self.tree is not None:
+            try:
+                self.tree.kill()
+            except OSError as exc:  # pragma: no cover - /proc unreadable
+                self.stderr_tail.append(f"[hexarena] could not kill the bot's process tree: {exc}")
 
     def _signal_group(self, sig: int) -> None:
         if self.proc is None:

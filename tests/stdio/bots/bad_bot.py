@@ -1,8 +1,12 @@
 """A UAIS bot that misbehaves in one chosen way: ``bad_bot.py MODE black|white``.
 
 It plays legal random moves until its Nth ``make_move`` (MODE may end with ``@N``, default 1), then does MODE.
+Modes ``child``, ``setsid`` and ``daemon`` first start a sleeping process (in the bot's group; in a session of
+its own; double-forked into a session of its own, so it is orphaned at once) and report its pid on stderr as
+``CHILD <pid>``.
 """
 
+import os
 import random
 import subprocess
 import sys
@@ -16,6 +20,19 @@ asked = 0
 if mode == "child":
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
     print(f"CHILD {child.pid}", file=sys.stderr, flush=True)
+elif mode == "setsid":
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    print(f"CHILD {child.pid}", file=sys.stderr, flush=True)
+elif mode == "daemon":
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:  # the classic daemon: fork, setsid, fork again, and the middle process exits
+        os.setsid()
+        if os.fork() == 0:
+            os.write(write_end, f"{os.getpid()}\n".encode())
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)"])
+        os._exit(0)
+    os.wait()
+    print(f"CHILD {os.read(read_end, 64).decode().strip()}", file=sys.stderr, flush=True)
 
 
 def free() -> list[str]:
@@ -55,8 +72,11 @@ for line in sys.stdin:
             move = random.choice(free())
             print(move, flush=True)
             print(move, flush=True)
-        elif mode in ("silent", "child"):
+        elif mode in ("silent", "child", "setsid", "daemon"):
             time.sleep(600)
+        elif mode == "spin":
+            while True:
+                pass
         elif mode == "crash":
             print("about to crash", file=sys.stderr, flush=True)
             sys.exit(3)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.games.hex import BLACK, SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
 
@@ -162,10 +163,15 @@ class SearchStats:
     swapped: bool = False
 
 
+#: Most tree nodes one search grows (one per iteration, ~0.2-1 KB each): bounds its memory whatever the budget.
+MAX_NODES = 400_000
+
+
 class MctsHexBot:
     """UCT over a Hex position. ``iterations`` caps the work (deterministic given the rng); ``time_limit``
     passed to ``choose`` caps the wall time, keeping ``margin`` (a fraction of it, at least ``min_margin``
-    seconds) in hand for the transport."""
+    seconds) in hand for the transport. Whatever either says, a search stops after ``think_cap`` seconds and
+    ``max_nodes`` nodes, and as soon as its caller asks (``stop_requested``)."""
 
     name = "mcts"
 
@@ -178,6 +184,7 @@ class MctsHexBot:
         min_margin: float = 0.02,
         tactics: bool = True,
         bridges: bool = True,
+        max_nodes: int = MAX_NODES,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations!r}")
@@ -188,15 +195,16 @@ class MctsHexBot:
         self.default_time = default_time
         self.margin = margin
         self.min_margin = min_margin
+        self.max_nodes = max_nodes
         self.stats = SearchStats()
 
     def _deadline(self, time_limit: float | None, start: float) -> float:
         if time_limit is None:
             if self.iterations is not None:
-                return math.inf
+                return start + think_cap(None)
             time_limit = self.default_time
         budget = max(0.0, time_limit - max(self.min_margin, self.margin * time_limit))
-        return start + budget
+        return start + think_cap(budget)
 
     def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
         start = time.perf_counter()
@@ -240,7 +248,7 @@ class MctsHexBot:
         white0 = sum(bit[i] for i, v in enumerate(cells) if v and v != BLACK)
         empties0 = [i for i, v in enumerate(cells) if not v]
         root = _Node(-1, 3 - colour, list(empties0))
-        cap = self.iterations if self.iterations is not None else 1 << 62
+        cap = self.max_nodes if self.iterations is None else min(self.iterations, self.max_nodes)
         c = self.exploration
         rnd = rng.random
         sample = rng.sample
@@ -249,7 +257,7 @@ class MctsHexBot:
         sqrt = math.sqrt
         done = 0
         while done < cap:
-            if done & 15 == 0 and time.perf_counter() >= deadline and done > 0:
+            if done & 15 == 0 and done > 0 and (time.perf_counter() >= deadline or stop_requested()):
                 break
             done += 1
             node = root

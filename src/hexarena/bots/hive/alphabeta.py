@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, evaluate
+from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.games.hive.board import DIRS, Board, Move
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -61,7 +62,9 @@ class AlphaBeta:
 
     def _search(self, board: Board, depth: int, alpha: int, beta: int, height: int) -> int:
         self.nodes += 1
-        if self.deadline is not None and self.nodes & 255 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & 255 == 0 and (
+            (self.deadline is not None and time.monotonic() > self.deadline) or stop_requested()
+        ):
             raise _Timeout
         r = board.result()
         if r >= 0:
@@ -153,7 +156,7 @@ class AlphaBetaBot:
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         start = time.monotonic()
-        budget = self.default_time if time_limit is None else time_limit
+        budget = think_cap(self.default_time if time_limit is None else time_limit)
         # keep a margin for formatting the move and for the referee's transport
         deadline = start + max(0.01, budget * self.safety - 0.02)
         board = game.core(state)

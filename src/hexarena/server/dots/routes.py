@@ -212,14 +212,25 @@ def dots_app(main: FastAPI) -> FastAPI:
 
 
 def dots_servers(
-    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+    app: FastAPI,
+    host: str,
+    port: int,
+    dots_port: int,
+    log_level: str = "info",
+    ws_max_size: int = 1024 * 1024,
+    header_timeout: float | None = None,
+    force_exit_after: float | None = None,
 ) -> tuple[Any, Any]:
-    """Two uvicorn servers: the main app on ``port``, the dots-only app on ``dots_port`` (run with ``run_servers``)."""
-    import uvicorn
+    """Two uvicorn servers: the main app on ``port``, the dots-only app on ``dots_port`` (run with ``run_servers``),
+    both configured as ``hexarena serve`` configures its one port (``server.serving``)."""
+    from hexarena.server.serving import HEADER_TIMEOUT, ArenaServer, server_config
 
-    main = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=ws_max_size))
-    dots = uvicorn.Server(uvicorn.Config(dots_app(app), host=host, port=dots_port, log_level=log_level, lifespan="off"))
-    return main, dots
+    timeout = HEADER_TIMEOUT if header_timeout is None else header_timeout
+    main_config = server_config(app, host, port, log_level=log_level, ws_max_size=ws_max_size, header_timeout=timeout)
+    dots_config = server_config(
+        dots_app(app), host, dots_port, log_level=log_level, lifespan="off", header_timeout=timeout
+    )
+    return ArenaServer(main_config, force_exit_after), ArenaServer(dots_config)
 
 
 async def run_servers(main: Any, dots: Any) -> None:
@@ -242,7 +253,15 @@ async def run_servers(main: Any, dots: Any) -> None:
 
 
 async def serve_with_dots(
-    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+    app: FastAPI,
+    host: str,
+    port: int,
+    dots_port: int,
+    log_level: str = "info",
+    ws_max_size: int = 1024 * 1024,
+    header_timeout: float | None = None,
+    force_exit_after: float | None = None,
 ) -> None:
     """``hexarena serve --dots-port``: the main app and the dots-only app, in one process and one event loop."""
-    await run_servers(*dots_servers(app, host, port, dots_port, log_level, ws_max_size))
+    servers = dots_servers(app, host, port, dots_port, log_level, ws_max_size, header_timeout, force_exit_after)
+    await run_servers(*servers)

@@ -1,0 +1,68 @@
+"""``hexarena serve`` as an operator starts it: a real process on a free loopback port with its own data directory."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_serve(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``hexarena serve`` with a SQLite database and data directory under ``tmp``; wait until it answers."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp / "data"))
+    env.pop("HEXARENA_DATABASE_URL", None)
+    cmd = [
+        sys.executable,
+        "-m",
+        "hexarena.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--database-url",
+        f"sqlite+aiosqlite:///{tmp / 'arena.sqlite3'}",
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+    with open(tmp / "serve.log", "ab") as log:  # the child keeps its own descriptor
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(400):
+        if proc.poll() is not None:
+            raise AssertionError(f"hexarena serve exited with {proc.returncode}: {(tmp / 'serve.log').read_text()}")
+        try:
+            if httpx.get(f"{url}/api/matches/live", timeout=2).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("hexarena serve did not come up")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Whatever a test did, the server is gone afterwards."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)

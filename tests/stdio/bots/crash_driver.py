@@ -1,0 +1,27 @@
+"""A server-like parent for the crash test: ``crash_driver.py BOT_COMMAND`` starts the bot through BotProcess,
+waits until the bot's reported child is recorded in its process tree, prints ``BOT <pid>``, ``CHILD <pid>`` and
+``READY``, then waits to be killed (``kill -9``, as a crashing server would die)."""
+
+import asyncio
+import sys
+
+from hexarena.players.process import BotProcess, split_command
+
+
+async def main() -> None:
+    bot = BotProcess(split_command(sys.argv[1]))
+    await bot.start()
+    assert bot.tree is not None and bot.pid is not None
+    while True:
+        children = [int(line.split()[1]) for line in bot.stderr_tail if line.startswith("CHILD ")]
+        if children and all(c in bot.tree.members for c in children):
+            break
+        await asyncio.sleep(0.05)
+    print(f"BOT {bot.pid}", flush=True)
+    for child in children:
+        print(f"CHILD {child}", flush=True)
+    print("READY", flush=True)
+    await asyncio.sleep(3600)
+
+
+asyncio.run(main())
