@@ -118,12 +118,16 @@ async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, tur
     return sum(g["moves"] for g in mine), elapsed, len(bad)
 
 
-async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str) -> None:
+async def measure(
+    games: int, waves: int, turns: int, bot_name: str, bot_ws: str, database_url: str | None = None, quiet: bool = False
+) -> dict[str, float]:
+    """Run the waves and return the figures (moves/s, CPU per move of both servers); ``database_url`` None is a
+    temporary SQLite file."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
-        db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        db = database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
-        serve_args = ("serve", "--port", str(gport), "--database-url", db, "--log-level", "warning")
+        serve_args = ("serve", "--port", str(gport), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
         bot_cmd = (
             ("instant", str(bport), bot_ws)
             if bot_name == "instant"
@@ -141,11 +145,29 @@ async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str) -
                     total_moves += moves
                     total_time += elapsed
                     total_bad += bad
-                    print(
-                        f"wave {i + 1}: {games} games, {moves} moves in {elapsed:.2f} s = {moves / elapsed:,.0f} moves/s"
-                    )
+                    if not quiet:
+                        print(
+                            f"wave {i + 1}: {games} games, {moves} moves in {elapsed:.2f} s = "
+                            f"{moves / elapsed:,.0f} moves/s"
+                        )
                 wall = time.perf_counter() - t0
                 gcpu, bcpu = cpu_seconds(gproc.pid) - g0, cpu_seconds(bproc.pid) - b0
+    return {
+        "moves": total_moves,
+        "moves_per_s": total_moves / total_time,
+        "bad": total_bad,
+        "wall": wall,
+        "game_cpu": gcpu,
+        "bot_cpu": bcpu,
+        "game_us_per_move": gcpu / max(total_moves, 1) * 1e6,
+        "bot_us_per_move": bcpu / max(total_moves, 1) * 1e6,
+    }
+
+
+async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str) -> None:
+    f = await measure(games, waves, turns, bot_name, bot_ws)
+    total_moves, total_time, total_bad = int(f["moves"]), f["moves"] / f["moves_per_s"], int(f["bad"])
+    gcpu, bcpu, wall = f["game_cpu"], f["bot_cpu"], f["wall"]
     print(
         f"total: {total_moves} moves in {total_time:.2f} s = {total_moves / total_time:,.0f} moves/s "
         f"({games} concurrent games, {turns} turns each, bot {bot_name!r}, bot server ws={bot_ws!r}; "

@@ -43,6 +43,9 @@ class Settings:
     use_store: bool = True
     #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
     data_dir: Path | None = None
+    #: Write each move as it is played (the default). Off only to measure what those writes cost
+    #: (``bench/store_throughput.py``): a crash then loses the moves of live games. ``$HEXARENA_RECORD_MOVES=0``.
+    record_moves: bool = field(default_factory=lambda: os.environ.get("HEXARENA_RECORD_MOVES", "1") != "0")
     #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
     engines: dict[str, str] = field(default_factory=dict)
     #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, the web UI and tournaments.
@@ -88,7 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
         app.state.store = store
         app.state.recorder = recorder
-        app.state.manager = MatchManager(recorder)
+        app.state.manager = MatchManager(recorder, record_moves=settings.record_moves)
         for hook in getattr(app.state, "startup_hooks", []):
             await hook(app)
         try:

@@ -125,8 +125,9 @@ class LiveMatch:
 class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
-    def __init__(self, recorder: Recorder | None = None) -> None:
+    def __init__(self, recorder: Recorder | None = None, *, record_moves: bool = True) -> None:
         self.recorder = recorder
+        self.record_moves = record_moves
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -219,7 +220,7 @@ class MatchManager:
         return None
 
     async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None:
-        if self.recorder is not None:
+        if self.recorder is not None and self.record_moves:
             self.recorder.move(match_id, move_record(record))
         live = self.live.get(match_id)
         if live is not None and live.spectators:
