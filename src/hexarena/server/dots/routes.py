@@ -31,6 +31,7 @@ from starlette.requests import Request
 from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
+from hexarena.server.schemas import text_problem
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         except ValueError:
             data = None
         name = data.get("name") if isinstance(data, dict) else None
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+        if not isinstance(name, str) or not name.strip() or text_problem(name, 64):
             return _error(400, "invalid player data: expected {name: <string of 1 to 64 characters>}")
         if len(found.names) >= 2 or found.over:
             return _error(410, "game is full")

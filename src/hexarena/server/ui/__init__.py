@@ -27,6 +27,7 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import register_scheme
 from hexarena.server import records
+from hexarena.server.schemas import SeatName
 from hexarena.server.sockets import serve_seat
 from hexarena.server.ui import moves
 
@@ -48,7 +49,7 @@ async def _browser_scheme(game: str, name: str) -> BasePlayer:
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: str = Field(max_length=32, description="the seat's name (e.g. 'x', 'black') or its number")
+    seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
 
 
 def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple[list[dict[str, Any]], str | None]:
