@@ -61,6 +61,7 @@ MAX_OPENINGS = MAX_GAMES
 ID_PATTERN = r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,47}$"
 
 Move = Annotated[str, Field(min_length=1, max_length=64), VALID_UNICODE]
+Opening = Annotated[list[Move], Field(max_length=MAX_OPENING_PLIES)]
 Elo = Annotated[float, FINITE, Field(ge=-2000, le=2000)]
 Probability = Annotated[float, FINITE, Field(gt=0, lt=1)]
 
@@ -102,7 +103,7 @@ class TournamentRequest(BaseModel):
     params: GameParams = Field(default_factory=dict)
     clock: TournamentClock = Field(default_factory=TournamentClock)
     opening_plies: Annotated[int, STRICT, Field(ge=0, le=MAX_OPENING_PLIES)] = 0
-    openings: list[list[Move]] | None = Field(default=None, max_length=MAX_OPENINGS)
+    openings: list[Opening] | None = Field(default=None, max_length=MAX_OPENINGS)
     opening_balance: Annotated[int, STRICT, Field(ge=0, le=1000)] = 0
     concurrency: Workers = 1
     seed: Annotated[int, STRICT, Field(ge=0, le=2**63 - 1)] = 0
@@ -111,9 +112,12 @@ class TournamentRequest(BaseModel):
     sprt: SprtRequest | None = None
     name: Name = ""
     rated: bool = True
-    id: Annotated[str, Field(pattern=ID_PATTERN, description="1 to 48 of A-Z a-z 0-9 _ . -, not first '.'")] | None = (
-        None
-    )
+    id: (
+        Annotated[
+            str, Field(max_length=48, pattern=ID_PATTERN, description="1 to 48 of A-Z a-z 0-9 _ . -, not first '.'")
+        ]
+        | None
+    ) = None
     processes: Annotated[int, STRICT, Field(ge=0, le=MAX_WORKERS, description="worker processes (0: none)")] = 0
     ray_address: Annotated[str, Field(max_length=256), VALID_UNICODE] | None = None
 
@@ -125,8 +129,6 @@ class TournamentRequest(BaseModel):
                 f"this tournament would schedule up to {games} games; at most {MAX_GAMES} are allowed "
                 "(fewer players, rounds or games per pairing)"
             )
-        if any(len(opening) > MAX_OPENING_PLIES for opening in self.openings or ()):
-            raise ValueError(f"an opening has more than {MAX_OPENING_PLIES} plies")
         return self
 
     def games(self) -> int:
