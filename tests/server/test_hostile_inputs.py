@@ -282,3 +282,22 @@ def test_every_json_body_route_is_bounded() -> None:
             problems += unbounded(body["schema"], defs, f"{method.upper()} {path}", frozenset())
     assert problems == []
     assert bodiless == HAND_PARSED
+
+
+async def test_the_store_keeps_text_with_lone_surrogates_as_replacement_characters(database_url: str) -> None:
+    """Bot data is cleaned, not refused (a game must never be lost over a bot's odd string): a lone surrogate,
+    which no UTF-8 database can encode, is stored as U+FFFD like a NUL."""
+    from hexarena.store import Store
+
+    store = await Store.open(database_url)
+    try:
+        record = await store.create_tournament(
+            name="cup \ud800", game="tictactoe", config={"note": "x\udfff", "k\ud83d": 1}, state={"s": ["\ud800"]}
+        )
+        stored = await store.get_tournament(record.tournament_id)
+    finally:
+        await store.close()
+    assert stored is not None
+    assert stored.name == "cup \ufffd"
+    assert stored.config == {"note": "x\ufffd", "k\ufffd": 1}
+    assert stored.state == {"s": ["\ufffd"]}

@@ -213,8 +213,8 @@ async def create_tournament(request: Request, body: TournamentRequest) -> dict[s
         )
     except StoreError:
         raise  # the server's error handlers answer it (the database's own text is not the client's business)
-    except (HexarenaError, TypeError) as exc:
-        raise HTTPException(422, str(exc)) from None
+    except (HexarenaError, TypeError) as exc:  # 400 like every ConfigError; 422 is the request model's answer
+        raise HTTPException(400, str(exc)) from None
     runner.state["origin"] = "api"
     _start(request, runner)
     return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}

@@ -51,7 +51,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         table = get_lobby(request).get(game_id)
         return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
 
-    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201)
+    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201, response_class=Response)
     async def create(request: Request) -> Response:
         lobby = get_lobby(request)
         body = await read_limited_body(request, lobby.settings.max_body)
@@ -70,7 +70,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
     async def listing(request: Request) -> list[dict[str, Any]]:
         return [t.summary() for t in get_lobby(request).tables.values()]
 
-    @router.get("/match", summary="A game waiting for a second player", status_code=201)
+    @router.get("/match", summary="A game waiting for a second player", status_code=201, response_class=Response)
     async def match(request: Request) -> Response:
         table = get_lobby(request).match()
         if table is None:
