@@ -45,8 +45,9 @@ class AnalyseRequest(BaseModel):
     bot_url: Url
     cells: list[AnalysisCell] = Field(max_length=MAX_CELLS)
     to_move: Literal["x", "o"]
-    view_distance: int | None = Field(default=None, ge=1, le=64)
-    win_distance: int | None = Field(default=None, ge=2, le=32)
+    # sane integers only; the game's own ranges are checked with the position (400 naming the parameter)
+    view_distance: int | None = Field(default=None, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    win_distance: int | None = Field(default=None, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
     time_limit: float = Field(default=10.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False)
 
 

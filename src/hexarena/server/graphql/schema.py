@@ -24,6 +24,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from hexarena.server.graphql import data
+from hexarena.server.graphql.client_errors import ClientErrors
 
 
 def _store(info: Info) -> Any:
@@ -170,4 +171,4 @@ class Query:
         return None if found is None else GameType(**found)
 
 
-schema = strawberry.Schema(query=Query)
+schema = strawberry.Schema(query=Query, extensions=[ClientErrors])
