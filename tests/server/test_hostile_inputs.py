@@ -301,3 +301,23 @@ async def test_the_store_keeps_text_with_lone_surrogates_as_replacement_characte
     assert stored.name == "cup \ufffd"
     assert stored.config == {"note": "x\ufffd", "k\ufffd": 1}
     assert stored.state == {"s": ["\ufffd"]}
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", float("nan"), float("-inf")])
+def test_a_float_game_parameter_refuses_non_finite_numbers(value: Any) -> None:
+    """No game has a float parameter yet; the first one must not take NaN, which passes every range check."""
+    from hexarena.core.errors import ConfigError
+    from hexarena.core.game import Param
+
+    with pytest.raises(ConfigError, match="finite"):
+        Param("komi", float, 0.5, "points for the second player", minimum=0, maximum=10).coerce(value)
+
+
+async def test_graphql_labels_errors_caused_by_the_request(server: httpx.AsyncClient) -> None:
+    """GraphQL answers 200 either way: only ``extensions.code`` tells a bad argument from a server bug."""
+    query = '{ gameType(id: "noughtsandcrosses") { games(filters: {contest: "bad\\u0001name"}) { id } } }'
+    r = await server.post("/graphql", json={"query": query})
+    assert r.status_code == 200, r.text
+    errors = r.json()["errors"]
+    assert "contest name" in errors[0]["message"]
+    assert errors[0]["extensions"]["code"] == "BAD_USER_INPUT"

@@ -2,8 +2,8 @@
 
 Why: GraphQL answers 200 whatever happens, so a client (or a fuzzer) tells a bad argument from a server bug only
 by the error's code, the convention of Apollo and graphql-core alike. An error raised on purpose because of the
-client's input (any ``HexarenaError``: an unknown game, a name the store refuses) is labelled; anything else
-stays unlabelled, a server error.
+client's input (a ``HexarenaError``: an unknown game, a name the store refuses, a record that does not exist) is
+labelled; anything else, a failing database included, stays unlabelled: a server error.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from strawberry.extensions import SchemaExtension
 
 from hexarena.core.errors import HexarenaError
+from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 
 CLIENT_ERROR_CODE = "BAD_USER_INPUT"
 
@@ -24,8 +25,15 @@ class ClientErrors(SchemaExtension):
         yield
         result = self.execution_context.result
         for error in getattr(result, "errors", None) or ():
-            if isinstance(error.original_error, HexarenaError):
+            if is_client_error(error.original_error):
                 error.extensions = {**(error.extensions or {}), "code": CLIENT_ERROR_CODE}
 
 
-__all__ = ["CLIENT_ERROR_CODE", "ClientErrors"]
+def is_client_error(exc: BaseException | None) -> bool:
+    """An error hexarena raised because of the request (the store's refusals too, not its failures)."""
+    if isinstance(exc, StoreError):
+        return isinstance(exc, (InvalidRecord, NotFound, Conflict))
+    return isinstance(exc, HexarenaError)
+
+
+__all__ = ["CLIENT_ERROR_CODE", "ClientErrors", "is_client_error"]
