@@ -321,3 +321,15 @@ async def test_graphql_labels_errors_caused_by_the_request(server: httpx.AsyncCl
     errors = r.json()["errors"]
     assert "contest name" in errors[0]["message"]
     assert errors[0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+@pytest.mark.parametrize(
+    ("body", "cause"),
+    [
+        (b'{"game":"\xff\xfe","players":["a","b"]}', "utf-8"),
+        (b'{"game":"hex","params":{"size":' + b"[" * 100_000 + b"]" * 100_000 + b"}}", "recursion"),
+        (b'{"game":"hex","params":{"size":' + b"9" * 5000 + b"}}", "digits"),
+    ],
+)
+async def test_a_body_json_cannot_read_says_why(server: httpx.AsyncClient, body: bytes, cause: str) -> None:
+    refused(await send(server, "POST", "/api/matches", body), 400, "not usable JSON", cause)

@@ -98,11 +98,18 @@ async def validation_failed(request: Request, exc: Exception) -> Response:
     return JSONResponse(status_code=422, content={"detail": [_validation_error(e) for e in errors[:MAX_ITEMS]]})
 
 
+#: FastAPI's words for a body ``json.loads`` refused otherwise than by a syntax error (its cause says why).
+_UNPARSED = "There was an error parsing the body"
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code in (204, 304):
         return Response(status_code=exc.status_code, headers=exc.headers)
-    return error_response(exc.status_code, exc.detail, exc.headers)
+    detail = exc.detail
+    if detail == _UNPARSED and exc.__cause__ is not None:  # e.g. invalid UTF-8, nesting too deep, a huge integer
+        detail = f"the body is not usable JSON: {type(exc.__cause__).__name__}: {exc.__cause__}"
+    return error_response(exc.status_code, detail, exc.headers)
 
 
 async def config_error(request: Request, exc: Exception) -> Response:
