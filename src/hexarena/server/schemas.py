@@ -6,7 +6,7 @@ written once per route is a limit forgotten on the next route. Every string a cl
 lone surrogates (which no UTF-8 database, log or JSON answer can hold), every number is finite and capped, every
 list has a maximum length, so a request costs the server a bounded amount of work and storage. The limits:
 
-- names (players, seats, tournaments, owners): :data:`MAX_NAME` characters; player specs and URLs:
+- names (players, seats, tournaments): :data:`MAX_NAME` characters; player specs and URLs:
   :data:`MAX_SPEC`;
 - clocks: at most :data:`MAX_CLOCK_SECONDS` (a day) a turn or a match, increments at most an hour;
 - worker counts (tournament concurrency, processes): at most :data:`MAX_WORKERS` (4 per CPU core);
@@ -23,7 +23,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 #: The largest request body the server reads (413 beyond): far above any real request, far below harm.
 MAX_BODY_BYTES = 1024 * 1024
-#: Display names: players, seats, tournaments, bot owners.
+#: Display names: players, seats, tournaments.
 MAX_NAME = 100
 #: Player specs and bot URLs.
 MAX_SPEC = 2048
@@ -40,22 +40,27 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def text_problem(value: str, limit: int) -> str | None:
-    """What is wrong with a client's string (None: nothing), for models and for the routes that parse by hand.
-
-    Lone surrogates are refused because ``\\ud800`` is valid JSON but no valid Unicode: UTF-8 cannot encode it, so
-    it would fail later in the database, a log or the answer, as a 500 instead of the client's error."""
+    """What is wrong with a client's string (None: nothing), for the routes that parse a body by hand."""
     if len(value) > limit:
         return f"has {len(value)} characters; at most {limit} are allowed"
+    return surrogate_problem(value)
+
+
+def surrogate_problem(value: str) -> str | None:
+    """Where ``value`` holds a lone surrogate, or None.
+
+    Lone surrogates are refused because ``"\\ud800"`` is valid JSON but no valid Unicode: UTF-8 cannot encode it,
+    so it would fail later, in the database, a log or the answer, as a 500 instead of the client's error."""
     found = _SURROGATE.search(value)
-    if found is not None:
-        return f"contains a lone surrogate (U+{ord(found.group()):04X}) at {found.start()}: send valid Unicode"
-    return None
+    if found is None:
+        return None
+    return f"contains a lone surrogate (U+{ord(found.group()):04X}) at {found.start()}: send valid Unicode"
 
 
 def _valid_unicode(value: str) -> str:
-    problem = _SURROGATE.search(value)
+    problem = surrogate_problem(value)
     if problem is not None:
-        raise ValueError(f"contains a lone surrogate (U+{ord(problem.group()):04X}) at {problem.start()}")
+        raise ValueError(problem)
     return value
 
 
