@@ -7,6 +7,7 @@ Engines also offer a fast mutable core for bots; this protocol is the safe, immu
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ class Param:
                 out = float(value)
             except ValueError:
                 raise ConfigError(f"parameter {self.name!r} must be a number, got {value!r}") from None
+            if not math.isfinite(out):  # NaN passes every range check, and JSON cannot carry it
+                raise ConfigError(f"parameter {self.name!r} must be a finite number, got {value!r}")
         else:
             if not isinstance(value, str):
                 raise ConfigError(f"parameter {self.name!r} must be a string, got {value!r}")

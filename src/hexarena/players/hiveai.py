@@ -163,8 +163,12 @@ class HiveAiPlayer(BasePlayer):
 
 
 async def _tcp(game: str, address: str) -> BasePlayer:
+    """A module at ``HOST:PORT``, the port checked now: a bad one is the spec's error, not a failed match."""
     if ":" not in address:
         raise ConfigError("hiveai: needs host:port, e.g. hiveai:127.0.0.1:8100 (or hiveai-stdio:COMMAND)")
+    port = address.rpartition(":")[2]
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise ConfigError(f"hiveai: the port must be a number from 1 to 65535, got {port[:20]!r}")
     return HiveAiPlayer(address)
 
 

@@ -32,6 +32,7 @@ from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
+from hexarena.server.schemas import Url
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
@@ -59,21 +60,26 @@ class AnalysisLimits:
     max_region: int = MAX_REGION
 
 
+#: Farthest coordinate of a stone (the engine's boards are far smaller; this only keeps numbers sane).
+MAX_COORDINATE = 1_000_000
+
+
 class AnalysisCell(BaseModel):
-    q: int
-    r: int
+    q: int = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    r: int = Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)
     p: Literal["x", "o"]
 
 
 class AnalyseRequest(BaseModel):
     """The position to evaluate, the bot to ask and how long it may think."""
 
-    bot_url: str = Field(max_length=2048)
+    bot_url: Url
     cells: list[AnalysisCell] = Field(max_length=MAX_STONES)
     to_move: Literal["x", "o"]
-    view_distance: int | None = Field(default=None, le=MAX_VIEW_DISTANCE)
-    win_distance: int | None = None
-    time_limit: float = Field(default=10.0, gt=0, le=MAX_TIME_LIMIT)
+    # sane integers only; the game's own ranges are checked with the position (400 naming the parameter)
+    view_distance: int | None = Field(default=None, ge=-MAX_COORDINATE, le=MAX_VIEW_DISTANCE)
+    win_distance: int | None = Field(default=None, ge=-MAX_COORDINATE, le=MAX_COORDINATE)
+    time_limit: float = Field(default=10.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False)
 
 
 def position_of(body: AnalyseRequest) -> HtttxState:

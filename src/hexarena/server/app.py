@@ -24,11 +24,13 @@ from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player, spec
 from hexarena.players.spec import schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
+from hexarena.server.errors import install as install_error_handlers
 from hexarena.server.live import MatchManager
 from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, limit_creates
-from hexarena.server.schemas import NewGameRequest, NewMatchRequest, SeatSpec
+from hexarena.server.schemas import MAX_OFFSET, NewGameRequest, NewMatchRequest, SeatSpec
 from hexarena.server.sockets import serve_seat, serve_spectator
 from hexarena.store.recorder import StoreUnavailable
+from hexarena.store.records import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -117,9 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings  # read by the routers: the spec policy (engines, bot hosts)
     app.state.create_limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
 
-    @app.exception_handler(ConfigError)
-    async def config_error(request: Request, exc: ConfigError) -> JSONResponse:
-        return JSONResponse(status_code=400, content={"detail": str(exc)})
+    install_error_handlers(app)  # safe, bounded 4xx answers (ConfigError is a 400) and the body size cap
 
     @app.exception_handler(StoreUnavailable)
     async def store_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
@@ -240,9 +240,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_games(
         game: str | None = Query(default=None, max_length=64),
         player: str | None = Query(default=None, max_length=200),
-        status: str | None = Query(default=None, max_length=20),
+        status: GameStatus | None = Query(default=None),
         limit: int = Query(default=50, ge=1, le=500),
-        offset: int = Query(default=0, ge=0),
+        offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
     ) -> list[dict[str, Any]]:
         store = app.state.store
         if store is None:

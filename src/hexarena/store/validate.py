@@ -5,7 +5,8 @@ types), so limits are checked here with messages that quote the bad value. Data 
 cleaned rather than refused, because a game must never be lost over a bot's odd evaluation:
 
 - non-finite floats (NaN, inf) in JSON become ``null`` (PostgreSQL's JSONB and strict JSON reject them);
-- NUL characters become U+FFFD (PostgreSQL text and JSONB reject them);
+- NUL characters and lone surrogates (``"\\ud800"`` is valid JSON, but not Unicode) become U+FFFD (PostgreSQL
+  text and JSONB reject NULs; no UTF-8 database can encode a lone surrogate);
 - a player spec loses URL passwords and token-like parameters, so no secret is ever stored with a game.
 """
 
@@ -24,6 +25,7 @@ from hexarena.store.models import ID_LENGTH, NAME_LENGTH
 
 REDACTED = "REDACTED"
 _SECRET_WORD = re.compile(r"token|secret|passw|pass_hash|api[_-]?key|auth|signature|sig$|^key$", re.I)
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _SECRET_FLAG = re.compile(
     r"(--?[\w-]*(?:token|secret|password|passwd|api[_-]?key)[\w-]*(?:=|\s+))(\S+)",
     re.I,
@@ -56,10 +58,14 @@ def _bounded(value: object, what: str, limit: int) -> str:
 
 
 def check_text(value: object, what: str) -> str:
-    """Free text (names, reasons, moves): any string, NULs replaced."""
+    """Free text (names, reasons, moves): any string, NULs and lone surrogates replaced."""
     if not isinstance(value, str):
         raise InvalidRecord(f"{what} must be a string, not {value!r}")
-    return value.replace("\x00", "\ufffd")
+    return _storable(value)
+
+
+def _storable(text: str) -> str:
+    return _UNSTORABLE.sub("\ufffd", text)
 
 
 def check_int(value: object, what: str, *, minimum: int = 0) -> int:
@@ -97,7 +103,7 @@ def _clean(value: Any, what: str) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
+        return _storable(value)
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -112,7 +118,7 @@ def _clean(value: Any, what: str) -> Any:
 
 def redact_spec(spec: str) -> str:
     """``spec`` without secrets: URL passwords, token-like query parameters and ``--token X`` flags."""
-    spec = spec.replace("\x00", "\ufffd")
+    spec = _storable(spec)
     if "://" in spec:
         try:
             parts = urlsplit(spec)

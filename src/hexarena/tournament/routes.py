@@ -29,6 +29,8 @@ from fastapi.responses import HTMLResponse
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.players.policy import spec_policy, vet_remote_spec
 from hexarena.server.ratelimit import limit_creates
+from hexarena.store.errors import StoreError
+from hexarena.tournament.request import TournamentRequest
 
 log = logging.getLogger(__name__)
 
@@ -96,33 +98,34 @@ async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict
     summary="Create and start a tournament",
     dependencies=[Depends(limit_creates)],
 )
-async def create_tournament(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+async def create_tournament(request: Request, body: TournamentRequest) -> dict[str, Any]:
     """Every player spec passes the remote spec policy before anything is created; the config is marked
     ``remote`` so each game builds its players under the same policy again (a stored config is data too)."""
     from hexarena.tournament.executors import make_executor
     from hexarena.tournament.runner import Runner, TournamentConfig
 
     store = _store(request)
-    options = {k: body.pop(k) for k in ("ray_address", "processes", "id") if k in body}
     policy = spec_policy(request.app)
     try:
-        if options.get("ray_address") not in (None, "", "local"):
+        if body.ray_address not in (None, "", "local"):
             # a Ray client exchanges pickles with the cluster: a client-chosen address could run code here
             raise ConfigError("ray_address over the API may only be 'local'; clusters are for `hexarena tournament`")
-        config = TournamentConfig.from_json({**body, "remote": True})
+        config = TournamentConfig.from_json({**body.config_json(), "remote": True})
         config.validate()
         for spec in config.players:
             await vet_remote_spec(spec, policy)
         runner = await Runner.create(
             config,
             store,
-            options.get("id"),
-            executor=make_executor(options.get("ray_address"), int(options.get("processes") or 0)),
+            body.id,
+            executor=make_executor(body.ray_address, body.processes),
             policy=policy,
             recorder=_recorder(request.app),
         )
-    except (HexarenaError, TypeError) as exc:
-        raise HTTPException(422, str(exc)) from None
+    except StoreError:
+        raise  # the server's error handlers answer it (the database's own text is not the client's business)
+    except (HexarenaError, TypeError) as exc:  # 400 like every ConfigError; 422 is the request model's answer
+        raise HTTPException(400, str(exc)) from None
     runner.state["origin"] = "api"
     _start(request, runner)
     return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}

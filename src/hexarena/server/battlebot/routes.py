@@ -30,6 +30,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
 from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
 from hexarena.server.battlebot.shapes import Shape, shape_for
+from hexarena.server.schemas import text_problem
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -69,8 +70,9 @@ async def register_bot(game: str, request: Request) -> JSONResponse:
         return _error(400, f"bot_id {bot_id[:80]!r} must have 1 to 64 printable characters")
     if not isinstance(owner, str) or not owner.strip():
         return _error(400, "no owner: send a non-empty string")
-    if len(owner) > 200:
-        return _error(400, "owner must have at most 200 characters")
+    problem = text_problem(owner, 200)
+    if problem:
+        return _error(400, f"owner {problem}")
     store = request.app.state.store
     if store is None:
         return _error(503, "this server has no database: bots cannot be registered")

@@ -32,6 +32,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
 from hexarena.server.ratelimit import client_of, limiter_of, refusal
+from hexarena.server.schemas import text_problem
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         message, headers = refusal(client, *refused)
         return _error(429, message, headers)
 
-    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201)
+    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201, response_class=Response)
     async def create(request: Request) -> Response:
         lobby = get_lobby(request)
         limited = too_many(request, lobby)
@@ -86,7 +87,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         lobby.expire()
         return [t.summary() for t in lobby.tables.values()]
 
-    @router.get("/match", summary="A game waiting for a second player", status_code=201)
+    @router.get("/match", summary="A game waiting for a second player", status_code=201, response_class=Response)
     async def match(request: Request) -> Response:
         limited = too_many(request, get_lobby(request))
         if limited is not None:
@@ -113,7 +114,7 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         except ValueError:
             data = None
         name = data.get("name") if isinstance(data, dict) else None
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+        if not isinstance(name, str) or not name.strip() or text_problem(name, 64):
             return _error(400, "invalid player data: expected {name: <string of 1 to 64 characters>}")
         if len(found.names) >= 2 or found.over:
             return _error(410, "game is full")

@@ -30,6 +30,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from hexarena.server.graphql import data
+from hexarena.server.graphql.client_errors import ClientErrors
 from hexarena.server.graphql.limits import (
     MAX_ALIASES,
     MAX_PAGE,
@@ -235,5 +236,6 @@ schema = strawberry.Schema(
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
         lambda: QueryDepthLimiter(max_depth=MAX_QUERY_DEPTH),
+        ClientErrors,  # a resolver's refusal of client input is BAD_USER_INPUT, not a server error
     ],
 )

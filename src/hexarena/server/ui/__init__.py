@@ -27,6 +27,7 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import register_scheme
 from hexarena.server import records
+from hexarena.server.schemas import MAX_OFFSET, SeatName
 from hexarena.server.sockets import serve_seat
 from hexarena.server.ui import moves
 
@@ -48,7 +49,7 @@ async def _browser_scheme(game: str, name: str) -> BasePlayer:
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seat: str = Field(max_length=32, description="the seat's name (e.g. 'x', 'black') or its number")
+    seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
 
 
 def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple[list[dict[str, Any]], str | None]:
@@ -219,7 +220,7 @@ def install(app: FastAPI) -> None:
         player: str | None = Query(default=None, max_length=200),
         result: str | None = Query(default=None, max_length=20),
         limit: int = Query(default=50, ge=1, le=500),
-        offset: int = Query(default=0, ge=0),
+        offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
     ) -> list[dict[str, Any]]:
         if result and result not in RESULTS:
             raise HTTPException(status_code=400, detail=f"result must be one of {list(RESULTS)}, got {result!r}")
