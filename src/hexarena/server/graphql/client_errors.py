@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from strawberry.extensions import SchemaExtension
 
 from hexarena.core.errors import HexarenaError
+from hexarena.server.graphql.limits import PageError
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 
 CLIENT_ERROR_CODE = "BAD_USER_INPUT"
@@ -33,7 +34,7 @@ def is_client_error(exc: BaseException | None) -> bool:
     """An error hexarena raised because of the request (the store's refusals too, not its failures)."""
     if isinstance(exc, StoreError):
         return isinstance(exc, (InvalidRecord, NotFound, Conflict))
-    return isinstance(exc, HexarenaError)
+    return isinstance(exc, HexarenaError | PageError)
 
 
 __all__ = ["CLIENT_ERROR_CODE", "ClientErrors", "is_client_error"]
