@@ -297,6 +297,9 @@ class Recorder:
         self.last_error = ""
         self.written_moves = 0
         self.written_results = 0
+        #: per live game, how many of its first moves are known to be stored (contiguous from ply 0): its finish
+        #: does not write them again
+        self._stored_plies: dict[str, int] = {}
 
     # ----- life cycle -----
 
@@ -518,6 +521,7 @@ class Recorder:
         batch = [(op.game_id, op.payload) for op in ops]
         try:
             self.written_moves += await self.store.append_moves(batch)
+            self._note_stored(batch)
             return
         except InvalidRecord as exc:
             log.warning("a batch of moves was refused (%s); storing them one by one", exc)
@@ -529,12 +533,18 @@ class Recorder:
                 except InvalidRecord as exc:
                     log.error("game %s: move %d cannot be stored (%s)", gid, move.ply, exc)
 
+    def _note_stored(self, batch: list[tuple[str, MoveRecord]]) -> None:
+        for gid, move in batch:
+            if self._stored_plies.get(gid, 0) == move.ply:
+                self._stored_plies[gid] = move.ply + 1
+
     async def _finish(self, end: GameEnd) -> None:
         status = status_for(end.termination, len(end.moves))
         rate = None
         if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
             rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
         reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
+        kept = self._stored_plies.pop(end.game_id, 0)
         for moves in (end.moves, tuple(_without_analysis(m) for m in end.moves)):
             try:
                 await self.store.finish_game(
@@ -546,6 +556,7 @@ class Recorder:
                     status=status,
                     finished_at=end.finished_at,
                     rate=rate,
+                    kept_plies=kept,
                 )
                 self.written_results += 1
                 return
@@ -557,6 +568,7 @@ class Recorder:
                     log.error("game %s: its result cannot be stored (%s)", end.game_id, exc)
                     return
                 log.warning("game %s: storing its moves without the bots' analysis (%s)", end.game_id, exc)
+                kept = 0  # rewrite them all: a stored move may carry the analysis the store now refuses
 
 
 __all__ = [

@@ -238,6 +238,7 @@ class Store(DirectoryMixin):
         status: GameStatus | str = GameStatus.FINISHED,
         finished_at: datetime | None = None,
         rate: RatedGame | None = None,
+        kept_plies: int = 0,
     ) -> bool:
         """Record how a game ended; True if this call ended it, False if it had already ended (no change).
 
@@ -245,7 +246,8 @@ class Store(DirectoryMixin):
         :class:`hexarena.core.types.Termination`; ``status`` is ``finished``, ``aborted`` or ``interrupted``.
         With ``moves``, the stored moves are replaced by these in the same transaction. With ``rate``, both
         players' Elo moves in the same transaction too, and only if this call ended the game: a retried or
-        replayed finish can never rate a game twice.
+        replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
+        already these (the recorder wrote them as they were played): they are kept, not written again.
         """
         final = _status(status, allowed=ENDED)
         values: dict[str, Any] = {
@@ -255,7 +257,8 @@ class Store(DirectoryMixin):
             "reason": check_text(reason, "reason"),
             "finished_at": now() if finished_at is None else utc(finished_at, "finished_at"),
         }
-        rows = None if moves is None else [_move_row(game_id, m) for m in moves]
+        kept_plies = check_int(kept_plies, "kept plies")
+        rows = None if moves is None else [_move_row(game_id, m) for m in moves if m.ply >= kept_plies]
         if rows is not None and len({r["ply"] for r in rows}) != len(rows):
             raise InvalidRecord(f"moves of game {game_id!r} repeat a ply")
         async with self._write("finish_game") as conn:
@@ -273,7 +276,9 @@ class Store(DirectoryMixin):
             if state["started_at"] is None:
                 values["started_at"] = values["finished_at"]
             if rows is not None:
-                await conn.execute(delete(moves_table).where(moves_table.c.game_id == game_id))
+                await conn.execute(
+                    delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= kept_plies)
+                )
                 if rows:
                     await conn.execute(insert(moves_table), rows)
             await conn.execute(update(games).where(games.c.id == game_id).values(**values))
