@@ -72,7 +72,12 @@ run(InstantBot, port=int(sys.argv[1]), ws=sys.argv[2])
 def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     argv = ["-c", INSTANT_BOT, *args[1:]] if args[0] == "instant" else ["-m", "hexarena.cli", *args]
-    proc = subprocess.Popen([sys.executable, *argv], env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, *argv],
+        env=env,
+        cwd=ROOT,
+        stderr=None if os.environ.get("BENCH_VERBOSE") else subprocess.DEVNULL,
+    )
     try:
         yield proc
     finally:
@@ -127,7 +132,19 @@ async def measure(
         gport, bport = free_port(), free_port()
         db = database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
-        serve_args = ("serve", "--port", str(gport), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
+        serve_args = (
+            "serve",
+            "--port",
+            str(gport),
+            "--database-url",
+            db,
+            "--data-dir",
+            tmp,
+            "--log-level",
+            "warning",
+            "--create-rate-limit",
+            "off",
+        )
         bot_cmd = (
             ("instant", str(bport), bot_ws)
             if bot_name == "instant"

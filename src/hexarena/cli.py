@@ -47,6 +47,13 @@ def main(verbose: int) -> None:
     help="Local state: the journal of game records written while the database is unreachable (replayed at the "
     "next start). Default: the SQLite file's folder, or ./data. Also read from $HEXARENA_DATA_DIR.",
 )
+@click.option(
+    "--create-rate-limit",
+    default="60/minute",
+    show_default=True,
+    help="Games, matches and tournaments one client address may create (a limits string such as 60/minute or "
+    "1000/hour); 'off' for none (benchmarks, trusted networks).",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 @click.option(
     "--engine",
@@ -73,6 +80,7 @@ def serve(
     port: int,
     database_url: str | None,
     data_dir: Path | None,
+    create_rate_limit: str,
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
@@ -100,7 +108,13 @@ def serve(
     swept = sweep_orphans()  # bot processes an earlier server left running when it crashed
     if swept:
         click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
-    app = create_app(Settings(database_url=database_url, engines=registered, data_dir=data_dir))
+    limit = None if create_rate_limit.strip().lower() in ("off", "none", "0") else create_rate_limit
+    try:
+        app = create_app(
+            Settings(database_url=database_url, engines=registered, data_dir=data_dir, create_rate_limit=limit)
+        )
+    except ValueError as exc:  # a --create-rate-limit the limits library can't read
+        _fail(str(exc))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
         config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)

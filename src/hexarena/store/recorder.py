@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 #: Seconds a queued write waits for others to join its transaction: the bound on how late a move reaches the
 #: database (README: "moves reach the store within about 0.2 s").
-FLUSH_INTERVAL = 0.1
+FLUSH_INTERVAL = 0.2
 #: Longest pause between two retries while the database is away.
 MAX_BACKOFF = 5.0
 #: Seconds a new game's creation may take before the database counts as unreachable.
