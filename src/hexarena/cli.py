@@ -67,7 +67,9 @@ def serve(
     app = create_app(Settings(database_url=database_url, engines=registered))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024)
+        from hexarena.server.sockets import WS_MAX_SIZE
+
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE)
         return
     from hexarena.server.dots.routes import serve_with_dots
 

@@ -18,11 +18,13 @@ from pydantic import BaseModel, Field
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
+from hexarena.wire import htttx as w
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
-#: Stones accepted in one position: far more than any real game, small enough to validate cheaply.
-MAX_CELLS = 10_000
+#: Stones accepted in one position: far more than any real game, small enough to validate cheaply, and what
+#: the bot API's packet limit is sized for (a setup of this many stones always fits).
+MAX_CELLS = w.MAX_SETUP_STONES
 #: Analyses running at once; each holds a bot socket open, so a flood gets 429 instead of piling up.
 MAX_CONCURRENT = 16
 _slots = {"free": MAX_CONCURRENT}

@@ -31,6 +31,7 @@ from starlette.requests import Request
 from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
+from hexarena.server.sockets import WS_MAX_SIZE
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ def dots_app(main: FastAPI) -> FastAPI:
 
 
 def dots_servers(
-    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = WS_MAX_SIZE
 ) -> tuple[Any, Any]:
     """Two uvicorn servers: the main app on ``port``, the dots-only app on ``dots_port`` (run with ``run_servers``)."""
     import uvicorn
@@ -222,7 +223,7 @@ async def run_servers(main: Any, dots: Any) -> None:
 
 
 async def serve_with_dots(
-    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = 1024 * 1024
+    app: FastAPI, host: str, port: int, dots_port: int, log_level: str = "info", ws_max_size: int = WS_MAX_SIZE
 ) -> None:
     """``hexarena serve --dots-port``: the main app and the dots-only app, in one process and one event loop."""
     await run_servers(*dots_servers(app, host, port, dots_port, log_level, ws_max_size))
