@@ -11,7 +11,7 @@ CPU time is the sum over the server's threads (``/proc/<pid>/task/*/schedstat``,
 runs on a thread pool), so it counts the bot's thinking as well as the SDK's work: the random bot's own cost
 (it rebuilds an engine state from the cells every move) is part of what a bot server pays.
 
-    PYTHONPATH=src .venv/bin/python bench/bot_board_cost.py [--bot random] [--games 3] [--stones 100,1000]
+    PYTHONPATH=src .venv/bin/python bench/bot_board_cost.py [--bot random|instant] [--games 3] [--stones 100,1000]
 """
 
 from __future__ import annotations
@@ -49,8 +49,16 @@ def cpu_ns(pid: int) -> int:
 
 @contextlib.contextmanager
 def bot_server(bot: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``hexarena bot serve --bot BOT``, or for ``instant`` the spiral-filling SDK bot of ``server_throughput``
+    (its own cost is a set of the cells: what remains is the SDK's cost per move)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    argv = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
+    if bot == "instant":
+        sys.path.insert(0, str(ROOT / "bench"))
+        from server_throughput import INSTANT_BOT
+
+        argv = [sys.executable, "-c", INSTANT_BOT, str(port), "auto"]
+    else:
+        argv = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
     proc = subprocess.Popen(argv, env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
     try:
         yield proc
@@ -122,7 +130,7 @@ async def main(bot: str, games: int, sizes: list[int], window: int) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bot", default="random", help="built-in HTTTX bot the server runs")
+    ap.add_argument("--bot", default="random", help="built-in HTTTX bot the server runs, or 'instant' (SDK cost only)")
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--stones", default="100,1000", help="board sizes to measure, comma-separated")
     ap.add_argument("--window", type=int, default=50, help="moves averaged around each size")
