@@ -18,7 +18,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from fakes.servers import cli_bot_server, wait_up
+from fakes.servers import cli_bot_server, serve_app, wait_up
+from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.bots.sdk.session import BoardCache
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import COORD_LIMIT, HTTTX, HtttxState
@@ -34,6 +35,7 @@ from hexarena.players.htttx_common import (
     wire_move,
 )
 from hexarena.players.inprocess import InProcessPlayer
+from hexarena.players.stateless import StatelessPlayer
 from hexarena.referee.match import MatchConfig, MatchEnded, Referee
 from hexarena.wire import htttx as w
 
@@ -132,12 +134,12 @@ async def test_the_real_bot_server_answers_the_largest_requests_and_refuses_one_
 
 
 def test_a_board_past_the_limit_ends_the_match_as_a_draw_instead_of_being_sent() -> None:
-    check_board_size(largest_state(w.MAX_BOARD_STONES))  # the largest legitimate board goes out
+    check_board_size(w.MAX_SETUP_STONES, HTTTX.max_plies)  # the largest legitimate board goes out
     with pytest.raises(MatchEnded) as ended:
-        check_board_size(largest_state(w.MAX_BOARD_STONES + 1))
+        check_board_size(w.MAX_SETUP_STONES, HTTTX.max_plies + 1)  # a match cap above the game's
     outcome = ended.value.outcome
     assert outcome.winner is None and outcome.termination == Termination.TURN_LIMIT
-    assert f"{w.MAX_BOARD_STONES + 1} stones" in outcome.reason
+    assert f"{w.MAX_BOARD_STONES + 2} stones" in outcome.reason
 
 
 async def test_a_starting_position_too_large_for_the_bot_api_aborts_the_match() -> None:
@@ -147,3 +149,17 @@ async def test_a_starting_position_too_large_for_the_bot_api_aborts_the_match() 
     result = await Referee(config, [InProcessPlayer.builtin("htttx", "random"), bot]).run()
     assert result.outcome.termination == Termination.ABORTED and result.winner is None
     assert f"{w.MAX_SETUP_STONES + 1} stones" in result.outcome.reason
+
+
+@pytest.mark.parametrize("kind", ["bws", "stateless"])
+async def test_the_adapters_stop_before_sending_a_board_past_the_limit(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the limit lowered to 7 stones, a match without a cap of its own ends as a draw after 4 turns, before
+    the request whose board would hold 9 (what a match cap above the game's would bring), never by a loss."""
+    monkeypatch.setattr(w, "MAX_BOARD_STONES", 1 + 2 * 3)
+    player = BwsPlayer if kind == "bws" else StatelessPlayer
+    async with serve_app(make_app(bot_class_for("random"))) as one, serve_app(make_app(bot_class_for("random"))) as two:
+        result = await Referee(MatchConfig(game=HTTTX), [player(one), player(two)]).run()
+    assert result.outcome.termination == Termination.TURN_LIMIT and result.winner is None, result.outcome
+    assert len(result.moves) == 4 and "would hold 9 stones" in result.outcome.reason

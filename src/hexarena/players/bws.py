@@ -80,6 +80,7 @@ class BwsPlayer(BasePlayer):
         self._tasks: list[asyncio.Task[None]] = []
         self._violation: str | None = None
         self._board: BoardJson | None = None
+        self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
@@ -92,7 +93,7 @@ class BwsPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.seat = info.seat
-        check_setup_size(info.initial_state)
+        self._setup_stones = check_setup_size(info.initial_state)
         caps_url, caps = await _capabilities(self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
         if bws is None:
@@ -128,7 +129,7 @@ class BwsPlayer(BasePlayer):
             )
 
     async def move(self, request: MoveRequest) -> MoveReply:
-        check_board_size(request.state)
+        check_board_size(self._setup_stones, len(request.history))
         history = request.history
         previous = [wire_move(seat, mv) for seat, mv in history[self._cursor :]]
         self._cursor = len(history)  # spec: next time, our own reply comes first, then the opponent's

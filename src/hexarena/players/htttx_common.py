@@ -101,29 +101,32 @@ class BoardJson:
         return b'{"cells":[' + b",".join(self._parts) + b"]}"
 
 
-def check_setup_size(state: Any) -> None:
-    """ConfigError (the match is aborted, nobody loses) for a starting position larger than the bot API carries:
-    the ``setup`` packet and every request after it would pass ``w.MAX_SERVER_PACKET_BYTES``."""
+def check_setup_size(state: Any) -> int:
+    """The stones of a starting position; ConfigError (the match is aborted, nobody loses) when it is larger than
+    the bot API carries: the ``setup`` packet and every request after it could pass ``w.MAX_SERVER_PACKET_BYTES``."""
     stones = len(state.cells)
     if stones > w.MAX_SETUP_STONES:
         raise ConfigError(
             f"the starting position has {stones} stones; the bot API carries at most {w.MAX_SETUP_STONES}"
         )
+    return stones
 
 
-def check_board_size(state: Any) -> None:
+def check_board_size(setup_stones: int, turns: int) -> None:
     """End the match as a draw before sending a board larger than the bot API carries.
 
-    Within HTTTX's own turn cap a board never gets there (``w.MAX_BOARD_STONES`` is derived from it); only a
-    match whose cap was raised above the game's can. Such a game is over for the same reason the cap exists,
-    and no seat is at fault, so it is a draw (``turn_limit``), never a loss of the bot that would refuse the packet.
+    The board of a request holds at most ``setup_stones`` plus two per turn played since (counted, not read from
+    the state: building its cell map would cost O(stones) per move). Within HTTTX's own turn cap it never gets
+    past ``w.MAX_BOARD_STONES`` (derived from that cap); only a match whose cap was raised above the game's can.
+    Such a game is over for the same reason the cap exists and no seat is at fault, so it is a draw
+    (``turn_limit``), never a loss of the bot that would refuse the packet.
     """
-    stones = len(state.cells)
+    stones = setup_stones + 2 * turns
     if stones > w.MAX_BOARD_STONES:
         from hexarena.core.types import Outcome, Termination
         from hexarena.referee.match import MatchEnded
 
-        reason = f"the board holds {stones} stones, more than the bot API carries ({w.MAX_BOARD_STONES})"
+        reason = f"the board would hold {stones} stones, more than the bot API carries ({w.MAX_BOARD_STONES})"
         raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, reason))
 
 

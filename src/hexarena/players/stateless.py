@@ -37,13 +37,14 @@ class StatelessPlayer(BasePlayer):
         self.client: httpx.AsyncClient | None = None
         self.turn_url = ""
         self.caps: w.StatelessV1Alpha | None = None
+        self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "spec": self.url}
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
-        check_setup_size(info.initial_state)
+        self._setup_stones = check_setup_size(info.initial_state)
         self.client = http_client()
         caps_url, caps = await fetch_capabilities(self.client, self.url)
         v1 = caps.stateless.versions.v1_alpha if caps.stateless else None
@@ -56,7 +57,7 @@ class StatelessPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.client is not None and self.caps is not None
-        check_board_size(request.state)
+        check_board_size(self._setup_stones, len(request.history))
         limit = request.time_limit if self.caps.move_time_limit else None
         body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
         timeout = self.request_timeout

@@ -51,7 +51,9 @@ def _limit_for(stones: int) -> int:
     ``PACKET_OVERHEAD_BYTES``) with a quarter more as margin (fields a later revision adds, a peer that pretty-
     prints), rounded up to a multiple of 64 KiB."""
     worst = stones * LONGEST_CELL_BYTES + PACKET_OVERHEAD_BYTES
-    return -(-worst * 5 // 4 // (64 * 1024)) * 64 * 1024
+    with_margin = worst + worst // 4
+    step = 64 * 1024
+    return (with_margin + step - 1) // step * step
 
 
 #: Largest packet the game server sends a bot (``setup``, ``move_request``, ``end``; a stateless turn request),
