@@ -12,8 +12,8 @@ Why the games start far from the origin: the largest messages are boards of ston
 is a legitimate free setup: one X stone, O to move, which the SDK's bots accept (they declare ``free_setup``).
 The referee's ply cap is set just past the size the old limit refused (HTTTX's own cap, 5,000 turns, would
 make each game cost ~30 times more); the assertion that the largest request really went past 64 KiB keeps the
-test from passing without exercising anything. Still ~19,000 moves at boards of up to 1,900 stones: marked
-slow (about 1.5 min on two idle cores, 3.5 min on a loaded machine).
+test from passing without exercising anything. Still ~19,000 moves at boards of up to 1,900 stones, ~3 min of
+CPU across the three processes (the bot servers rebuild the engine's state from every board): marked slow.
 """
 
 from __future__ import annotations
