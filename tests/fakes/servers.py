@@ -11,11 +11,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -57,6 +62,36 @@ async def serve_app(app: Any, ws_max_size: int = 16 * 1024 * 1024, lifespan: str
         with contextlib.suppress(Exception):
             await asyncio.wait_for(task, 10)
         sock.close()
+
+
+@contextlib.contextmanager
+def cli_bot_server(bot: str) -> Iterator[str]:
+    """``hexarena bot serve --bot BOT`` in its own process, as an operator would start it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def wait_up(url: str) -> None:
+    async with httpx.AsyncClient() as client:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(url)).status_code == 200:
+                    return
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"{url} did not come up")
 
 
 # ----- scripted bws bot -----

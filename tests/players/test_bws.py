@@ -21,7 +21,7 @@ from hexarena.games.htttx import HTTTX
 from hexarena.players.base import ClockConfig, MatchInfo, PlayerResult
 from hexarena.players.bws import FRAME_LIMIT, BwsPlayer
 from hexarena.store import Store
-from hexarena.wire.htttx import MAX_PACKET_BYTES
+from hexarena.wire.htttx import MAX_BOT_PACKET_BYTES
 
 
 @pytest.fixture
@@ -174,7 +174,7 @@ class EvalBot(FakeBot):
 
 # ----- misbehaviour: each one ends the game with a reason, the culprit gets nope -----
 
-BIG = "x" * (MAX_PACKET_BYTES + 10)
+BIG = "x" * (MAX_BOT_PACKET_BYTES + 10)
 BAD_FIRST_MOVES: list[Any] = [
     pytest.param(send("hello"), Termination.PROTOCOL, "not valid JSON", id="garbage-text"),
     pytest.param(send(b"\x00\xff\xfe"), Termination.PROTOCOL, "not valid JSON", id="binary-garbage"),
@@ -225,7 +225,7 @@ BAD_FIRST_MOVES: list[Any] = [
     pytest.param(
         send('{"type":"move_response","move":{"pieces":[{"q":1,"r":0},{"q":2,"r":0}]},"x":"' + BIG + '"}'),
         Termination.PROTOCOL,
-        f"too large: {MAX_PACKET_BYTES + 89} bytes (limit {MAX_PACKET_BYTES})",
+        f"too large: {MAX_BOT_PACKET_BYTES + 89} bytes (limit {MAX_BOT_PACKET_BYTES})",
         id="over-64KiB",
     ),
     pytest.param(

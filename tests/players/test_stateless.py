@@ -17,7 +17,7 @@ from hexarena.players.base import ClockConfig
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.store import Store
-from hexarena.wire.htttx import MAX_PACKET_BYTES
+from hexarena.wire.htttx import MAX_BOT_PACKET_BYTES
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ GOOD = json.dumps({"move": {"pieces": [{"q": 1, "r": 0}, {"q": 2, "r": 0}]}})
             "(0, 0) is occupied",
         ),
         (answer('{"nomove": 1}'), Termination.PROTOCOL, "missing required field `move`"),
-        (answer("x" * (MAX_PACKET_BYTES + 1)), Termination.PROTOCOL, f"larger than {MAX_PACKET_BYTES} bytes"),
+        (answer("x" * (MAX_BOT_PACKET_BYTES + 1)), Termination.PROTOCOL, f"larger than {MAX_BOT_PACKET_BYTES} bytes"),
     ],
     ids=["http-500", "non-json", "q-is-a", "missing-q", "one-piece", "occupied", "no-move", "oversized"],
 )

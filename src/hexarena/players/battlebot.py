@@ -42,6 +42,7 @@ CloseSocket = Callable[[int, str], Awaitable[None]]
 STRIKES = 3
 TURN_SECONDS = 3.0
 GRACE = 0.5
+#: Longest frame a battlebot bot may send (a login or a turn: a few short fields); larger is an invalid turn.
 MAX_TURN_CHARS = 64 * 1024
 _DRAW = object()
 

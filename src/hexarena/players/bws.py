@@ -22,6 +22,8 @@ from hexarena.players.htttx_common import (
     BoardJson,
     board_of,
     capabilities_url,
+    check_board_size,
+    check_setup_size,
     considerations_of,
     end_packet,
     evaluation_of,
@@ -36,9 +38,10 @@ from hexarena.wire import htttx as w
 
 log = logging.getLogger(__name__)
 
-#: Frames above this are refused by the socket layer itself (close 1009); between MAX_PACKET_BYTES and this
-#: we still read the frame and answer with a readable ``nope``.
-FRAME_LIMIT = 1024 * 1024
+#: Frames from the bot above this are refused by the socket layer itself (close 1009); between
+#: ``w.MAX_BOT_PACKET_BYTES`` (the largest legitimate bot packet) and this we still read the frame and answer with
+#: a readable ``nope`` that names the limit. What we send is bounded by ``w.MAX_SERVER_PACKET_BYTES`` instead.
+FRAME_LIMIT = 16 * w.MAX_BOT_PACKET_BYTES
 
 #: Seconds ``analyse`` waits beyond its time limit: the network round trip on top of the bot's thinking.
 ANALYSIS_GRACE = 0.25
@@ -77,6 +80,7 @@ class BwsPlayer(BasePlayer):
         self._tasks: list[asyncio.Task[None]] = []
         self._violation: str | None = None
         self._board: BoardJson | None = None
+        self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
@@ -89,6 +93,7 @@ class BwsPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.seat = info.seat
+        self._setup_stones = check_setup_size(info.initial_state)
         caps_url, caps = await _capabilities(self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
         if bws is None:
@@ -124,6 +129,7 @@ class BwsPlayer(BasePlayer):
             )
 
     async def move(self, request: MoveRequest) -> MoveReply:
+        check_board_size(self._setup_stones, len(request.history))
         history = request.history
         previous = [wire_move(seat, mv) for seat, mv in history[self._cursor :]]
         self._cursor = len(history)  # spec: next time, our own reply comes first, then the opponent's

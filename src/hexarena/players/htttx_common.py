@@ -101,6 +101,35 @@ class BoardJson:
         return b'{"cells":[' + b",".join(self._parts) + b"]}"
 
 
+def check_setup_size(state: Any) -> int:
+    """The stones of a starting position; ConfigError (the match is aborted, nobody loses) when it is larger than
+    the bot API carries: the ``setup`` packet and every request after it could pass ``w.MAX_SERVER_PACKET_BYTES``."""
+    stones = len(state.cells)
+    if stones > w.MAX_SETUP_STONES:
+        raise ConfigError(
+            f"the starting position has {stones} stones; the bot API carries at most {w.MAX_SETUP_STONES}"
+        )
+    return stones
+
+
+def check_board_size(setup_stones: int, turns: int) -> None:
+    """End the match as a draw before sending a board larger than the bot API carries.
+
+    The board of a request holds at most ``setup_stones`` plus two per turn played since (counted, not read from
+    the state: building its cell map would cost O(stones) per move). Within HTTTX's own turn cap it never gets
+    past ``w.MAX_BOARD_STONES`` (derived from that cap); only a match whose cap was raised above the game's can.
+    Such a game is over for the same reason the cap exists and no seat is at fault, so it is a draw
+    (``turn_limit``), never a loss of the bot that would refuse the packet.
+    """
+    stones = setup_stones + 2 * turns
+    if stones > w.MAX_BOARD_STONES:
+        from hexarena.core.types import Outcome, Termination
+        from hexarena.referee.match import MatchEnded
+
+        reason = f"the board would hold {stones} stones, more than the bot API carries ({w.MAX_BOARD_STONES})"
+        raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, reason))
+
+
 def move_request_json(side: str, previous: list[w.Move], board: bytes, time_limit: float | None) -> bytes:
     """A bws ``move_request`` packet as bytes, around an already encoded board."""
     out = b'{"type":"move_request","side":"' + side.encode() + b'","previous":' + w.encode(previous)

@@ -10,6 +10,8 @@ from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolVi
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.htttx_common import (
     capabilities_url,
+    check_board_size,
+    check_setup_size,
     considerations_of,
     evaluation_of,
     fetch_capabilities,
@@ -35,12 +37,14 @@ class StatelessPlayer(BasePlayer):
         self.client: httpx.AsyncClient | None = None
         self.turn_url = ""
         self.caps: w.StatelessV1Alpha | None = None
+        self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "spec": self.url}
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
+        self._setup_stones = check_setup_size(info.initial_state)
         self.client = http_client()
         caps_url, caps = await fetch_capabilities(self.client, self.url)
         v1 = caps.stateless.versions.v1_alpha if caps.stateless else None
@@ -53,6 +57,7 @@ class StatelessPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.client is not None and self.caps is not None
+        check_board_size(self._setup_stones, len(request.history))
         limit = request.time_limit if self.caps.move_time_limit else None
         body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
         timeout = self.request_timeout
@@ -89,7 +94,7 @@ async def _read_limited(response: httpx.Response) -> bytes:
     size = 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
-        if size > w.MAX_PACKET_BYTES:
-            raise ProtocolViolation(f"turn response larger than {w.MAX_PACKET_BYTES} bytes")
+        if size > w.MAX_BOT_PACKET_BYTES:
+            raise ProtocolViolation(f"turn response larger than {w.MAX_BOT_PACKET_BYTES} bytes")
         chunks.append(chunk)
     return b"".join(chunks)

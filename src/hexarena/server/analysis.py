@@ -33,11 +33,13 @@ from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
 from hexarena.server.schemas import Url
+from hexarena.wire import htttx as w
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
 MAX_TIME_LIMIT = 60.0
-#: Stones accepted in one position: several times the longest real game, small enough to validate cheaply.
-MAX_STONES = 2_000
+#: Stones accepted in one position: several times the longest real game, small enough to validate cheaply, and
+#: within what the bot API's packet limit is sized for (``w.MAX_SETUP_STONES``).
+MAX_STONES = min(2_000, w.MAX_SETUP_STONES)
 #: The largest view_distance an analysis may use (the game allows 64): the board caches its difference shapes per
 #: view distance for the life of the process, growing with the fourth power of it (about 7 MB at 16, 1.7 GB at 64).
 MAX_VIEW_DISTANCE = 16

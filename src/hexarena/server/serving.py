@@ -28,6 +28,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from hexarena.bots.stopping import stop_all
+from hexarena.server.sockets import WS_MAX_SIZE
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ def server_config(
     log_level: str = "info",
     header_timeout: float = HEADER_TIMEOUT,
     lifespan: Literal["auto", "on", "off"] = "auto",
-    ws_max_size: int = 1024 * 1024,
+    ws_max_size: int = WS_MAX_SIZE,
 ) -> uvicorn.Config:
     """uvicorn's configuration for every port ``hexarena serve`` listens on."""
     return uvicorn.Config(

@@ -7,8 +7,10 @@ either the person leaves or the player says the match is over (``done``); then u
 player's verbs differ, so each route passes them in; the loop, its two tasks and their clean-up live here once.
 
 A frame longer than ``MAX_FRAME`` closes the socket (1009, "message too big") instead of reaching the player:
-no move or probe of any game comes near it, and the server's own limit (uvicorn: 16 MiB) would otherwise let one
-frame cost a JSON parse of megabytes on the event loop. Closing is the same as leaving: HTTTX ``/ws`` forfeits
+no move or probe of any game comes near it (a seat client sends moves, never boards: boards only flow from us
+to the client, which is why this limit can stay small while HTTTX move requests grow with the game), and the
+server's own limit (``WS_MAX_SIZE``, for every socket) would otherwise let one frame cost a JSON parse of a
+megabyte on the event loop. Closing is the same as leaving: HTTTX ``/ws`` forfeits
 (like any garbage frame there), the web UI's grace period lets a real page come back.
 """
 
@@ -21,11 +23,16 @@ from collections.abc import Awaitable, Callable
 from fastapi import WebSocket
 
 from hexarena.server.live import Spectator
+from hexarena.wire import htttx as htttx_wire
 
 Send = Callable[[str], Awaitable[None]]
 
-#: Longest frame (characters or bytes) a seat socket accepts.
-MAX_FRAME = 64 * 1024
+#: Longest frame (characters or bytes) a seat socket accepts: on HTTTX ``/ws`` a person's page sends the packets
+#: a bws bot sends, so this is the bot packet limit; the web UI's moves of every other game are far smaller.
+MAX_FRAME = htttx_wire.MAX_BOT_PACKET_BYTES
+#: uvicorn's limit on any WebSocket message the game server receives (``hexarena serve``, with or without the
+#: dots port): the outer bound; each route applies its own, smaller one (``MAX_FRAME``, battlebot's frames).
+WS_MAX_SIZE = 1024 * 1024
 #: Close code for an oversized frame (RFC 6455 "message too big").
 TOO_BIG = 1009
 #: Close code for a spectator that fell too far behind (RFC 6455 "try again later": a reconnect gets a snapshot).

@@ -13,11 +13,56 @@ from typing import Any, Literal
 import msgspec
 
 from hexarena.core.errors import ProtocolViolation
+from hexarena.games.htttx.board import COORD_LIMIT
+from hexarena.games.htttx.game import HtttxGame
 
 Side = Literal["x", "o"]
 
-#: Largest packet we accept from a bot; anything bigger is a protocol violation (a real move is ~100 bytes).
-MAX_PACKET_BYTES = 64 * 1024
+# ----- size limits: one per direction, used by both sides -----
+
+#: Largest packet a bot sends the game server (bws ``move_response`` / ``eval_response``, a stateless turn
+#: response) and a person's page sends the HTTTX ``/ws`` seat (the same packets): a move (~100 bytes) with its
+#: optional considerations (~120 bytes each at the longest coordinates: room for ~500). Never a board, so this
+#: stays small; anything bigger is a protocol violation.
+MAX_BOT_PACKET_BYTES = 64 * 1024
+
+#: Most stones of a starting position sent to a bot: an analysis board (``POST /api/analyse``) or the opening a
+#: match starts from. Far more than any real game needs; adapters refuse larger setups before the match starts.
+MAX_SETUP_STONES = 10_000
+
+#: Most stones of any board the game server sends: a starting position plus the two stones of each turn up to
+#: the referee's cap of an HTTTX match (``HtttxGame.max_plies``). Adapters end a match whose board would pass
+#: it as a draw (a match cap raised above the game's) rather than send a packet the bot may refuse.
+MAX_BOARD_STONES = MAX_SETUP_STONES + 2 * HtttxGame.max_plies
+
+#: The longest coordinate the engine accepts prints with seven digits and a sign (|q|, |r| < COORD_LIMIT).
+_LONGEST_COORD = -(COORD_LIMIT - 1)
+#: One board cell at the longest coordinates, with the comma that separates it from the next.
+LONGEST_CELL_BYTES = len(f'{{"q":{_LONGEST_COORD},"r":{_LONGEST_COORD},"p":"x"}},')
+#: Everything of a server packet besides its board's cells: the packet's own fields (type, side, time limit,
+#: request id), a move request's ``previous`` (at most two moves of two pieces, ~160 bytes at the longest
+#: coordinates), an ``end`` packet's ``detail`` (the referee cuts reasons at 500 characters) and winner, and
+#: the stones an ``end`` board may hold beyond the last request (two turns: four cells, ~150 bytes).
+PACKET_OVERHEAD_BYTES = 4 * 1024
+
+
+def _limit_for(stones: int) -> int:
+    """The packet limit for boards of ``stones``: the worst case (every cell at the longest coordinates, plus
+    ``PACKET_OVERHEAD_BYTES``) with a quarter more as margin (fields a later revision adds, a peer that pretty-
+    prints), rounded up to a multiple of 64 KiB."""
+    worst = stones * LONGEST_CELL_BYTES + PACKET_OVERHEAD_BYTES
+    with_margin = worst + worst // 4
+    step = 64 * 1024
+    return (with_margin + step - 1) // step * step
+
+
+#: Largest packet the game server sends a bot (``setup``, ``move_request``, ``end``; a stateless turn request),
+#: and so the smallest limit a bot server may have on what it receives: the SDK's bot server refuses larger
+#: WebSocket messages and turn request bodies, and nothing legitimate comes near it. Derived from
+#: ``MAX_BOARD_STONES`` (20,000) by ``_limit_for``: 20,000 cells of 36 bytes + 4 KiB = ~724 KB, +25 %, rounded
+#: up: 896 KiB. It must stay at or below 1 MiB, the default limit of the WebSocket libraries bots are commonly
+#: built on (Python ``websockets``, whose ``serve`` Hivemaker's bots use), so that their bots can read it too.
+MAX_SERVER_PACKET_BYTES = _limit_for(MAX_BOARD_STONES)
 
 
 class Coord(msgspec.Struct, frozen=True):
@@ -214,9 +259,9 @@ _cells_decoder = msgspec.json.Decoder(list[Cell])
 _encoder = msgspec.json.Encoder()
 
 
-def _decode(decoder: msgspec.json.Decoder[Any], data: str | bytes, what: str) -> Any:
-    if len(data) > MAX_PACKET_BYTES:
-        raise ProtocolViolation(f"{what} too large: {len(data)} bytes (limit {MAX_PACKET_BYTES})")
+def _decode(decoder: msgspec.json.Decoder[Any], data: str | bytes, what: str, limit: int) -> Any:
+    if len(data) > limit:
+        raise ProtocolViolation(f"{what} too large: {len(data)} bytes (limit {limit})")
     try:
         return decoder.decode(data)
     except msgspec.DecodeError as exc:
@@ -257,17 +302,17 @@ def decode_head(data: str | bytes) -> PacketHead:
 
 def decode_bot_packet(data: str | bytes) -> MoveResponse | EvalResponse:
     """A packet a bot sent over bws; ProtocolViolation says what is wrong with it."""
-    return _decode(_bot_decoder, data, "packet")  # type: ignore[no-any-return]
+    return _decode(_bot_decoder, data, "packet", MAX_BOT_PACKET_BYTES)  # type: ignore[no-any-return]
 
 
 def decode_server_packet(data: str | bytes) -> Any:
     """A packet the game server sent (used by the SDK's bot side)."""
-    return _decode(_server_decoder, data, "server packet")
+    return _decode(_server_decoder, data, "server packet", MAX_SERVER_PACKET_BYTES)
 
 
 def decode_lazy_move_request(data: str | bytes) -> LazyMoveRequest:
     """A ``move_request`` with its board undecoded; errors read like ``decode_server_packet``'s."""
-    return _decode(_lazy_move_decoder, data, "server packet")  # type: ignore[no-any-return]
+    return _decode(_lazy_move_decoder, data, "server packet", MAX_SERVER_PACKET_BYTES)  # type: ignore[no-any-return]
 
 
 def decode_board(data: str | bytes) -> Board:
@@ -281,15 +326,15 @@ def decode_cells(data: str | bytes) -> list[Cell]:
 
 
 def decode_stateless_response(data: str | bytes) -> StatelessResponse:
-    return _decode(_stateless_response_decoder, data, "turn response")  # type: ignore[no-any-return]
+    return _decode(_stateless_response_decoder, data, "turn response", MAX_BOT_PACKET_BYTES)  # type: ignore[no-any-return]
 
 
 def decode_stateless_request(data: str | bytes) -> StatelessRequest:
-    return _decode(_stateless_request_decoder, data, "turn request")  # type: ignore[no-any-return]
+    return _decode(_stateless_request_decoder, data, "turn request", MAX_SERVER_PACKET_BYTES)  # type: ignore[no-any-return]
 
 
 def decode_capabilities(data: str | bytes) -> Capabilities:
-    return _decode(_caps_decoder, data, "capabilities.json")  # type: ignore[no-any-return]
+    return _decode(_caps_decoder, data, "capabilities.json", MAX_BOT_PACKET_BYTES)  # type: ignore[no-any-return]
 
 
 def encode(packet: Any) -> bytes:

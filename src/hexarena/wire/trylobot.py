@@ -13,6 +13,8 @@ from typing import Any
 
 from hexarena.core.errors import BotCrashed, ProtocolViolation
 
+#: Longest frame read in either direction: a module receives the game's whole ``turn_history`` and every
+#: possible turn with each request, so this is sized for long games (the Hive cap is 1,000 plies), not answers.
 MAX_FRAME = 4 * 1024 * 1024
 GREETINGS = ("Greetings", "GREETINGS")
 CHOOSE_TURN = ("Choose Turn", "CHOOSE_TURN")

@@ -10,6 +10,7 @@ from sdk_wire_helpers import cells, running
 
 from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.games.htttx import HTTTX
+from hexarena.wire.htttx import MAX_SERVER_PACKET_BYTES
 
 URL = "/stateless/v1-alpha/turn"
 
@@ -50,5 +51,5 @@ async def test_bad_bodies_get_400_with_a_reason(body: Any, raw: bytes | None, ne
 
 
 async def test_oversized_body_is_refused() -> None:
-    r = await _post(None, b" " * 70_000)
+    r = await _post(None, b" " * (MAX_SERVER_PACKET_BYTES + 1))  # larger than any turn request a server sends
     assert r.status_code == 413 and "larger" in r.json()["error"]

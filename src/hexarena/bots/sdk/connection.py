@@ -152,8 +152,9 @@ class BwsSession:
             if raw is None:
                 self.close_reason = "client closed the connection"
                 return
-            if len(raw) > wire.MAX_PACKET_BYTES:
-                await self.close(CLOSE_POLICY, f"packet too large: {len(raw)} bytes (limit {wire.MAX_PACKET_BYTES})")
+            if len(raw) > wire.MAX_SERVER_PACKET_BYTES:  # no legitimate server packet is larger (see its docstring)
+                limit = wire.MAX_SERVER_PACKET_BYTES
+                await self.close(CLOSE_POLICY, f"packet too large: {len(raw)} bytes (limit {limit})")
                 return
             try:
                 head = wire.decode_head(raw)  # type and request_id only: the board is decoded once, typed, later

@@ -9,6 +9,10 @@ Routes (``bot_factory`` builds one ``BaseBot``):
 * ``POST /<stateless api_root>/turn`` (default ``/stateless/v1-alpha/turn``): 400 ``{"error": reason}`` on a
   body that is not a valid request.
 
+Size limits: a WebSocket message or a turn request body larger than ``wire.MAX_SERVER_PACKET_BYTES`` is refused
+(close 1009 / HTTP 413): that is the largest packet a game server legitimately sends, a whole board at HTTTX's
+turn cap (the wire module says how it is derived), so a long game is never cut short by our own limit.
+
 Every WebSocket session and every stateless turn gets a fresh bot instance (as Hivemaker's server did per
 connection), so bots may keep per-game state on ``self``. Bot code runs on a dedicated thread pool sized for many
 concurrent sessions (a thinking bot holds a thread); time limits are handled as ``runner`` explains.
@@ -109,9 +113,9 @@ def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128)
             log.info("bws session over (%d replies): %s", session.replies, session.close_reason)
 
     async def turn(request: Request) -> Response:
-        body = await read_limited_body(request, wire.MAX_PACKET_BYTES)
+        body = await read_limited_body(request, wire.MAX_SERVER_PACKET_BYTES)
         if body is None:
-            return JSONResponse({"error": f"turn request larger than {wire.MAX_PACKET_BYTES} bytes"}, 413)
+            return JSONResponse({"error": f"turn request larger than {wire.MAX_SERVER_PACKET_BYTES} bytes"}, 413)
         try:
             req = wire.decode_stateless_request(body)
         except ProtocolViolation as exc:
@@ -180,7 +184,7 @@ async def serve(
         lifespan="on",
         http="httptools" if _have("httptools") else "auto",
         ws=ws,
-        ws_max_size=1024 * 1024,
+        ws_max_size=wire.MAX_SERVER_PACKET_BYTES,  # the largest packet a game server legitimately sends
         ws_per_message_deflate=False,  # packets are small and CPU is the limit: compression costs more than it saves
         access_log=False,
     )

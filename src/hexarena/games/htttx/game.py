@@ -47,6 +47,13 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         Param("win_distance", int, 6, "stones in a row needed to win", 2, 32),
         Param("turn_limit", int, None, "draw after this many 2-stone turns (null: no limit)", 1, None, None, True),
     )
+    #: The referee's cap (a draw when reached) for matches without their own: the board is infinite, so without a
+    #: ``turn_limit`` nothing else ends a game nobody wins, and every bot-API request carries the whole board.
+    #: 5,000 turns is far beyond any game between bots that try to win (they end within a few hundred turns;
+    #: only near-random play goes on: random-vs-random games last ~8,000 turns at the defaults), and it bounds
+    #: a game's board to 10,001 stones, which sizes the bot API's packet limit
+    #: (``hexarena.wire.htttx.MAX_SERVER_PACKET_BYTES``).
+    max_plies: ClassVar[int] = 5_000
 
     # ----- construction -----
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer, ClockConfig
-from hexarena.players.battlebot import BattlebotConnection, BattlebotPlayer, DisconnectJudge
+from hexarena.players.battlebot import MAX_TURN_CHARS, BattlebotConnection, BattlebotPlayer, DisconnectJudge
 from hexarena.server.battlebot.shapes import shape_for
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class BattlebotSettings:
     strikes: int = 3  # invalid turns that lose a game
     grace: float = 0.5  # a disconnect loses after this; both within it: a draw
     max_pending_logins: int = 1000  # sockets between accept and login; more are refused at once
-    max_frame_chars: int = 64 * 1024  # larger frames are refused (an invalid turn, or a failed login)
+    max_frame_chars: int = MAX_TURN_CHARS  # larger frames are refused (an invalid turn, or a failed login)
     reserve_seconds: float = 10.0  # a connection claimed for an API match returns to the pool if unused
 
 

@@ -35,6 +35,7 @@ from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
 
+#: Largest body of the battlebot HTTP API (registration, login, match requests: a few short fields).
 MAX_BODY = 16 * 1024
 _DUMMY_HASH = "0" * 64  # compared against when the bot does not exist, so both paths cost the same
 

@@ -33,6 +33,7 @@ from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
 from hexarena.server.ratelimit import client_of, limiter_of, refusal
 from hexarena.server.schemas import text_problem
+from hexarena.server.sockets import WS_MAX_SIZE
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -218,7 +219,7 @@ def dots_servers(
     port: int,
     dots_port: int,
     log_level: str = "info",
-    ws_max_size: int = 1024 * 1024,
+    ws_max_size: int = WS_MAX_SIZE,
     header_timeout: float | None = None,
     force_exit_after: float | None = None,
 ) -> tuple[Any, Any]:
@@ -259,7 +260,7 @@ async def serve_with_dots(
     port: int,
     dots_port: int,
     log_level: str = "info",
-    ws_max_size: int = 1024 * 1024,
+    ws_max_size: int = WS_MAX_SIZE,
     header_timeout: float | None = None,
     force_exit_after: float | None = None,
 ) -> None:
