@@ -23,6 +23,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from fakes.servers import serve_app
+from hexarena.core.registry import get_game
+from hexarena.core.types import Outcome, Termination
+from hexarena.players.browser import BrowserPlayer
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.referee import MatchConfig, Referee
+from hexarena.server.live import OPEN_SEAT_SECONDS, MatchManager
 
 
 @pytest.fixture
@@ -245,7 +251,9 @@ async def test_tokens_never_show_in_lists_spectator_streams_or_logs(database_url
                     "/healthz",
                 ):
                     texts.append((await client.get(url + path)).text)
-                r = await client.post(f"{url}/graphql", json={"query": GRAPHQL, "variables": {"type": game_type, "id": game_id}})
+                r = await client.post(
+                    f"{url}/graphql", json={"query": GRAPHQL, "variables": {"type": game_type, "id": game_id}}
+                )
                 assert r.status_code == 200 and "errors" not in r.json(), r.text
                 texts.append(r.text)
 
@@ -271,7 +279,8 @@ async def test_tokens_never_show_in_lists_spectator_streams_or_logs(database_url
 
             # an HTTTX game with a person on /ws, who leaves after the first request (a forfeit)
             r = await client.post(
-                f"{url}/game/new", json={"player_x": {"type": "human"}, "player_o": {"type": "builtin", "name": "random"}}
+                f"{url}/game/new",
+                json={"player_x": {"type": "human"}, "player_o": {"type": "builtin", "name": "random"}},
             )
             htttx = r.json()
             tokens.append(htttx["token_x"])
@@ -329,3 +338,35 @@ async def test_a_joined_seat_does_not_expire(database_url: str, app_factory: Any
             await friend.send(json.dumps({"type": "move", "move": "b2"}))
             assert (await recv(friend, "accepted"))["move"] == "b2"
             assert (await client.get(f"{url}/games/{m['game_id']}")).json()["status"] == "running"
+
+
+async def test_a_joined_seat_nobody_connects_to_expires_too(database_url: str, app_factory: Any) -> None:
+    app = app_factory(database_url)
+    async with serve_app(app) as url, httpx.AsyncClient() as client:
+        app.state.manager.open_seat_seconds = 0.3
+        m = await new_match(url, "tictactoe", ["open", "builtin:random"])
+        join = await client.post(f"{url}/api/ui/matches/{m['game_id']}/join", json={"seat": "X"})
+        assert join.status_code == 200  # taken, but its holder never connects: the seat holds the match hostage
+        rec = await stored(client, url, m["game_id"])
+        assert rec["status"] == "aborted" and rec["winner"] is None
+        assert rec["reason"] == "nobody joined seat X within 0.3 s (it was joined, but nobody connected)"
+
+
+async def test_an_open_seat_outside_the_match_manager_ends_aborted_too() -> None:
+    """A referee run without the manager (e.g. a tournament's) has no expiry timer: the seat's own wait ends it."""
+    seat = BrowserPlayer("guest", open_seat=True, join_timeout=0.2)
+    players: list[Any] = [seat, InProcessPlayer.builtin("tictactoe", "random")]
+    result = await asyncio.wait_for(Referee(MatchConfig(game=get_game("tictactoe")), players).run(), 10)
+    assert result.outcome == Outcome(None, Termination.ABORTED, "nobody joined seat X within 0.2 s")
+
+
+def test_the_expiry_is_configured_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEXARENA_OPEN_SEAT_SECONDS", "90")
+    assert MatchManager(None).open_seat_seconds == 90
+    assert MatchManager(None, open_seat_seconds=5).open_seat_seconds == 5
+    monkeypatch.delenv("HEXARENA_OPEN_SEAT_SECONDS")
+    assert MatchManager(None).open_seat_seconds == OPEN_SEAT_SECONDS == 600
+    for bad in ("soon", "0", "-1", "inf", "nan"):
+        monkeypatch.setenv("HEXARENA_OPEN_SEAT_SECONDS", bad)
+        with pytest.raises(ValueError, match="HEXARENA_OPEN_SEAT_SECONDS must be a positive number"):
+            MatchManager(None)

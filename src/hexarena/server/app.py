@@ -222,11 +222,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "game": m.game.name,
                 "players": m.describe_players(),
                 "ply": len(m.moves),
-                "open_seats": [
-                    m.game.seat_names[s]
-                    for s, p in enumerate(m.players)
-                    if getattr(p, "kind", "") == "human" and not getattr(p, "attached", True)
-                ],
+                # seats created open to anyone and not joined yet; a seat created for the creator never is
+                "open_seats": [m.game.seat_names[s] for s in sorted(m.open_seats)],
             }
             for m in manager().live.values()
         ]
@@ -262,25 +259,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws")
     async def human_socket(websocket: WebSocket, token: str = "") -> None:
+        """A person's HTTTX seat. The token is single-use: a second connection is refused by the player (``nope``,
+        close 1008) and neither acts nor forfeits the seat; the first leaving before the end forfeits."""
         await websocket.accept()
-        entry = manager().tokens.get(token) if token else None
-        seat_live = manager().live.get(entry[0]) if entry else None
-        if (
-            seat_live is not None
-            and entry is not None
-            and not isinstance(seat_live.players[entry[1]], HtttxHumanPlayer)
-        ):
+        found = manager().seat_of(token) if 0 < len(token) <= 200 else None
+        if found is None:
+            await websocket.send_json({"type": "nope", "reason": "unknown or expired token"})
+            await websocket.close(code=1008)
+            return
+        live, seat = found
+        player: Any = live.players[seat]
+        if not isinstance(player, HtttxHumanPlayer):
             # a browser seat's token: leave it usable where it belongs
             await websocket.send_json({"type": "nope", "reason": "this seat is played through /api/play, not /ws"})
             await websocket.close(code=1008)
             return
-        claimed = manager().claim_token(token) if token else None
-        if claimed is None:
-            await websocket.send_json({"type": "nope", "reason": "unknown or already used token"})
-            await websocket.close(code=1008)
-            return
-        live, seat = claimed
-        player: Any = live.players[seat]
         # every frame goes to the player, which judges it at once; leaving before the end forfeits (detach)
         await serve_seat(
             websocket,
