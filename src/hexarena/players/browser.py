@@ -230,6 +230,9 @@ class BrowserPlayer(BasePlayer):
     # ----- the referee side -----
 
     async def start(self, info: MatchInfo) -> None:
+        """Never waits for the person: the referee's ``start_timeout`` (30 s) would abort a match whose seat is
+        simply waiting to be taken. The wait happens in ``move`` (``join_timeout``) and, for an open seat, in the
+        match manager's expiry, both of which end the match on their own terms."""
         self.info = info
         self.seat = info.seat
         if self._send is not None:
