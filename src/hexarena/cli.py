@@ -54,6 +54,13 @@ def main(verbose: int) -> None:
     help="Games, matches and tournaments one client address may create (a limits string such as 60/minute or "
     "1000/hour); 'off' for none (benchmarks, trusted networks).",
 )
+@click.option(
+    "--open-seat-timeout",
+    type=click.FloatRange(min=1, max=86400),
+    default=None,
+    help="Seconds an open seat waits for someone to join before its match is aborted (default 600, or "
+    "$HEXARENA_OPEN_SEAT_SECONDS).",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 @click.option(
     "--engine",
@@ -81,6 +88,7 @@ def serve(
     database_url: str | None,
     data_dir: Path | None,
     create_rate_limit: str,
+    open_seat_timeout: float | None,
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
@@ -111,7 +119,13 @@ def serve(
     limit = None if create_rate_limit.strip().lower() in ("off", "none", "0") else create_rate_limit
     try:
         app = create_app(
-            Settings(database_url=database_url, engines=registered, data_dir=data_dir, create_rate_limit=limit)
+            Settings(
+                database_url=database_url,
+                engines=registered,
+                data_dir=data_dir,
+                create_rate_limit=limit,
+                open_seat_seconds=open_seat_timeout,
+            )
         )
     except ValueError as exc:  # a --create-rate-limit the limits library can't read
         _fail(str(exc))

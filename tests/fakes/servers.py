@@ -32,15 +32,18 @@ from hexarena.games.htttx import Board
 
 
 @contextlib.asynccontextmanager
-async def serve_app(app: Any, ws_max_size: int = 16 * 1024 * 1024, lifespan: str = "on") -> AsyncIterator[str]:
-    """Serve ``app`` on a free loopback port for the duration of the block; yields ``http://127.0.0.1:PORT``."""
+async def serve_app(
+    app: Any, ws_max_size: int = 16 * 1024 * 1024, lifespan: str = "on", log_level: str = "warning"
+) -> AsyncIterator[str]:
+    """Serve ``app`` on a free loopback port for the duration of the block; yields ``http://127.0.0.1:PORT``.
+    ``log_level`` is uvicorn's (``debug`` makes it log every connection, as a test of what logs carry needs)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app,
-        log_level="warning",
+        log_level=log_level,
         lifespan=lifespan,
         ws="websockets-sansio",
         ws_max_size=ws_max_size,

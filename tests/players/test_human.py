@@ -40,7 +40,13 @@ async def run(initial: Any, human_seat: int, answers: list[Any], opponent: list[
     human = HtttxHumanPlayer("alice")
     person = Person(human, answers)
     assert await human.attach(person.send)
-    assert not await human.attach(person.send)  # the seat is taken
+    refused: list[str] = []
+
+    async def second_socket(text: str) -> None:
+        refused.append(text)
+
+    assert not await human.attach(second_socket)  # the seat is taken: the second socket is told so
+    assert [json.loads(t)["type"] for t in refused] == ["nope"] and "already used" in json.loads(refused[0])["reason"]
     other = ScriptedPlayer("bot", opponent)
     players: list[Any] = [human, other] if human_seat == 0 else [other, human]
     result = await asyncio.wait_for(Referee(MatchConfig(game=HTTTX, initial_state=initial), players).run(), 10)

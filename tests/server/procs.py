@@ -35,10 +35,11 @@ def free_port() -> int:
 class ServeProcess:
     """``python -m hexarena.cli serve`` on a free port, started and killed at will (the same data folder)."""
 
-    def __init__(self, database_url: str, data_dir: Path, log: Path) -> None:
+    def __init__(self, database_url: str, data_dir: Path, log: Path, log_level: str = "warning") -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.log = log
+        self.log_level = log_level
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -65,7 +66,7 @@ class ServeProcess:
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database-url", self.database_url, "--data-dir", str(self.data_dir), "--log-level", "warning"]
+        cmd += ["--database-url", self.database_url, "--data-dir", str(self.data_dir), "--log-level", self.log_level]
         with open(self.log, "ab") as log:
             return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 

@@ -41,16 +41,18 @@ class FakeSocket:
 
 
 class Seat:
-    def __init__(self, finish_after: int | None = None) -> None:
+    def __init__(self, finish_after: int | None = None, *, refuse: bool = False) -> None:
         self.got: list[str | bytes] = []
         self.attached = 0
         self.detached = 0
         self.done = asyncio.Event()
         self.finish_after = finish_after
+        self.refuse = refuse
 
-    async def attach(self, send: Any) -> None:
+    async def attach(self, send: Any) -> bool:
         self.attached += 1
-        await send("hello")
+        await send("no" if self.refuse else "hello")
+        return not self.refuse
 
     async def handle(self, frame: str | bytes) -> None:
         self.got.append(frame)
@@ -80,6 +82,16 @@ async def test_a_person_who_leaves_is_detached() -> None:
     sock, seat = FakeSocket(["a"], disconnect=True), Seat()
     await serve(sock, seat)
     assert seat.got == ["a"] and seat.detached == 1 and sock.closed
+
+
+async def test_a_socket_the_seat_refuses_is_closed_unread_and_not_detached() -> None:
+    """A second connection to a seat that is already connected: told why, closed 1008, and none of its frames
+    reaches the seat; no detach either, which would start the grace period of (or forfeit) the connected one."""
+    sock, seat = FakeSocket(["resign", "move"], disconnect=True), Seat(refuse=True)
+    await serve(sock, seat)
+    assert sock.sent == ["no"] and sock.closed == [sockets.REFUSED]
+    assert seat.got == [] and (seat.attached, seat.detached) == (1, 0)
+    assert sock.frames == ["resign", "move"]  # never read
 
 
 async def test_an_oversized_frame_closes_the_seat_without_reaching_the_player() -> None:

@@ -251,7 +251,7 @@ def test_every_shipped_scheme_declares_its_policy() -> None:
     assert not undeclared, f"schemes registered without starts_program/remote: {undeclared}"
     for name in ("uais", "htp", "uhp", "hiveai-stdio"):
         assert shipped[name].starts_program and not shipped[name].remote_allowed
-    for name in ("builtin", "bws", "stateless", "human", "browser", "battlebot", "hiveai"):
+    for name in ("builtin", "bws", "stateless", "human", "browser", "open", "battlebot", "hiveai"):
         assert shipped[name].remote_allowed
 
 

@@ -263,7 +263,7 @@ def test_hive_place_and_hexdots_line(page: Any, server: str, shot: Any) -> None:
 
 
 def test_join_an_open_seat_from_the_lobby_and_play_numberwang(page: Any, server: str, shot: Any) -> None:
-    r = httpx.post(f"{server}/api/matches", json={"game": "numberwang", "players": ["browser:guest", "builtin:random"]})
+    r = httpx.post(f"{server}/api/matches", json={"game": "numberwang", "players": ["open:guest", "builtin:random"]})
     assert r.status_code == 200, r.text
     game_id = r.json()["game_id"]
     page.goto(f"{server}/ui/#/lobby")
@@ -282,6 +282,44 @@ def test_join_an_open_seat_from_the_lobby_and_play_numberwang(page: Any, server:
             break
     assert page.text_content("#msg") == "You won!"
     assert httpx.get(f"{server}/games/{game_id}").json()["winner"] == 0
+
+
+def test_a_friend_takes_the_open_seat_and_a_second_tab_cannot_play_mine(
+    page: Any, browser: Any, server: str, shot: Any
+) -> None:
+    """The lobby's "Open seat" is anyone's and "Me" is mine: a friend in another browser sees a join button for the
+    open seat only, joins it and plays; a second tab of mine (same stored token) is refused while mine is open."""
+    game_id = create(page, server, "tictactoe", seat1="open")
+    friend_context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        friend = friend_context.new_page()
+        friend.set_default_timeout(15000)
+        friend.goto(f"{server}/ui/#/lobby")
+        row = f"tr[data-game='{game_id}']"
+        friend.wait_for_selector(f"{row} button")
+        assert friend.locator(f"{row} button").all_text_contents() == ["join as O"]
+        shot(friend, "lobby-open-seat")
+        friend.click(f"{row} button:has-text('join as O')")
+        friend.wait_for_function(f"() => location.hash === '#/play/{game_id}' && document.querySelector('#result')")
+        friend.evaluate("() => { window.__seenTurns = 0; }")
+        assert wait_turn_or_end(page)
+        page.click("[data-cell='b2']")
+        assert wait_turn_or_end(friend)
+        friend.click("[data-cell='a1']")
+        assert wait_turn_or_end(page)
+        # the same seat in a second tab: refused while the first tab holds it, and it gets no controls
+        second = page.context.new_page()
+        second.goto(f"{server}/ui/#/play/{game_id}")
+        second.wait_for_function("() => /already connected/.test(document.querySelector('#msg')?.textContent || '')")
+        assert second.locator(".resign-ask").count() == 0
+        shot(second, "play-second-tab-refused")
+        second.close()
+        assert httpx.get(f"{server}/api/matches/live").json()[0]["open_seats"] == []
+        played = httpx.get(f"{server}/games/{game_id}").json()
+        assert played["status"] == "running" and [m["move"] for m in played["moves"]] == ["b2", "a1"]
+        assert [p["name"] for p in played["players"]] == ["human", "guest"]
+    finally:
+        friend_context.close()
 
 
 def test_resign_a_tictactoe_game_with_an_inline_confirm(page: Any, server: str, shot: Any) -> None:

@@ -6,11 +6,20 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
 - sends ``your_turn`` with the position (``game.to_json``), the legal moves in a clickable form and the time;
 - PRE-VALIDATES every ``{"type": "move", "move": "<notation>"}`` with ``game.play`` and answers a bad one with
   ``{"type": "illegal", "reason": ...}``, keeping the request open: a person never loses on a misclick;
+- takes one socket at a time: a second connection while one is live is refused (``nope``, then closed with 1008)
+  and never reaches the seat, so a token that leaked cannot be used to act beside, or instead of, the person
+  playing. Refusing is safer than replacing: replacing would let whoever holds a copy of the token take the seat
+  over from the person at any moment;
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
   forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
   referee's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
+
+A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
+spec), open to anyone: it has no token until the first person joins it, and the match manager ends the match
+``aborted`` if nobody has taken it within its ``open_seat_seconds`` of the start (it sets ``join_timeout`` to the
+same, so that an open seat asked to move waits as long, and also ends ``aborted`` where no manager runs it).
 
 The page talks to the player through ``connect`` / ``handle`` / ``disconnect``; the server route owns the socket.
 """
@@ -31,6 +40,9 @@ from hexarena.referee.match import MatchEnded
 
 Send = Callable[[str], Awaitable[None]]
 LegalView = Callable[[Any, Any], dict[str, Any]]
+
+
+_ALREADY_CONNECTED = "this seat is already connected from another page: one connection per seat (close it first)"
 
 
 def plain_legal_view(game: Any, state: Any) -> dict[str, Any]:
@@ -56,9 +68,12 @@ class BrowserPlayer(BasePlayer):
         probes: dict[str, Callable[..., dict[str, Any]]] | None = None,
         join_timeout: float = 600.0,
         grace: float = 30.0,
+        open_seat: bool = False,
     ) -> None:
         super().__init__()
         self.name = name or "human"
+        #: created open to anyone (joined through the lobby) rather than for the match's creator
+        self.open_seat = open_seat
         self.legal_view = legal_view or plain_legal_view
         self.probes = probes or {}
         self.join_timeout = join_timeout
@@ -79,7 +94,7 @@ class BrowserPlayer(BasePlayer):
 
     @property
     def attached(self) -> bool:
-        """True once somebody took the seat (an open seat is one nobody has joined yet)."""
+        """True once a person's socket has been bound to the seat (whether or not it is still connected)."""
         return self._claimed
 
     @property
@@ -103,8 +118,12 @@ class BrowserPlayer(BasePlayer):
     def detach(self) -> None:
         """The ``/ws`` socket closed: nothing to do, it was never this seat's socket."""
 
-    async def connect(self, send: Send) -> None:
-        """Bind (or re-bind, after a reload) the person's socket and bring the page up to date."""
+    async def connect(self, send: Send) -> bool:
+        """Bind (or re-bind, after a reload) the person's socket and bring the page up to date; False, after a
+        ``nope``, when another socket holds the seat (one live socket per seat: the second one is refused)."""
+        if self._send is not None:
+            await send(json.dumps({"type": "nope", "reason": _ALREADY_CONNECTED}))
+            return False
         self._claimed = True
         self._send = send
         if self._grace_task is not None:
@@ -117,6 +136,7 @@ class BrowserPlayer(BasePlayer):
         elif self._pending is not None and not self._pending.done():
             await self._emit(self._your_turn())
         self._joined.set()
+        return True
 
     def disconnect(self, send: Send) -> None:
         """The socket ``send`` belongs to closed; start the grace period unless another socket replaced it."""
@@ -210,6 +230,9 @@ class BrowserPlayer(BasePlayer):
     # ----- the referee side -----
 
     async def start(self, info: MatchInfo) -> None:
+        """Never waits for the person: the referee's ``start_timeout`` (30 s) would abort a match whose seat is
+        simply waiting to be taken. The wait happens in ``move`` (``join_timeout``) and, for an open seat, in the
+        match manager's expiry, both of which end the match on their own terms."""
         self.info = info
         self.seat = info.seat
         if self._send is not None:
@@ -220,6 +243,10 @@ class BrowserPlayer(BasePlayer):
             try:
                 await asyncio.wait_for(self._joined.wait(), self.join_timeout)
             except TimeoutError:
+                if self.open_seat:  # nobody took a seat offered to anyone: no game was played, so no result
+                    side = self.info.game.seat_names[self.seat]
+                    reason = f"nobody joined seat {side} within {self.join_timeout:g} s"
+                    raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
                 raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
         self._request = request
         self._asked_at = time.monotonic()

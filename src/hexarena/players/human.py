@@ -2,7 +2,8 @@
 
 Hivemaker's UI answers each move request with one piece, twice per turn; a two-piece answer works too. The
 server attaches the person's socket to this player; the referee sees a player like any other, with the same
-clocks. A token is single-use: a second connection with it is refused.
+clocks. A token is single-use: a second connection with it is refused with a ``nope`` (the seat is untouched:
+the refused socket neither acts nor forfeits), and leaving forfeits, so the seat never changes hands.
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ class HtttxHumanPlayer(BasePlayer):
         return self._send is not None
 
     async def attach(self, send: Send) -> bool:
-        """Bind the person's socket; False if the seat was already taken (single-use token)."""
+        """Bind the person's socket; False, after a ``nope`` on that socket, if the seat was already taken
+        (single-use token)."""
         if self._used:
+            await send(w.encode(w.Nope(reason="this seat's token was already used: one connection per seat")).decode())
             return False
         self._used = True
         self._send = send

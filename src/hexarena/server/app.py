@@ -48,6 +48,9 @@ class Settings:
     #: Write each move as it is played (the default). Off only to measure what those writes cost
     #: (``bench/store_throughput.py``): a crash then loses the moves of live games. ``$HEXARENA_RECORD_MOVES=0``.
     record_moves: bool = field(default_factory=lambda: os.environ.get("HEXARENA_RECORD_MOVES", "1") != "0")
+    #: Seconds an open seat (``open:NAME``) waits for someone to join before its match ends aborted; None:
+    #: ``$HEXARENA_OPEN_SEAT_SECONDS`` or 600.
+    open_seat_seconds: float | None = None
     #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
     engines: dict[str, str] = field(default_factory=dict)
     #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, the web UI and tournaments.
@@ -93,7 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
         app.state.store = store
         app.state.recorder = recorder
-        app.state.manager = MatchManager(recorder, record_moves=settings.record_moves)
+        app.state.manager = MatchManager(
+            recorder, open_seat_seconds=settings.open_seat_seconds, record_moves=settings.record_moves
+        )
         for hook in getattr(app.state, "startup_hooks", []):
             await hook(app)
         try:
@@ -225,11 +230,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "game": m.game.name,
                 "players": m.describe_players(),
                 "ply": len(m.moves),
-                "open_seats": [
-                    m.game.seat_names[s]
-                    for s, p in enumerate(m.players)
-                    if getattr(p, "kind", "") == "human" and not getattr(p, "attached", True)
-                ],
+                # seats created open to anyone and not joined yet; a seat created for the creator never is
+                "open_seats": [m.game.seat_names[s] for s in sorted(m.open_seats)],
             }
             for m in manager().live.values()
         ]
@@ -265,25 +267,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws")
     async def human_socket(websocket: WebSocket, token: str = "") -> None:
+        """A person's HTTTX seat. The token is single-use: a second connection is refused by the player (``nope``,
+        close 1008) and neither acts nor forfeits the seat; the first leaving before the end forfeits."""
         await websocket.accept()
-        entry = manager().tokens.get(token) if token else None
-        seat_live = manager().live.get(entry[0]) if entry else None
-        if (
-            seat_live is not None
-            and entry is not None
-            and not isinstance(seat_live.players[entry[1]], HtttxHumanPlayer)
-        ):
+        found = manager().seat_of(token) if 0 < len(token) <= 200 else None
+        if found is None:
+            await websocket.send_json({"type": "nope", "reason": "unknown or expired token"})
+            await websocket.close(code=1008)
+            return
+        live, seat = found
+        player: Any = live.players[seat]
+        if not isinstance(player, HtttxHumanPlayer):
             # a browser seat's token: leave it usable where it belongs
             await websocket.send_json({"type": "nope", "reason": "this seat is played through /api/play, not /ws"})
             await websocket.close(code=1008)
             return
-        claimed = manager().claim_token(token) if token else None
-        if claimed is None:
-            await websocket.send_json({"type": "nope", "reason": "unknown or already used token"})
-            await websocket.close(code=1008)
-            return
-        live, seat = claimed
-        player: Any = live.players[seat]
         # every frame goes to the player, which judges it at once; leaving before the end forfeits (detach)
         await serve_seat(
             websocket,

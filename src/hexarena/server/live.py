@@ -4,6 +4,15 @@ The manager is the listener of every referee it starts: it fans each event out t
 per-spectator queues (a slow spectator is dropped, never allowed to stall a match) and hands the game to the
 recorder (:mod:`hexarena.store.recorder`): its row before the match is registered (a database that can't take it
 refuses the match: no ghost games), each move as it is played, and its end with every move.
+
+Seat tokens (a person's seat: ``WS /ws?token=`` for HTTTX, ``WS /api/play?token=`` in the web UI) are
+``secrets.token_urlsafe(32)``, one per seat, and reach only whoever holds the seat: the creator gets the tokens of
+the seats created for them in the create answer; a seat created open to anyone (a player with ``open_seat``, the
+``open`` spec) has no token until somebody joins it (:meth:`MatchManager.join_open_seat`), and then the first
+joiner gets one of its own and every later joiner gets nothing. Tokens live in ``LiveMatch.tokens`` and
+``MatchManager.tokens`` only, never in lists, spectator messages or records, and uvicorn's log lines have them
+blanked (:mod:`hexarena.server.redaction`). An open seat nobody has taken (joined and connected) within
+``open_seat_seconds`` of the match's start ends the match ``aborted``: nobody played, so it is no result.
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,10 +30,12 @@ from typing import Any
 
 import msgspec
 
+from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer, ClockConfig
-from hexarena.referee.match import MatchConfig, Referee
+from hexarena.referee.match import MatchConfig, MatchEnded, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
+from hexarena.server.redaction import redact_tokens_in_logs
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
@@ -37,6 +49,8 @@ SPECTATOR_QUEUE = 1024
 KEEP_FINISHED = 512
 #: Seconds a match's end waits for its result to be stored before it is announced anyway.
 RESULT_WAIT = 2.0
+#: Seconds an open seat waits to be taken before its match ends ``aborted`` (``$HEXARENA_OPEN_SEAT_SECONDS``).
+OPEN_SEAT_SECONDS = 600.0
 
 
 _encoder = msgspec.json.Encoder()
@@ -89,7 +103,11 @@ class LiveMatch:
     created: float = field(default_factory=time.time)
     task: asyncio.Task[MatchResult] | None = None
     spectators: set[Spectator] = field(default_factory=set)
+    #: seat -> its token, held by the creator (their own seats) or by the seat's joiner; never listed anywhere
     tokens: dict[int, str] = field(default_factory=dict)
+    #: seats created open to anyone that nobody has joined yet (such a seat has no token until it is joined)
+    open_seats: set[int] = field(default_factory=set)
+    expiry: asyncio.TimerHandle | None = None
     result: MatchResult | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -125,12 +143,17 @@ class LiveMatch:
 class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
-    def __init__(self, recorder: Recorder | None = None, *, record_moves: bool = True) -> None:
+    def __init__(
+        self, recorder: Recorder | None = None, open_seat_seconds: float | None = None, *, record_moves: bool = True
+    ) -> None:
         self.recorder = recorder
         self.record_moves = record_moves
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
+        #: token -> (match id, seat) while the match is live
         self.tokens: dict[str, tuple[str, int]] = {}
+        self.open_seat_seconds = open_seat_seconds if open_seat_seconds is not None else _open_seat_seconds()
+        redact_tokens_in_logs()  # the tokens this manager hands out never reach a log line
 
     # ----- creation -----
 
@@ -176,10 +199,14 @@ class MatchManager:
                 await _close_players(players)
                 raise
         for seat, player in enumerate(players):
-            if getattr(player, "kind", "") == "human":
-                token = secrets.token_urlsafe(32)
-                live.tokens[seat] = token
-                self.tokens[token] = (live.match_id, seat)
+            if getattr(player, "kind", "") != "human":
+                continue
+            if getattr(player, "open_seat", False):
+                live.open_seats.add(seat)  # its token is made when somebody joins it
+                seated: Any = player
+                seated.join_timeout = self.open_seat_seconds  # its own wait for a person agrees with the expiry
+            else:
+                self._issue_token(live, seat)  # the creator's own seat: the token goes back in the create answer
         self.live[live.match_id] = live
         if start:
             self.start(live)
@@ -187,19 +214,55 @@ class MatchManager:
 
     def start(self, live: LiveMatch) -> None:
         live.task = asyncio.create_task(live.referee.run(), name=f"match-{live.match_id}")
+        if live.open_seats:
+            loop = asyncio.get_running_loop()
+            live.expiry = loop.call_later(self.open_seat_seconds, self._expire_open_seats, live)
 
     def get(self, match_id: str) -> LiveMatch | None:
         return self.live.get(match_id) or self.finished.get(match_id)
 
-    def claim_token(self, token: str) -> tuple[LiveMatch, int] | None:
-        """A human seat's token, used once: it is forgotten as soon as it is claimed."""
-        entry = self.tokens.pop(token, None)
-        if entry is None:
-            return None
-        live = self.live.get(entry[0])
-        if live is None:
+    # ----- seat tokens -----
+
+    def _issue_token(self, live: LiveMatch, seat: int) -> str:
+        token = secrets.token_urlsafe(32)
+        live.tokens[seat] = token
+        self.tokens[token] = (live.match_id, seat)
+        return token
+
+    def seat_of(self, token: str) -> tuple[LiveMatch, int] | None:
+        """The live match and seat a token belongs to; None for an unknown token or a match that is over.
+
+        A token stays valid for its match's life: the seat's player decides what a connection may do (one live
+        socket at a time; an HTTTX seat is single-use, since leaving it forfeits)."""
+        entry = self.tokens.get(token)
+        live = self.live.get(entry[0]) if entry is not None else None
+        if entry is None or live is None or live.result is not None:
             return None
         return live, entry[1]
+
+    def join_open_seat(self, live: LiveMatch, seat: int) -> str | None:
+        """A new token for an open seat, given once: the first joiner gets it, later ones get None (taken), as
+        does a seat that was never open (the creator's own, a bot) or a match that is over."""
+        if seat not in live.open_seats or live.result is not None:
+            return None
+        live.open_seats.discard(seat)
+        return self._issue_token(live, seat)
+
+    def _expire_open_seats(self, live: LiveMatch) -> None:
+        """End the match ``aborted`` when a seat created open was not taken in time: nobody joined it, or whoever
+        joined never connected. A match nobody played is not a result for the person who waited."""
+        live.expiry = None
+        if live.result is not None:
+            return
+        for seat, player in enumerate(live.players):
+            if not getattr(player, "open_seat", False) or getattr(player, "attached", True):
+                continue
+            side = live.game.seat_names[seat]
+            reason = f"nobody joined seat {side} within {self.open_seat_seconds:g} s"
+            if seat not in live.open_seats:
+                reason += " (it was joined, but nobody connected)"
+            player.fail(MatchEnded(Outcome(None, Termination.ABORTED, reason)))
+            return
 
     # ----- spectators -----
 
@@ -231,9 +294,12 @@ class MatchManager:
         if live is None:
             return
         live.result = result
-        for token, (mid, _) in list(self.tokens.items()):
-            if mid == result.match_id:
-                del self.tokens[token]
+        if live.expiry is not None:
+            live.expiry.cancel()
+            live.expiry = None
+        live.open_seats.clear()
+        for token in live.tokens.values():  # the seats' tokens end with their match
+            self.tokens.pop(token, None)
         # over: no longer listed as live (late spectators get the snapshot and the end at once)
         self.live.pop(result.match_id, None)
         self.finished[result.match_id] = live
@@ -270,6 +336,20 @@ class MatchManager:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _open_seat_seconds() -> float:
+    """``$HEXARENA_OPEN_SEAT_SECONDS`` or :data:`OPEN_SEAT_SECONDS`; a bad value stops the server at start-up."""
+    text = os.environ.get("HEXARENA_OPEN_SEAT_SECONDS", "").strip()
+    if not text:
+        return OPEN_SEAT_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
+    return seconds
 
 
 def move_record(m: PlayedMove) -> MoveRecord:

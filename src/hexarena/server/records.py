@@ -10,6 +10,7 @@ from hexarena.core.types import Outcome, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.live import LiveMatch, utc
+from hexarena.store.recorder import status_for
 
 if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
     from hexarena.store.records import GameFacts, GameRecord, MoveRecord
@@ -108,7 +109,8 @@ def live_summary(live: LiveMatch) -> dict[str, Any]:
         "game": live.game.name,
         "params": live.referee.params,
         "players": live.describe_players(),
-        "status": "finished" if result else "running",
+        # what the store will say: an aborted or interrupted match is not "finished" (it has no result)
+        "status": str(status_for(str(result.outcome.termination), len(live.moves))) if result else "running",
         "winner": result.outcome.winner if result else None,
         "termination": str(result.outcome.termination) if result else None,
         "reason": result.outcome.reason if result else "",

@@ -6,6 +6,10 @@ player as it arrives (the player judges it at once, so nothing queues up unread)
 either the person leaves or the player says the match is over (``done``); then unbind and close. Only the
 player's verbs differ, so each route passes them in; the loop, its two tasks and their clean-up live here once.
 
+One live socket per seat: a player whose ``attach`` answers False refuses the socket (it has told it why); the
+socket is closed with 1008 without reading a frame and without ``detach``, so it can neither act for the seat
+nor make the person who holds it forfeit.
+
 A frame longer than ``MAX_FRAME`` closes the socket (1009, "message too big") instead of reaching the player:
 no move or probe of any game comes near it (a seat client sends moves, never boards: boards only flow from us
 to the client, which is why this limit can stay small while HTTTX move requests grow with the game), and the
@@ -37,6 +41,8 @@ WS_MAX_SIZE = 1024 * 1024
 TOO_BIG = 1009
 #: Close code for a spectator that fell too far behind (RFC 6455 "try again later": a reconnect gets a snapshot).
 TOO_SLOW = 1013
+#: Close code for a socket the seat refused (RFC 6455 "policy violation": e.g. the seat is already connected).
+REFUSED = 1008
 #: How long a close may wait on a client that does not read.
 CLOSE_TIMEOUT = 5.0
 
@@ -51,7 +57,8 @@ async def serve_seat(
     max_frame: int = MAX_FRAME,
 ) -> None:
     """Run one accepted seat socket to its end: ``attach(send)``, ``handle(frame)`` for each frame (sync or
-    async), until the client disconnects or ``done`` is set; ``detach(send)`` and the close always follow."""
+    async), until the client disconnects or ``done`` is set; ``detach(send)`` and the close always follow.
+    ``attach`` answering False refuses the socket: it is closed (1008) at once, no frame read, no ``detach``."""
 
     async def send(text: str) -> None:
         await websocket.send_text(text)
@@ -71,7 +78,10 @@ async def serve_seat(
             if handled is not None:
                 await handled
 
-    await attach(send)
+    if await attach(send) is False:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(websocket.close(code=REFUSED, reason="refused by the seat"), CLOSE_TIMEOUT)
+        return
     reader = asyncio.create_task(pump())
     ended = asyncio.create_task(done.wait())
     try:

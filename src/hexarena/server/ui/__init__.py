@@ -1,14 +1,18 @@
 """The API the browser UI needs beyond the generic match API: a person's seat socket, replays, listings.
 
-``install(app)`` adds the routes (``create_app`` calls it) and teaches ``make_player`` the ``browser`` scheme
-with the clickable legal-move views of ``moves.py``:
+``install(app)`` adds the routes (``create_app`` calls it) and teaches ``make_player`` the ``browser`` and
+``open`` schemes with the clickable legal-move views of ``moves.py``: ``browser[:NAME]`` is a seat for the
+match's creator (its token comes back in the create answer, and it is never open to anyone else);
+``open[:NAME]`` is a seat for anyone, listed in ``open_seats`` until somebody joins it.
 
 - ``WS /api/play?token=``: the seat of a ``BrowserPlayer`` (see ``players/browser.py`` for the messages). The
-  token's first use claims it from the match manager; the same token may reconnect while the match lasts
-  (a reload), which is why the claimed tokens are remembered here.
+  token is valid for the match's life, so the page may reconnect (a reload), but one socket at a time: a second
+  connection while the first is live is refused (``nope``, close 1008) and cannot act.
 - ``GET /api/ui/matches/{id}``: players, seats, params and the clock configuration of a match (the page runs the
   clocks between updates).
-- ``POST /api/ui/matches/{id}/join``: the token of a still-open human seat (a lobby where anyone may sit down).
+- ``POST /api/ui/matches/{id}/join``: take an open seat: the first joiner gets a new token for it, anyone later
+  a 409 (the seat is taken), as does anyone asking for a seat that was not created open (the creator's, a bot's).
+  Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``.
 - ``GET /api/ui/replay/{id}``: every position of a game, so the replay page steps without a rules engine.
 - ``GET /api/ui/games``: stored games filtered by game, player and result; ``GET /api/ui/bots``: bots by game.
 """
@@ -47,6 +51,15 @@ async def _browser_scheme(game: str, name: str) -> BasePlayer:
     )
 
 
+async def _open_scheme(game: str, name: str) -> BasePlayer:
+    return BrowserPlayer(
+        name or "guest",
+        legal_view=moves.legal_view,
+        probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why},
+        open_seat=True,
+    )
+
+
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
@@ -82,60 +95,33 @@ def install(app: FastAPI) -> None:
     register_scheme(
         "browser",
         _browser_scheme,
-        "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)",
+        "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
         starts_program=False,
         remote=True,
     )
-    seats: dict[str, tuple[str, int]] = {}  # claimed tokens -> (match id, seat), for reconnects
+    register_scheme(
+        "open",
+        _open_scheme,
+        "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
+        starts_program=False,
+        remote=True,
+    )
 
     def manager() -> Any:
         return app.state.manager
 
-    def live_or_404(game_id: str) -> Any:
-        live = manager().get(game_id)
-        if live is None:
-            raise HTTPException(status_code=404, detail=f"no live game {game_id!r}")
-        return live
-
     @app.websocket("/api/play")
     async def play_socket(websocket: WebSocket, token: str = "") -> None:
         await websocket.accept()
-        player, live = _seat_of(token)
-        if player is None:
+        found = manager().seat_of(token) if 0 < len(token) <= 200 else None
+        player = found[0].players[found[1]] if found is not None else None
+        if not isinstance(player, BrowserPlayer):  # unknown, over, or an HTTTX seat (its token belongs to /ws)
             await websocket.send_json({"type": "nope", "reason": "unknown or expired token"})
             await websocket.close(code=1008)
             return
-
-        try:
-            await serve_seat(
-                websocket, attach=player.connect, handle=player.handle, detach=player.disconnect, done=player.done
-            )
-        finally:
-            if live.result is not None:
-                for t in [t for t, (mid, _) in seats.items() if mid == live.match_id]:
-                    seats.pop(t, None)
-
-    def _seat_of(token: str) -> tuple[Any, Any]:
-        """The BrowserPlayer a token names (claiming it on first use) and its live match, or (None, None)."""
-        if not token or len(token) > 200:
-            return None, None
-        entry = seats.get(token)
-        if entry is None:
-            # live.tokens keeps every seat's token for the match's life (the manager forgets a token once it is
-            # claimed anywhere, e.g. by a stray use on /ws), so a browser seat stays reachable with its token
-            found = next(
-                ((m, s) for m in list(manager().live.values()) for s, t in m.tokens.items() if t == token), None
-            )
-            if found is None or not isinstance(found[0].players[found[1]], BrowserPlayer):
-                return None, None  # unknown, over, or an HTTTX bws human (its token belongs to /ws)
-            manager().claim_token(token)  # single use everywhere else
-            entry = seats[token] = (found[0].match_id, found[1])
-        live = manager().get(entry[0])
-        if live is None:
-            seats.pop(token, None)
-            return None, None
-        player = live.players[entry[1]]
-        return (player, live) if isinstance(player, BrowserPlayer) else (None, None)
+        await serve_seat(
+            websocket, attach=player.connect, handle=player.handle, detach=player.disconnect, done=player.done
+        )
 
     @app.get("/api/ui/matches/{game_id}", tags=["ui"], summary="A match's players, params and clock")
     async def match_info(game_id: str) -> dict[str, Any]:
@@ -155,27 +141,36 @@ def install(app: FastAPI) -> None:
         out["seats"] = list(live.game.seat_names)
         out["live"] = live.result is None
         out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
-        out["open_seats"] = [
-            live.game.seat_names[s]
-            for s, p in enumerate(live.players)
-            if isinstance(p, BrowserPlayer) and not p.attached and s in live.tokens and live.result is None
-        ]
+        out["open_seats"] = (
+            [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)]
+        )
         return out
 
-    @app.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open human seat")
+    @app.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open seat (once: the first joiner)")
     async def join(game_id: str, body: JoinRequest) -> dict[str, Any]:
-        live = live_or_404(game_id)
+        """A new token for a seat created open (``open`` spec), for the first who asks; 409 for everyone later
+        and for seats that were never open (the creator's own, a bot's): their tokens are never handed out."""
+        live = manager().live.get(game_id)
+        if live is None:
+            raise HTTPException(status_code=404, detail=f"no live game {game_id!r}")
         names = list(live.game.seat_names)
-        seat = int(body.seat) if body.seat.isdigit() else (names.index(body.seat) if body.seat in names else -1)
-        if seat not in (0, 1):
+        wanted = body.seat.strip()
+        lowered = [n.lower() for n in names]
+        if wanted.isascii() and wanted.isdigit():
+            seat = int(wanted)
+        else:
+            seat = lowered.index(wanted.lower()) if wanted.lower() in lowered else -1
+        if seat not in range(len(names)):
             raise HTTPException(status_code=400, detail=f"no seat {body.seat!r}; seats are {names}")
-        player = live.players[seat]
-        if not isinstance(player, BrowserPlayer):
-            raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is not a human seat of the web UI")
-        token = live.tokens.get(seat)
-        if token is not None and not player.attached and live.result is None:
+        token = manager().join_open_seat(live, seat)
+        if token is not None:
             return {"game_id": live.match_id, "seat": names[seat], "token": token}
-        raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is already taken")
+        if getattr(live.players[seat], "open_seat", False):
+            raise HTTPException(status_code=409, detail=f"seat {names[seat]!r} is already taken")
+        raise HTTPException(
+            status_code=409,
+            detail=f"seat {names[seat]!r} is not open: only seats created open to anyone ('open' spec) can be joined",
+        )
 
     async def game_record(game_id: str) -> dict[str, Any]:
         live = manager().get(game_id)

@@ -97,7 +97,9 @@ export async function lobbyPage(app) {
 
   function specOf(seat) {
     const v = seat.kind.value, x = seat.extra.value.trim();
-    if (v === "you" || v === "open") return x ? `browser:${x}` : "browser";
+    // "you": this browser's seat (its token comes back in the answer); "open": anyone's, taken by the first joiner
+    if (v === "you") return x ? `browser:${x}` : "browser";
+    if (v === "open") return x ? `open:${x}` : "open";
     if (v === "bws" || v === "stateless") { if (!x) throw new Error("enter the bot's URL"); return `${v}:${x}`; }
     if (v === "spec") { if (!x) throw new Error("enter a player spec"); return x; }
     return v;
