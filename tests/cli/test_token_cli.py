@@ -12,12 +12,12 @@ from pathlib import Path
 
 import httpx
 from click.testing import CliRunner
+from serving import start_serve, stop
 
 from fakes.servers import serve_app
 from hexarena.bots.sdk import bot_class_for
 from hexarena.bots.sdk import make_app as bot_app
 from hexarena.cli import main
-from serving import start_serve, stop
 
 TOKEN = re.compile(r"hxa_[A-Za-z0-9_-]{43}")
 MATCH = {"game": "numberwang", "players": ["builtin:random", "builtin:random"]}

@@ -37,9 +37,7 @@ TOURNAMENT = {"game": "numberwang", "players": ["builtin:random", "builtin:rando
 
 
 def public_app(tmp_path: Path, **settings: Any) -> FastAPI:
-    return create_app(
-        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", public=True, **settings)
-    )
+    return create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", public=True, **settings))
 
 
 @pytest.fixture
@@ -237,7 +235,9 @@ async def test_public_mode_refuses_private_bot_addresses_unless_allowed(tmp_path
             token = await new_token(strict, "ssrf")
             for address in (bot, "http://10.1.2.3:8000/", "bws:http://192.168.1.1/", "http://169.254.169.254/"):
                 r = await client.post(
-                    "/api/matches", json={"game": "htttx", "players": [address, "builtin:random"]}, headers=bearer(token)
+                    "/api/matches",
+                    json={"game": "htttx", "players": [address, "builtin:random"]},
+                    headers=bearer(token),
                 )
                 assert r.status_code == 400 and "allow-bot-host" in r.text, (address, r.text)
             assert (await client.get("/api/matches/live")).json() == []
