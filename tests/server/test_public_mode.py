@@ -254,3 +254,21 @@ async def test_public_mode_refuses_private_bot_addresses_unless_allowed(tmp_path
                 headers=bearer(token),
             )
             assert r.status_code == 400 and "allow-bot-host" in r.text, r.text
+
+
+async def test_a_public_server_without_tokens_says_how_to_make_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="hexarena")
+    async with serve_app(public_app(tmp_path)):
+        pass
+    assert any(
+        "no API token yet" in r.getMessage() and "hexarena token create" in r.getMessage() for r in caplog.records
+    )
+    app = public_app(tmp_path)
+    async with serve_app(app):
+        await new_token(app, "first")
+    caplog.clear()
+    async with serve_app(public_app(tmp_path)):
+        pass
+    assert not any("no API token yet" in r.getMessage() for r in caplog.records)
