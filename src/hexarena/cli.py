@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import sys
@@ -118,6 +119,12 @@ def serve(
         _fail(str(exc))
     if allow_bot_hosts and not public:
         _fail("--allow-bot-host needs --public (without it bots may be at any address)")
+    for entry in allow_bot_hosts:
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry, strict=False)
+        except ValueError as exc:
+            _fail(f"--allow-bot-host {entry!r}: not a network ({exc}); give a host name, an address or a CIDR")
     limits: dict[str, Any] = {}  # the mode's default unless given
     if create_rate_limit is not None:
         text = create_rate_limit.strip()

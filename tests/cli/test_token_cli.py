@@ -76,6 +76,8 @@ def test_bad_names_and_flags_get_clear_errors(tmp_path: Path) -> None:
     assert code == 0 and "no API tokens" in err
     code, _, err = run("serve", "--allow-bot-host", "127.0.0.1", "--database-url", url)
     assert code == 2 and "--allow-bot-host needs --public" in err, err
+    code, _, err = run("serve", "--public", "--allow-bot-host", "10.0.0.0/33", "--database-url", url)
+    assert code == 2 and "--allow-bot-host '10.0.0.0/33': not a network" in err, err
     code, _, err = run("serve", "--public", "--create-rate-limit", "often", "--database-url", url)
     assert code == 2 and "bad create rate limit 'often'" in err, err
 
