@@ -272,3 +272,13 @@ async def test_a_public_server_without_tokens_says_how_to_make_one(
     async with serve_app(public_app(tmp_path)):
         pass
     assert not any("no API token yet" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_unreachable_database_is_a_503_not_a_500(tmp_path: Path) -> None:
+    app = public_app(tmp_path)
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        token = await new_token(app, "outage")
+        await app.state.store.close()  # every store call now fails with StoreError, as in an outage
+        r = await client.post("/api/matches", json=MATCH, headers=bearer(token))
+        assert r.status_code == 503 and r.headers["Retry-After"] == "5" and "retry" in r.json()["detail"], r.text
+        assert_401(await client.post("/api/matches", json=MATCH))  # no token: refused without the database

@@ -12,7 +12,9 @@ test walks every route of the app against this list.
 
 Not writes, so never asked for a token: reads (``GET``), spectating, and WebSockets. The seat sockets (``/ws``,
 ``/api/play``) and the battlebot socket authenticate with their own secrets (seat tokens, a salted hash); a
-token-holder's client passes the seat token it was given at creation to whoever plays the seat.
+token-holder's client passes the seat token it was given at creation to whoever plays the seat. ``/graphql``
+serves queries only (a test asserts the schema has no mutation); whoever adds a mutation must also guard the
+GraphQL WebSocket, which this middleware does not see.
 
 :func:`install_public_mode` also turns on the rest of what a public server needs: the bot-host check of the spec
 policy (loopback, private and link-local bot addresses refused unless ``--allow-bot-host``) and a tighter create
