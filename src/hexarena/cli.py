@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import sys
@@ -48,13 +49,6 @@ def main(verbose: int) -> None:
     "next start). Default: the SQLite file's folder, or ./data. Also read from $HEXARENA_DATA_DIR.",
 )
 @click.option(
-    "--create-rate-limit",
-    default="60/minute",
-    show_default=True,
-    help="Games, matches and tournaments one client address may create (a limits string such as 60/minute or "
-    "1000/hour); 'off' for none (benchmarks, trusted networks).",
-)
-@click.option(
     "--open-seat-timeout",
     type=click.FloatRange(min=1, max=86400),
     default=None,
@@ -82,22 +76,45 @@ def main(verbose: int) -> None:
     show_default=True,
     help="Seconds a client has to send a request's headers before its connection is closed (slowloris guard).",
 )
+@click.option(
+    "--public",
+    is_flag=True,
+    help="Serve the internet: write endpoints need an API token (`hexarena token create`), bot addresses on "
+    "loopback, private and link-local networks are refused, creates are limited to 10/minute;200/hour per client.",
+)
+@click.option(
+    "--allow-bot-host",
+    "allow_bot_hosts",
+    multiple=True,
+    metavar="HOST_OR_CIDR",
+    help="With --public: let bots at this host name, address or network (e.g. 10.0.0.0/8) be used. Repeatable.",
+)
+@click.option(
+    "--create-rate-limit",
+    default=None,
+    metavar="LIMIT",
+    help="Creates (matches, games, tournaments, dots tables) per client address, e.g. '30/minute;500/hour', or "
+    "'none'. Default: 60/minute, with --public 10/minute;200/hour.",
+)
 def serve(
     host: str,
     port: int,
     database_url: str | None,
     data_dir: Path | None,
-    create_rate_limit: str,
     open_seat_timeout: float | None,
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
     header_timeout: float,
+    public: bool,
+    allow_bot_hosts: tuple[str, ...],
+    create_rate_limit: str | None,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
     On SIGINT or SIGTERM it stops within a few seconds whatever is running: live matches are aborted, built-in
-    searches are stopped, bot processes are killed.
+    searches are stopped, bot processes are killed. Without --public anyone who reaches the port may start games
+    and make the server contact any address: keep it on 127.0.0.1, or use --public.
     """
     from hexarena.players.policy import parse_engine_option
     from hexarena.players.proctree import sweep_orphans
@@ -108,6 +125,18 @@ def serve(
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
+    if allow_bot_hosts and not public:
+        _fail("--allow-bot-host needs --public (without it bots may be at any address)")
+    for entry in allow_bot_hosts:
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry, strict=False)
+        except ValueError as exc:
+            _fail(f"--allow-bot-host {entry!r}: not a network ({exc}); give a host name, an address or a CIDR")
+    limits: dict[str, Any] = {}  # the mode's default unless given
+    if create_rate_limit is not None:
+        text = create_rate_limit.strip()
+        limits["create_rate_limit"] = None if text.lower() in ("none", "off") else text
     from hexarena.store.recorder import default_data_dir
 
     # one data folder for the record journal and the engine registry (bot processes to end after a crash)
@@ -116,20 +145,33 @@ def serve(
     swept = sweep_orphans()  # bot processes an earlier server left running when it crashed
     if swept:
         click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
-    limit = None if create_rate_limit.strip().lower() in ("off", "none", "0") else create_rate_limit
+    settings = Settings(
+        database_url=database_url,
+        engines=registered,
+        data_dir=data_dir,
+        public=public,
+        bot_hosts=list(allow_bot_hosts) if public else None,
+        open_seat_seconds=open_seat_timeout,
+        **limits,
+    )
     try:
-        app = create_app(
-            Settings(
-                database_url=database_url,
-                engines=registered,
-                data_dir=data_dir,
-                create_rate_limit=limit,
-                open_seat_seconds=open_seat_timeout,
-            )
-        )
-    except ValueError as exc:  # a --create-rate-limit the limits library can't read
+        app = create_app(settings)
+    except ValueError as exc:  # a create rate limit that does not parse
         _fail(str(exc))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
+    if public:
+        click.echo(
+            f"public mode: writes need an API token (`hexarena token create`); creates limited to "
+            f"{settings.create_rate_limit or 'unlimited'} per client; bot hosts allowed beyond public addresses: "
+            f"{', '.join(allow_bot_hosts) or 'none'}",
+            err=True,
+        )
+    elif host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(
+            f"warning: listening on {host} without --public: anyone who reaches this port can start games and "
+            "make the server contact any address, this machine's network included",
+            err=True,
+        )
     if dots_port is None:
         config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
         ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
@@ -323,9 +365,11 @@ def play(
     sys.exit(code)
 
 
+from hexarena.server.token_cli import token  # noqa: E402
 from hexarena.tournament.cli import tournament  # noqa: E402
 
 main.add_command(tournament)
+main.add_command(token)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

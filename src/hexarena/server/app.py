@@ -24,6 +24,7 @@ from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player, spec
 from hexarena.players.spec import schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
+from hexarena.server.auth import install_public_mode
 from hexarena.server.errors import install as install_error_handlers
 from hexarena.server.live import MatchManager
 from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, limit_creates
@@ -61,6 +62,9 @@ class Settings:
     #: Creates (matches, HTTTX games, tournaments, dots tables) per client address, as a ``limits`` string
     #: (``"60/minute"``, ``"10/minute;200/hour"``); None: unlimited.
     create_rate_limit: str | None = DEFAULT_CREATE_LIMIT
+    #: Public mode (``hexarena serve --public``, see ``server/auth.py``): write endpoints need an API token, the
+    #: bot-host check is on (``bot_hosts`` None becomes ``[]``) and the default create limit is tighter.
+    public: bool = False
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -122,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings  # read by the routers: the spec policy (engines, bot hosts)
+    install_public_mode(app, settings)  # public mode: API tokens on writes, public defaults (local: nothing)
     app.state.create_limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
 
     install_error_handlers(app)  # safe, bounded 4xx answers (ConfigError is a 400) and the body size cap

@@ -190,6 +190,21 @@ class TournamentRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class ApiTokenRow(Base):
+    """An API token of a public server (``hexarena token create``): only its SHA-256 is kept, never the token.
+
+    Tokens are 256 random bits, so a plain hash is enough (nothing to brute-force, no salt needed) and lets the
+    server find a token by an indexed equality lookup. ``name`` is what the operator lists and revokes by.
+    """
+
+    __tablename__ = "api_tokens"
+
+    name: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(ID_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
 games = cast(Table, GameRow.__table__)
 game_players = cast(Table, GamePlayerRow.__table__)
 moves = cast(Table, MoveRow.__table__)
@@ -197,3 +212,4 @@ bots = cast(Table, BotRow.__table__)
 contests = cast(Table, ContestRow.__table__)
 ratings = cast(Table, RatingRow.__table__)
 tournaments = cast(Table, TournamentRow.__table__)
+api_tokens = cast(Table, ApiTokenRow.__table__)

@@ -53,6 +53,7 @@ from hexarena.store.records import (
     RatedGame,
     RatingRecord,
 )
+from hexarena.store.tokens import TokensMixin
 from hexarena.store.validate import (
     check_float,
     check_id,
@@ -71,7 +72,7 @@ INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, ther
 NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
-class Store(DirectoryMixin):
+class Store(TokensMixin, DirectoryMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
 
     @classmethod

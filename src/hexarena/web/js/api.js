@@ -6,12 +6,37 @@ export async function getJSON(path) {
   return r.json();
 }
 
+// A public server (hexarena serve --public) wants an API token on every POST. The page asks for one the first
+// time the server answers 401, keeps it in this browser's localStorage and sends it as a Bearer header from then
+// on; a token the server refuses (revoked) is forgotten and asked for again. A local server never asks.
+const API_TOKEN = "hexarena.apiToken";
+
+export function apiToken() {
+  try { return localStorage.getItem(API_TOKEN) || ""; } catch { return ""; }
+}
+
+export function forgetApiToken() {
+  try { localStorage.removeItem(API_TOKEN); } catch { /* storage disabled: nothing kept */ }
+}
+
+function post(path, body, token) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
 export async function postJSON(path, body) {
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(body),
-  });
+  let r = await post(path, body, apiToken());
+  if (r.status === 401) {
+    forgetApiToken();
+    const why = await errorText(r);
+    const given = (prompt(`${why}\n\nPaste your API token for this server (kept in this browser):`) || "").trim();
+    if (!given) throw new Error(why);
+    r = await post(path, body, given);
+    if (r.ok) {
+      try { localStorage.setItem(API_TOKEN, given); } catch { /* storage disabled: asked again next time */ }
+    }
+  }
   if (!r.ok) throw new Error(await errorText(r));
   return r.json();
 }
