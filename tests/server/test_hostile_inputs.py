@@ -210,7 +210,7 @@ async def test_a_body_over_the_cap_is_413_declared_or_streamed(server: httpx.Asy
 
 async def test_a_seat_number_in_another_script_is_refused_not_a_500(server: httpx.AsyncClient) -> None:
     """``'²'.isdigit()`` is true, ``int('²')`` fails: the join route took it for a seat number."""
-    r = await send(server, "POST", "/api/matches", json.dumps({"game": "htttx", "players": ["browser", "browser"]}))
+    r = await send(server, "POST", "/api/matches", json.dumps({"game": "htttx", "players": ["browser", "open"]}))
     assert r.status_code == 200, r.text
     game_id = r.json()["game_id"]
     refused(await send(server, "POST", f"/api/ui/matches/{game_id}/join", '{"seat":"\\u00b2"}'), 422, "seat")
