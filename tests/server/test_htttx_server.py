@@ -9,19 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from fakes.servers import legal_pieces, serve_app
+from fakes.servers import cli_bot_server, legal_pieces, serve_app, wait_up
 from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.games.htttx import HTTTX, read_record, replay_record
 from hexarena.server.app import Settings, create_app
@@ -304,36 +299,6 @@ async def test_openapi_is_served(server: str) -> None:
     assert "/game/new" in spec["paths"] and "/games/{game_id}" in spec["paths"] and "/games" in spec["paths"]
     assert "NewGameRequest" in json.dumps(spec)
     assert docs.status_code == 200
-
-
-@contextlib.contextmanager
-def cli_bot_server(bot: str) -> Iterator[str]:
-    """``hexarena bot serve --bot BOT`` in its own process, as an operator would start it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
-    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-async def wait_up(url: str) -> None:
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(url)).status_code == 200:
-                    return
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"{url} did not come up")
 
 
 async def test_game_between_two_cli_bot_servers(server: str) -> None:
