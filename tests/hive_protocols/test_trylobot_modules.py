@@ -139,8 +139,9 @@ async def test_fake_module_with_response_id_plays() -> None:
 @pytest.mark.parametrize(
     ("mode", "termination", "words"),
     [
-        ("garbage", Termination.PROTOCOL, "not JSON"),
-        ("badframe", Termination.PROTOCOL, "frame header"),
+        # garbage from the first answer on (the greeting, at start): the match never started, nobody wins it
+        ("garbage", Termination.ABORTED, "not JSON"),
+        ("badframe", Termination.ABORTED, "frame header"),
         ("illegal", Termination.ILLEGAL_MOVE, "Queen Bee"),
         ("forfeit", Termination.ILLEGAL_MOVE, "Forfeit"),
         ("wrongid", Termination.PROTOCOL, "nope"),
@@ -151,25 +152,28 @@ async def test_fake_module_with_response_id_plays() -> None:
 async def test_broken_tcp_modules_lose_with_a_reason(mode: str, termination: Termination, words: str) -> None:
     async with fake_tcp(mode) as port:
         result = await run(HiveAiPlayer(f"127.0.0.1:{port}"), InProcessPlayer.builtin("hive", "random"), seconds=1.5)
-    assert result.culprit == 0 and result.outcome.winner == 1, result.outcome
+    winner = None if termination == Termination.ABORTED else 1
+    assert result.culprit == 0 and result.outcome.winner == winner, result.outcome
     assert result.outcome.termination == termination, result.outcome
     assert words in result.outcome.reason
 
 
 @pytest.mark.parametrize(
     ("mode", "termination"),
-    [("garbage", Termination.PROTOCOL), ("crash", Termination.DISCONNECT), ("silent", Termination.TIME)],
+    [("garbage", Termination.ABORTED), ("crash", Termination.DISCONNECT), ("silent", Termination.TIME)],
 )
 async def test_broken_stdio_modules_lose(mode: str, termination: Termination) -> None:
     module = HiveAiPlayer(f"{FAKE} {mode} stdio", stdio=True)
     result = await run(module, InProcessPlayer.builtin("hive", "random"), seconds=1.5)
-    assert result.outcome.winner == 1 and result.outcome.termination == termination, result.outcome
+    winner = None if termination == Termination.ABORTED else 1  # garbage at the greeting: it never started
+    assert result.outcome.winner == winner and result.outcome.termination == termination, result.outcome
     assert module.process is not None and module.process.returncode is not None
 
 
-async def test_unreachable_module_loses_at_start() -> None:
+async def test_unreachable_module_aborts_the_match() -> None:
     result = await run(HiveAiPlayer("127.0.0.1:1"), InProcessPlayer.builtin("hive", "random"))
-    assert result.outcome.winner == 1 and "cannot reach" in result.outcome.reason
+    assert result.outcome.termination == Termination.ABORTED and result.outcome.winner is None
+    assert result.culprit == 0 and "cannot reach" in result.outcome.reason
 
 
 async def test_silent_module_without_a_clock_loses_after_its_default_deadline(monkeypatch: pytest.MonkeyPatch) -> None:

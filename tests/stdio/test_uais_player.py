@@ -113,7 +113,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
-async def test_missing_executable_is_a_clear_loss() -> None:
+async def test_missing_executable_aborts_the_match_clearly() -> None:
     result = await run(UaisPlayer("/nonexistent/bot"), UaisPlayer(RANDOM_BOT))
-    assert result.outcome.winner == 1
-    assert "could not start" in result.outcome.reason
+    assert result.outcome.termination == Termination.ABORTED and result.outcome.winner is None
+    assert result.culprit == 0 and "could not start" in result.outcome.reason
