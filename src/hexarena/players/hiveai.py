@@ -27,6 +27,14 @@ from hexarena.wire import trylobot as tw
 DEFAULT_TIMEOUT = 30.0
 
 
+def _checked(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` itself, unless it is json-socket's error answer: then the module's own text is the reason."""
+    error = tw.module_error(reply)
+    if error is not None:
+        raise ProtocolViolation(f"the module failed: {error}")
+    return reply
+
+
 class HiveAiPlayer(BasePlayer):
     """A Trylobot AI module: ``address`` is ``host:port`` (TCP) or a command (stdio)."""
 
@@ -65,7 +73,7 @@ class HiveAiPlayer(BasePlayer):
         if self.stdio:
             assert self.process is not None
             await self.process.say(json.dumps(message, separators=(",", ":")), "module")
-            return tw.decode(await self.process.read_line(timeout))
+            return _checked(tw.decode(await self.process.read_line(timeout)))
         host, _, port = self.address.rpartition(":")
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(host or "127.0.0.1", int(port)), 10.0)
@@ -74,7 +82,7 @@ class HiveAiPlayer(BasePlayer):
         try:
             writer.write(tw.frame(message))
             await writer.drain()
-            return await asyncio.wait_for(tw.read_frame(reader), timeout)
+            return _checked(await asyncio.wait_for(tw.read_frame(reader), timeout))
         except TimeoutError:
             from hexarena.core.errors import BotTimeout
 
