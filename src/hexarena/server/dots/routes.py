@@ -8,12 +8,13 @@
 | ``POST /<id>/players`` ``{name}`` | blocks until your turn: 200 Game + ``X-Turn-Token``; full or over: 410 |
 | ``POST /<id>/moves`` + ``X-Turn-Token`` | illegal line or stale token: 403 ``{error}`` (disqualified); legal: blocks until your next turn, then 200 Delta + new token; the game over: 200 Delta without a token |
 | ``GET /<id>`` | 200 Game; unknown id 404 |
-| ``POST /<id>/observers`` | streamed: the Game, then one Delta per move, one JSON document per line |
+| ``POST /<id>/observers`` ``{wrapper?}`` | streamed ``application/x-multi-json`` + ``X-Observer-Token``: the Game, then one Delta per move, one JSON document per line, each printed into ``wrapper`` at its first ``%s`` |
 
 Mounted under ``/dots`` in the main app (``install``) and at the root of its own port (``dots_app`` /
 ``serve_with_dots``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
 nobody was given gets 403 without disqualifying anyone (it cannot be traced to a seat); a token that was valid
-once (replayed, or used after its turn ended) disqualifies the seat it was given to.
+once (replayed, or used after its turn ended) disqualifies the seat it was given to. Wire facts and the
+choices made where the seed is silent: docs/protocols/hexdots.md.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -41,6 +43,34 @@ GetLobby = Callable[[Request], DotsLobby]
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(status_code=status, content={"error": message}, headers=headers)
+
+
+MULTI_JSON = "application/x-multi-json"
+MAX_WRAPPER = 1000
+
+
+def observer_wrapper(body: bytes) -> tuple[str, str] | str:
+    """The text before and after the document from an observer payload's ``wrapper``, or an error message.
+
+    The contest's server printed each one-line document (its newline included) into ``wrapper`` with Ruby's
+    ``wrapper % [document]``: the first ``%s`` takes the document and ``%%`` is a literal ``%``. No payload
+    (or no ``wrapper``) means the documents alone.
+    """
+    try:
+        data = json.loads(body) if body.strip() else None
+    except ValueError:
+        return 'observer payload must be JSON: {} or {"wrapper": "...%s..."}'
+    if data is None:
+        return "", ""
+    if not isinstance(data, dict):
+        return "observer payload must be a JSON object"
+    wrapper = data.get("wrapper")
+    if wrapper is None:
+        return "", ""
+    if not isinstance(wrapper, str) or "%s" not in wrapper or len(wrapper) > MAX_WRAPPER:
+        return f"wrapper must be a string of at most {MAX_WRAPPER} characters with a %s where each document goes"
+    head, _, tail = wrapper.partition("%s")
+    return head.replace("%%", "%"), tail.replace("%%", "%")
 
 
 def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
@@ -165,6 +195,15 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         found = table_or_404(request, game_id)
         if not isinstance(found, DotsTable):
             return found
+        body = await read_limited_body(request, get_lobby(request).settings.max_body)
+        wrapper = (
+            observer_wrapper(body)
+            if body is not None
+            else f"observer payload too large: a wrapper has at most {MAX_WRAPPER} characters"
+        )
+        if isinstance(wrapper, str):
+            return _error(400, wrapper)
+        head, tail = wrapper
         queue = found.observe()
 
         async def stream() -> AsyncIterator[bytes]:
@@ -173,11 +212,12 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
                     item = await queue.get()
                     if item is None:
                         return
-                    yield json.dumps(item).encode() + b"\n"
+                    yield f"{head}{json.dumps(item)}\n{tail}".encode()
             finally:
                 found.observers.discard(queue)
 
-        return StreamingResponse(stream(), media_type="application/json")
+        headers = {"X-Observer-Token": secrets.token_hex(16)}
+        return StreamingResponse(stream(), media_type=MULTI_JSON, headers=headers)
 
     return router
 
