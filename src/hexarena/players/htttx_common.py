@@ -30,11 +30,22 @@ def http_client() -> httpx.AsyncClient:
     return httpx.AsyncClient(verify=_ssl_context())
 
 
+HTTP_OF_WEBSOCKET = {"ws": "http", "wss": "https"}
+
+
 def capabilities_url(url: str) -> str:
-    """The capabilities.json URL for a bot URL given either as its folder or as the file itself."""
+    """The capabilities.json URL for a bot URL given either as its folder or as the file itself.
+
+    A ``ws://`` or ``wss://`` URL names the same bot server (Hivemaker's PlayerConfig defaults to
+    ``ws://localhost:8002``): its HTTP base is the same URL over http:// or https://, as Hivemaker's game
+    server derives it (docs/protocols/htttx.md).
+    """
     parts = urlsplit(url)
+    if parts.scheme in HTTP_OF_WEBSOCKET:
+        parts = parts._replace(scheme=HTTP_OF_WEBSOCKET[parts.scheme])
+        url = urlunsplit(parts)
     if parts.scheme not in ("http", "https"):
-        raise ConfigError(f"bot URL must start with http:// or https://, got {url!r}")
+        raise ConfigError(f"bot URL must start with http://, https://, ws:// or wss://, got {url!r}")
     if not parts.netloc:
         raise ConfigError(f"bot URL {url!r} has no host")
     if parts.path.endswith("/" + CAPABILITIES) or parts.path == CAPABILITIES:
