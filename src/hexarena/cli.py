@@ -20,6 +20,13 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _odd_rows(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """Hexagon dots boards have an odd number of rows (short rows at the top and the bottom)."""
+    if value % 2 == 0:
+        raise click.BadParameter(f"{value} is even; hexagon dots boards have an odd number of rows", param=param)
+    return value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hexarena")
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
@@ -62,6 +69,28 @@ def main(verbose: int) -> None:
     help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
 )
 @click.option(
+    "--dots-rows",
+    type=click.IntRange(3, 41),
+    default=5,
+    show_default=True,
+    callback=_odd_rows,
+    help="Rows (odd) of the hexagon dots games GET /match creates, for clients that only join through /match.",
+)
+@click.option(
+    "--dots-cols",
+    type=click.IntRange(3, 41),
+    default=5,
+    show_default=True,
+    help="Columns of the hexagon dots games GET /match creates.",
+)
+@click.option(
+    "--dots-turn-seconds",
+    type=click.FloatRange(0.1, 3600),
+    default=5.0,
+    show_default=True,
+    help="Seconds a hexagon dots player has for each move (the contest's 5 s; its server later used 30 s).",
+)
+@click.option(
     "--header-timeout",
     type=click.FloatRange(0.1, 3600),
     default=10.0,
@@ -76,6 +105,9 @@ def serve(
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
+    dots_rows: int,
+    dots_cols: int,
+    dots_turn_seconds: float,
     header_timeout: float,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
@@ -101,6 +133,9 @@ def serve(
     if swept:
         click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
     app = create_app(Settings(database_url=database_url, engines=registered, data_dir=data_dir))
+    from hexarena.server.dots.routes import configure as configure_dots
+
+    configure_dots(app, match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds)
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
         config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)

@@ -20,6 +20,7 @@ choices made where the seed is silent: docs/protocols/hexdots.md.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -228,13 +229,21 @@ def _main_lobby(request: Request) -> DotsLobby:
 
 def install(app: FastAPI, settings: DotsSettings | None = None, prefix: str = "/dots") -> None:
     """Mount the protocol under ``prefix`` of the main app; the tables start with the app (a startup hook)."""
-    settings = settings or DotsSettings()
+    app.state.dots_settings = settings or DotsSettings()
 
     async def start_tables(app: FastAPI) -> None:
-        app.state.dots = DotsLobby(app.state.manager, settings, limiter=limiter_of(app))
+        app.state.dots = DotsLobby(app.state.manager, app.state.dots_settings, limiter=limiter_of(app))
 
     app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_tables]
     app.include_router(make_router(_main_lobby, prefix), prefix=prefix)
+
+
+def configure(app: FastAPI, **changes: Any) -> DotsSettings:
+    """Change the dots settings of an app the protocol is installed in, before it starts (``hexarena serve
+    --dots-rows/--dots-cols/--dots-turn-seconds``); returns the settings the tables will use."""
+    settings: DotsSettings = dataclasses.replace(app.state.dots_settings, **changes)
+    app.state.dots_settings = settings
+    return settings
 
 
 def dots_app(main: FastAPI) -> FastAPI:
