@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -72,3 +73,27 @@ def test_dots_size_options_are_checked(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp_path / "data"))
     out = subprocess.run([*cmd, "--dots-rows", "4"], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
     assert out.returncode == 2 and "--dots-rows" in out.stderr and "odd" in out.stderr, out.stderr
+
+
+def _serve_on(tmp_path: Path, port: int, dots_port: int) -> subprocess.CompletedProcess[str]:
+    cmd = [
+        sys.executable, "-m", "hexarena.cli", "serve", "--port", str(port), "--dots-port", str(dots_port),
+        "--database-url", f"sqlite+aiosqlite:///{tmp_path / 'arena.sqlite3'}", "--log-level", "warning",
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp_path / "data"))
+    env.pop("HEXARENA_DATABASE_URL", None)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path)
+
+
+def test_a_taken_port_ends_serve_with_status_3_with_or_without_the_dots_port(tmp_path: Path) -> None:
+    """Without --dots-port a taken port exits 3 (uvicorn's start-up failure); with it, whichever port is taken,
+    the same: an operator's supervisor sees the failure instead of a half-started server."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        main_taken = _serve_on(tmp_path, busy, free_port())
+        dots_taken = _serve_on(tmp_path, free_port(), busy)
+    for out in (main_taken, dots_taken):
+        assert out.returncode == 3, (out.returncode, out.stderr)
+        assert "address already in use" in out.stderr and str(busy) in out.stderr, out.stderr

@@ -284,21 +284,34 @@ def dots_servers(
 
 async def run_servers(main: Any, dots: Any) -> None:
     """Run both in this event loop; the dots server starts once the main app's start-up made the tables, and
-    stops with the main server."""
+    stops with the main server.
+
+    Either failing to start (uvicorn raises ``SystemExit(3)`` when its port is taken) ends both with that
+    status, as ``hexarena serve`` without a dots port does: never a half-started server that keeps running.
+    """
+    main_ended = asyncio.Event()
+    failures: list[SystemExit] = []
 
     async def dots_when_ready() -> None:
         while not main.started:
-            if main.should_exit:
+            if main.should_exit or main_ended.is_set():
                 return
             await asyncio.sleep(0.05)
-        await dots.serve()
+        try:
+            await dots.serve()
+        except SystemExit as exc:  # the dots port could not be opened: stop the main server too
+            failures.append(exc)
+            main.should_exit = True
 
     task = asyncio.create_task(dots_when_ready())
     try:
         await main.serve()
     finally:
+        main_ended.set()
         dots.should_exit = True
         await asyncio.gather(task, return_exceptions=True)
+    if failures:
+        raise failures[0]
 
 
 async def serve_with_dots(
