@@ -266,7 +266,57 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
     return seats, params
 
 
-@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+class PlayCommand(click.Command):
+    """``play``, whose ``--help`` also lists the seats and parameters of the game named on the command line
+    (``hexarena play hex --help``): they are options of the game, not of the command, so click can't know them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["hexarena.play.args"] = list(args)  # --help is eager: GAME is not parsed when help is printed
+        return super().parse_args(ctx, args)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        from hexarena.core.registry import available_games, get_game
+
+        game = None
+        for arg in ctx.meta.get("hexarena.play.args", []):
+            if not arg.startswith("-"):
+                try:
+                    game = get_game(arg)
+                    break
+                except ConfigError:
+                    continue
+        if game is None:
+            with formatter.section("Games (hexarena play GAME --help lists its seats and parameters)"):
+                formatter.write_dl([(name, getattr(g, "title", "")) for name, g in sorted(available_games().items())])
+            return
+        with formatter.section(f"Seats and parameters of {game.name}"):
+            formatter.write_dl(_game_options(game))
+
+
+def _game_options(game: Any) -> list[tuple[str, str]]:
+    """``--<seat> SPEC`` and ``--<param> VALUE`` rows for ``game``'s help."""
+    from hexarena.bots.registry import builtin_bots
+
+    bots = ", ".join(f"builtin:{b}" for b in sorted(builtin_bots(game.name))) or "none built in"
+    rows = [
+        (f"--{seat.lower()} SPEC", f"the player of {seat}{' (moves first)' if i == 0 else ''}; bots: {bots}")
+        for i, seat in enumerate(game.seat_names)
+    ]
+    for param in game.params:
+        facts = [f"default: {param.default}"]
+        if param.choices:
+            facts.append("one of " + "/".join(str(c) for c in param.choices))
+        if param.minimum is not None or param.maximum is not None:
+            low = "" if param.minimum is None else f"{param.minimum} <= "
+            high = "" if param.maximum is None else f" <= {param.maximum}"
+            facts.append(f"{low}x{high}")
+        metavar = param.kind.__name__.upper()
+        rows.append((f"--{param.name.replace('_', '-')} {metavar}", f"{param.help}  [{'; '.join(facts)}]"))
+    return rows
+
+
+@main.command(cls=PlayCommand, context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game_name", metavar="GAME")
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
 @click.option(

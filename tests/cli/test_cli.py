@@ -68,3 +68,40 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_play_tictactoe_and_numberwang_print_a_board_not_a_dict() -> None:
+    ttt = CliRunner().invoke(main, ["play", "tictactoe", "--x", "builtin:perfect", "--o", "builtin:perfect"])
+    assert ttt.exit_code == 0, ttt.output
+    assert "{" not in ttt.output and "'board'" not in ttt.output, ttt.output
+    grid = [line for line in ttt.output.splitlines() if line.count("|") == 2]
+    assert len(grid) == 3, ttt.output  # three rows of three cells
+    assert sum(line.count("X") for line in grid) == 5 and sum(line.count("O") for line in grid) == 4  # a draw
+    assert [line.split()[0] for line in grid] == ["a", "b", "c"]  # rows named as the notation names them
+    nw = CliRunner().invoke(main, ["play", "numberwang", "--first", "builtin:random", "--second", "builtin:random"])
+    assert nw.exit_code == 0, nw.output
+    assert "{" not in nw.output and "'n'" not in nw.output, nw.output
+    assert "n = " in nw.output
+
+
+@pytest.mark.parametrize(
+    ("game", "needles"),
+    [
+        ("hex", ["--black SPEC", "--white SPEC", "--size", "--swap", "builtin:mcts"]),
+        ("tictactoe", ["--x SPEC", "--o SPEC", "builtin:perfect"]),
+        ("noughtsandcrosses", ["--x SPEC", "--o SPEC"]),
+        ("numberwang", ["--first SPEC", "--second SPEC", "--ply-limit", "100"]),
+        ("htttx", ["--x SPEC", "--o SPEC", "--view-distance", "--win-distance"]),
+    ],
+)
+def test_play_help_lists_the_seats_and_parameters_of_the_game(game: str, needles: list[str]) -> None:
+    result = CliRunner().invoke(main, ["play", game, "--help"])
+    assert result.exit_code == 0, result.output
+    for needle in needles:
+        assert needle in result.output, (needle, result.output)
+
+
+def test_play_help_without_a_game_lists_the_games() -> None:
+    result = CliRunner().invoke(main, ["play", "--help"])
+    assert result.exit_code == 0, result.output
+    assert all(g in result.output for g in ("htttx", "hex", "hexdots", "hive", "tictactoe", "numberwang"))
