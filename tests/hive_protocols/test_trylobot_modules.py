@@ -115,7 +115,7 @@ async def test_request_shape_has_possible_turns_in_both_places_and_ids() -> None
         return original(request)
 
     module.answer = spy  # type: ignore[method-assign]
-    player = HiveAiPlayer("unused:0")
+    player = HiveAiPlayer("unused:9")  # never dialled: the exchange is replaced below
 
     async def exchange(message: dict, timeout: float | None) -> dict:
         return json.loads(json.dumps(spy(json.loads(json.dumps(message)))))
@@ -223,3 +223,15 @@ async def test_a_module_that_throws_has_its_own_error_text_recorded() -> None:
     assert result.outcome.termination == Termination.PROTOCOL, result.outcome
     assert thrown in result.outcome.reason, result.outcome.reason
     assert "response_type" not in result.outcome.reason
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:http", "127.0.0.1:"])
+async def test_a_port_out_of_range_is_the_callers_error_not_a_server_error(address: str) -> None:
+    from hexarena.core.errors import ConfigError
+    from hexarena.players.spec import make_player
+
+    with pytest.raises(ConfigError, match="port must be") as raised:
+        await make_player(f"hiveai:{address}", "hive")
+    assert address in str(raised.value)
+    with pytest.raises(ConfigError, match="port must be"):  # built directly, as BwsPlayer checks its URL
+        HiveAiPlayer(address)
