@@ -14,6 +14,10 @@ import click
 from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
 
+#: Seconds a move may take in ``hexarena play`` when no clock is given: built-in bots think at most 60 s a move,
+#: so only a bot that went silent (or a very slow one) meets it, and no match hangs forever.
+DEFAULT_MOVE_CAP = 120.0
+
 
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
@@ -330,6 +334,14 @@ def _game_options(game: Any) -> list[tuple[str, str]]:
 )
 @click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
 @click.option("--increment", type=float, default=None, help="Fischer increment in seconds (incremental clock).")
+@click.option(
+    "--move-cap",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_MOVE_CAP,
+    show_default=True,
+    help="Without a clock, seconds a move may take before the mover loses on time (0: no cap, a silent bot "
+    "then hangs the match).",
+)
 @click.option("--quiet", is_flag=True, help="Don't print the board.")
 @click.pass_context
 def play(
@@ -340,6 +352,7 @@ def play(
     clock_type: str,
     clock_seconds: float | None,
     increment: float | None,
+    move_cap: float,
     quiet: bool,
 ) -> None:
     """Play GAME between two players and print the result.
@@ -350,6 +363,7 @@ def play(
       hexarena play hex --black builtin:mcts --white builtin:random --size 7
     A player SPEC is builtin:NAME, an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, or another
     registered scheme (see GET /api/players on a running server).
+    Without a clock, every move is capped (--move-cap, 120 s): a bot that goes silent loses on time.
     """
     from hexarena.core.registry import get_game
     from hexarena.play import play_games
@@ -364,6 +378,13 @@ def play(
         from hexarena.referee.clock import clock_from
 
         clock = clock_from(clock_type, clock_seconds, increment)
+        if clock.kind == "none" and move_cap > 0:
+            clock = clock_from("turn", move_cap)
+            click.echo(
+                f"no clock given: a move that takes longer than {move_cap:g} s loses on time "
+                "(--move-cap S to change, 0 for none; or --clock-type/--clock)",
+                err=True,
+            )
         code = asyncio.run(
             play_games(
                 game,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -105,3 +108,29 @@ def test_play_help_without_a_game_lists_the_games() -> None:
     result = CliRunner().invoke(main, ["play", "--help"])
     assert result.exit_code == 0, result.output
     assert all(g in result.output for g in ("htttx", "hex", "hexdots", "hive", "tictactoe", "numberwang"))
+
+
+def _play(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "hexarena.cli", "play", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+SILENT = f"uais:{sys.executable} {Path(__file__).resolve().parents[1] / 'stdio' / 'bots' / 'bad_bot.py'} silent"
+
+
+def test_play_without_a_clock_caps_every_move_and_says_so() -> None:
+    """A silent bot used to hang `hexarena play` forever when no clock was given."""
+    out = _play("hex", "--black", SILENT, "--white", "builtin:random", "--size", "3", "--move-cap", "1")
+    assert out.returncode == 0, out.stderr
+    assert "white (builtin:random) wins" in out.stdout and "time" in out.stdout, out.stdout
+    assert "1.000 s" in out.stdout
+    assert "no clock" in out.stderr and "1 s" in out.stderr, out.stderr
+    default = _play("tictactoe", "--x", "builtin:random", "--o", "builtin:random")
+    assert default.returncode == 0, default.stderr
+    assert "no clock" in default.stderr and "--move-cap" in default.stderr, default.stderr
+    clocked = _play(
+        "tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--clock-type", "turn", "--clock", "5"
+    )
+    assert "no clock" not in clocked.stderr  # a clock of the user's own: no cap, nothing to say
