@@ -95,6 +95,14 @@ def main(verbose: int) -> None:
     help="Seconds a hexagon dots player has for each move (the contest's 5 s; its server later used 30 s).",
 )
 @click.option(
+    "--battlebot-contest-rules",
+    type=click.Choice(["per-pair", "each-way"]),
+    default="per-pair",
+    show_default=True,
+    help="Battlebot contests: per-pair = at most 5 games per pair, first mover at random (the mid-2017 server "
+    "the seed describes); each-way = at most 5 games per ordered pair, the waiting bot first (the later server).",
+)
+@click.option(
     "--header-timeout",
     type=click.FloatRange(0.1, 3600),
     default=10.0,
@@ -112,6 +120,7 @@ def serve(
     dots_rows: int,
     dots_cols: int,
     dots_turn_seconds: float,
+    battlebot_contest_rules: str,
     header_timeout: float,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
@@ -140,6 +149,9 @@ def serve(
     from hexarena.server.dots.routes import configure as configure_dots
 
     configure_dots(app, match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds)
+    from hexarena.server.battlebot.routes import configure as configure_battlebot
+
+    configure_battlebot(app, contest_rules=battlebot_contest_rules)
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if dots_port is None:
         config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
