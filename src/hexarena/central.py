@@ -14,6 +14,10 @@ Save files (format ``hexarena-central-save``, version 1) are JSON::
 starts both bots afresh (``init_board``) and restores the game with ``sety`` (your stone) and ``seto`` (the
 opponent's), telling both bots ``swap`` where the game had one. ``undo`` sends ``unset`` to both bots, or, to
 undo a swap, restarts both boards and replays.
+
+Whoever wins, the result is also announced in the original program's words, ``Black has won`` /
+``White has won`` on a line of its own (on ``check``, and when ``run`` or ``next`` reach the end of a game, a
+bot's failure included): scripts around the central program look for those lines (docs/protocols/uais.md).
 """
 
 from __future__ import annotations
@@ -128,10 +132,20 @@ class Central:
                 await self.bots[seat].tell(f"sety {text}")
                 await self.bots[1 - seat].tell(f"seto {text}")
 
+    def _colour(self, seat: int) -> str:
+        """``black`` or ``white``: the colour ``seat`` plays now (the swap exchanges them)."""
+        return "black" if self.state.colour_of(seat) == 1 else "white"
+
+    def announce(self, winner: int | None) -> None:
+        """The original central program's result line; scripts driving it look for exactly these words."""
+        if winner is not None:
+            self.say(f"{self._colour(winner).capitalize()} has won")
+
     async def _fail(self, seat: int, why: str) -> None:
-        colour = "black" if self.state.colour_of(seat) == 1 else "white"
+        colour = self._colour(seat)
         self.error(f"{colour} bot ({self.commands[seat]}) loses: {why}; the game is stopped")
         self.stopped = f"the game was stopped: {colour} bot failed"
+        self.announce(1 - seat)
         await self._stop_bots()
 
     # -- commands --
@@ -162,6 +176,10 @@ class Central:
             return
         self.stopped = ""
         self.say(f"game started on {self.size}x{self.size}" + (f", {len(moves)} moves restored" if moves else ""))
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
+            self.say(f"game over: {outcome.reason}")
+            self.announce(outcome.winner)
 
     async def cmd_next(self, arg: str) -> None:
         if self.stopped:
@@ -170,9 +188,10 @@ class Central:
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self.say(f"the game is over: {outcome.reason}")
+            self.announce(outcome.winner)
             return
         seat = self.game.to_move(self.state)
-        colour = "black" if self.state.colour_of(seat) == 1 else "white"
+        colour = self._colour(seat)
         try:
             answer = await self.bots[seat].ask("make_move", self.move_timeout)
             move = self.game.parse(answer)
@@ -191,6 +210,7 @@ class Central:
         outcome = self.game.outcome(self.state)
         if outcome is not None:
             self.say(f"game over: {outcome.reason}")
+            self.announce(outcome.winner)
 
     async def cmd_print(self, arg: str) -> None:
         if self.state is None:
@@ -268,6 +288,8 @@ class Central:
                 self.error(f"{name} bot: {exc}")
         outcome = self.game.outcome(self.state)
         self.say(f"referee: {outcome.reason if outcome else 'no winner yet'}")
+        if outcome is not None:
+            self.announce(outcome.winner)
 
     async def cmd_help(self, arg: str) -> None:
         self.say(HELP)

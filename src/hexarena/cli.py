@@ -15,10 +15,21 @@ import click
 from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
 
+#: Seconds a move may take in ``hexarena play`` when no clock is given: built-in bots think at most 60 s a move,
+#: so only a bot that went silent (or a very slow one) meets it, and no match hangs forever.
+DEFAULT_MOVE_CAP = 120.0
+
 
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _odd_rows(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """Hexagon dots boards have an odd number of rows (short rows at the top and the bottom)."""
+    if value % 2 == 0:
+        raise click.BadParameter(f"{value} is even; hexagon dots boards have an odd number of rows", param=param)
+    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,6 +81,36 @@ def main(verbose: int) -> None:
     help="Also serve the hexagon dots turn-token protocol at / of this port (original clients post to /).",
 )
 @click.option(
+    "--dots-rows",
+    type=click.IntRange(3, 41),
+    default=5,
+    show_default=True,
+    callback=_odd_rows,
+    help="Rows (odd) of the hexagon dots games GET /match creates, for clients that only join through /match.",
+)
+@click.option(
+    "--dots-cols",
+    type=click.IntRange(3, 41),
+    default=5,
+    show_default=True,
+    help="Columns of the hexagon dots games GET /match creates.",
+)
+@click.option(
+    "--dots-turn-seconds",
+    type=click.FloatRange(0.1, 3600),
+    default=5.0,
+    show_default=True,
+    help="Seconds a hexagon dots player has for each move (the contest's 5 s; its server later used 30 s).",
+)
+@click.option(
+    "--battlebot-contest-rules",
+    type=click.Choice(["per-pair", "each-way"]),
+    default="per-pair",
+    show_default=True,
+    help="Battlebot contests: per-pair = at most 5 games per pair, first mover at random (the mid-2017 server "
+    "the seed describes); each-way = at most 5 games per ordered pair, the waiting bot first (the later server).",
+)
+@click.option(
     "--header-timeout",
     type=click.FloatRange(0.1, 3600),
     default=10.0,
@@ -105,6 +146,10 @@ def serve(
     log_level: str,
     engines: tuple[str, ...],
     dots_port: int | None,
+    dots_rows: int,
+    dots_cols: int,
+    dots_turn_seconds: float,
+    battlebot_contest_rules: str,
     header_timeout: float,
     public: bool,
     allow_bot_hosts: tuple[str, ...],
@@ -158,6 +203,12 @@ def serve(
         app = create_app(settings)
     except ValueError as exc:  # a create rate limit that does not parse
         _fail(str(exc))
+    from hexarena.server.dots.routes import configure as configure_dots
+
+    configure_dots(app, match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds)
+    from hexarena.server.battlebot.routes import configure as configure_battlebot
+
+    configure_battlebot(app, contest_rules=battlebot_contest_rules)
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if public:
         click.echo(
@@ -301,7 +352,57 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
     return seats, params
 
 
-@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+class PlayCommand(click.Command):
+    """``play``, whose ``--help`` also lists the seats and parameters of the game named on the command line
+    (``hexarena play hex --help``): they are options of the game, not of the command, so click can't know them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["hexarena.play.args"] = list(args)  # --help is eager: GAME is not parsed when help is printed
+        return super().parse_args(ctx, args)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        from hexarena.core.registry import available_games, get_game
+
+        game = None
+        for arg in ctx.meta.get("hexarena.play.args", []):
+            if not arg.startswith("-"):
+                try:
+                    game = get_game(arg)
+                    break
+                except ConfigError:
+                    continue
+        if game is None:
+            with formatter.section("Games (hexarena play GAME --help lists its seats and parameters)"):
+                formatter.write_dl([(name, getattr(g, "title", "")) for name, g in sorted(available_games().items())])
+            return
+        with formatter.section(f"Seats and parameters of {game.name}"):
+            formatter.write_dl(_game_options(game))
+
+
+def _game_options(game: Any) -> list[tuple[str, str]]:
+    """``--<seat> SPEC`` and ``--<param> VALUE`` rows for ``game``'s help."""
+    from hexarena.bots.registry import builtin_bots
+
+    bots = ", ".join(f"builtin:{b}" for b in sorted(builtin_bots(game.name))) or "none built in"
+    rows = [
+        (f"--{seat.lower()} SPEC", f"the player of {seat}{' (moves first)' if i == 0 else ''}; bots: {bots}")
+        for i, seat in enumerate(game.seat_names)
+    ]
+    for param in game.params:
+        facts = [f"default: {param.default}"]
+        if param.choices:
+            facts.append("one of " + "/".join(str(c) for c in param.choices))
+        if param.minimum is not None or param.maximum is not None:
+            low = "" if param.minimum is None else f"{param.minimum} <= "
+            high = "" if param.maximum is None else f" <= {param.maximum}"
+            facts.append(f"{low}x{high}")
+        metavar = param.kind.__name__.upper()
+        rows.append((f"--{param.name.replace('_', '-')} {metavar}", f"{param.help}  [{'; '.join(facts)}]"))
+    return rows
+
+
+@main.command(cls=PlayCommand, context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game_name", metavar="GAME")
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
 @click.option(
@@ -315,6 +416,14 @@ def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, 
 )
 @click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
 @click.option("--increment", type=float, default=None, help="Fischer increment in seconds (incremental clock).")
+@click.option(
+    "--move-cap",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_MOVE_CAP,
+    show_default=True,
+    help="Without a clock, seconds a move may take before the mover loses on time (0: no cap, a silent bot "
+    "then hangs the match).",
+)
 @click.option("--quiet", is_flag=True, help="Don't print the board.")
 @click.pass_context
 def play(
@@ -325,6 +434,7 @@ def play(
     clock_type: str,
     clock_seconds: float | None,
     increment: float | None,
+    move_cap: float,
     quiet: bool,
 ) -> None:
     """Play GAME between two players and print the result.
@@ -335,6 +445,7 @@ def play(
       hexarena play hex --black builtin:mcts --white builtin:random --size 7
     A player SPEC is builtin:NAME, an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, or another
     registered scheme (see GET /api/players on a running server).
+    Without a clock, every move is capped (--move-cap, 120 s): a bot that goes silent loses on time.
     """
     from hexarena.core.registry import get_game
     from hexarena.play import play_games
@@ -349,6 +460,13 @@ def play(
         from hexarena.referee.clock import clock_from
 
         clock = clock_from(clock_type, clock_seconds, increment)
+        if clock.kind == "none" and move_cap > 0:
+            clock = clock_from("turn", move_cap)
+            click.echo(
+                f"no clock given: a move that takes longer than {move_cap:g} s loses on time "
+                "(--move-cap S to change, 0 for none; or --clock-type/--clock)",
+                err=True,
+            )
         code = asyncio.run(
             play_games(
                 game,

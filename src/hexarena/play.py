@@ -12,6 +12,7 @@ from hexarena.players.base import ClockConfig
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
+from hexarena.terminal import output_console
 
 
 def render(game: Any, state: Any) -> str:
@@ -37,7 +38,7 @@ async def play_games(
     show_board: bool = True,
 ) -> int:
     """Play ``n`` games; returns a process exit code (0 unless every game ended in an error)."""
-    console = Console()
+    console = output_console()
     if n == 1:
         result = await play_one(game, specs, params, clock)
         if show_board:

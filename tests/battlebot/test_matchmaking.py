@@ -40,7 +40,7 @@ async def test_idle_bots_are_dropped(make_server: Any) -> None:
 
 
 async def test_contest_pairs_each_ordered_pair_at_most_n_times(make_server: Any) -> None:
-    async with make_server(games_each_way=1, idle_seconds=1.0) as srv:
+    async with make_server(contest_rules="each-way", games_each_way=1, idle_seconds=1.0) as srv:
         a = await register(srv, "numberwang", "A")
         b = await register(srv, "numberwang", "B")
         for round_ in range(2):
@@ -62,15 +62,46 @@ async def test_contest_pairs_each_ordered_pair_at_most_n_times(make_server: Any)
         assert len(await finished(srv, 3)) == 3
 
 
+async def test_contest_rules_of_the_seeds_date_cap_each_pair_and_toss_for_the_first_move(make_server: Any) -> None:
+    """The default contest rules are mid-2017's (the seed's date; docs/protocols/battlebot.md): a pair plays at
+    most ``games_per_pair`` games in a contest whoever moved first, and the first mover is drawn at random
+    (``seed=1`` draws: the newcomer first, then the waiting bot twice)."""
+    async with make_server(games_per_pair=3, seed=1, idle_seconds=1.0) as srv:
+        a = await register(srv, "numberwang", "A")
+        b = await register(srv, "numberwang", "B")
+        firsts = []
+        for round_ in range(3):
+            sa = await connect(srv, a, contest="cup")
+            await asyncio.sleep(0.05)  # A waits, B comes
+            sb = await connect(srv, b, contest="cup")
+            first = (await asyncio.gather(play_random(sa, round_), play_random(sb, round_ + 10)))[0]
+            firsts.append(first["state"]["players"][0])
+        assert firsts == ["B", "A", "A"], firsts  # not always the waiting bot: the toss decides
+        games = await finished(srv, 3)
+        assert sorted(g.players[0].name for g in games) == ["A", "A", "B"]
+        sa = await connect(srv, a, contest="cup")
+        sb = await connect(srv, b, contest="cup")
+        assert await sa.silent(0.3)  # 3 games for the pair in all: they never meet again in this contest
+        await sa.close(), await sb.close()
+
+
+def test_unknown_contest_rules_are_refused() -> None:
+    from hexarena.core.errors import ConfigError
+    from hexarena.server.battlebot.lobby import BattlebotSettings
+
+    with pytest.raises(ConfigError, match="per-pair"):
+        BattlebotSettings(contest_rules="swiss")
+
+
 async def test_contest_counts_survive_a_restart(make_server: Any) -> None:
-    async with make_server(games_each_way=1) as srv:
+    async with make_server(contest_rules="each-way", games_each_way=1) as srv:
         a, b = await register(srv, "numberwang", "A"), await register(srv, "numberwang", "B")
         sa = await connect(srv, a, contest="cup")
         await asyncio.sleep(0.05)
         sb = await connect(srv, b, contest="cup")
         await asyncio.gather(play_random(sa, 1), play_random(sb, 2))
         await finished(srv, 1)
-    async with make_server(games_each_way=1) as srv:  # same database, a fresh server
+    async with make_server(contest_rules="each-way", games_each_way=1) as srv:  # same database, a fresh server
         sa = await connect(srv, a, contest="cup")
         await asyncio.sleep(0.05)
         sb = await connect(srv, b, contest="cup")
@@ -144,3 +175,23 @@ async def test_disconnects_during_login_and_in_the_lobby_leave_nothing_behind(se
     assert await other.silent(0.3)
     await other.close()
     assert await server.store.list_games() == []
+
+
+def test_serve_sets_the_contest_rules(tmp_path: Any) -> None:
+    """`hexarena serve --battlebot-contest-rules each-way` reaches the lobby (the later server's rules)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from hexarena.server.app import Settings, create_app
+    from hexarena.server.battlebot.routes import configure
+
+    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}"))
+    assert app.state.battlebot_settings.contest_rules == "per-pair"  # the seed's, by default
+    assert configure(app, contest_rules="each-way").contest_rules == "each-way"
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    out = subprocess.run(
+        [sys.executable, "-m", "hexarena.cli", "serve", "--battlebot-contest-rules", "swiss"],
+        capture_output=True, text=True, timeout=60, env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert out.returncode == 2 and "per-pair" in out.stderr and "each-way" in out.stderr, out.stderr

@@ -49,3 +49,24 @@ async def test_noughts_and_crosses_between_two_reference_clients(server: Server)
     assert len(record.moves) == len(marks)
     assert all(m.timestamp is not None for m in record.moves)
     assert record.winner_name == fa["victor"]
+
+
+async def test_games_are_listed_by_the_battlebot_game_id_and_unknown_games_are_refused(server: Server) -> None:
+    """A battlebot user asks for its games by the wire id it registered under (noughtsandcrosses, stored as
+    tictactoe); a name no game has is a 400 that lists the games, not an empty 200."""
+    a = await register(server, "noughtsandcrosses", "Crosses")
+    b = await register(server, "noughtsandcrosses", "Noughts")
+    first = asyncio.create_task(client.play(a))
+    await asyncio.sleep(0.1)
+    await asyncio.wait_for(asyncio.gather(first, client.play(b)), 20)
+    (game,) = await wait_finished(server)
+    async with httpx.AsyncClient() as http:
+        by_alias = (await http.get(f"{server.http}/games", params={"game": "noughtsandcrosses"})).json()
+        by_name = (await http.get(f"{server.http}/games", params={"game": "tictactoe"})).json()
+        other = (await http.get(f"{server.http}/games", params={"game": "numberwang"})).json()
+        unknown = await http.get(f"{server.http}/games", params={"game": "chess"})
+    assert [g["game_id"] for g in by_alias] == [game.game_id] == [g["game_id"] for g in by_name]
+    assert other == []
+    assert unknown.status_code == 400
+    text = unknown.text
+    assert "chess" in text and all(name in text for name in ("tictactoe", "hex", "hive", "htttx", "numberwang"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -68,3 +71,66 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_play_tictactoe_and_numberwang_print_a_board_not_a_dict() -> None:
+    ttt = CliRunner().invoke(main, ["play", "tictactoe", "--x", "builtin:perfect", "--o", "builtin:perfect"])
+    assert ttt.exit_code == 0, ttt.output
+    assert "{" not in ttt.output and "'board'" not in ttt.output, ttt.output
+    grid = [line for line in ttt.output.splitlines() if line.count("|") == 2]
+    assert len(grid) == 3, ttt.output  # three rows of three cells
+    assert sum(line.count("X") for line in grid) == 5 and sum(line.count("O") for line in grid) == 4  # a draw
+    assert [line.split()[0] for line in grid] == ["a", "b", "c"]  # rows named as the notation names them
+    nw = CliRunner().invoke(main, ["play", "numberwang", "--first", "builtin:random", "--second", "builtin:random"])
+    assert nw.exit_code == 0, nw.output
+    assert "{" not in nw.output and "'n'" not in nw.output, nw.output
+    assert "n = " in nw.output
+
+
+@pytest.mark.parametrize(
+    ("game", "needles"),
+    [
+        ("hex", ["--black SPEC", "--white SPEC", "--size", "--swap", "builtin:mcts"]),
+        ("tictactoe", ["--x SPEC", "--o SPEC", "builtin:perfect"]),
+        ("noughtsandcrosses", ["--x SPEC", "--o SPEC"]),
+        ("numberwang", ["--first SPEC", "--second SPEC", "--ply-limit", "100"]),
+        ("htttx", ["--x SPEC", "--o SPEC", "--view-distance", "--win-distance"]),
+    ],
+)
+def test_play_help_lists_the_seats_and_parameters_of_the_game(game: str, needles: list[str]) -> None:
+    result = CliRunner().invoke(main, ["play", game, "--help"])
+    assert result.exit_code == 0, result.output
+    for needle in needles:
+        assert needle in result.output, (needle, result.output)
+
+
+def test_play_help_without_a_game_lists_the_games() -> None:
+    result = CliRunner().invoke(main, ["play", "--help"])
+    assert result.exit_code == 0, result.output
+    assert all(g in result.output for g in ("htttx", "hex", "hexdots", "hive", "tictactoe", "numberwang"))
+
+
+def _play(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "hexarena.cli", "play", *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+SILENT = f"uais:{sys.executable} {Path(__file__).resolve().parents[1] / 'stdio' / 'bots' / 'bad_bot.py'} silent"
+
+
+def test_play_without_a_clock_caps_every_move_and_says_so() -> None:
+    """A silent bot used to hang `hexarena play` forever when no clock was given."""
+    out = _play("hex", "--black", SILENT, "--white", "builtin:random", "--size", "3", "--move-cap", "1")
+    assert out.returncode == 0, out.stderr
+    assert "white (builtin:random) wins" in out.stdout and "time" in out.stdout, out.stdout
+    assert "1.000 s" in out.stdout
+    assert "no clock" in out.stderr and "1 s" in out.stderr, out.stderr
+    default = _play("tictactoe", "--x", "builtin:random", "--o", "builtin:random")
+    assert default.returncode == 0, default.stderr
+    assert "no clock" in default.stderr and "--move-cap" in default.stderr, default.stderr
+    clocked = _play(
+        "tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--clock-type", "turn", "--clock", "5"
+    )
+    assert "no clock" not in clocked.stderr  # a clock of the user's own: no cap, nothing to say

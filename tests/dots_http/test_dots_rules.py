@@ -198,3 +198,53 @@ async def test_a_capture_answers_at_once_with_a_new_token_and_observers_see_ever
     assert stream_lines[0]["rows"] == 3 and stream_lines[0]["state"] == "initiating"
     deltas = stream_lines[1:]
     assert sum(len(d["lines"]) for d in deltas) == 6 and deltas[-1]["state"] == "completed"
+
+
+COMET = "<script type='text/javascript'>myUpdater(%s);</script>\n"
+
+
+async def _observe_a_short_game(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """Open an observer stream as the contest's viewer does, end the game (A's garbage line disqualifies A),
+    and return the whole streamed answer."""
+
+    async def observe() -> httpx.Response:
+        async with http.stream("POST", url + "/observers", **kwargs) as r:
+            await r.aread()
+            return r
+
+    watcher = asyncio.create_task(observe())
+    token, b = await seated(http, url)
+    await http.post(url + "/moves", content=b"oops", headers={"X-Turn-Token": token})
+    await b
+    return await asyncio.wait_for(watcher, 5)
+
+
+async def test_observer_stream_is_multi_json_and_honours_the_wrapper(dots: Any) -> None:
+    """The contest server streamed `application/x-multi-json` with an `X-Observer-Token`, and printed each
+    one-line document (newline included) into the payload's `wrapper` at its first %s (docs/protocols/hexdots.md)."""
+    async with httpx.AsyncClient(timeout=10) as http:
+        plain = await _observe_a_short_game(http, await new_game(http, dots.dots))
+        assert plain.headers["content-type"].split(";")[0] == "application/x-multi-json"
+        assert plain.headers.get("x-observer-token")
+        docs = plain.text.split("\n")
+        assert docs[-1] == "" and len(docs) >= 3  # the Game, at least one Delta, each ending in a newline
+        assert json.loads(docs[0])["state"] == "initiating" and json.loads(docs[-2])["state"] == "completed"
+
+        wrapped = await _observe_a_short_game(http, await new_game(http, dots.dots), json={"wrapper": COMET})
+        assert wrapped.headers["content-type"].split(";")[0] == "application/x-multi-json"
+        head, tail = COMET.split("%s")
+        chunks = wrapped.text.split(tail)
+        assert chunks[-1] == "" and len(chunks) >= 3, wrapped.text
+        documents = []
+        for chunk in chunks[:-1]:
+            assert chunk.startswith(head) and chunk.endswith("\n"), chunk
+            documents.append(json.loads(chunk.removeprefix(head)))
+        assert documents[0]["state"] == "initiating" and documents[-1]["state"] == "completed"
+
+
+@pytest.mark.parametrize("payload", [{"wrapper": 5}, {"wrapper": "no placeholder"}, {"wrapper": "%s" * 3000}])
+async def test_observer_wrapper_that_cannot_wrap_is_refused(dots: Any, payload: dict[str, Any]) -> None:
+    async with httpx.AsyncClient(timeout=10) as http:
+        url = await new_game(http, dots.dots)
+        r = await http.post(url + "/observers", json=payload)
+    assert r.status_code == 400 and "wrapper" in r.json()["error"]

@@ -2,7 +2,8 @@
 
 Modes: ``good`` (random possible turn; replies with ``response_id`` like the 0.1.0 modules), ``garbage``
 (non-JSON), ``badframe`` (broken length prefix), ``illegal`` (a turn not in possible_turns), ``silent``,
-``crash``, ``wrongid`` (answers another request id), ``forfeit`` (Forfeit while moves exist).
+``crash``, ``wrongid`` (answers another request id), ``forfeit`` (Forfeit while moves exist), ``throws``
+(the module throws on Choose Turn and json-socket answers ``{"success": false, "error": "<text>"}``).
 """
 
 import json
@@ -13,6 +14,7 @@ import time
 
 mode = sys.argv[1]
 stdio = len(sys.argv) > 2 and sys.argv[2] == "stdio"
+THROWN = "TypeError: Cannot read property 'Soldier Ant' of undefined"
 
 
 def choose(request: dict) -> dict:
@@ -22,6 +24,8 @@ def choose(request: dict) -> dict:
         return {"response_type": kind, "response_id": rid, "name": f"fake-{mode}", "version": "0.1.0"}
     if mode == "crash":
         sys.exit(5)
+    if mode == "throws":
+        return {"success": False, "error": THROWN}
     if mode == "silent":
         time.sleep(600)
     turns = (

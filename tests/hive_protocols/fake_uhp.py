@@ -2,7 +2,9 @@
 
 It keeps the game with hexarena's engine and answers like Mzinga (banner, ``ok`` after every answer) until its
 first ``bestmove``, then: ``garbage`` answers a non-move; ``err`` answers ``err``; ``nook`` never sends ``ok``;
-``silent`` sleeps; ``crash`` exits; ``illegal`` answers a well-formed but illegal move; ``good`` plays randomly.
+``silent`` sleeps; ``crash`` exits; ``illegal`` answers a well-formed but illegal move; ``good`` plays randomly;
+``chatter`` answers ``bestmove`` with prose and no ``ok``. ``notuhp`` is not a UHP engine at all: it greets
+with prose and never says ``ok``.
 """
 
 import random
@@ -14,6 +16,9 @@ from hexarena.core.registry import get_game
 mode = sys.argv[1]
 game = get_game("hive")
 state = game.new()
+if mode == "notuhp":
+    print("Welcome to FooChess 2.1! Type 'help' for help.", flush=True)
+    time.sleep(600)
 print("id FakeUHP 1.0\nMosquito;Ladybug;Pillbug\nok", flush=True)
 for line in sys.stdin:
     parts = line.split(maxsplit=1)
@@ -38,6 +43,9 @@ for line in sys.stdin:
             print("wS1", flush=True)
             time.sleep(600)
         elif mode == "silent":
+            time.sleep(600)
+        elif mode == "chatter":
+            print("let me think about this position", flush=True)
             time.sleep(600)
         elif mode == "crash":
             sys.exit(7)

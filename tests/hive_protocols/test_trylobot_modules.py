@@ -115,7 +115,7 @@ async def test_request_shape_has_possible_turns_in_both_places_and_ids() -> None
         return original(request)
 
     module.answer = spy  # type: ignore[method-assign]
-    player = HiveAiPlayer("unused:0")
+    player = HiveAiPlayer("unused:9")  # never dialled: the exchange is replaced below
 
     async def exchange(message: dict, timeout: float | None) -> dict:
         return json.loads(json.dumps(spy(json.loads(json.dumps(message)))))
@@ -185,3 +185,57 @@ async def test_silent_module_without_a_clock_loses_after_its_default_deadline(mo
     config = MatchConfig(game=get_game("hive"), max_plies=10)
     result = await Referee(config, [module, InProcessPlayer.builtin("hive", "random")]).run()
     assert result.outcome.winner == 1 and result.outcome.termination == Termination.TIME, result.outcome
+
+
+@pytest.mark.parametrize("stdio", [False, True])
+async def test_greetings_answer_lists_the_module_as_active(stdio: bool) -> None:
+    """API 0.1.0 Greetings carry active/long_name/description; hive-cli list-ai skips a module without
+    ``active: true`` as INACTIVE (docs/protocols/trylobot.md). Asked exactly as hive-cli asks."""
+    request = {"request_type": "Greetings", "request_id": "n6Vvi", "system_version": "0.1.0"}
+    if stdio:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "hexarena.cli", "hiveai", "serve", "--bot", "greedy", "--stdio",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps(request) + "\n").encode())
+        await proc.stdin.drain()
+        reply = json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))
+        proc.stdin.close()
+        await asyncio.wait_for(proc.wait(), 30)
+    else:
+        async with our_module("greedy") as port:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(tw.frame(request))
+            await writer.drain()
+            reply = await asyncio.wait_for(tw.read_frame(reader), 10)
+            writer.close()
+    assert reply["response_type"] == "Greetings" and reply["response_id"] == "n6Vvi"
+    assert reply["active"] is True
+    assert reply["name"] == "hexarena-greedy"
+    assert isinstance(reply["long_name"], str) and "greedy" in reply["long_name"]
+    assert isinstance(reply["description"], str) and reply["description"]
+    assert {"version", "author", "project_url", "language"} <= set(reply)
+
+
+async def test_a_module_that_throws_has_its_own_error_text_recorded() -> None:
+    """json-socket answers a throwing module with ``{"success": false, "error": "<text>"}``: that text is the reason."""
+    thrown = "TypeError: Cannot read property 'Soldier Ant' of undefined"  # what fake_module.py sends
+    async with fake_tcp("throws") as port:
+        result = await run(HiveAiPlayer(f"127.0.0.1:{port}"), InProcessPlayer.builtin("hive", "random"))
+    assert result.culprit == 0 and result.outcome.winner == 1, result.outcome
+    assert result.outcome.termination == Termination.PROTOCOL, result.outcome
+    assert thrown in result.outcome.reason, result.outcome.reason
+    assert "response_type" not in result.outcome.reason
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:http", "127.0.0.1:"])
+async def test_a_port_out_of_range_is_the_callers_error_not_a_server_error(address: str) -> None:
+    from hexarena.core.errors import ConfigError
+    from hexarena.players.spec import make_player
+
+    with pytest.raises(ConfigError, match="port must be") as raised:
+        await make_player(f"hiveai:{address}", "hive")
+    assert address in str(raised.value)
+    with pytest.raises(ConfigError, match="port must be"):  # built directly, as BwsPlayer checks its URL
+        HiveAiPlayer(address)

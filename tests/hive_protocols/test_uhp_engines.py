@@ -71,3 +71,23 @@ async def test_broken_uhp_engines_lose_with_a_reason(mode: str, termination: Ter
     assert result.outcome.termination == termination, result.outcome
     assert words in result.outcome.reason
     assert bad.engine is not None and bad.engine.process.returncode is not None
+
+
+async def test_an_engine_printing_prose_instead_of_a_move_loses_for_what_it_printed() -> None:
+    """Prose without ``ok`` used to wait out the clock and be recorded as a time loss; the first line of a
+    bestmove answer must be a MoveString, so it is a protocol loss quoting the prose at once."""
+    bad = UhpPlayer(f"{FAKE} chatter")
+    result = await run(bad, InProcessPlayer.builtin("hive", "random"), seconds=30.0)
+    assert result.culprit == 0 and result.outcome.winner == 1, result.outcome
+    assert result.outcome.termination == Termination.PROTOCOL, result.outcome
+    assert "let me think about this position" in result.outcome.reason
+
+
+async def test_a_program_that_is_not_a_uhp_engine_is_reported_as_such() -> None:
+    from hexarena.players.process import Limits
+
+    bad = UhpPlayer(f"{FAKE} notuhp", limits=Limits(startup_timeout=1.0))
+    result = await run(bad, InProcessPlayer.builtin("hive", "random"))
+    reason = result.outcome.reason
+    assert "no answer within" not in reason, reason
+    assert "Welcome to FooChess" in reason and "'ok'" in reason, reason

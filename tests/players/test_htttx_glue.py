@@ -96,7 +96,9 @@ def test_move_of_and_considerations() -> None:
 
 def test_adapters_refuse_bad_urls_up_front() -> None:
     with pytest.raises(ConfigError):
-        BwsPlayer("ws://h/game")
+        BwsPlayer("ftp://h/game")  # ws:// and wss:// name the bot server, as in Hivemaker (docs/protocols/htttx.md)
+    with pytest.raises(ConfigError):
+        BwsPlayer("ws:///game")
     with pytest.raises(ConfigError):
         StatelessPlayer("nohost")
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import struct
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -109,3 +112,39 @@ async def test_stateless_not_declared_aborts(store: Store) -> None:
     async with fake_bots(FakeBot(capabilities=caps), FakeBot()) as (su, wu):
         played = await play(store, [BwsPlayer(wu), StatelessPlayer(su)])
     await check_ended(played, Termination.ABORTED, winner=None, reason="does not declare stateless v1-alpha")
+
+
+@contextlib.asynccontextmanager
+async def dying_stateless_bot() -> AsyncIterator[str]:
+    """A stateless bot server that answers capabilities.json, then dies in the middle of every turn request:
+    the connection is reset (RST) after the request arrived, as when the bot's process is killed."""
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head.startswith(b"GET /capabilities.json"):
+            body = json.dumps({"stateless": {"versions": {"v1-alpha": {}}}}).encode()
+            writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n")
+            writer.write(b"content-length: %d\r\n\r\n%s" % (len(body), body))
+            await writer.drain()
+            writer.close()
+            return
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        writer.transport.abort()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/"
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_bot_that_dies_mid_turn_is_recorded_with_what_happened(store: Store) -> None:
+    """The reset used to be recorded as ``POST ... failed: `` with nothing after it (httpx's ReadError has no text)."""
+    async with dying_stateless_bot() as su, fake_bots(FakeBot()) as (wu,):
+        played = await play(store, [BwsPlayer(wu), StatelessPlayer(su)])
+    await check_ended(played, Termination.DISCONNECT, winner=0, reason="POST ")
+    reason = played.outcome.reason
+    assert not reason.rstrip().endswith("failed:"), reason
+    assert "connection" in reason.lower() and "ReadError" in reason, reason

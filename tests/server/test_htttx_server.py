@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -335,3 +336,35 @@ async def test_shutdown_ends_live_games_and_stores_them(database_url: str) -> No
     # stopped before its first move: it never really started (with moves it would be "interrupted", moves kept)
     assert rec is not None and str(rec.status) == "aborted" and rec.termination == "interrupted"
     assert rec.winner is None and "stopped by the server" in rec.reason
+
+
+async def test_ws_bot_urls_as_hivemakers_player_config_gives_them(server: str, bots: dict[str, str]) -> None:
+    """Hivemaker's PlayerConfig defaults bot_url to ``ws://localhost:8002`` and its game server derives the bot's
+    HTTP base (ws -> http, wss -> https) to fetch capabilities.json (docs/protocols/htttx.md)."""
+    body = {
+        "player_x": {"type": "bot", "bot_url": ws_url(bots["heuristic"], "")},
+        "player_o": {"type": "bot", "bot_url": ws_url(bots["random"], "/")},
+        "match_config": {"heartbeat": 5000, "view_distance": 8, "win_distance": 6, "turn_limit": 30},
+    }
+    assert body["player_x"]["bot_url"].startswith("ws://")  # type: ignore[index]
+    rec = await finished(server, (await new_game(server, body))["game_id"])
+    assert rec["termination"] in ("normal", "turn_limit"), rec
+    assert [p["kind"] for p in rec["players"]] == ["bws", "bws"]
+    assert rec["players"][0]["name"] == "hexarena-heuristic"
+    assert len(rec["moves"]) >= 2
+
+
+async def test_wss_bot_url_is_reached_over_https(server: str) -> None:
+    """``wss://`` means TLS: the capabilities fetch goes to https:// (refused here: nothing speaks TLS there)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    body = {"player_x": {"type": "bot", "bot_url": f"wss://127.0.0.1:{port}"}, "player_o": {"type": "human"}}
+    async with httpx.AsyncClient() as client:
+        r = await client.post(f"{server}/game/new", json=body)
+    assert "must start with" not in r.text
+    if r.status_code == 200:
+        rec = await finished(server, r.json()["game_id"])
+        assert f"https://127.0.0.1:{port}/capabilities.json" in rec["reason"], rec
+    else:
+        assert f"https://127.0.0.1:{port}/capabilities.json" in r.text, r.text

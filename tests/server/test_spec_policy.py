@@ -350,3 +350,31 @@ def test_tournaments_stored_by_the_api_before_the_flag_are_remote_too() -> None:
     assert job.remote and job.engines == {"e": "uais:x"}
     cli = Runner("t", config, new_state(), policy=policy)
     assert not cli.job({"id": "t-1", "seats": [0, 1], "opening": []}).remote
+
+
+async def test_a_stored_engine_player_shows_its_public_name_not_the_operators_command(
+    database_url: str, tmp_path: Path
+) -> None:
+    """``engine:NAME`` is what the client chose and all it may know: the stored and live records show it, never the
+    operator's command line (its paths, its interpreter)."""
+    import sys
+
+    bot = Path(__file__).resolve().parents[2] / "examples" / "uais_random_bot.py"
+    command = f"uais:{sys.executable} {bot}"
+    app = create_app(Settings(database_url=database_url, engines={"rando": command}))
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        body = {"game": "hex", "params": {"size": 3}, "players": ["engine:rando", "builtin:random"]}
+        r = await client.post("/api/matches", json=body)
+        assert r.status_code in (200, 201), r.text
+        match_id = r.json().get("match_id") or r.json().get("game_id")
+        for _ in range(500):
+            record = (await client.get(f"/games/{match_id}")).json()
+            if record.get("status") == "finished":
+                break
+            await asyncio.sleep(0.02)
+        listed = (await client.get("/games", params={"game": "hex"})).text
+    assert record["status"] == "finished", record
+    seat = record["players"][0]
+    assert seat["spec"] == "engine:rando" and seat["name"] == "engine:rando", seat
+    for text in (str(record), listed):
+        assert str(bot) not in text and "uais_random_bot" not in text and sys.executable not in text, text

@@ -92,3 +92,36 @@ def test_hexarena_mcts_runs_as_a_uais_executable() -> None:
     out = central(["run", *(["n"] * 30), "exit"], black=ours, white=RANDOM_BOT, size=4)
     assert out.returncode == 0, out.stderr
     assert "game over:" in out.stdout, out.stdout + out.stderr
+
+
+def _finished_save(tmp_path: Path) -> Path:
+    """A 3x3 game Black has won down column 1 (a1, b1, c1) while White played a2, a3."""
+    save = tmp_path / "won.json"
+    data = {
+        "format": "hexarena-central-save",
+        "version": 1,
+        "size": 3,
+        "swap": True,
+        "black": RANDOM_BOT,
+        "white": RANDOM_BOT,
+        "moves": ["a1", "a2", "b1", "a3", "c1"],
+    }
+    save.write_text(json.dumps(data))
+    return save
+
+
+def test_the_winner_is_announced_in_the_original_words(tmp_path: Path) -> None:
+    """Scripts around the UAIS central program look for `Black has won` / `White has won` (docs/protocols/uais.md)."""
+    restored = central([f"run {_finished_save(tmp_path)}", "check", "next", "exit"], size=3)
+    assert restored.returncode == 0, restored.stderr
+    lines = restored.stdout.splitlines()
+    # once when `run` restores a finished game, once on `check`, once when `next` finds the game over
+    assert lines.count("Black has won") == 3, restored.stdout
+    assert "White has won" not in lines
+    played = central(["run", *(["n"] * 30), "check", "exit"])
+    assert played.returncode == 0, played.stderr
+    lines = played.stdout.splitlines()
+    winners = [line for line in lines if line in ("Black has won", "White has won")]
+    # `next` reaching the end says it, `check` says it again, and further `next`s repeat it
+    assert len(winners) >= 2 and len(set(winners)) == 1, played.stdout
+    assert lines.index(winners[0]) > max(i for i, line in enumerate(lines) if line.startswith(("black:", "white:")))

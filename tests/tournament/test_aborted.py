@@ -145,7 +145,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
         ("tictactoe", ["builtin:random", "nosuch:thing"], "unknown player spec 'nosuch:thing'"),
         ("tictactoe", ["builtin:random", "http://127.0.0.1:9/"], "bot-API bots play HTTTX only, not tictactoe"),
         ("tictactoe", ["builtin:random", "bws:http://127.0.0.1:9/"], "bws bots play HTTTX only, not tictactoe"),
-        ("htttx", ["builtin:random", "bws:ftp://example.org/"], "must start with http:// or https://"),
+        ("htttx", ["builtin:random", "bws:ftp://example.org/"], "must start with http://, https://, ws:// or wss://"),
         ("htttx", ["builtin:random", "http://"], "has no host"),
     ],
 )

@@ -181,3 +181,27 @@ async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -
             ratings = (await c.get("/leaderboard/numberwang")).json()["ratings"]
             assert {r["player"] for r in ratings} == {"g", "r"}
         await shutdown_tournaments(app)
+
+
+def test_tables_written_to_a_pipe_keep_the_player_names_whole(tmp_path: Path) -> None:
+    """In CI logs and `| tee` the output is no terminal: rich then assumes 80 columns and the player column of the
+    14-column standings was folded to a few characters a line. Names must come out whole, one row per player."""
+    import os
+    import subprocess
+    import sys
+
+    names = ["a-rather-long-name-for-the-first-player", "another-fairly-long-name-for-player-two"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    env.pop("COLUMNS", None)
+    out = subprocess.run(
+        [
+            sys.executable, "-m", "hexarena.cli", "tournament", "run", "numberwang",
+            *(f"{n}=builtin:random" for n in names), "--games", "2", "--no-store", "-q",
+        ],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    standings = out.stdout.split("final standings", 1)[1].split("crosstable", 1)[0]
+    rows = [line for line in standings.splitlines() if any(n in line for n in names)]
+    assert len(rows) == 2, out.stdout  # each name whole, on its own row of the standings
+    assert all("builtin" not in line for line in rows)

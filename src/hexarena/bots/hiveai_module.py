@@ -2,8 +2,11 @@
 
 TCP with ``<length>#<json>`` frames (any number of requests per connection), or ``--stdio`` with one JSON
 object per line. Answers ``Greetings`` and ``Choose Turn`` in whichever spelling the request used, echoing
-``request_id`` (as both ``request_id`` and ``response_id``, since modules differ) and ``game_id``. A request
-we can't read gets ``{"response_type": ..., "error": reason}`` rather than silence.
+``request_id`` (as both ``request_id`` and ``response_id``, since modules differ) and ``game_id``. The
+Greetings answer carries API 0.1.0's ``active``, ``long_name`` and ``description`` too, without which
+Trylobot's ``hive-cli list-ai`` lists a module as INACTIVE and skips it. A request we can't read gets
+json-socket's error shape, ``{"success": false, "error": reason}`` (plus ``response_type``), rather than
+silence. Wire facts: docs/protocols/trylobot.md.
 """
 
 from __future__ import annotations
@@ -34,12 +37,17 @@ class HiveAiModule:
         self.bot = make_builtin("hive", bot_name)
         self.rng = random.Random(seed)
 
+    def _description(self) -> str:
+        """The bot's own one-line docstring: hive-cli shows it beside the module's name."""
+        doc = (type(self.bot).__doc__ or "").strip().splitlines()
+        return doc[0] if doc else f"hexarena's built-in {self.bot_name} Hive bot"
+
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         response_type = request.get("request_type")
         try:
             kind = tw.kind_of(request, "request_type")
         except HexarenaError as exc:
-            return {"response_type": response_type, "error": str(exc)}
+            return {"response_type": response_type, "success": False, "error": str(exc)}
         ids: dict[str, Any] = {}
         if "request_id" in request:
             ids = {"request_id": request["request_id"], "response_id": request["request_id"]}
@@ -48,6 +56,9 @@ class HiveAiModule:
                 "response_type": response_type,
                 **ids,
                 "name": f"hexarena-{self.bot_name}",
+                "active": True,
+                "long_name": f"hexarena {self.bot_name}",
+                "description": self._description(),
                 "version": __version__,
                 "author": "hexarena",
                 "project_url": "https://example.invalid/hexarena",
@@ -66,7 +77,13 @@ class HiveAiModule:
             move = self.bot.choose(self.game, hive_state, limit, self.rng)
             turn = trylobot.reply_for_move(board, resolve(board, self.game.format(move)))
         except HexarenaError as exc:
-            return {"response_type": response_type, **ids, "game_id": request.get("game_id"), "error": str(exc)}
+            return {
+                "response_type": response_type,
+                **ids,
+                "game_id": request.get("game_id"),
+                "success": False,
+                "error": str(exc),
+            }
         return {"response_type": response_type, **ids, "game_id": request.get("game_id"), **turn}
 
 
@@ -80,7 +97,7 @@ async def serve_tcp(bot_name: str, host: str, port: int, ready: asyncio.Event | 
                     request = await tw.read_frame(reader)
                 except HexarenaError as exc:
                     if "closed" not in str(exc):
-                        writer.write(tw.frame({"response_type": None, "error": str(exc)}))
+                        writer.write(tw.frame({"success": False, "error": str(exc)}))
                         await writer.drain()
                     return
                 reply = await asyncio.to_thread(module.answer, request)
@@ -106,7 +123,7 @@ def serve_stdio(bot_name: str, stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         try:
             request = tw.decode(line)
         except HexarenaError as exc:
-            reply: dict[str, Any] = {"response_type": None, "error": str(exc)}
+            reply: dict[str, Any] = {"success": False, "error": str(exc)}
         else:
             reply = module.answer(request)
         stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")

@@ -7,6 +7,7 @@ referee then checks legality with the rules, owns every clock, and tells each pl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -121,6 +122,28 @@ class BasePlayer:
 
     name: str = "player"
     kind: str = "player"
+    #: What a remote client called this player (``engine:NAME``), shown as its ``spec`` instead of the operator's
+    #: command line: the command's paths and interpreter are the operator's business. Set by ``make_remote_player``.
+    public_spec: str | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every adapter's own ``describe`` honours ``public_spec`` without each having to remember it."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("describe")
+        if own is None or getattr(own, "honours_public_spec", False):
+            return
+
+        @functools.wraps(own)
+        def describe(self: BasePlayer) -> dict[str, Any]:
+            return self._public(own(self))
+
+        describe.honours_public_spec = True  # type: ignore[attr-defined]
+        setattr(cls, "describe", describe)  # noqa: B010
+
+    def _public(self, description: dict[str, Any]) -> dict[str, Any]:
+        if self.public_spec is not None:
+            description["spec"] = self.public_spec
+        return description
 
     def __init__(self) -> None:
         import asyncio
@@ -151,7 +174,7 @@ class BasePlayer:
 
     def describe(self) -> dict[str, Any]:
         """Public description stored with games: kind and spec, never a secret."""
-        return {"name": self.name, "kind": self.kind}
+        return self._public({"name": self.name, "kind": self.kind})
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info

@@ -27,6 +27,25 @@ from hexarena.wire import trylobot as tw
 DEFAULT_TIMEOUT = 30.0
 
 
+def split_address(address: str) -> tuple[str, int]:
+    """``HOST:PORT`` as (host, port); ConfigError quoting the address when the port is not 1-65535 (asyncio
+    would raise OverflowError, which reads as a server error)."""
+    host, sep, port = address.rpartition(":")
+    if not sep:
+        raise ConfigError(f"hiveai: needs host:port, e.g. hiveai:127.0.0.1:8100, got {address!r}")
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ConfigError(f"hiveai: {address!r}: port must be a number from 1 to 65535")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _checked(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` itself, unless it is json-socket's error answer: then the module's own text is the reason."""
+    error = tw.module_error(reply)
+    if error is not None:
+        raise ProtocolViolation(f"the module failed: {error}")
+    return reply
+
+
 class HiveAiPlayer(BasePlayer):
     """A Trylobot AI module: ``address`` is ``host:port`` (TCP) or a command (stdio)."""
 
@@ -43,6 +62,8 @@ class HiveAiPlayer(BasePlayer):
         super().__init__()
         if spelling not in ("new", "old"):
             raise ConfigError("spelling must be 'new' (Greetings, Choose Turn) or 'old' (GREETINGS, CHOOSE_TURN)")
+        if not stdio:
+            split_address(address)  # a malformed address is the caller's error (ConfigError, HTTP 400)
         self.address = address
         self.stdio = stdio
         self.name = name or f"hiveai:{address}"
@@ -65,16 +86,16 @@ class HiveAiPlayer(BasePlayer):
         if self.stdio:
             assert self.process is not None
             await self.process.say(json.dumps(message, separators=(",", ":")), "module")
-            return tw.decode(await self.process.read_line(timeout))
-        host, _, port = self.address.rpartition(":")
+            return _checked(tw.decode(await self.process.read_line(timeout)))
+        host, port = split_address(self.address)
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(host or "127.0.0.1", int(port)), 10.0)
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 10.0)
         except (OSError, ValueError, TimeoutError) as exc:
             raise BotCrashed(f"cannot reach the module at {self.address}: {exc}") from None
         try:
             writer.write(tw.frame(message))
             await writer.drain()
-            return await asyncio.wait_for(tw.read_frame(reader), timeout)
+            return _checked(await asyncio.wait_for(tw.read_frame(reader), timeout))
         except TimeoutError:
             from hexarena.core.errors import BotTimeout
 
@@ -166,9 +187,7 @@ async def _tcp(game: str, address: str) -> BasePlayer:
     """A module at ``HOST:PORT``, the port checked now: a bad one is the spec's error, not a failed match."""
     if ":" not in address:
         raise ConfigError("hiveai: needs host:port, e.g. hiveai:127.0.0.1:8100 (or hiveai-stdio:COMMAND)")
-    port = address.rpartition(":")[2]
-    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
-        raise ConfigError(f"hiveai: the port must be a number from 1 to 65535, got {port[:20]!r}")
+    split_address(address)
     return HiveAiPlayer(address)
 
 

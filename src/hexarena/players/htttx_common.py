@@ -30,11 +30,43 @@ def http_client() -> httpx.AsyncClient:
     return httpx.AsyncClient(verify=_ssl_context())
 
 
+HTTP_OF_WEBSOCKET = {"ws": "http", "wss": "https"}
+
+
+_HTTP_FAILURES: tuple[tuple[type[httpx.HTTPError], str], ...] = (
+    (httpx.ConnectError, "could not connect"),
+    (httpx.ReadError, "the connection was closed or reset while reading the answer"),
+    (httpx.WriteError, "the connection was closed or reset while sending the request"),
+    (httpx.RemoteProtocolError, "the bot broke the HTTP protocol"),
+)
+
+
+def http_failure(exc: httpx.HTTPError) -> str:
+    """What went wrong in words, with the error's class: some httpx errors carry no text at all (a connection
+    reset is ``ReadError('')``), and a reason that ends in ``failed:`` tells nobody anything."""
+    text = str(exc).strip()
+    cause: BaseException | None = exc.__cause__ or exc.__context__
+    while not text and cause is not None:
+        text = str(cause).strip()
+        cause = cause.__cause__ or cause.__context__
+    if not text:
+        text = next((words for kind, words in _HTTP_FAILURES if isinstance(exc, kind)), "the request failed")
+    return f"{text} ({type(exc).__name__})"
+
+
 def capabilities_url(url: str) -> str:
-    """The capabilities.json URL for a bot URL given either as its folder or as the file itself."""
+    """The capabilities.json URL for a bot URL given either as its folder or as the file itself.
+
+    A ``ws://`` or ``wss://`` URL names the same bot server (Hivemaker's PlayerConfig defaults to
+    ``ws://localhost:8002``): its HTTP base is the same URL over http:// or https://, as Hivemaker's game
+    server derives it (docs/protocols/htttx.md).
+    """
     parts = urlsplit(url)
+    if parts.scheme in HTTP_OF_WEBSOCKET:
+        parts = parts._replace(scheme=HTTP_OF_WEBSOCKET[parts.scheme])
+        url = urlunsplit(parts)
     if parts.scheme not in ("http", "https"):
-        raise ConfigError(f"bot URL must start with http:// or https://, got {url!r}")
+        raise ConfigError(f"bot URL must start with http://, https://, ws:// or wss://, got {url!r}")
     if not parts.netloc:
         raise ConfigError(f"bot URL {url!r} has no host")
     if parts.path.endswith("/" + CAPABILITIES) or parts.path == CAPABILITIES:
@@ -63,7 +95,7 @@ async def fetch_capabilities(client: httpx.AsyncClient, url: str, timeout: float
     except httpx.TimeoutException:
         raise BotTimeout(f"no answer from {caps_url} within {timeout:g} s") from None
     except httpx.HTTPError as exc:
-        raise BotCrashed(f"could not fetch {caps_url}: {exc}") from None
+        raise BotCrashed(f"could not fetch {caps_url}: {http_failure(exc)}") from None
     if response.status_code != 200:
         raise ProtocolViolation(f"GET {caps_url} answered HTTP {response.status_code}, expected 200")
     return caps_url, w.decode_capabilities(response.content)

@@ -109,6 +109,7 @@ async def make_remote_player(spec: str, game: str, policy: SpecPolicy) -> BasePl
     player = await make_player(resolved, game)
     if resolved != spec.strip():  # an engine: show the name the client used, not the operator's command
         player.name = spec.strip()
+        player.public_spec = spec.strip()
     return player
 
 

@@ -16,6 +16,7 @@ from hexarena.players.htttx_common import (
     evaluation_of,
     fetch_capabilities,
     http_client,
+    http_failure,
     move_of,
     resolve,
     stateless_board_of,
@@ -73,7 +74,7 @@ class StatelessPlayer(BasePlayer):
         except httpx.TimeoutException:
             raise BotTimeout(f"no answer from {self.turn_url}") from None
         except httpx.HTTPError as exc:
-            raise BotCrashed(f"POST {self.turn_url} failed: {exc}") from None
+            raise BotCrashed(f"POST {self.turn_url} failed: {http_failure(exc)}") from None
         if response.status_code != 200:
             snippet = data[:200].decode(errors="replace")
             raise ProtocolViolation(f"POST {self.turn_url} answered HTTP {response.status_code}: {snippet!r}")

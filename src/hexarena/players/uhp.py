@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import shlex
+from collections.abc import Callable
 from typing import Any
 
-from hexarena.core.errors import ConfigError, ProtocolViolation
+from hexarena.core.errors import BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.players.process import BotProcess, Limits, split_command
@@ -38,10 +39,20 @@ class UhpEngineProcess:
         await self.process.start()
         self.banner = await self._answer(timeout)
 
-    async def _answer(self, timeout: float | None) -> list[str]:
-        lines: list[str] = []
+    async def _answer(self, timeout: float | None, lines: list[str] | None = None) -> list[str]:
+        """The lines of one answer, up to its ``ok``. A program that printed something but no ``ok`` in time is
+        no UHP engine (or lost its way): the reason quotes what it printed rather than claiming silence."""
+        lines = [] if lines is None else lines
         while True:
-            line = (await self.process.read_line(timeout)).strip()
+            try:
+                line = (await self.process.read_line(timeout)).strip()
+            except BotTimeout:
+                if not lines:
+                    raise
+                raise ProtocolViolation(
+                    f"no 'ok' within {timeout:g} s; instead the program printed {len(lines)} line(s), "
+                    f"the first {lines[0][:200]!r}"
+                ) from None
             if line == "ok":
                 return lines
             lines.append(line)
@@ -55,6 +66,22 @@ class UhpEngineProcess:
             if text.startswith(("err", "invalidmove")):
                 raise ProtocolViolation(f"the engine answered {line!r} with {text[:200]!r}")
         return lines
+
+    async def bestmove(self, line: str, parse: Callable[[str], Any]) -> tuple[str, Any]:
+        """Ask ``line`` (a ``bestmove``) and return the MoveString and its move. The first line must be a
+        MoveString: anything else (an ``err``, prose) loses at once, quoting it, instead of waiting out the
+        clock for an ``ok``; then exactly ``ok`` must follow."""
+        await self.process.say(line, "engine")
+        first = (await self.process.read_line(None)).strip()
+        if first == "ok":
+            raise ProtocolViolation(f"the engine answered {line!r} with no MoveString")
+        if first.startswith(("err", "invalidmove")):
+            raise ProtocolViolation(f"the engine answered {line!r} with {first[:200]!r}")
+        move = parse(first)  # InvalidMove quotes the text: a protocol loss
+        rest = await self._answer(None)
+        if rest:
+            raise ProtocolViolation(f"bestmove must answer one MoveString, got {len(rest) + 1} lines")
+        return first, move
 
     async def quit(self) -> None:
         try:
@@ -94,10 +121,8 @@ class UhpPlayer(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.engine is not None
         think = DEFAULT_THINK if request.time_limit is None else request.time_limit * 0.9
-        lines = await self.engine.command(f"bestmove time {uhp_time(think)}", timeout=None)
-        if len(lines) != 1:
-            raise ProtocolViolation(f"bestmove must answer one MoveString, got {len(lines)} lines")
-        return MoveReply(move=self.info.game.parse(lines[0]), comment=lines[0])
+        text, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.info.game.parse)
+        return MoveReply(move=move, comment=text)
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.engine is not None

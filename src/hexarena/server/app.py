@@ -251,6 +251,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit: int = Query(default=50, ge=1, le=500),
         offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
     ) -> list[dict[str, Any]]:
+        if game is not None:  # an alias (battlebot's noughtsandcrosses) is its game; unknown: 400 with the list
+            game = get_game(game).name
         store = app.state.store
         if store is None:
             return [records.live_summary(m) for m in list(manager().live.values())[offset : offset + limit]]

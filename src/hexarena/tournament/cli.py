@@ -24,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.terminal import output_console
 from hexarena.tournament.pairings import FORMATS
 
 #: Exit statuses of ``run`` and ``resume`` (see the module docstring).
@@ -380,7 +381,7 @@ async def _run_new(
 
 
 async def _finish(runner: Any, report_path: str | None, quiet: bool) -> int:
-    console = Console()
+    console = output_console()
     console.print(f"tournament {runner.id}" + (f" (store: {runner.store.url})" if runner.store is not None else ""))
     try:
         summary = await _drive(runner, console, quiet)
@@ -451,7 +452,7 @@ def show_cmd(tournament_id: str, database_url: str | None, report_path: str | No
             summary = runner.summary()
         finally:
             await store.close()
-        console = Console()
+        console = output_console()
         console.print(f"tournament {tournament_id}: {summary['status']}")
         print_final(console, summary)
         if report_path:
@@ -482,7 +483,7 @@ def list_cmd(game: str | None, database_url: str | None) -> None:
             table.add_column(col, overflow="fold", min_width=32 if col == "id" else None)
         for r in rows:
             table.add_row(r.tournament_id, r.name, r.game, r.status, r.created_at.strftime("%Y-%m-%d %H:%M"))
-        Console().print(table)
+        output_console().print(table)
 
     try:
         asyncio.run(go())
@@ -511,7 +512,7 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
             table.add_column(col, justify="left" if col == "player" else "right")
         for r in rows:
             table.add_row(str(r["rank"]), r["player"], f"{r['rating']:.0f}", str(r["games"]))
-        Console().print(table)
+        output_console().print(table)
 
     try:
         asyncio.run(go())

@@ -78,6 +78,23 @@ def decode(text: str) -> dict[str, Any]:
     return message
 
 
+MAX_ERROR_TEXT = 2000
+
+
+def module_error(message: dict[str, Any]) -> str | None:
+    """The module's own error text when ``message`` is json-socket's error answer, else None.
+
+    A Trylobot module that throws is answered for by json-socket as ``{"success": false, "error": "<text>"}``
+    (no ``response_type``). The text is returned verbatim (cut at MAX_ERROR_TEXT characters), so the recorded
+    reason is the module's own words rather than a complaint about a missing ``response_type``.
+    """
+    if message.get("success") is not False and ("error" not in message or "response_type" in message):
+        return None
+    error = message.get("error")
+    text = error if isinstance(error, str) else json.dumps(error)
+    return text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT] + "..."
+
+
 def kind_of(message: dict[str, Any], field: str) -> str:
     """``greetings`` or ``choose_turn`` for either spelling of ``request_type``/``response_type``."""
     value = message.get(field)

@@ -93,6 +93,14 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
     def format(self, move: int) -> str:
         return str(move)
 
+    def render(self, state: NumberwangState) -> str:
+        """The running total and what it takes to win, for a terminal."""
+        first, second = self.seat_names
+        return (
+            f"n = {state.n} after {state.ply} turns ({first} wins at n >= {TARGET}, {second} at n <= {-TARGET}; "
+            f"a draw after {state.ply_limit} turns)"
+        )
+
     def to_json(self, state: NumberwangState) -> dict[str, Any]:
         return {"n": state.n, "ply": state.ply, "plyLimit": state.ply_limit, "toMove": self.to_move(state)}
 

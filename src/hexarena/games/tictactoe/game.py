@@ -135,6 +135,16 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
         """3x3 of ``""``/``"X"``/``"O"`` (the battlebot board shape)."""
         return [[MARKS.get(state.board[r * 3 + c], "") for c in range(3)] for r in range(3)]
 
+    def render(self, state: TicTacToeState) -> str:
+        """The 3x3 grid for a terminal, rows and columns labelled as the notation names them (``b2``)."""
+        rows = self.rows(state)
+        lines = ["    1   2   3"]
+        for r, row in enumerate(rows):
+            if r:
+                lines.append("   ---+---+---")
+            lines.append(f"{'abc'[r]}   " + " | ".join(mark or " " for mark in row))
+        return "\n".join(lines)
+
     def to_json(self, state: TicTacToeState) -> dict[str, Any]:
         return {
             "board": self.rows(state),

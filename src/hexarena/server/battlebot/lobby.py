@@ -1,8 +1,15 @@
 """Matchmaking of authenticated battlebot connections, per game and per contest (the original's Matcher).
 
 A new connection is paired with the first waiting connection of the same game and contest that belongs to a
-different bot; the waiting one moves first. In a contest each ordered pair plays at most ``games_each_way``
-games: a pair that has used up one order plays the other, a pair that has used up both never meets again there.
+different bot; outside contests the waiting one moves first. Contests follow ``BattlebotSettings.contest_rules``
+(docs/protocols/battlebot.md):
+
+- ``per-pair`` (the default: the server of the seed's date, mid-2017): a pair plays at most ``games_per_pair``
+  games in a contest, whoever moved first, and the first mover of each game is drawn at random;
+- ``each-way`` (the later server): each ordered pair plays at most ``games_each_way`` games; the waiting bot
+  moves first unless it has used up its games as first mover, and a pair that has used up both orders never
+  meets again there.
+
 Connections left unpaired for ``idle_seconds`` are closed. ``claim`` hands a waiting connection to a match
 created through the API (``battlebot:BOT_ID``) so a battlebot bot can meet a bot of any other protocol.
 """
@@ -11,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -24,19 +32,33 @@ from hexarena.server.battlebot.shapes import shape_for
 log = logging.getLogger(__name__)
 
 
+#: Contest rules of the server of the seed's date (mid-2017): games per pair, first mover at random.
+PER_PAIR = "per-pair"
+#: Contest rules of the later server: games per ordered pair, the waiting bot first.
+EACH_WAY = "each-way"
+CONTEST_RULES = (PER_PAIR, EACH_WAY)
+
+
 @dataclass
 class BattlebotSettings:
-    """Every limit of the protocol; the defaults are the original server's."""
+    """Every limit of the protocol; the defaults are the original server's (of the seed's date where it changed)."""
 
     turn_seconds: float = 3.0  # a valid turn must arrive within this
     login_seconds: float = 10.0  # the login message must arrive within this after the salt
     idle_seconds: float = 300.0  # an unpaired connection is closed after this
-    games_each_way: int = 5  # per ordered pair and contest
+    contest_rules: str = PER_PAIR  # see the module docstring
+    games_per_pair: int = 5  # per pair and contest (per-pair rules)
+    games_each_way: int = 5  # per ordered pair and contest (each-way rules)
+    seed: int | None = None  # of the per-pair rules' coin toss for the first mover; None: unpredictable
     strikes: int = 3  # invalid turns that lose a game
     grace: float = 0.5  # a disconnect loses after this; both within it: a draw
     max_pending_logins: int = 1000  # sockets between accept and login; more are refused at once
     max_frame_chars: int = MAX_TURN_CHARS  # larger frames are refused (an invalid turn, or a failed login)
     reserve_seconds: float = 10.0  # a connection claimed for an API match returns to the pool if unused
+
+    def __post_init__(self) -> None:
+        if self.contest_rules not in CONTEST_RULES:
+            raise ConfigError(f"contest rules must be one of {', '.join(CONTEST_RULES)}; got {self.contest_rules!r}")
 
 
 Key = tuple[str, str | None]  # (game, contest id)
@@ -52,6 +74,7 @@ class Lobby:
         self.waiting: dict[Key, list[BattlebotConnection]] = {}
         self.played: dict[Key, Counter[tuple[str, str]]] = {}
         self.pending_logins = 0
+        self.rng = random.Random(self.settings.seed)
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._counts_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -66,12 +89,11 @@ class Lobby:
         if conn.closed:
             return
         pool = self.waiting.setdefault(key, [])
-        n = self.settings.games_each_way
         match = None
         for other in pool:
             if other.closed or other.bot_id == conn.bot_id:
                 continue
-            if counts is None or counts[(other.bot_id, conn.bot_id)] < n or counts[(conn.bot_id, other.bot_id)] < n:
+            if counts is None or self._may_meet(counts, other.bot_id, conn.bot_id):
                 match = other
                 break
         if match is None:
@@ -82,10 +104,20 @@ class Lobby:
         self._disarm(match)
         first, second = match, conn
         if counts is not None:
-            if counts[(match.bot_id, conn.bot_id)] >= n:
+            if self.settings.contest_rules == PER_PAIR:
+                if self.rng.random() < 0.5:
+                    first, second = conn, match
+            elif counts[(match.bot_id, conn.bot_id)] >= self.settings.games_each_way:
                 first, second = conn, match
             counts[(first.bot_id, second.bot_id)] += 1
         await self._start(first, second)
+
+    def _may_meet(self, counts: Counter[tuple[str, str]], a: str, b: str) -> bool:
+        """Whether bots ``a`` and ``b`` may play another game of a contest with these counts (per ordered pair)."""
+        if self.settings.contest_rules == PER_PAIR:
+            return counts[(a, b)] + counts[(b, a)] < self.settings.games_per_pair
+        n = self.settings.games_each_way
+        return counts[(a, b)] < n or counts[(b, a)] < n
 
     def remove(self, conn: BattlebotConnection) -> None:
         pool = self.waiting.get((conn.game, conn.contest))

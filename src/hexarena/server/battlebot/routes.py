@@ -13,6 +13,7 @@ salt)``; the hash is compared in constant time. ``{"authentication": "OK", bot_i
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -203,11 +204,11 @@ async def battlebot_socket(ws: WebSocket) -> None:
 
 def install(app: FastAPI, settings: BattlebotSettings | None = None, prefix: str = "/battlebot") -> None:
     """Add the battlebot routes and socket to ``app``; the lobby starts with the app (a startup hook)."""
-    settings = settings or BattlebotSettings()
+    app.state.battlebot_settings = settings or BattlebotSettings()
     register()
 
     async def start_lobby(app: FastAPI) -> None:
-        app.state.battlebot = Lobby(app.state.manager, app.state.store, settings)
+        app.state.battlebot = Lobby(app.state.manager, app.state.store, app.state.battlebot_settings)
 
     app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_lobby]
     for path in ("/bots/{game}", f"{prefix}/bots/{{game}}"):
@@ -221,3 +222,11 @@ def install(app: FastAPI, settings: BattlebotSettings | None = None, prefix: str
         )
     for path in ("/", prefix, f"{prefix}/"):
         app.add_api_websocket_route(path, battlebot_socket)
+
+
+def configure(app: FastAPI, **changes: Any) -> BattlebotSettings:
+    """Change the battlebot settings of an app the protocol is installed in, before it starts (``hexarena serve
+    --battlebot-contest-rules``); returns the settings the lobby will use. ConfigError for a bad value."""
+    settings: BattlebotSettings = dataclasses.replace(app.state.battlebot_settings, **changes)
+    app.state.battlebot_settings = settings
+    return settings

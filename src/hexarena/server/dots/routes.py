@@ -8,19 +8,22 @@
 | ``POST /<id>/players`` ``{name}`` | blocks until your turn: 200 Game + ``X-Turn-Token``; full or over: 410 |
 | ``POST /<id>/moves`` + ``X-Turn-Token`` | illegal line or stale token: 403 ``{error}`` (disqualified); legal: blocks until your next turn, then 200 Delta + new token; the game over: 200 Delta without a token |
 | ``GET /<id>`` | 200 Game; unknown id 404 |
-| ``POST /<id>/observers`` | streamed: the Game, then one Delta per move, one JSON document per line |
+| ``POST /<id>/observers`` ``{wrapper?}`` | streamed ``application/x-multi-json`` + ``X-Observer-Token``: the Game, then one Delta per move, one JSON document per line, each printed into ``wrapper`` at its first ``%s`` |
 
 Mounted under ``/dots`` in the main app (``install``) and at the root of its own port (``dots_app`` /
 ``serve_with_dots``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
 nobody was given gets 403 without disqualifying anyone (it cannot be traced to a seat); a token that was valid
-once (replayed, or used after its turn ended) disqualifies the seat it was given to.
+once (replayed, or used after its turn ended) disqualifies the seat it was given to. Wire facts and the
+choices made where the seed is silent: docs/protocols/hexdots.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -43,6 +46,34 @@ GetLobby = Callable[[Request], DotsLobby]
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse(status_code=status, content={"error": message}, headers=headers)
+
+
+MULTI_JSON = "application/x-multi-json"
+MAX_WRAPPER = 1000
+
+
+def observer_wrapper(body: bytes) -> tuple[str, str] | str:
+    """The text before and after the document from an observer payload's ``wrapper``, or an error message.
+
+    The contest's server printed each one-line document (its newline included) into ``wrapper`` with Ruby's
+    ``wrapper % [document]``: the first ``%s`` takes the document and ``%%`` is a literal ``%``. No payload
+    (or no ``wrapper``) means the documents alone.
+    """
+    try:
+        data = json.loads(body) if body.strip() else None
+    except ValueError:
+        return 'observer payload must be JSON: {} or {"wrapper": "...%s..."}'
+    if data is None:
+        return "", ""
+    if not isinstance(data, dict):
+        return "observer payload must be a JSON object"
+    wrapper = data.get("wrapper")
+    if wrapper is None:
+        return "", ""
+    if not isinstance(wrapper, str) or "%s" not in wrapper or len(wrapper) > MAX_WRAPPER:
+        return f"wrapper must be a string of at most {MAX_WRAPPER} characters with a %s where each document goes"
+    head, _, tail = wrapper.partition("%s")
+    return head.replace("%%", "%"), tail.replace("%%", "%")
 
 
 def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
@@ -167,6 +198,15 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
         found = table_or_404(request, game_id)
         if not isinstance(found, DotsTable):
             return found
+        body = await read_limited_body(request, get_lobby(request).settings.max_body)
+        wrapper = (
+            observer_wrapper(body)
+            if body is not None
+            else f"observer payload too large: a wrapper has at most {MAX_WRAPPER} characters"
+        )
+        if isinstance(wrapper, str):
+            return _error(400, wrapper)
+        head, tail = wrapper
         queue = found.observe()
 
         async def stream() -> AsyncIterator[bytes]:
@@ -175,11 +215,12 @@ def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
                     item = await queue.get()
                     if item is None:
                         return
-                    yield json.dumps(item).encode() + b"\n"
+                    yield f"{head}{json.dumps(item)}\n{tail}".encode()
             finally:
                 found.observers.discard(queue)
 
-        return StreamingResponse(stream(), media_type="application/json")
+        headers = {"X-Observer-Token": secrets.token_hex(16)}
+        return StreamingResponse(stream(), media_type=MULTI_JSON, headers=headers)
 
     return router
 
@@ -190,13 +231,21 @@ def _main_lobby(request: Request) -> DotsLobby:
 
 def install(app: FastAPI, settings: DotsSettings | None = None, prefix: str = "/dots") -> None:
     """Mount the protocol under ``prefix`` of the main app; the tables start with the app (a startup hook)."""
-    settings = settings or DotsSettings()
+    app.state.dots_settings = settings or DotsSettings()
 
     async def start_tables(app: FastAPI) -> None:
-        app.state.dots = DotsLobby(app.state.manager, settings, limiter=limiter_of(app))
+        app.state.dots = DotsLobby(app.state.manager, app.state.dots_settings, limiter=limiter_of(app))
 
     app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_tables]
     app.include_router(make_router(_main_lobby, prefix), prefix=prefix)
+
+
+def configure(app: FastAPI, **changes: Any) -> DotsSettings:
+    """Change the dots settings of an app the protocol is installed in, before it starts (``hexarena serve
+    --dots-rows/--dots-cols/--dots-turn-seconds``); returns the settings the tables will use."""
+    settings: DotsSettings = dataclasses.replace(app.state.dots_settings, **changes)
+    app.state.dots_settings = settings
+    return settings
 
 
 def dots_app(main: FastAPI) -> FastAPI:
@@ -237,21 +286,34 @@ def dots_servers(
 
 async def run_servers(main: Any, dots: Any) -> None:
     """Run both in this event loop; the dots server starts once the main app's start-up made the tables, and
-    stops with the main server."""
+    stops with the main server.
+
+    Either failing to start (uvicorn raises ``SystemExit(3)`` when its port is taken) ends both with that
+    status, as ``hexarena serve`` without a dots port does: never a half-started server that keeps running.
+    """
+    main_ended = asyncio.Event()
+    failures: list[SystemExit] = []
 
     async def dots_when_ready() -> None:
         while not main.started:
-            if main.should_exit:
+            if main.should_exit or main_ended.is_set():
                 return
             await asyncio.sleep(0.05)
-        await dots.serve()
+        try:
+            await dots.serve()
+        except SystemExit as exc:  # the dots port could not be opened: stop the main server too
+            failures.append(exc)
+            main.should_exit = True
 
     task = asyncio.create_task(dots_when_ready())
     try:
         await main.serve()
     finally:
+        main_ended.set()
         dots.should_exit = True
         await asyncio.gather(task, return_exceptions=True)
+    if failures:
+        raise failures[0]
 
 
 async def serve_with_dots(
