@@ -31,7 +31,7 @@
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_MASK 1023
+#define CHECK_MASK 255
 #define WCAP 2000
 #define MAXL 16
 #define MAXTW 60
