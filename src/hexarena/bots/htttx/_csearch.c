@@ -4,8 +4,9 @@
  * both in lockstep): integer arithmetic only, every sort a total order (ties broken on cell / pair indexes), the
  * same node counting, the same transposition-table indexing and replacement. Change one, change the other.
  *
- * The search runs without the GIL (it touches only its own memory); every CHECK_MASK + 1 nodes it reads the
- * monotonic clock and, when given a stop callback, takes the GIL back for a moment to ask it.
+ * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
+ * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
+ * (rarely: the GIL may be busy, and waiting for it is time the clock still counts).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,13 +28,15 @@
 #define KB_Q 3
 #define KT 8
 #define MT 6
+#define T_INNER 2
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_MASK 255
+#define CHECK_MASK 4095
+#define TIME_MASK 63
 #define WCAP 2000
-#define MAXL 16
+#define MAXL 10
 #define MAXTW 60
 
 typedef long long i64;
@@ -370,6 +373,61 @@ static Pair *block_moves(S *s, int sd, int kb, int *n) {
     return p;
 }
 
+static int blockers(S *s, int a, int b, int sd) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int t = s->L - 2;
+    int wins[2 * 3 * MAXL];
+    int nw = 0;
+    int pc[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        int c = pc[k];
+        for (int ax = 0; ax < 3; ax++) {
+            int d = s->axes[ax], base = ax * NN;
+            for (int i = 0; i < s->L; i++) {
+                int w = base + c - i * d;
+                if (cs[w] >= t && co[w] == 0) {
+                    int dup = 0;
+                    for (int j = 0; j < nw; j++)
+                        if (wins[j] == w) {
+                            dup = 1;
+                            break;
+                        }
+                    if (!dup) wins[nw++] = w;
+                }
+            }
+        }
+    }
+    if (nw == 0) return 0;
+    int cells[2 * 3 * MAXL * MAXL];
+    u64 masks[2 * 3 * MAXL * MAXL];
+    int nc = 0;
+    int e[MAXL];
+    for (int k = 0; k < nw; k++) {
+        int ne = window_empties(s, wins[k], e);
+        for (int i = 0; i < ne; i++) {
+            int found = -1;
+            for (int j = 0; j < nc; j++)
+                if (cells[j] == e[i]) {
+                    found = j;
+                    break;
+                }
+            if (found >= 0)
+                masks[found] |= 1ULL << k;
+            else {
+                cells[nc] = e[i];
+                masks[nc++] = 1ULL << k;
+            }
+        }
+    }
+    u64 full = nw == 64 ? ~0ULL : ((1ULL << nw) - 1);
+    for (int i = 0; i < nc; i++)
+        if (masks[i] == full) return 1;
+    for (int i = 0; i < nc; i++)
+        for (int j = i + 1; j < nc; j++)
+            if ((masks[i] | masks[j]) == full) return 2;
+    return 3;
+}
+
 static Pair *threat_moves(S *s, int sd, int *n) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     int L = s->L, lo = L - 4, t = L - 2;
@@ -413,7 +471,7 @@ static Pair *threat_moves(S *s, int sd, int *n) {
             int a = ca < cb ? ca : cb, b = ca < cb ? cb : ca;
             place(s, a, sd);
             place(s, b, sd);
-            int k = s->nthreat[sd];
+            int k = s->nthreat[sd] > 0 ? blockers(s, a, b, sd) : 0;
             undo(s, b, sd);
             undo(s, a, sd);
             if (k > 0) {
@@ -436,12 +494,12 @@ static void tick(S *s) {
         s->aborted = 1;
         return;
     }
-    if ((s->nodes & CHECK_MASK) == 0) {
+    if ((s->nodes & TIME_MASK) == 0) {
         if (s->deadline > 0 && now() >= s->deadline) {
             s->aborted = 1;
             return;
         }
-        if (s->stop != NULL) {
+        if ((s->nodes & CHECK_MASK) == 0 && s->stop != NULL) {
             PyEval_RestoreThread(s->ts);
             PyObject *r = PyObject_CallNoArgs(s->stop);
             int yes = 0;
@@ -557,6 +615,20 @@ static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
         }
     } else {
         m = pair_moves(s, sd, K_INNER, M_INNER, &n);
+        int nt;
+        Pair *t = threat_moves(s, sd, &nt);
+        if (nt > T_INNER) nt = T_INNER;
+        m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(n + nt + 1));
+        for (int i = 0; i < nt; i++) {
+            int dup = 0;
+            for (int j = 0; j < n; j++)
+                if (m[j].a == t[i].a && m[j].b == t[i].b) {
+                    dup = 1;
+                    break;
+                }
+            if (!dup) m[n++] = t[i];
+        }
+        free(t);
     }
     if (tta >= 0) {
         int found = -1;
@@ -700,6 +772,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (L < 4 || L > MAXL) return PyErr_Format(PyExc_ValueError, "win_distance must be 4..%d, got %d", MAXL, L);
     if (nearv < 1 || nearv > 2) return PyErr_Format(PyExc_ValueError, "near must be 1 or 2, got %d", nearv);
     if (tt_bits < 4 || tt_bits > 26) return PyErr_Format(PyExc_ValueError, "tt_bits must be 4..26, got %d", tt_bits);
+    double started = now();
     PyObject *seq = PySequence_Fast(stones, "stones must be a sequence of (q, r, seat)");
     if (seq == NULL) return NULL;
     Py_ssize_t ns = PySequence_Fast_GET_SIZE(seq);
@@ -822,7 +895,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int best_a = moves[0].a, best_b = moves[0].b;
     i64 best_score = -INF;
     int depth_done = 0;
-    s->deadline = seconds > 0 ? now() + seconds : 0.0;
+    s->deadline = seconds > 0 ? started + seconds : 0.0;
     s->ts = PyEval_SaveThread();
     for (int depth = 1; depth <= max_depth; depth++) {
         i64 alpha = -INF, it_score = -INF;

@@ -31,9 +31,14 @@ SearchFn = Callable[..., tuple[Any, int, int, int, list[Any], list[Any]]]
 
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 5.0
-#: Part of the budget the engine may search: the rest pays for copying the board and checking the move.
-ENGINE_SHARE = 0.9
-ENGINE_OVERHEAD = 0.002
+#: Part of the budget the engine may search: the rest pays for copying the board, checking the move, and the
+#: moments a busy machine does not run us at all (measured: up to ~20 ms on a loaded 2-core box). Short budgets
+#: keep a large share in reserve, long ones a fixed 30 ms.
+ENGINE_SHARE = 0.6
+ENGINE_SHARE_LONG = 0.9
+ENGINE_RESERVE_LONG = 0.03
+#: How fast the remembered lag fades (per move).
+LAG_DECAY = 0.9
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
 BAR_SCALE = 600.0
 #: Root turns reported as considerations.
@@ -105,11 +110,14 @@ class SearchBot:
         self.search = engine(implementation)
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
+        #: how far past its deadline a recent search returned (a loaded machine deschedules us): kept in reserve
+        self.lag = 0.0
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
-        return max(0.001, limit * ENGINE_SHARE - ENGINE_OVERHEAD)
+        share = max(limit * ENGINE_SHARE, limit * ENGINE_SHARE_LONG - ENGINE_RESERVE_LONG)
+        return max(0.001, min(share, limit - 2 * self.lag))
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         begun = time.monotonic()
@@ -125,7 +133,7 @@ class SearchBot:
         self.last_considerations = None
         L = board.win_distance
         near = 2 if board.view_distance >= 2 else 1
-        if not (4 <= L <= 16) or len(board.stones) == 0:
+        if not (4 <= L <= 10) or len(board.stones) == 0:
             move = choose_on_board(board, seat)
             return move, {}
         bounded = self.max_depth is not None or self.max_nodes is not None
@@ -136,7 +144,10 @@ class SearchBot:
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 20
         if bounded:
             tt_bits = 18
+        started = time.monotonic()
         result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits)
+        if secs:
+            self.lag = max(time.monotonic() - started - secs, self.lag * LAG_DECAY)
         mv, score, done, count, pv, root = result
         move: Move | None = None
         if mv is not None:

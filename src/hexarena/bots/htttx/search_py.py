@@ -41,10 +41,12 @@ KB_MAIN = 6
 KB_Q = 3
 KT = 8
 MT = 6
+#: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
+T_INNER = 2
 SIDE_KEY = 0x9E3779B97F4A7C15
 EXACT, LOWER, UPPER = 0, 1, 2
 #: stop checks (clock, stop callback) every this many nodes (a power of two minus one as a mask)
-CHECK_MASK = 255
+CHECK_MASK = 4095
 #: the clock is read more often in Python (its nodes are ~100x slower); it does not change what is searched
 TIME_MASK = 15
 
@@ -367,13 +369,48 @@ class PySearch:
                 a, b = (ca, cb) if ca < cb else (cb, ca)
                 self.place(a, s)
                 self.place(b, s)
-                n = self.nthreat[s]
+                n = self.blockers(a, b, s) if self.nthreat[s] > 0 else 0
                 self.undo(b, s)
                 self.undo(a, s)
                 if n > 0:
                     found.append((n, sa + sb, a, b))
         found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
         return [(a, b) for _, _, a, b in found[:MT]]
+
+    def blockers(self, a: int, b: int, s: int) -> int:
+        """Stones the opponent needs to spoil every threat window of ``s`` through ``a`` or ``b`` (3: more than a
+        turn has, a win). Only windows through the new stones can be new threats, so 36 windows at most."""
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        t = self.L - 2
+        wins: list[int] = []
+        for c in (a, b):
+            for ax in range(3):
+                d = self.axes[ax]
+                base = ax * NN
+                for i in range(self.L):
+                    w = base + c - i * d
+                    if cnt_s[w] >= t and cnt_o[w] == 0 and w not in wins:
+                        wins.append(w)
+        if not wins:
+            return 0
+        cells: list[int] = []
+        masks: list[int] = []
+        for k, w in enumerate(wins):
+            for c in self.window_empties(w):
+                if c in cells:
+                    masks[cells.index(c)] |= 1 << k
+                else:
+                    cells.append(c)
+                    masks.append(1 << k)
+        full = (1 << len(wins)) - 1
+        if any(m == full for m in masks):
+            return 1
+        for i in range(len(masks)):
+            for j in range(i + 1, len(masks)):
+                if masks[i] | masks[j] == full:
+                    return 2
+        return 3
 
     # ----- search -----
 
@@ -467,6 +504,9 @@ class PySearch:
                 return -(WIN - ply - 1)
         else:
             moves = self.pair_moves(s, K_INNER, M_INNER)
+            for m in self.threat_moves(s)[:T_INNER]:
+                if m not in moves:
+                    moves.append(m)
         if tt_move >= 0:
             tm = (tt_move // NN, tt_move % NN)
             if tm in moves:
