@@ -13,7 +13,6 @@ from typing import Any
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
 
-
 #: The strongest built-in bot of each game, served as ``best``.
 BEST: dict[str, str] = {
     "htttx": "search",

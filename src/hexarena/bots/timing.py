@@ -24,9 +24,7 @@ MAX_SHARE = 0.1
 INCREMENT_SHARE = 0.8
 
 
-def move_budget(
-    clock: ClockConfig, time_limit: float | None, time_left: float | None, moves_made: int
-) -> float | None:
+def move_budget(clock: ClockConfig, time_limit: float | None, time_left: float | None, moves_made: int) -> float | None:
     """Seconds the bot should think about its next move (None: no clock, the bot's own cap applies).
 
     ``time_limit`` is what the referee offers (the most it may use), ``time_left`` the player's clock,

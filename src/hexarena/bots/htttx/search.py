@@ -126,7 +126,9 @@ class SearchBot:
         move, _ = self.analyse_board(board, seat, self.budget(time_limit), begun)
         return move
 
-    def analyse_board(self, board: Board, seat: int, seconds: float, begun: float | None = None) -> tuple[Move, dict[str, Any]]:
+    def analyse_board(
+        self, board: Board, seat: int, seconds: float, begun: float | None = None
+    ) -> tuple[Move, dict[str, Any]]:
         """The move for ``seat`` and the evaluation (also kept in ``last_evaluation`` / ``last_considerations``)."""
         begun = time.monotonic() if begun is None else begun
         self.last_evaluation = None
@@ -134,8 +136,7 @@ class SearchBot:
         L = board.win_distance
         near = 2 if board.view_distance >= 2 else 1
         if not (4 <= L <= 10) or len(board.stones) == 0:
-            move = choose_on_board(board, seat)
-            return move, {}
+            return choose_on_board(board, seat), {}
         bounded = self.max_depth is not None or self.max_nodes is not None
         depth = self.max_depth if self.max_depth is not None else 64
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62

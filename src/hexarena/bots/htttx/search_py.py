@@ -65,6 +65,12 @@ def weights(length: int) -> list[int]:
     return w
 
 
+Move4 = tuple[int, int, int, int]
+#: (best move or None, score for the side to move, depth completed, nodes, principal variation, root turns with
+#: their scores ``(q1, r1, q2, r2, score)``): what both engines return.
+Result = tuple[Move4 | None, int, int, int, list[Move4], list[tuple[int, int, int, int, int]]]
+
+
 class _Aborted(Exception):
     pass
 
@@ -592,9 +598,7 @@ class PySearch:
             self.undo(pa, ps)
         return line
 
-    def run(
-        self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None
-    ) -> tuple[tuple[int, int, int, int] | None, int, int, int, list[tuple[int, int, int, int]], list[tuple[int, ...]]]:
+    def run(self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None) -> Result:
         """Iterative deepening: (best move, score for the side to move, depth completed, nodes, pv, root scores).
 
         The move is in board coordinates ``(q1, r1, q2, r2)``; root scores are ``(q1, r1, q2, r2, score)`` best
@@ -677,6 +681,6 @@ def search(
     seconds: float,
     stop: Callable[[], bool] | None,
     tt_bits: int = 18,
-) -> tuple[tuple[int, int, int, int] | None, int, int, int, list[tuple[int, int, int, int]], list[tuple[int, ...]]]:
+) -> Result:
     """One search (see ``PySearch.run``); the same signature and result as ``_csearch.search``."""
     return PySearch(stones, to_move, win_distance, near, tt_bits).run(max_depth, max_nodes, seconds, stop)

@@ -106,8 +106,10 @@ class EngineBotAdapter(BaseBot):
             pieces,
             _position_evaluation(evaluation),
             [
-                ((Coord(q=c["pieces"][0][0], r=c["pieces"][0][1]), Coord(q=c["pieces"][1][0], r=c["pieces"][1][1])),
-                 _position_evaluation(c.get("evaluation")))
+                (
+                    (Coord(q=c["pieces"][0][0], r=c["pieces"][0][1]), Coord(q=c["pieces"][1][0], r=c["pieces"][1][1])),
+                    _position_evaluation(c.get("evaluation")),
+                )
                 for c in considered or []
             ],
         )

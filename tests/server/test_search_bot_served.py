@@ -1,0 +1,77 @@
+"""``hexarena bot serve --bot search`` as a real subprocess: its evaluations and considered turns cross bws into
+the referee's record, and the game server's ``POST /api/analyse`` evaluates positions with it (the documented way
+to analyse with a built-in: the endpoint takes a bws bot address)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from procs import bot_server, free_port, until_up
+
+from fakes.servers import serve_app
+from hexarena.core.types import Termination
+from hexarena.games.htttx import HTTTX
+from hexarena.players.base import ClockConfig
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.players.spec import make_player
+from hexarena.referee.match import MatchConfig, Referee
+from hexarena.server.analysis import install
+from hexarena.server.app import Settings, create_app
+
+
+@pytest.fixture
+def search_url() -> Iterator[str]:
+    port = free_port()
+    proc = bot_server("search", port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=database_url, protocols=False))
+    install(app)
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as client:
+        yield client
+
+
+async def test_evaluations_cross_bws_into_the_record(search_url: str) -> None:
+    await until_up(f"{search_url}/capabilities.json")
+    async with httpx.AsyncClient() as client:
+        caps = (await client.get(f"{search_url}/capabilities.json")).json()
+    assert caps["basic_websocket"]["versions"]["v1-alpha"]["evaluation"] is True
+    served = await make_player(f"bws:{search_url}", "htttx")
+    players = [served, InProcessPlayer.builtin("htttx", "heuristic")]
+    result = await Referee(MatchConfig(game=HTTTX, clock=ClockConfig("turn", 0.5)), players).run()
+    assert result.outcome.termination == Termination.NORMAL and result.winner == 0, result.outcome
+    mine = [m for m in result.moves if m.seat == 0]
+    assert all(m.evaluation is not None and "heuristic" in m.evaluation for m in mine)
+    assert mine[-1].evaluation == {"heuristic": 1.0, "win_in": 1}
+    considered = mine[0].considerations
+    assert considered and len(considered[0]["pieces"]) == 2 and "heuristic" in considered[0]["evaluation"]
+
+
+async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
+    search_url: str, api: httpx.AsyncClient
+) -> None:
+    await until_up(f"{search_url}/capabilities.json")
+    four = [{"q": i, "r": 0, "p": "x"} for i in range(4)] + [
+        {"q": 0, "r": 1, "p": "o"},
+        {"q": 1, "r": 1, "p": "o"},
+        {"q": 5, "r": -3, "p": "o"},
+    ]
+    for to_move, expected in (("x", {"heuristic": 1.0, "win_in": 1}), ("o", None)):
+        response = await api.post(
+            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 2}
+        )
+        assert response.status_code == 200, response.text
+        evaluation = response.json()["evaluation"]
+        if expected is not None:
+            assert evaluation == expected
+        else:  # O to move blocks X's four (both ends): a game again, no forced result either way
+            assert evaluation.get("win_in") is None and -1 < evaluation["heuristic"] < 1
