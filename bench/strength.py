@@ -2,6 +2,7 @@
 
     PYTHONPATH=src .venv/bin/python bench/strength.py [--opponent heuristic|hexbot-ab|hexbot-heuristic|all]
         [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python]
+    PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
 
 Each match is ``search`` against one opponent at equal time per move (a turn clock, ``--clock`` seconds a turn),
 in pairs of games on the same random two-turn opening with colours swapped, until the SPRT decides (H1: search is
@@ -181,6 +182,44 @@ def score_line(wins: int, draws: int, losses: int) -> str:
     )
 
 
+def speed(console: Console, positions: int = 12, nodes: int = 3000) -> None:
+    """Nodes a CPU second of the C engine and the Python reference on the same middle-game positions (the same
+    node budget, so both search exactly the same trees)."""
+    import random
+
+    from hexarena.bots.htttx.search import engine
+    from hexarena.games.htttx import HTTTX
+
+    rng = random.Random(3)
+    cases = []
+    for _ in range(positions):
+        state = HTTTX.new()
+        for _ in range(8):
+            board = state.board()
+            near = sorted(
+                c
+                for c in board.legal_cells()
+                if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
+            )
+            nxt = HTTTX.play(state, tuple(rng.sample(near, 2)))
+            if nxt.is_over:
+                break
+            state = nxt
+        cases.append((list(state.stones), state.to_move_seat))
+    for name in ("Python", "C"):
+        try:
+            fn = engine(name)
+        except RuntimeError as exc:
+            console.print(f"{name}: {exc}")
+            continue
+        total = 0
+        began = time.process_time()
+        for stones, seat in cases:
+            total += fn(stones, seat, 6, 2, 64, nodes, 0.0, None, 16)[3]
+        used = time.process_time() - began
+        console.print(f"{name:>6}: {total:,} nodes in {used:.2f} CPU s = {total / used:,.0f} nodes/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -191,8 +230,12 @@ def main() -> None:
     parser.add_argument("--sprt", default="0,100", help="ELO0,ELO1 of the SPRT")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hexbot-python", default=os.environ.get("HEXBOT_PYTHON", "/tmp/hexbot-venv/bin/python"))
+    parser.add_argument("--speed", action="store_true", help="only measure nodes/s of the C and Python engines")
     args = parser.parse_args()
     console = Console(width=150)
+    if args.speed:
+        speed(console)
+        return
     names = ["heuristic", "hexbot-ab", "hexbot-heuristic"] if args.opponent == "all" else [args.opponent]
     bridges: list[HexbotBridge] = []
     servers: list[Any] = []

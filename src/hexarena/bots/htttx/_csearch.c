@@ -861,24 +861,24 @@ static PyObject *search(PyObject *self, PyObject *args) {
         threat_windows(s, sd, &w, 1);
         int e[MAXL];
         int ne = window_empties(s, w, e);
-        int a = e[0], b;
+        int a = ne > 0 ? e[0] : -1, b = -1;
         if (ne >= 2)
             b = e[1];
-        else {
+        else if (ne == 1) {
             int nc = scored_candidates(s, sd);
-            int minc = -1;
             for (int i = 0; i < nc; i++)
-                if (s->cells[i].c != a && (minc < 0 || s->cells[i].c < minc)) minc = s->cells[i].c;
-            b = minc;
+                if (s->cells[i].c != a && (b < 0 || s->cells[i].c < b)) b = s->cells[i].c;
         }
-        PyObject *mv = coords(s, a, b);
-        PyObject *pv = PyList_New(1);
-        Py_INCREF(mv);
-        PyList_SET_ITEM(pv, 0, mv);
-        PyObject *root = PyList_New(1);
-        PyList_SET_ITEM(root, 0, coords_score(s, a, b, WIN));
-        result = Py_BuildValue("(NLiiNN)", mv, WIN, 1, 1, pv, root);
-        goto done;
+        if (a >= 0 && b >= 0) {
+            PyObject *mv = coords(s, a, b);
+            PyObject *pv = PyList_New(1);
+            Py_INCREF(mv);
+            PyList_SET_ITEM(pv, 0, mv);
+            PyObject *root = PyList_New(1);
+            PyList_SET_ITEM(root, 0, coords_score(s, a, b, WIN));
+            result = Py_BuildValue("(NLiiNN)", mv, WIN, 1, 1, pv, root);
+            goto done;
+        }
     }
     int n;
     Pair *moves = root_moves(s, &n);

@@ -561,14 +561,17 @@ class PySearch:
                 moves.append(m)
         return moves
 
-    def winning_pair(self) -> tuple[int, int]:
+    def winning_pair(self) -> tuple[int, int] | None:
+        """The cells completing the first threat window of the side to move (None: none is playable here)."""
         s = self.side
         w = self.threat_windows(s)[0]
         e = self.window_empties(w)
         if len(e) >= 2:
             return (e[0], e[1])
+        if not e:
+            return None
         other = [c for c in self.candidates() if c != e[0]]
-        return (e[0], other[0])
+        return (e[0], other[0]) if other else None
 
     def pv_from(self, a: int, b: int, limit: int) -> list[tuple[int, int]]:
         """The principal variation: ``(a, b)`` then the transposition table's best moves."""
@@ -611,9 +614,9 @@ class PySearch:
         s = self.side
         if self.minx > self.maxx:
             return (None, 0, 0, 0, [], [])
-        if self.nthreat[s] > 0:
-            a, b = self.winning_pair()
-            mv = self.coords(a, b)
+        win = self.winning_pair() if self.nthreat[s] > 0 else None
+        if win is not None:
+            mv = self.coords(win[0], win[1])
             return (mv, WIN, 1, 1, [mv], [(*mv, WIN)])
         moves = self.root_moves()
         if not moves:
