@@ -14,7 +14,7 @@ ctypes), which must be installed in a separate venv, outside hexarena's dependen
 
     python3 -m venv /tmp/hexbot-venv && /tmp/hexbot-venv/bin/pip install hexbot
 
-hexbot plays through ``bench/hexbot_bridge.py`` (run by that venv's Python), served here as a bws bot with
+hexbot plays through ``bench/hexbot/bridge.py`` (run by that venv's Python), served here as a bws bot with
 hexarena's bot SDK, so the tournament meets it like any remote bot: ``hexbot-ab`` is its alpha-beta search
 (``HexGame.search``, transposition table, killers, late-move reductions; iterative deepening by time in the bridge),
 ``hexbot-heuristic`` its one-ply move scorer. hexbot's neural bots need downloaded weights and are left out.
@@ -45,7 +45,7 @@ from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.tournament.cli import _executor, print_final
 from hexarena.tournament.runner import Runner, TournamentConfig
 
-BRIDGE = Path(__file__).with_name("hexbot_bridge.py")
+BRIDGE = Path(__file__).with_name("hexbot") / "bridge.py"
 #: Part of the turn's time hexbot's bridge may spend (the same share our search keeps in reserve at short clocks).
 HEXBOT_SHARE = 0.6
 
@@ -102,7 +102,7 @@ def hexbot_bot(bridge: HexbotBridge, name: str) -> type[BaseBot]:
         @classmethod
         def capabilities(cls) -> Capabilities:
             caps = default_capabilities(BwsV1AlphaCapability(move_time_limit=True, free_setup=True))
-            caps.meta = Meta(name=name, description="hexbot (PyPI) through bench/hexbot_bridge.py")
+            caps.meta = Meta(name=name, description="hexbot (PyPI) through bench/hexbot/bridge.py")
             return caps
 
         def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:

@@ -1,6 +1,6 @@
 """Runs inside hexbot's own venv (not hexarena's): one JSON request a line on stdin, one JSON answer on stdout.
 
-    /tmp/hexbot-venv/bin/python bench/hexbot_bridge.py
+    /tmp/hexbot-venv/bin/python bench/hexbot/bridge.py   (started by bench/strength.py; not a benchmark itself)
 
 Request: ``{"x": [[q, r], ...], "o": [[q, r], ...], "to_move": 0 | 1, "seconds": S, "engine": "ab"}``; answer:
 ``{"move": [[q1, r1], [q2, r2]], "depth": D}``. hexbot's C alpha-beta (``HexGame.search(depth)``, one stone per
