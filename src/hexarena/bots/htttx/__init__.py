@@ -1,5 +1,5 @@
 """Reference HTTTX bots (``EngineBot``s on the engine's fast Board): ``random``, ``center``, ``heuristic``, and
-``search`` (alpha-beta with threat search, the strongest; also served as ``best``)."""
+``search`` (alpha-beta with threat search, the strongest: ``bots.registry`` serves it as ``best`` too)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ BOTS: dict[str, Callable[[], EngineBot]] = {
     "center": CenterBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
-    "best": SearchBot,
 }
 
 __all__ = [

@@ -127,13 +127,16 @@ class EngineBotAdapter(BaseBot):
 
 
 def bot_class_for(name: str) -> type[BaseBot]:
-    """The ``BaseBot`` class serving the reference HTTTX bot ``name`` (ConfigError lists the known ones)."""
-    from hexarena.bots.htttx import BOTS
+    """The ``BaseBot`` class serving the reference HTTTX bot ``name`` (ConfigError lists the known ones; ``best``
+    is the strongest)."""
+    from hexarena.bots.registry import builtin_bots
+
+    bots = builtin_bots("htttx")
 
     try:
-        factory = BOTS[name]
+        factory = bots[name]
     except KeyError:
-        raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+        raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(bots))}") from None
     return type(
         f"{name.title()}BotAdapter", (EngineBotAdapter,), {"engine_factory": staticmethod(factory), "engine_name": name}
     )
