@@ -252,3 +252,19 @@ def test_a_search_stops_when_asked(implementation: str) -> None:
     fn = engine(implementation)
     move, _, _, nodes, _, _ = fn(list(state.stones), state.to_move_seat, 6, 2, 64, 1 << 40, 0.0, _counter(), 16)
     assert move is not None and nodes < 1 << 20
+
+
+def test_a_served_engine_spreads_a_match_clock_too() -> None:
+    import time
+
+    from hexarena.bots.sdk.adapter import bot_class_for
+    from hexarena.bots.sdk.bot import JobContext
+    from hexarena.bots.sdk.models import Cell, Match, Player
+
+    bot = bot_class_for("best")()
+    bot._job = JobContext(deadline=time.monotonic() + 30.0)
+    cells = [Cell(q=0, r=0, p=Player.X)]
+    spread = bot.move_budget(cells, Player.O, Match(clock_type="match", clock=30.0))  # type: ignore[attr-defined]
+    assert spread is not None and spread <= 3.0
+    per_turn = bot.move_budget(cells, Player.O, Match(clock_type="turn", clock=30.0))  # type: ignore[attr-defined]
+    assert per_turn is not None and per_turn > 20.0

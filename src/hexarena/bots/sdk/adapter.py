@@ -95,7 +95,7 @@ class EngineBotAdapter(BaseBot):
 
     def choose_move(self, cells: list[Cell], player: Player, match: Match) -> Any:
         game, state = state_for(cells, player, match)
-        move = self.engine.choose(game, state, self.time_left(), self.rng)
+        move = self.engine.choose(game, state, self.move_budget(cells, player, match), self.rng)
         (aq, ar), (bq, br) = move
         pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
         evaluation = getattr(self.engine, "last_evaluation", None)
@@ -113,6 +113,20 @@ class EngineBotAdapter(BaseBot):
                 for c in considered or []
             ],
         )
+
+    def move_budget(self, cells: list[Cell], player: Player, match: Match) -> float | None:
+        """The engine's time for this move: under a match clock the server offers all that is left, so spread
+        it over the game like the in-process player does (``bots.timing``); else what the SDK allows."""
+        left = self.time_left()
+        if match.clock_type not in ("match", "incremental") or left is None:
+            return left
+        from hexarena.bots.timing import SAFETY, move_budget
+        from hexarena.players.base import ClockConfig
+
+        clock = ClockConfig(match.clock_type, match.clock, match.increment or 0.0)
+        made = sum(1 for c in cells if c.p == player) // 2
+        budget = move_budget(clock, left, left, made)
+        return None if budget is None else budget / SAFETY  # the SDK's soft deadline already keeps a margin
 
     def evaluate(self, cells: list[Cell], player: Player, match: Match) -> PositionEvaluation:
         """The engine's evaluation of the position for ``player`` to move (X's point of view, as bws wants)."""
