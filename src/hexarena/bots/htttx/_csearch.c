@@ -287,11 +287,18 @@ static Pair *pair_moves(S *s, int sd, int k, int m, int *n) {
     int cap = nt * (nt - 1) / 2 + 1;
     Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
     int np = 0;
+    i64 base = s->evalx;
+    i64 sign = sd == 0 ? 1 : -1;
     for (int i = 0; i < nt; i++)
         for (int j = i + 1; j < nt; j++) {
             int ci = top[i].c, cj = top[j].c;
             int a = ci < cj ? ci : cj, b = ci < cj ? cj : ci;
-            p[np].score = top[i].score + top[j].score + s->hist[a] + s->hist[b];
+            place(s, a, sd);
+            place(s, b, sd);
+            i64 gain = (s->evalx - base) * sign;
+            undo(s, b, sd);
+            undo(s, a, sd);
+            p[np].score = gain + s->hist[a] + s->hist[b];
             p[np].score2 = 0;
             p[np].a = a;
             p[np].b = b;

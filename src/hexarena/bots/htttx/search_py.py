@@ -294,12 +294,20 @@ class PySearch:
         top = self.top_cells(s, k)
         hist = self.hist
         pairs = []
+        base = self.evalx
+        sign = 1 if s == 0 else -1
         for i in range(len(top)):
-            si, ci = top[i]
+            ci = top[i][1]
             for j in range(i + 1, len(top)):
-                sj, cj = top[j]
+                cj = top[j][1]
                 a, b = (ci, cj) if ci < cj else (cj, ci)
-                pairs.append((si + sj + hist[a] + hist[b], a, b))
+                # the pair's real worth, lines the two stones build together included
+                self.place(a, s)
+                self.place(b, s)
+                gain = (self.evalx - base) * sign
+                self.undo(b, s)
+                self.undo(a, s)
+                pairs.append((gain + hist[a] + hist[b], a, b))
         pairs.sort(key=lambda e: (-e[0], e[1], e[2]))
         return [(a, b) for _, a, b in pairs[:m]]
 
