@@ -659,7 +659,13 @@ static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
         place(s, a, sd);
         place(s, b, sd);
         s->side = 1 - sd;
-        i64 v = -alphabeta(s, depth - 1, -beta, -alpha, ply + 1);
+        i64 v;
+        if (i == 0)
+            v = -alphabeta(s, depth - 1, -beta, -alpha, ply + 1);
+        else {
+            v = -alphabeta(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (!s->aborted && alpha < v && v < beta) v = -alphabeta(s, depth - 1, -beta, -alpha, ply + 1);
+        }
         s->side = sd;
         undo(s, b, sd);
         undo(s, a, sd);
@@ -914,7 +920,13 @@ static PyObject *search(PyObject *self, PyObject *args) {
             place(s, a, sd);
             place(s, b, sd);
             s->side = 1 - sd;
-            i64 vv = -alphabeta(s, depth - 1, -INF, -alpha, 1);
+            i64 vv;
+            if (i == 0)
+                vv = -alphabeta(s, depth - 1, -INF, -alpha, 1);
+            else {
+                vv = -alphabeta(s, depth - 1, -alpha - 1, -alpha, 1);
+                if (!s->aborted && vv > alpha) vv = -alphabeta(s, depth - 1, -INF, -alpha, 1);
+            }
             s->side = sd;
             undo(s, b, sd);
             undo(s, a, sd);

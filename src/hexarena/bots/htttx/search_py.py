@@ -529,12 +529,17 @@ class PySearch:
         alpha0 = alpha
         best = -INF
         best_a = best_b = -1
-        for a, b in moves:
+        for i, (a, b) in enumerate(moves):
             self.place(a, s)
             self.place(b, s)
             self.side = 1 - s
             try:
-                v = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                if i == 0:
+                    v = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                else:  # principal variation search: prove the move worse with a null window, else search it fully
+                    v = -self.alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < v < beta:
+                        v = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1)
             finally:
                 self.side = s
                 self.undo(b, s)
@@ -645,7 +650,12 @@ class PySearch:
                     self.place(b, s)
                     self.side = 1 - s
                     try:
-                        v = -self.alphabeta(depth - 1, -INF, -alpha, 1)
+                        if i == 0:
+                            v = -self.alphabeta(depth - 1, -INF, -alpha, 1)
+                        else:
+                            v = -self.alphabeta(depth - 1, -alpha - 1, -alpha, 1)
+                            if v > alpha:
+                                v = -self.alphabeta(depth - 1, -INF, -alpha, 1)
                     finally:
                         self.side = s
                         self.undo(b, s)
