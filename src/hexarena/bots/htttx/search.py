@@ -37,6 +37,9 @@ NO_CLOCK_SECONDS = 5.0
 ENGINE_SHARE = 0.6
 ENGINE_SHARE_LONG = 0.9
 ENGINE_RESERVE_LONG = 0.03
+#: Below these budgets (seconds) the search is not started (its setup alone costs ~1 ms in C, ~10 ms in Python).
+MIN_SEARCH_C = 0.002
+MIN_SEARCH_PYTHON = 0.015
 #: How fast the remembered lag fades (per move).
 LAG_DECAY = 0.9
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
@@ -138,6 +141,10 @@ class SearchBot:
         if not (4 <= L <= 10) or len(board.stones) == 0:
             return choose_on_board(board, seat), {}
         bounded = self.max_depth is not None or self.max_nodes is not None
+        python = self.search is py_search
+        if not bounded and seconds < (MIN_SEARCH_PYTHON if python else MIN_SEARCH_C):
+            # too little time to set a search up (an almost spent match clock): the 2 ms rule bot's move
+            return choose_on_board(board, seat), {}
         depth = self.max_depth if self.max_depth is not None else 64
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62
         left = seconds - (time.monotonic() - begun)
@@ -163,7 +170,7 @@ class SearchBot:
             "depth": done,
             "nodes": count,
             "pv": [_fmt(m) for m in pv],
-            "engine": "C" if self.search is not py_search else "Python",
+            "engine": "Python" if python else "C",
         }
         w = win_in(score)
         if w is not None:
