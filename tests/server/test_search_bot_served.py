@@ -4,6 +4,7 @@ to analyse with a built-in: the endpoint takes a bws bot address)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -75,3 +76,24 @@ async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
             assert evaluation == expected
         else:  # O to move blocks X's four (both ends): a game again, no forced result either way
             assert evaluation.get("win_in") is None and -1 < evaluation["heuristic"] < 1
+
+
+async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncClient) -> None:
+    body = {
+        "player_x": {"type": "builtin", "name": "search"},
+        "player_o": {"type": "builtin", "name": "heuristic"},
+        "match_config": {"clock_type": "turn", "clock": 0.2, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
+    }
+    created = await api.post("/game/new", json=body)
+    assert created.status_code == 200, created.text
+    game_id = created.json()["game_id"]
+    for _ in range(600):  # a bounded wait for the game to end (liveness, not timing)
+        got = await api.get(f"/games/{game_id}")
+        if got.status_code == 200 and got.json()["status"] != "running":
+            break
+        await asyncio.sleep(0.1)
+    record = got.json()
+    assert record["winner"] == 0, record["reason"]
+    mine = [m for m in record["moves"] if m["seat"] == 0]
+    assert mine and all(m["evaluation"] and "heuristic" in m["evaluation"] for m in mine)
+    assert mine[0]["evaluation"]["depth"] >= 1 and mine[0]["considerations"]
