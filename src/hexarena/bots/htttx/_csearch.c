@@ -775,6 +775,7 @@ static int pv_from(S *s, int a, int b, int limit, int *out) {
 }
 
 static PyObject *search(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *stones, *stop;
     int to_move, L, nearv, max_depth, tt_bits = 18;
     long long max_nodes;

@@ -149,7 +149,7 @@ class SearchBot:
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62
         left = seconds - (time.monotonic() - begun)
         secs = 0.0 if bounded and self.max_nodes is not None else max(0.0005, left)
-        tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 20
+        tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
         started = time.monotonic()

@@ -20,6 +20,7 @@ from hexarena.bots.sdk.bot import BaseBot, MoveResult, PositionEvaluation
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
 from hexarena.bots.sdk.game import SEAT_OF, board_of
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.bots.stopping import stoppable
 from hexarena.core.errors import ConfigError
 
 
@@ -95,7 +96,13 @@ class EngineBotAdapter(BaseBot):
 
     def choose_move(self, cells: list[Cell], player: Player, match: Match) -> Any:
         game, state = state_for(cells, player, match)
-        move = self.engine.choose(game, state, self.move_budget(cells, player, match), self.rng)
+        budget = self.move_budget(cells, player, match)
+        job = self._job
+        if job is None:
+            move = self.engine.choose(game, state, budget, self.rng)
+        else:  # an interrupt or a closed session stops the engine's search too (``bots.stopping``)
+            with stoppable(job.stop):
+                move = self.engine.choose(game, state, budget, self.rng)
         (aq, ar), (bq, br) = move
         pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
         evaluation = getattr(self.engine, "last_evaluation", None)
