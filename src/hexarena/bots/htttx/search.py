@@ -37,9 +37,14 @@ NO_CLOCK_SECONDS = 5.0
 ENGINE_SHARE = 0.6
 ENGINE_SHARE_LONG = 0.9
 ENGINE_RESERVE_LONG = 0.03
+#: The least share a remembered lag leaves the engine.
+ENGINE_FLOOR = 0.25
 #: Below these budgets (seconds) the search is not started (its setup alone costs ~1 ms in C, ~10 ms in Python).
 MIN_SEARCH_C = 0.002
 MIN_SEARCH_PYTHON = 0.015
+#: How far past its deadline a recent search of this process returned (a loaded machine deschedules us): kept in
+#: reserve by every search bot of the process, so a new game's first move already knows the machine.
+_lag = [0.0]
 #: How fast the remembered lag fades (per move).
 LAG_DECAY = 0.9
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
@@ -113,14 +118,12 @@ class SearchBot:
         self.search = engine(implementation)
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: how far past its deadline a recent search returned (a loaded machine deschedules us): kept in reserve
-        self.lag = 0.0
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
         share = max(limit * ENGINE_SHARE, limit * ENGINE_SHARE_LONG - ENGINE_RESERVE_LONG)
-        return max(0.001, min(share, limit - 2 * self.lag))
+        return max(0.001, min(share, max(limit * ENGINE_FLOOR, limit - 2 * _lag[0])))
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         begun = time.monotonic()
@@ -152,10 +155,9 @@ class SearchBot:
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
-        started = time.monotonic()
         result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits)
-        if secs:
-            self.lag = max(time.monotonic() - started - secs, self.lag * LAG_DECAY)
+        if secs:  # how late the search returned, the board copy before it included
+            _lag[0] = max(time.monotonic() - begun - seconds, _lag[0] * LAG_DECAY)
         mv, score, done, count, pv, root = result
         move: Move | None = None
         if mv is not None:
