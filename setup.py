@@ -1,4 +1,4 @@
-"""Build the optional C accelerators (HTTTX board, Hex); all metadata lives in pyproject.toml.
+"""Build the optional C accelerators (HTTTX board and search, Hex); all metadata lives in pyproject.toml.
 
 Why a setup.py at all: pyproject.toml cannot declare C extensions. ``optional=True`` makes a failed compile a
 warning, so an install without a compiler still works and the pure-Python code is used instead (for HTTTX,
@@ -12,6 +12,12 @@ setup(
         Extension(
             "hexarena.games.htttx._cboard",
             sources=["src/hexarena/games/htttx/_cboard.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "hexarena.bots.htttx._csearch",
+            sources=["src/hexarena/bots/htttx/_csearch.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

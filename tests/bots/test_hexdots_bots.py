@@ -38,7 +38,7 @@ def test_bots_are_registered_engine_bots() -> None:
         bot = factory()
         assert isinstance(bot, EngineBot)
         assert bot.name == name
-    assert set(builtin_bots("hexdots")) == {"random", "greedy"}
+    assert set(builtin_bots("hexdots")) == {"random", "greedy", "best"}  # best: greedy, the strongest
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(3, 3), (3, 6), (7, 7), (9, 4)])

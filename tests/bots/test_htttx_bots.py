@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from hexarena.bots.base import EngineBot
-from hexarena.bots.htttx import BOTS, HeuristicBot, RandomBot
+from hexarena.bots.htttx import BOTS, HeuristicBot, RandomBot, SearchBot
 from hexarena.games.htttx import HTTTX, HtttxState
 
 AXES = ((1, 0), (0, 1), (1, -1))
@@ -55,12 +55,13 @@ def one_block_suffices(cells: dict[tuple[int, int], int], seat: int) -> bool:
 
 
 def test_every_bot_is_registered_and_plays_legal_games() -> None:
-    assert set(BOTS) == {"random", "center", "heuristic"}
+    assert set(BOTS) == {"random", "center", "heuristic", "search"}
     for name, factory in BOTS.items():
         bot = factory()
         assert isinstance(bot, EngineBot) and bot.name == name
-    for a, b in product(BOTS, repeat=2):
-        play_game(BOTS[a](), BOTS[b](), seed=hash((a, b)) % 1000, max_turns=15)  # HTTTX.play checks legality
+    factories = {**BOTS, "search": lambda: SearchBot(max_nodes=300)}  # a node budget: no clock in these games
+    for a, b in product(factories, repeat=2):
+        play_game(factories[a](), factories[b](), seed=hash((a, b)) % 1000, max_turns=15)  # HTTTX.play checks legality
 
 
 def test_heuristic_beats_random_nearly_always() -> None:

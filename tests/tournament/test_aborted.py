@@ -214,7 +214,7 @@ async def test_api_refuses_an_unknown_builtin_before_any_game(store: Store) -> N
         r = await c.post("/api/tournaments", json=body)
         await shutdown_tournaments(app)
     assert 400 <= r.status_code < 500, r.text
-    assert "no built-in bot 'nosuch' for tictactoe; choose one of: perfect, random" in r.json()["detail"]
+    assert "no built-in bot 'nosuch' for tictactoe; choose one of: best, perfect, random" in r.json()["detail"]
     assert await store.list_tournaments() == []
 
 
@@ -226,7 +226,7 @@ def test_cli_refuses_an_unknown_builtin_before_any_game() -> None:
         main, ["tournament", "run", "tictactoe", "builtin:random", "builtin:nosuch", "--no-store"]
     )
     assert result.exit_code == 2, result.output
-    assert "no built-in bot 'nosuch' for tictactoe; choose one of: perfect, random" in result.output
+    assert "no built-in bot 'nosuch' for tictactoe; choose one of: best, perfect, random" in result.output
     assert "standings" not in result.output
 
 

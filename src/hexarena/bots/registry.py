@@ -1,4 +1,8 @@
-"""Built-in bots by game: each game's bot package exports ``BOTS: dict[str, factory]``."""
+"""Built-in bots by game: each game's bot package exports ``BOTS: dict[str, factory]``.
+
+``best`` is an alias every game has: its strongest built-in (``BEST``), so a newcomer, a tournament or a script can
+ask for a real opponent without knowing the names (``builtin:best``, ``hexarena bot serve --bot best``).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,19 @@ from typing import Any
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
 
+#: The strongest built-in bot of each game, served as ``best``.
+BEST: dict[str, str] = {
+    "htttx": "search",
+    "hex": "mcts",
+    "hive": "alphabeta",
+    "tictactoe": "perfect",
+    "hexdots": "greedy",
+    "numberwang": "random",
+}
+
 
 def builtin_bots(game: str) -> dict[str, Callable[[], Any]]:
-    """Every built-in bot of ``game`` by name (empty when the game ships none)."""
+    """Every built-in bot of ``game`` by name, ``best`` included (empty when the game ships none)."""
     name = get_game(game).name
     try:
         module = importlib.import_module(f"hexarena.bots.{name}")
@@ -19,7 +33,11 @@ def builtin_bots(game: str) -> dict[str, Callable[[], Any]]:
         if exc.name == f"hexarena.bots.{name}":
             return {}
         raise
-    return dict(getattr(module, "BOTS", {}))
+    bots = dict(getattr(module, "BOTS", {}))
+    best = BEST.get(name)
+    if best in bots:
+        bots["best"] = bots[best]
+    return bots
 
 
 def make_builtin(game: str, bot: str) -> Any:

@@ -19,10 +19,9 @@ from typing import Any
 
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.stopping import stoppable
+from hexarena.bots.timing import move_budget
 from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest
 
-#: Part of the move budget a built-in bot is told it has, keeping room for the thread hop and the referee.
-SAFETY = 0.8
 #: A bot is called inline after ``INLINE_AFTER`` consecutive moves each faster than this (seconds)...
 INLINE_BELOW = 0.0005
 INLINE_AFTER = 3
@@ -66,7 +65,9 @@ class InProcessPlayer(BasePlayer):
         return move, time.perf_counter() - begun
 
     async def move(self, request: MoveRequest) -> MoveReply:
-        limit = None if request.time_limit is None else max(0.0, request.time_limit * SAFETY)
+        # the referee offers the whole remaining time under a match clock: turn that into this move's budget
+        made = len(request.history) // 2  # about this player's moves so far (two seats take turns)
+        limit = move_budget(self.info.clock, request.time_limit, request.time_left, made)
         game = self.info.game
         inline = not self.threaded or self._fast_streak >= INLINE_AFTER
         if inline:

@@ -3,6 +3,10 @@
 ``bot_class_for("heuristic")`` is what ``hexarena bot serve --bot heuristic`` serves. The adapter rebuilds an
 ``HtttxState`` from the request's cells (``HTTTX.from_cells``) and asks the engine bot for a move, giving it the
 time the SDK allows (``time_left()``) as its ``time_limit``.
+
+An engine that reports what it saw (``last_evaluation`` / ``last_considerations``, as ``search`` does) has them
+sent with its move; one that can analyse a position (``analyse_board``) also declares bws ``evaluation``, so
+``eval_request`` and the server's ``POST /api/analyse`` work with ``hexarena bot serve --bot search``.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from hexarena.bots.base import EngineBot
-from hexarena.bots.sdk.bot import BaseBot
+from hexarena.bots.sdk.bot import BaseBot, MoveResult, PositionEvaluation
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
 from hexarena.bots.sdk.game import SEAT_OF, board_of
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.bots.stopping import stoppable
 from hexarena.core.errors import ConfigError
 
 
@@ -72,7 +77,8 @@ class EngineBotAdapter(BaseBot):
                 free_move_order=True,
                 resettable_state=True,
                 interruptible=True,
-                evaluation=False,
+                evaluation=cls.can_evaluate(),
+                evaluation_time_limit=cls.can_evaluate(),
                 config={"dynamic": True},
             )
         )
@@ -83,21 +89,82 @@ class EngineBotAdapter(BaseBot):
         )
         return caps
 
-    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+    @classmethod
+    def can_evaluate(cls) -> bool:
+        """True when the engine can analyse a position (answers bws ``eval_request``)."""
+        return callable(getattr(cls.engine_factory, "analyse_board", None))
+
+    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> Any:
         game, state = state_for(cells, player, match)
-        move = self.engine.choose(game, state, self.time_left(), self.rng)
+        budget = self.move_budget(cells, player, match)
+        job = self._job
+        if job is None:
+            move = self.engine.choose(game, state, budget, self.rng)
+        else:  # an interrupt or a closed session stops the engine's search too (``bots.stopping``)
+            with stoppable(job.stop):
+                move = self.engine.choose(game, state, budget, self.rng)
         (aq, ar), (bq, br) = move
-        return Coord(q=aq, r=ar), Coord(q=bq, r=br)
+        pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
+        evaluation = getattr(self.engine, "last_evaluation", None)
+        considered = getattr(self.engine, "last_considerations", None)
+        if not evaluation and not considered:
+            return pieces
+        return MoveResult(
+            pieces,
+            _position_evaluation(evaluation),
+            [
+                (
+                    (Coord(q=c["pieces"][0][0], r=c["pieces"][0][1]), Coord(q=c["pieces"][1][0], r=c["pieces"][1][1])),
+                    _position_evaluation(c.get("evaluation")),
+                )
+                for c in considered or []
+            ],
+        )
+
+    def move_budget(self, cells: list[Cell], player: Player, match: Match) -> float | None:
+        """The engine's time for this move: under a match clock the server offers all that is left, so spread
+        it over the game like the in-process player does (``bots.timing``); else what the SDK allows."""
+        left = self.time_left()
+        if match.clock_type not in ("match", "incremental") or left is None:
+            return left
+        from hexarena.bots.timing import SAFETY, move_budget
+        from hexarena.players.base import ClockConfig
+
+        clock = ClockConfig(match.clock_type, match.clock, match.increment or 0.0)
+        made = sum(1 for c in cells if c.p == player) // 2
+        budget = move_budget(clock, left, left, made)
+        return None if budget is None else budget / SAFETY  # the SDK's soft deadline already keeps a margin
+
+    def evaluate(self, cells: list[Cell], player: Player, match: Match) -> PositionEvaluation:
+        """The engine's evaluation of the position for ``player`` to move (X's point of view, as bws wants)."""
+        analyse = getattr(self.engine, "analyse_board", None)
+        if analyse is None:
+            return PositionEvaluation()
+        _, state = state_for(cells, player, match)
+        left = self.time_left()
+        seconds = self.engine.budget(left) if hasattr(self.engine, "budget") else (left or 1.0)
+        _, evaluation = analyse(state.board(), state.to_move_seat, seconds)
+        return _position_evaluation(evaluation) or PositionEvaluation()
 
 
 def bot_class_for(name: str) -> type[BaseBot]:
-    """The ``BaseBot`` class serving the reference HTTTX bot ``name`` (ConfigError lists the known ones)."""
-    from hexarena.bots.htttx import BOTS
+    """The ``BaseBot`` class serving the reference HTTTX bot ``name`` (ConfigError lists the known ones; ``best``
+    is the strongest)."""
+    from hexarena.bots.registry import builtin_bots
+
+    bots = builtin_bots("htttx")
 
     try:
-        factory = BOTS[name]
+        factory = bots[name]
     except KeyError:
-        raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+        raise ConfigError(f"unknown HTTTX bot {name!r}; known: {', '.join(sorted(bots))}") from None
     return type(
         f"{name.title()}BotAdapter", (EngineBotAdapter,), {"engine_factory": staticmethod(factory), "engine_name": name}
     )
+
+
+def _position_evaluation(evaluation: dict[str, Any] | None) -> PositionEvaluation | None:
+    """The bws fields (``heuristic``, ``win_in``) of an engine's evaluation dict."""
+    if not evaluation:
+        return None
+    return PositionEvaluation(evaluation.get("heuristic"), evaluation.get("win_in"))

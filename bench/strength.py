@@ -1,0 +1,271 @@
+"""Playing strength of the HTTTX ``search`` bot, through hexarena's own tournament runner with SPRT.
+
+    PYTHONPATH=src .venv/bin/python bench/strength.py [--opponent heuristic|hexbot-ab|hexbot-heuristic|all]
+        [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python]
+    PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
+
+Each match is ``search`` against one opponent at equal time per move (a turn clock, ``--clock`` seconds a turn),
+in pairs of games on the same random two-turn opening with colours swapped, until the SPRT decides (H1: search is
+at least ELO1 stronger; H0: at most ELO0) or ``--games`` games are played. It prints the runner's standings (score,
+Elo difference with its 95 % error bar, SPRT log-likelihood ratio and decision).
+
+Opponents: ``heuristic`` (the previous best built-in) and hexbot's bots (PyPI ``hexbot``, a C engine behind
+ctypes), which must be installed in a separate venv, outside hexarena's dependencies:
+
+    python3 -m venv /tmp/hexbot-venv && /tmp/hexbot-venv/bin/pip install hexbot
+
+hexbot plays through ``bench/hexbot/bridge.py`` (run by that venv's Python), served here as a bws bot with
+hexarena's bot SDK, so the tournament meets it like any remote bot: ``hexbot-ab`` is its alpha-beta search
+(``HexGame.search``, transposition table, killers, late-move reductions; iterative deepening by time in the bridge),
+``hexbot-heuristic`` its one-ply move scorer. hexbot's neural bots need downloaded weights and are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Console
+
+from hexarena.bots.htttx.heuristic import choose_on_board
+from hexarena.bots.sdk import BaseBot, make_app
+from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena.bots.sdk.game import SEAT_OF, board_of
+from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.tournament.cli import _executor, print_final
+from hexarena.tournament.runner import Runner, TournamentConfig
+
+BRIDGE = Path(__file__).with_name("hexbot") / "bridge.py"
+#: Part of the turn's time hexbot's bridge may spend (the same share our search keeps in reserve at short clocks).
+HEXBOT_SHARE = 0.6
+
+
+class HexbotBridge:
+    """One bridge subprocess; restarted when hexbot's engine crashes it (it does outside its 31x31 grid)."""
+
+    def __init__(self, python: str, engine: str) -> None:
+        self.python = python
+        self.engine = engine
+        self.proc: subprocess.Popen[str] | None = None
+        self.lock = threading.Lock()
+        self.crashes = 0
+
+    def _start(self) -> subprocess.Popen[str]:
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(
+                [self.python, str(BRIDGE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            )
+        return self.proc
+
+    def move(self, cells: list[Cell], seconds: float) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        xs = [[c.q, c.r] for c in cells if SEAT_OF[Player(c.p)] == 0]
+        os_ = [[c.q, c.r] for c in cells if SEAT_OF[Player(c.p)] == 1]
+        request = json.dumps({"x": xs, "o": os_, "seconds": seconds, "engine": self.engine})
+        with self.lock:
+            proc = self._start()
+            assert proc.stdin is not None and proc.stdout is not None
+            try:
+                proc.stdin.write(request + "\n")
+                proc.stdin.flush()
+                line = proc.stdout.readline()
+            except (BrokenPipeError, OSError):
+                line = ""
+            if not line:
+                self.crashes += 1
+                proc.kill()
+                self.proc = None
+                return None
+        (a, b) = json.loads(line)["move"]
+        return (a[0], a[1]), (b[0], b[1])
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+
+
+def hexbot_bot(bridge: HexbotBridge, name: str) -> type[BaseBot]:
+    """A bws bot class answering with hexbot's move (the heuristic's when the bridge crashed)."""
+
+    class HexbotBot(BaseBot):
+        engine: ClassVar[HexbotBridge] = bridge
+
+        @classmethod
+        def capabilities(cls) -> Capabilities:
+            caps = default_capabilities(BwsV1AlphaCapability(move_time_limit=True, free_setup=True))
+            caps.meta = Meta(name=name, description="hexbot (PyPI) through bench/hexbot/bridge.py")
+            return caps
+
+        def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+            left = self.time_left()
+            move = self.engine.move(cells, (left if left is not None else 1.0) * HEXBOT_SHARE)
+            if move is None:
+                board = board_of(cells, match.view_distance, match.win_distance)
+                move = choose_on_board(board, SEAT_OF[player])
+            (aq, ar), (bq, br) = move
+            return Coord(q=aq, r=ar), Coord(q=bq, r=br)
+
+    return HexbotBot
+
+
+def serve_in_thread(app: Any) -> tuple[str, Any]:
+    """Serve an ASGI app on a free loopback port from a daemon thread; returns (url, server)."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return f"http://127.0.0.1:{port}", server
+
+
+async def match(opponent: tuple[str, str], args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    name, spec = opponent
+    elo0, elo1 = (float(x) for x in args.sprt.split(","))
+    config = TournamentConfig(
+        game="htttx",
+        players=["builtin:search", spec],
+        names=["search", name],
+        games_per_pairing=args.games,
+        clock={"kind": "turn", "seconds": args.clock, "increment": None},
+        opening_plies=2,
+        seed=args.seed,
+        sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
+        name=f"strength: search vs {name}",
+        rated=False,
+    ).validate()
+    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
+    began = time.monotonic()
+    summary: dict[str, Any] = await runner.run()
+    console.rule(f"search vs {name}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s")
+    print_final(console, summary)
+    row = next(r for r in summary["standings"] if r["index"] == 0)
+    console.print(f"search vs {name}: {score_line(row['wins'], row['draws'], row['losses'])}")
+    return summary
+
+
+def score_line(wins: int, draws: int, losses: int) -> str:
+    """Score with its 95 % Wilson interval (sound at 0 % and 100 %, unlike +- 2 sigma) and the Elo it implies."""
+    n = wins + draws + losses
+    if n == 0:
+        return "no games"
+    z = 1.96
+    p = (wins + 0.5 * draws) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    lo, hi = centre - half, centre + half
+
+    def elo(s: float) -> str:
+        if s <= 0:
+            return "-inf"
+        if s >= 1:
+            return "+inf"
+        return f"{-400 * math.log10(1 / s - 1):+.0f}"
+
+    return (
+        f"{wins}W {draws}D {losses}L in {n} games: score {100 * p:.1f} % (95 % interval {100 * lo:.1f}-{100 * hi:.1f} %),"
+        f" Elo {elo(p)} (95 % interval {elo(lo)} to {elo(hi)})"
+    )
+
+
+def speed(console: Console, positions: int = 12, nodes: int = 3000) -> None:
+    """Nodes a CPU second of the C engine and the Python reference on the same middle-game positions (the same
+    node budget, so both search exactly the same trees)."""
+    import random
+
+    from hexarena.bots.htttx.search import engine
+    from hexarena.games.htttx import HTTTX
+
+    rng = random.Random(3)
+    cases = []
+    for _ in range(positions):
+        state = HTTTX.new()
+        for _ in range(8):
+            board = state.board()
+            near = sorted(
+                c
+                for c in board.legal_cells()
+                if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
+            )
+            nxt = HTTTX.play(state, tuple(rng.sample(near, 2)))
+            if nxt.is_over:
+                break
+            state = nxt
+        cases.append((list(state.stones), state.to_move_seat))
+    for name in ("Python", "C"):
+        try:
+            fn = engine(name)
+        except RuntimeError as exc:
+            console.print(f"{name}: {exc}")
+            continue
+        total = 0
+        began = time.process_time()
+        for stones, seat in cases:
+            total += fn(stones, seat, 6, 2, 64, nodes, 0.0, None, 16)[3]
+        used = time.process_time() - began
+        console.print(f"{name:>6}: {total:,} nodes in {used:.2f} CPU s = {total / used:,.0f} nodes/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--opponent", default="heuristic", choices=["heuristic", "hexbot-ab", "hexbot-heuristic", "all"]
+    )
+    parser.add_argument("--clock", type=float, default=0.1, help="seconds a turn, for both players")
+    parser.add_argument("--games", type=int, default=200, help="most games a match plays if SPRT does not stop it")
+    parser.add_argument("--sprt", default="0,100", help="ELO0,ELO1 of the SPRT")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hexbot-python", default=os.environ.get("HEXBOT_PYTHON", "/tmp/hexbot-venv/bin/python"))
+    parser.add_argument("--speed", action="store_true", help="only measure nodes/s of the C and Python engines")
+    args = parser.parse_args()
+    console = Console(width=150)
+    if args.speed:
+        speed(console)
+        return
+    names = ["heuristic", "hexbot-ab", "hexbot-heuristic"] if args.opponent == "all" else [args.opponent]
+    bridges: list[HexbotBridge] = []
+    servers: list[Any] = []
+    opponents: list[tuple[str, str]] = []
+    for name in names:
+        if name == "heuristic":
+            opponents.append((name, "builtin:heuristic"))
+            continue
+        if not Path(args.hexbot_python).exists():
+            console.print(f"{name}: hexbot's venv not found at {args.hexbot_python}; skipped (see --help)")
+            continue
+        bridge = HexbotBridge(args.hexbot_python, name.removeprefix("hexbot-"))
+        url, server = serve_in_thread(make_app(hexbot_bot(bridge, name)))
+        bridges.append(bridge)
+        servers.append(server)
+        opponents.append((name, f"bws:{url}"))
+    try:
+        for opponent in opponents:
+            asyncio.run(match(opponent, args, console))
+    finally:
+        for bridge in bridges:
+            if bridge.crashes:
+                console.print(
+                    f"hexbot bridge ({bridge.engine}) crashed {bridge.crashes} times (heuristic moves played)"
+                )
+            bridge.close()
+        for server in servers:
+            server.should_exit = True
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

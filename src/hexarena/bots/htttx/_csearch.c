@@ -1,0 +1,1011 @@
+/* The HTTTX search engine in C: a step-for-step port of search_py.py (read that file for the why).
+ *
+ * Every decision here must equal the Python reference's for the same position and node budget (the tests play
+ * both in lockstep): integer arithmetic only, every sort a total order (ties broken on cell / pair indexes), the
+ * same node counting, the same transposition-table indexing and replacement. Change one, change the other.
+ *
+ * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
+ * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
+ * (rarely: the GIL may be busy, and waiting for it is time the clock still counts).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N 128
+#define NN (N * N)
+#define WIN 1000000LL
+#define INF 2000000LL
+#define MATE_BAND 1000
+#define QDEPTH 6
+#define K_ROOT 16
+#define K_INNER 9
+#define M_INNER 14
+#define KB_MAIN 6
+#define KB_Q 3
+#define KT 8
+#define MT 6
+#define T_INNER 2
+#define SIDE_KEY 0x9E3779B97F4A7C15ULL
+#define EXACT 0
+#define LOWER 1
+#define UPPER 2
+#define CHECK_MASK 4095
+#define TIME_MASK 63
+#define WCAP 2000
+#define MAXL 10
+#define MAXTW 60
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+typedef struct {
+    u64 key;
+    i64 score;
+    int depth, flag, a, b, used;
+} TTEntry;
+
+typedef struct {
+    i64 score;
+    int c;
+} Cell;
+
+typedef struct {
+    i64 score;
+    i64 score2;
+    int a, b;
+} Pair;
+
+typedef struct {
+    int L;
+    i64 W[MAXL + 2];
+    int side;
+    int q0, r0;
+    unsigned char grid[NN];
+    unsigned char nearc[NN];
+    unsigned char cnt[2][3 * NN];
+    i64 evalx;
+    int nthreat[2];
+    u64 key;
+    int minx, maxx, miny, maxy;
+    int *bstack;
+    int bsp, bcap;
+    int axes[3];
+    int near_offs[64];
+    int nnear;
+    i64 hist[NN];
+    TTEntry *tt;
+    u64 tt_mask;
+    i64 nodes, max_nodes;
+    double deadline;
+    PyObject *stop;
+    PyThreadState *ts;
+    int aborted;
+    /* scratch */
+    u64 mask[NN];
+    i64 tsc[NN];
+    Cell *cells;
+} S;
+
+static u64 splitmix64(u64 x) {
+    x = x + 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static u64 zob(int q, int r, int seat) {
+    u64 x = (((u64)(uint32_t)q) << 33) | (((u64)(uint32_t)r) << 1) | (u64)seat;
+    return splitmix64(x);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int safe(S *s, int c) {
+    int x = c % N, y = c / N;
+    return s->L <= x && x < N - s->L && s->L <= y && y < N - s->L;
+}
+
+static void place(S *s, int c, int sd) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int L = s->L, t = L - 2;
+    i64 dev = 0;
+    int dts = 0, dto = 0;
+    for (int a = 0; a < 3; a++) {
+        int d = s->axes[a], base = a * NN;
+        for (int i = 0; i < L; i++) {
+            int w = base + c - i * d;
+            int x = cs[w], y = co[w];
+            if (y == 0) {
+                dev += s->W[x + 1] - s->W[x];
+                if (x + 1 >= t && x < t) dts++;
+            } else if (x == 0) {
+                dev += s->W[y];
+                if (y >= t) dto--;
+            }
+            cs[w] = (unsigned char)(x + 1);
+        }
+    }
+    s->evalx += sd == 0 ? dev : -dev;
+    s->nthreat[sd] += dts;
+    s->nthreat[1 - sd] += dto;
+    s->grid[c] = (unsigned char)(sd + 1);
+    for (int k = 0; k < s->nnear; k++) s->nearc[c + s->near_offs[k]]++;
+    if (s->bsp + 4 > s->bcap) {
+        s->bcap *= 2;
+        s->bstack = (int *)realloc(s->bstack, sizeof(int) * (size_t)s->bcap);
+    }
+    s->bstack[s->bsp++] = s->minx;
+    s->bstack[s->bsp++] = s->maxx;
+    s->bstack[s->bsp++] = s->miny;
+    s->bstack[s->bsp++] = s->maxy;
+    int x = c % N, y = c / N;
+    if (x < s->minx) s->minx = x;
+    if (x > s->maxx) s->maxx = x;
+    if (y < s->miny) s->miny = y;
+    if (y > s->maxy) s->maxy = y;
+    s->key ^= zob(x + s->q0, y + s->r0, sd);
+}
+
+static void undo(S *s, int c, int sd) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int L = s->L, t = L - 2;
+    i64 dev = 0;
+    int dts = 0, dto = 0;
+    for (int a = 0; a < 3; a++) {
+        int d = s->axes[a], base = a * NN;
+        for (int i = 0; i < L; i++) {
+            int w = base + c - i * d;
+            int x = cs[w] - 1, y = co[w];
+            if (y == 0) {
+                dev += s->W[x + 1] - s->W[x];
+                if (x + 1 >= t && x < t) dts++;
+            } else if (x == 0) {
+                dev += s->W[y];
+                if (y >= t) dto--;
+            }
+            cs[w] = (unsigned char)x;
+        }
+    }
+    s->evalx -= sd == 0 ? dev : -dev;
+    s->nthreat[sd] -= dts;
+    s->nthreat[1 - sd] -= dto;
+    s->grid[c] = 0;
+    for (int k = 0; k < s->nnear; k++) s->nearc[c + s->near_offs[k]]--;
+    s->maxy = s->bstack[--s->bsp];
+    s->miny = s->bstack[--s->bsp];
+    s->maxx = s->bstack[--s->bsp];
+    s->minx = s->bstack[--s->bsp];
+    s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
+}
+
+static i64 cell_score(S *s, int c, int sd) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    i64 v = 0;
+    for (int a = 0; a < 3; a++) {
+        int d = s->axes[a], base = a * NN;
+        for (int i = 0; i < s->L; i++) {
+            int w = base + c - i * d;
+            int x = cs[w], y = co[w];
+            if (y == 0)
+                v += s->W[x + 1] - s->W[x];
+            else if (x == 0)
+                v += s->W[y];
+        }
+    }
+    return v;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+static int cmp_cell(const void *pa, const void *pb) {
+    const Cell *a = (const Cell *)pa, *b = (const Cell *)pb;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    return a->c < b->c ? -1 : (a->c > b->c ? 1 : 0);
+}
+
+static int cmp_pair(const void *pa, const void *pb) {
+    const Pair *a = (const Pair *)pa, *b = (const Pair *)pb;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    if (a->score2 != b->score2) return a->score2 > b->score2 ? -1 : 1;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return a->b < b->b ? -1 : (a->b > b->b ? 1 : 0);
+}
+
+/* all candidates scored for sd, sorted best first, into s->cells; returns how many */
+static int scored_candidates(S *s, int sd) {
+    int L = s->L;
+    int lo_x = imax(s->minx - 2, L), hi_x = imin(s->maxx + 2, N - L - 1);
+    int lo_y = imax(s->miny - 2, L), hi_y = imin(s->maxy + 2, N - L - 1);
+    int n = 0;
+    for (int y = lo_y; y <= hi_y; y++) {
+        int row = y * N;
+        for (int x = lo_x; x <= hi_x; x++) {
+            int c = row + x;
+            if (s->grid[c] == 0 && s->nearc[c] > 0) {
+                s->cells[n].score = cell_score(s, c, sd);
+                s->cells[n].c = c;
+                n++;
+            }
+        }
+    }
+    qsort(s->cells, (size_t)n, sizeof(Cell), cmp_cell);
+    return n;
+}
+
+/* top k cells for sd into out (best first); returns count */
+static int top_cells(S *s, int sd, int k, Cell *out) {
+    int n = scored_candidates(s, sd);
+    if (n > k) n = k;
+    memcpy(out, s->cells, sizeof(Cell) * (size_t)n);
+    return n;
+}
+
+/* threat windows of sd (index order) into out (up to cap); returns total count found (may exceed cap) */
+static int threat_windows(S *s, int sd, int *out, int cap) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int L = s->L, t = L - 2, n = 0;
+    int lo_x = imax(s->minx - L, 0), hi_x = imin(s->maxx, N - 1);
+    int lo_y = imax(s->miny - L, 0), hi_y = imin(s->maxy + L, N - 1);
+    for (int a = 0; a < 3; a++) {
+        int base = a * NN;
+        for (int y = lo_y; y <= hi_y; y++) {
+            int row = base + y * N;
+            for (int x = lo_x; x <= hi_x; x++) {
+                int w = row + x;
+                if (cs[w] >= t && co[w] == 0) {
+                    if (n < cap) out[n] = w;
+                    n++;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static int window_empties(S *s, int w, int *out) {
+    int a = w / NN, st = w - a * NN, d = s->axes[a], n = 0;
+    for (int i = 0; i < s->L; i++) {
+        int c = st + i * d;
+        if (s->grid[c] == 0 && safe(s, c)) out[n++] = c;
+    }
+    return n;
+}
+
+/* move lists are malloc'd Pair arrays; *n receives the count */
+static Pair *pair_moves(S *s, int sd, int k, int m, int *n) {
+    Cell top[K_ROOT + 4];
+    int nt = top_cells(s, sd, k, top);
+    int cap = nt * (nt - 1) / 2 + 1;
+    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
+    int np = 0;
+    i64 base = s->evalx;
+    i64 sign = sd == 0 ? 1 : -1;
+    for (int i = 0; i < nt; i++)
+        for (int j = i + 1; j < nt; j++) {
+            int ci = top[i].c, cj = top[j].c;
+            int a = ci < cj ? ci : cj, b = ci < cj ? cj : ci;
+            place(s, a, sd);
+            place(s, b, sd);
+            i64 gain = (s->evalx - base) * sign;
+            undo(s, b, sd);
+            undo(s, a, sd);
+            p[np].score = gain + s->hist[a] + s->hist[b];
+            p[np].score2 = 0;
+            p[np].a = a;
+            p[np].b = b;
+            np++;
+        }
+    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    if (np > m) np = m;
+    *n = np;
+    return p;
+}
+
+static int cmp_int(const void *pa, const void *pb) {
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+static Pair *block_moves(S *s, int sd, int kb, int *n) {
+    int o = 1 - sd;
+    int wins[MAXTW + 1];
+    int nw = threat_windows(s, o, wins, MAXTW + 1);
+    *n = 0;
+    if (nw > MAXTW) return NULL;
+    int hot[MAXTW * MAXL];
+    int nh = 0;
+    int e[MAXL];
+    for (int i = 0; i < nw; i++) {
+        int ne = window_empties(s, wins[i], e);
+        for (int k = 0; k < ne; k++) {
+            if (s->mask[e[k]] == 0) hot[nh++] = e[k];
+            s->mask[e[k]] |= (1ULL << i);
+        }
+    }
+    u64 full = nw == 64 ? ~0ULL : ((1ULL << nw) - 1);
+    qsort(hot, (size_t)nh, sizeof(int), cmp_int);
+    i64 score[MAXTW * MAXL];
+    for (int i = 0; i < nh; i++) score[i] = cell_score(s, hot[i], sd);
+    int nsingle = 0;
+    for (int i = 0; i < nh; i++)
+        if (s->mask[hot[i]] == full) nsingle++;
+    int cap = nh * (nh - 1) / 2 + nsingle * (kb + 2) + 1;
+    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
+    int np = 0;
+    for (int i = 0; i < nh; i++) {
+        int a = hot[i];
+        for (int j = i + 1; j < nh; j++) {
+            int b = hot[j];
+            if ((s->mask[a] | s->mask[b]) == full) {
+                p[np].score = score[i] + score[j] + s->hist[a] + s->hist[b];
+                p[np].score2 = 0;
+                p[np].a = a;
+                p[np].b = b;
+                np++;
+            }
+        }
+    }
+    if (nsingle) {
+        Cell top[KB_MAIN + K_ROOT + 4];
+        int nt = top_cells(s, sd, kb + 2, top);
+        for (int i = 0; i < nh; i++) {
+            int a = hot[i];
+            if (s->mask[a] != full) continue;
+            int cnt = 0;
+            for (int j = 0; j < nt; j++) {
+                int b = top[j].c;
+                if (b == a || cnt >= kb) continue;
+                cnt++;
+                if (s->mask[b] != 0) continue; /* b is a hot cell: (a, b) is listed already */
+                p[np].score = score[i] + top[j].score + s->hist[a] + s->hist[b];
+                p[np].score2 = 0;
+                p[np].a = a < b ? a : b;
+                p[np].b = a < b ? b : a;
+                np++;
+            }
+        }
+    }
+    for (int i = 0; i < nh; i++) s->mask[hot[i]] = 0;
+    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    *n = np;
+    return p;
+}
+
+static int blockers(S *s, int a, int b, int sd) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int t = s->L - 2;
+    int wins[2 * 3 * MAXL];
+    int nw = 0;
+    int pc[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        int c = pc[k];
+        for (int ax = 0; ax < 3; ax++) {
+            int d = s->axes[ax], base = ax * NN;
+            for (int i = 0; i < s->L; i++) {
+                int w = base + c - i * d;
+                if (cs[w] >= t && co[w] == 0) {
+                    int dup = 0;
+                    for (int j = 0; j < nw; j++)
+                        if (wins[j] == w) {
+                            dup = 1;
+                            break;
+                        }
+                    if (!dup) wins[nw++] = w;
+                }
+            }
+        }
+    }
+    if (nw == 0) return 0;
+    int cells[2 * 3 * MAXL * MAXL];
+    u64 masks[2 * 3 * MAXL * MAXL];
+    int nc = 0;
+    int e[MAXL];
+    for (int k = 0; k < nw; k++) {
+        int ne = window_empties(s, wins[k], e);
+        for (int i = 0; i < ne; i++) {
+            int found = -1;
+            for (int j = 0; j < nc; j++)
+                if (cells[j] == e[i]) {
+                    found = j;
+                    break;
+                }
+            if (found >= 0)
+                masks[found] |= 1ULL << k;
+            else {
+                cells[nc] = e[i];
+                masks[nc++] = 1ULL << k;
+            }
+        }
+    }
+    u64 full = nw == 64 ? ~0ULL : ((1ULL << nw) - 1);
+    for (int i = 0; i < nc; i++)
+        if (masks[i] == full) return 1;
+    for (int i = 0; i < nc; i++)
+        for (int j = i + 1; j < nc; j++)
+            if ((masks[i] | masks[j]) == full) return 2;
+    return 3;
+}
+
+static Pair *threat_moves(S *s, int sd, int *n) {
+    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int L = s->L, lo = L - 4, t = L - 2;
+    int lo_x = imax(s->minx - L, 0), hi_x = imin(s->maxx, N - 1);
+    int lo_y = imax(s->miny - L, 0), hi_y = imin(s->maxy + L, N - 1);
+    int nc = 0;
+    Cell *touched = s->cells;
+    for (int a = 0; a < 3; a++) {
+        int base = a * NN, d = s->axes[a];
+        for (int y = lo_y; y <= hi_y; y++) {
+            int row = base + y * N;
+            for (int x = lo_x; x <= hi_x; x++) {
+                int w = row + x;
+                int m = cs[w];
+                if (m >= lo && m > 0 && co[w] == 0 && m < t) {
+                    int st = w - base;
+                    for (int i = 0; i < L; i++) {
+                        int c = st + i * d;
+                        if (s->grid[c] == 0 && safe(s, c)) {
+                            if (s->tsc[c] == 0) touched[nc++].c = c;
+                            s->tsc[c] += s->W[m + 1];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (int i = 0; i < nc; i++) {
+        touched[i].score = s->tsc[touched[i].c];
+        s->tsc[touched[i].c] = 0;
+    }
+    qsort(touched, (size_t)nc, sizeof(Cell), cmp_cell);
+    if (nc > KT) nc = KT;
+    Cell top[KT];
+    memcpy(top, touched, sizeof(Cell) * (size_t)nc);
+    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT * KT / 2 + 1));
+    int np = 0;
+    for (int i = 0; i < nc; i++)
+        for (int j = i + 1; j < nc; j++) {
+            int ca = top[i].c, cb = top[j].c;
+            int a = ca < cb ? ca : cb, b = ca < cb ? cb : ca;
+            place(s, a, sd);
+            place(s, b, sd);
+            int k = s->nthreat[sd] > 0 ? blockers(s, a, b, sd) : 0;
+            undo(s, b, sd);
+            undo(s, a, sd);
+            if (k > 0) {
+                p[np].score = k;
+                p[np].score2 = top[i].score + top[j].score;
+                p[np].a = a;
+                p[np].b = b;
+                np++;
+            }
+        }
+    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    if (np > MT) np = MT;
+    *n = np;
+    return p;
+}
+
+static void tick(S *s) {
+    s->nodes++;
+    if (s->nodes >= s->max_nodes) {
+        s->aborted = 1;
+        return;
+    }
+    if ((s->nodes & TIME_MASK) == 0) {
+        if (s->deadline > 0 && now() >= s->deadline) {
+            s->aborted = 1;
+            return;
+        }
+        if ((s->nodes & CHECK_MASK) == 0 && s->stop != NULL) {
+            PyEval_RestoreThread(s->ts);
+            PyObject *r = PyObject_CallNoArgs(s->stop);
+            int yes = 0;
+            if (r == NULL)
+                PyErr_Clear();
+            else {
+                yes = PyObject_IsTrue(r) == 1;
+                Py_DECREF(r);
+            }
+            s->ts = PyEval_SaveThread();
+            if (yes) s->aborted = 1;
+        }
+    }
+}
+
+static i64 eval_side(S *s, int sd) { return sd == 0 ? s->evalx : -s->evalx; }
+
+static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd);
+
+static i64 child_q(S *s, int a, int b, i64 alpha, i64 beta, int ply, int qd) {
+    int sd = s->side;
+    place(s, a, sd);
+    place(s, b, sd);
+    s->side = 1 - sd;
+    i64 v = -qsearch(s, -beta, -alpha, ply + 1, qd - 1);
+    s->side = sd;
+    undo(s, b, sd);
+    undo(s, a, sd);
+    return v;
+}
+
+static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
+    tick(s);
+    if (s->aborted) return 0;
+    int sd = s->side;
+    if (s->nthreat[sd] > 0) return WIN - ply;
+    int n;
+    if (s->nthreat[1 - sd] > 0) {
+        Pair *m = block_moves(s, sd, KB_Q, &n);
+        if (n == 0) {
+            free(m);
+            return -(WIN - ply - 1);
+        }
+        if (qd <= 0) {
+            free(m);
+            return eval_side(s, sd);
+        }
+        i64 best = -INF;
+        for (int i = 0; i < n; i++) {
+            i64 v = child_q(s, m[i].a, m[i].b, alpha, beta, ply, qd);
+            if (s->aborted) break;
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    alpha = v;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+        free(m);
+        return s->aborted ? 0 : best;
+    }
+    i64 stand = eval_side(s, sd);
+    if (stand >= beta || qd <= 0) return stand;
+    i64 best = stand;
+    if (stand > alpha) alpha = stand;
+    Pair *m = threat_moves(s, sd, &n);
+    for (int i = 0; i < n; i++) {
+        i64 v = child_q(s, m[i].a, m[i].b, alpha, beta, ply, qd);
+        if (s->aborted) break;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    free(m);
+    return s->aborted ? 0 : best;
+}
+
+static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
+    if (depth <= 0) return qsearch(s, alpha, beta, ply, QDEPTH);
+    tick(s);
+    if (s->aborted) return 0;
+    int sd = s->side;
+    if (s->nthreat[sd] > 0) return WIN - ply;
+    u64 key = s->key ^ (sd ? SIDE_KEY : 0ULL);
+    TTEntry *e = &s->tt[key & s->tt_mask];
+    int tta = -1, ttb = -1;
+    if (e->used && e->key == key) {
+        if (e->a >= 0) {
+            tta = e->a;
+            ttb = e->b;
+        }
+        if (e->depth >= depth) {
+            i64 sc = e->score;
+            if (sc > WIN - MATE_BAND)
+                sc -= ply;
+            else if (sc < -(WIN - MATE_BAND))
+                sc += ply;
+            if (e->flag == EXACT || (e->flag == LOWER && sc >= beta) || (e->flag == UPPER && sc <= alpha)) return sc;
+        }
+    }
+    int n;
+    Pair *m;
+    if (s->nthreat[1 - sd] > 0) {
+        m = block_moves(s, sd, KB_MAIN, &n);
+        if (n == 0) {
+            free(m);
+            return -(WIN - ply - 1);
+        }
+    } else {
+        m = pair_moves(s, sd, K_INNER, M_INNER, &n);
+        int nt;
+        Pair *t = threat_moves(s, sd, &nt);
+        if (nt > T_INNER) nt = T_INNER;
+        m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(n + nt + 1));
+        for (int i = 0; i < nt; i++) {
+            int dup = 0;
+            for (int j = 0; j < n; j++)
+                if (m[j].a == t[i].a && m[j].b == t[i].b) {
+                    dup = 1;
+                    break;
+                }
+            if (!dup) m[n++] = t[i];
+        }
+        free(t);
+    }
+    if (tta >= 0) {
+        int found = -1;
+        for (int i = 0; i < n; i++)
+            if (m[i].a == tta && m[i].b == ttb) {
+                found = i;
+                break;
+            }
+        if (found < 0) {
+            m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(n + 1));
+            found = n++;
+        }
+        for (int i = found; i > 0; i--) m[i] = m[i - 1];
+        m[0].a = tta;
+        m[0].b = ttb;
+    }
+    i64 alpha0 = alpha, best = -INF;
+    int ba = -1, bb = -1;
+    for (int i = 0; i < n; i++) {
+        int a = m[i].a, b = m[i].b;
+        place(s, a, sd);
+        place(s, b, sd);
+        s->side = 1 - sd;
+        i64 v;
+        if (i == 0)
+            v = -alphabeta(s, depth - 1, -beta, -alpha, ply + 1);
+        else {
+            v = -alphabeta(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (!s->aborted && alpha < v && v < beta) v = -alphabeta(s, depth - 1, -beta, -alpha, ply + 1);
+        }
+        s->side = sd;
+        undo(s, b, sd);
+        undo(s, a, sd);
+        if (s->aborted) {
+            free(m);
+            return 0;
+        }
+        if (v > best) {
+            best = v;
+            ba = a;
+            bb = b;
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta) {
+                    s->hist[a] += depth * depth * 8;
+                    s->hist[b] += depth * depth * 8;
+                    break;
+                }
+            }
+        }
+    }
+    free(m);
+    int flag = best <= alpha0 ? UPPER : (best >= beta ? LOWER : EXACT);
+    i64 sc = best;
+    if (sc > WIN - MATE_BAND)
+        sc += ply;
+    else if (sc < -(WIN - MATE_BAND))
+        sc -= ply;
+    e->used = 1;
+    e->key = key;
+    e->depth = depth;
+    e->flag = flag;
+    e->score = sc;
+    e->a = ba;
+    e->b = bb;
+    return best;
+}
+
+static Pair *root_moves(S *s, int *n) {
+    int sd = s->side;
+    if (s->nthreat[1 - sd] > 0) {
+        Pair *m = block_moves(s, sd, K_ROOT, n);
+        if (*n > 0) return m;
+        free(m);
+    }
+    Pair *m = pair_moves(s, sd, K_ROOT, K_ROOT * K_ROOT, n);
+    int nt;
+    Pair *t = threat_moves(s, sd, &nt);
+    m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(*n + nt + 1));
+    for (int i = 0; i < nt; i++) {
+        int dup = 0;
+        for (int j = 0; j < *n; j++)
+            if (m[j].a == t[i].a && m[j].b == t[i].b) {
+                dup = 1;
+                break;
+            }
+        if (!dup) m[(*n)++] = t[i];
+    }
+    free(t);
+    return m;
+}
+
+static PyObject *coords(S *s, int a, int b) {
+    return Py_BuildValue("(iiii)", a % N + s->q0, a / N + s->r0, b % N + s->q0, b / N + s->r0);
+}
+
+static PyObject *coords_score(S *s, int a, int b, i64 sc) {
+    return Py_BuildValue("(iiiiL)", a % N + s->q0, a / N + s->r0, b % N + s->q0, b / N + s->r0, sc);
+}
+
+/* pv as (a, b) pairs into out (cap entries); returns count */
+static int pv_from(S *s, int a, int b, int limit, int *out) {
+    int n = 0, sd = s->side;
+    int placed[64 * 3];
+    int np = 0;
+    out[n * 2] = a;
+    out[n * 2 + 1] = b;
+    n++;
+    place(s, a, sd);
+    place(s, b, sd);
+    placed[np++] = a;
+    placed[np++] = b;
+    placed[np++] = sd;
+    sd = 1 - sd;
+    while (n < limit && s->nthreat[sd] == 0) {
+        u64 key = s->key ^ (sd ? SIDE_KEY : 0ULL);
+        TTEntry *e = &s->tt[key & s->tt_mask];
+        if (!e->used || e->key != key || e->a < 0) break;
+        if (s->grid[e->a] || s->grid[e->b]) break;
+        int ea = e->a, eb = e->b;
+        out[n * 2] = ea;
+        out[n * 2 + 1] = eb;
+        n++;
+        place(s, ea, sd);
+        place(s, eb, sd);
+        placed[np++] = ea;
+        placed[np++] = eb;
+        placed[np++] = sd;
+        sd = 1 - sd;
+    }
+    while (np > 0) {
+        int ps = placed[--np], pb = placed[--np], pa = placed[--np];
+        undo(s, pb, ps);
+        undo(s, pa, ps);
+    }
+    return n;
+}
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *stones, *stop;
+    int to_move, L, nearv, max_depth, tt_bits = 18;
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OiiiiLdO|i", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
+                          &tt_bits))
+        return NULL;
+    if (L < 4 || L > MAXL) return PyErr_Format(PyExc_ValueError, "win_distance must be 4..%d, got %d", MAXL, L);
+    if (nearv < 1 || nearv > 2) return PyErr_Format(PyExc_ValueError, "near must be 1 or 2, got %d", nearv);
+    if (tt_bits < 4 || tt_bits > 26) return PyErr_Format(PyExc_ValueError, "tt_bits must be 4..26, got %d", tt_bits);
+    double started = now();
+    PyObject *seq = PySequence_Fast(stones, "stones must be a sequence of (q, r, seat)");
+    if (seq == NULL) return NULL;
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(seq);
+    int *sq = (int *)malloc(sizeof(int) * (size_t)(ns * 3 + 1));
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        PyObject *it = PySequence_Fast_GET_ITEM(seq, i);
+        int q, r, seat;
+        if (!PyArg_ParseTuple(it, "iii", &q, &r, &seat)) {
+            free(sq);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        sq[i * 3] = q;
+        sq[i * 3 + 1] = r;
+        sq[i * 3 + 2] = seat ? 1 : 0;
+    }
+    Py_DECREF(seq);
+    S *s = (S *)calloc(1, sizeof(S));
+    if (s == NULL) {
+        free(sq);
+        return PyErr_NoMemory();
+    }
+    s->tt = (TTEntry *)calloc((size_t)1 << tt_bits, sizeof(TTEntry));
+    s->cells = (Cell *)malloc(sizeof(Cell) * NN);
+    s->bcap = 4 * (int)(ns + 256);
+    s->bstack = (int *)malloc(sizeof(int) * (size_t)s->bcap);
+    if (s->tt == NULL || s->cells == NULL || s->bstack == NULL) {
+        free(s->tt);
+        free(s->cells);
+        free(s->bstack);
+        free(s);
+        free(sq);
+        return PyErr_NoMemory();
+    }
+    s->tt_mask = ((u64)1 << tt_bits) - 1;
+    s->L = L;
+    i64 v = 1;
+    for (int k = 1; k <= L; k++) {
+        s->W[k] = v;
+        v = v * 6 < WCAP ? v * 6 : WCAP;
+    }
+    s->side = to_move ? 1 : 0;
+    int cq = 0, cr = 0;
+    if (ns > 0) {
+        int *qs = (int *)malloc(sizeof(int) * (size_t)ns), *rs = (int *)malloc(sizeof(int) * (size_t)ns);
+        for (Py_ssize_t i = 0; i < ns; i++) {
+            qs[i] = sq[i * 3];
+            rs[i] = sq[i * 3 + 1];
+        }
+        qsort(qs, (size_t)ns, sizeof(int), cmp_int);
+        qsort(rs, (size_t)ns, sizeof(int), cmp_int);
+        cq = qs[(ns - 1) / 2];
+        cr = rs[(ns - 1) / 2];
+        free(qs);
+        free(rs);
+    }
+    s->q0 = cq - N / 2;
+    s->r0 = cr - N / 2;
+    s->minx = s->miny = N;
+    s->maxx = s->maxy = -1;
+    s->axes[0] = 1;
+    s->axes[1] = N;
+    s->axes[2] = 1 - N;
+    for (int dy = -nearv; dy <= nearv; dy++)
+        for (int dx = -nearv; dx <= nearv; dx++) {
+            int d = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+            if (abs(dx + dy) > d) d = abs(dx + dy);
+            if (d > 0 && d <= nearv) s->near_offs[s->nnear++] = dy * N + dx;
+        }
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int x = sq[i * 3] - s->q0, y = sq[i * 3 + 1] - s->r0;
+        if (L <= x && x < N - L && L <= y && y < N - L && s->grid[y * N + x] == 0) place(s, y * N + x, sq[i * 3 + 2]);
+    }
+    free(sq);
+    s->max_nodes = max_nodes;
+    s->stop = stop == Py_None ? NULL : stop;
+
+    PyObject *result = NULL;
+    int sd = s->side;
+    if (s->minx > s->maxx) {
+        result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
+        goto done;
+    }
+    if (s->nthreat[sd] > 0) {
+        int w;
+        threat_windows(s, sd, &w, 1);
+        int e[MAXL];
+        int ne = window_empties(s, w, e);
+        int a = ne > 0 ? e[0] : -1, b = -1;
+        if (ne >= 2)
+            b = e[1];
+        else if (ne == 1) {
+            int nc = scored_candidates(s, sd);
+            for (int i = 0; i < nc; i++)
+                if (s->cells[i].c != a && (b < 0 || s->cells[i].c < b)) b = s->cells[i].c;
+        }
+        if (a >= 0 && b >= 0) {
+            PyObject *mv = coords(s, a, b);
+            PyObject *pv = PyList_New(1);
+            Py_INCREF(mv);
+            PyList_SET_ITEM(pv, 0, mv);
+            PyObject *root = PyList_New(1);
+            PyList_SET_ITEM(root, 0, coords_score(s, a, b, WIN));
+            result = Py_BuildValue("(NLiiNN)", mv, WIN, 1, 1, pv, root);
+            goto done;
+        }
+    }
+    int n;
+    Pair *moves = root_moves(s, &n);
+    if (n == 0) {
+        free(moves);
+        result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
+        goto done;
+    }
+    i64 *scores = (i64 *)malloc(sizeof(i64) * (size_t)n);
+    i64 *ns_ = (i64 *)malloc(sizeof(i64) * (size_t)n);
+    int *order = (int *)malloc(sizeof(int) * (size_t)n);
+    Pair *tmp = (Pair *)malloc(sizeof(Pair) * (size_t)n);
+    for (int i = 0; i < n; i++) scores[i] = -INF;
+    int best_a = moves[0].a, best_b = moves[0].b;
+    i64 best_score = -INF;
+    int depth_done = 0;
+    s->deadline = seconds > 0 ? started + seconds : 0.0;
+    s->ts = PyEval_SaveThread();
+    for (int depth = 1; depth <= max_depth; depth++) {
+        i64 alpha = -INF, it_score = -INF;
+        int ia = -1, ib = -1;
+        for (int i = 0; i < n; i++) ns_[i] = -INF;
+        int complete = 1;
+        for (int i = 0; i < n; i++) {
+            int a = moves[i].a, b = moves[i].b;
+            place(s, a, sd);
+            place(s, b, sd);
+            s->side = 1 - sd;
+            i64 vv;
+            if (i == 0)
+                vv = -alphabeta(s, depth - 1, -INF, -alpha, 1);
+            else {
+                vv = -alphabeta(s, depth - 1, -alpha - 1, -alpha, 1);
+                if (!s->aborted && vv > alpha) vv = -alphabeta(s, depth - 1, -INF, -alpha, 1);
+            }
+            s->side = sd;
+            undo(s, b, sd);
+            undo(s, a, sd);
+            if (s->aborted) {
+                complete = 0;
+                break;
+            }
+            ns_[i] = vv;
+            if (vv > it_score) {
+                it_score = vv;
+                ia = a;
+                ib = b;
+                if (vv > alpha) alpha = vv;
+            }
+        }
+        if (!complete) {
+            if (ia >= 0 && (ns_[0] > -INF || depth_done == 0)) {
+                best_a = ia;
+                best_b = ib;
+                best_score = it_score;
+            }
+            break;
+        }
+        depth_done = depth;
+        /* stable sort by score, best first */
+        for (int i = 0; i < n; i++) order[i] = i;
+        for (int i = 1; i < n; i++) {
+            int x = order[i], j = i - 1;
+            while (j >= 0 && ns_[order[j]] < ns_[x]) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = x;
+        }
+        for (int i = 0; i < n; i++) {
+            tmp[i] = moves[order[i]];
+            scores[i] = ns_[order[i]];
+        }
+        memcpy(moves, tmp, sizeof(Pair) * (size_t)n);
+        best_a = moves[0].a;
+        best_b = moves[0].b;
+        best_score = scores[0];
+        if (best_score > WIN - MATE_BAND || best_score < -(WIN - MATE_BAND)) break;
+    }
+    if (best_score == -INF) best_score = 0;
+    int pv[16 * 2];
+    int npv = pv_from(s, best_a, best_b, 8, pv);
+    PyEval_RestoreThread(s->ts);
+    PyObject *pvl = PyList_New(npv);
+    for (int i = 0; i < npv; i++) PyList_SET_ITEM(pvl, i, coords(s, pv[i * 2], pv[i * 2 + 1]));
+    int nr = 0;
+    for (int i = 0; i < n; i++)
+        if (scores[i] > -INF) nr++;
+    PyObject *rootl = PyList_New(nr);
+    nr = 0;
+    for (int i = 0; i < n; i++)
+        if (scores[i] > -INF) PyList_SET_ITEM(rootl, nr++, coords_score(s, moves[i].a, moves[i].b, scores[i]));
+    result = Py_BuildValue("(NLiLNN)", coords(s, best_a, best_b), best_score, depth_done, s->nodes, pvl, rootl);
+    free(scores);
+    free(ns_);
+    free(order);
+    free(tmp);
+    free(moves);
+done:
+    free(s->tt);
+    free(s->cells);
+    free(s->bstack);
+    free(s);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS,
+     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18) -> "
+     "(move, score, depth, nodes, pv, root): the same as search_py.search"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_csearch", "The HTTTX search engine (C).", -1, methods};
+
+PyMODINIT_FUNC PyInit__csearch(void) { return PyModule_Create(&module); }

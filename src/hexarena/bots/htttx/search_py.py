@@ -1,0 +1,707 @@
+"""The HTTTX search engine in pure Python: the reference the C module ``_csearch`` mirrors step for step.
+
+Why two copies: the C engine is what plays (tens of times faster), this one runs where no compiler was available
+(``HEXARENA_PURE_PYTHON=1`` forces it), and both must choose the same move with the same score and node count
+for the same position and budget (``tests/test_htttx_search.py`` plays them in lockstep). So everything here is
+integer arithmetic with total orders (every sort breaks ties on a cell or pair index), and the C code is a
+line-by-line port: change one, change the other.
+
+The algorithm, over whole turns (two stones of one colour):
+
+* Position: a 128 x 128 grid around the stones' centre; per window (``win_distance`` cells along one of the three
+  axes, indexed by its first cell) the count of X and O stones, updated as stones come and go. From the counts:
+  the evaluation (sum of ``W[count]`` over windows holding one colour only) and, per colour, how many *threat*
+  windows it has (``count >= L - 2`` and no enemy stone: two stones complete it).
+* A side with a threat window wins on its turn. A side facing threats must hit every one of them with its two
+  stones; when no pair does (three independent threats, or a double threat the pair cannot both cover), it lost.
+* Alpha-beta (negamax) with iterative deepening, a transposition table on the board's Zobrist keys, history
+  ordering. Moves: the opponent's threats force blocks; otherwise pairs of the best-scoring cells near stones.
+* At depth 0 a threat search: the side to move may stand pat or play pairs that make threats; the defender must
+  block (forced moves only), and so on up to ``QDEPTH`` turns, so double threats a few turns deep are seen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from hexarena.games.htttx.board import zobrist_key
+
+N = 128
+NN = N * N
+#: A win ``ply`` turns from the root scores ``WIN - ply``.
+WIN = 1_000_000
+INF = 2_000_000
+MATE_BAND = 1000
+QDEPTH = 6
+K_ROOT = 16
+K_INNER = 9
+M_INNER = 14
+KB_MAIN = 6
+KB_Q = 3
+KT = 8
+MT = 6
+#: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
+T_INNER = 2
+SIDE_KEY = 0x9E3779B97F4A7C15
+EXACT, LOWER, UPPER = 0, 1, 2
+#: stop checks (clock, stop callback) every this many nodes (a power of two minus one as a mask)
+CHECK_MASK = 4095
+#: the clock is read more often in Python (its nodes are ~100x slower); it does not change what is searched
+TIME_MASK = 15
+
+
+#: the largest window value (keeps evaluations of long-line variants far below WIN)
+WCAP = 2000
+
+
+def weights(length: int) -> list[int]:
+    """Window values by stone count: 0, 1, 6, 36, ... (x6 per stone, at most WCAP)."""
+    w = [0] * (length + 1)
+    v = 1
+    for k in range(1, length + 1):
+        w[k] = v
+        v = min(v * 6, WCAP)
+    return w
+
+
+Move4 = tuple[int, int, int, int]
+#: (best move or None, score for the side to move, depth completed, nodes, principal variation, root turns with
+#: their scores ``(q1, r1, q2, r2, score)``): what both engines return.
+Result = tuple[Move4 | None, int, int, int, list[Move4], list[tuple[int, int, int, int, int]]]
+
+
+class _Aborted(Exception):
+    pass
+
+
+class PySearch:
+    """One search of one position (build, ``run``, discard)."""
+
+    def __init__(
+        self,
+        stones: list[tuple[int, int, int]],
+        to_move: int,
+        win_distance: int,
+        near: int,
+        tt_bits: int = 18,
+    ) -> None:
+        L = win_distance
+        self.L = L
+        self.W = weights(L)
+        self.side = to_move
+        if stones:
+            qs = sorted(s[0] for s in stones)
+            rs = sorted(s[1] for s in stones)
+            cq = qs[(len(qs) - 1) // 2]
+            cr = rs[(len(rs) - 1) // 2]
+        else:
+            cq = cr = 0
+        self.q0 = cq - N // 2
+        self.r0 = cr - N // 2
+        self.grid = [0] * NN
+        self.near = [0] * NN
+        self.cnt = [[0] * (3 * NN), [0] * (3 * NN)]
+        self.evalx = 0
+        self.nthreat = [0, 0]
+        self.key = 0
+        self.minx = self.miny = N
+        self.maxx = self.maxy = -1
+        self.bstack: list[tuple[int, int, int, int]] = []
+        self.axes = (1, N, 1 - N)
+        self.near_offs = [
+            dy * N + dx
+            for dy in range(-near, near + 1)
+            for dx in range(-near, near + 1)
+            if 0 < max(abs(dx), abs(dy), abs(dx + dy)) <= near
+        ]
+        self.hist = [0] * NN
+        self.tt_mask = (1 << tt_bits) - 1
+        self.tt: list[tuple[int, int, int, int, int, int] | None] = [None] * (1 << tt_bits)
+        self.nodes = 0
+        self.max_nodes = 0
+        self.deadline = 0.0
+        self.stop: Callable[[], bool] | None = None
+        for q, r, seat in stones:
+            x = q - self.q0
+            y = r - self.r0
+            if L <= x < N - L and L <= y < N - L and self.grid[y * N + x] == 0:
+                self.place(y * N + x, seat)
+
+    # ----- position -----
+
+    def place(self, c: int, s: int) -> None:
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        W = self.W
+        L = self.L
+        t = L - 2
+        dev = 0
+        dts = 0
+        dto = 0
+        for a in range(3):
+            d = self.axes[a]
+            base = a * NN
+            for i in range(L):
+                w = base + c - i * d
+                x = cnt_s[w]
+                y = cnt_o[w]
+                if y == 0:
+                    dev += W[x + 1] - W[x]
+                    if x + 1 >= t and x < t:
+                        dts += 1
+                else:
+                    if x == 0:
+                        dev += W[y]
+                        if y >= t:
+                            dto -= 1
+                cnt_s[w] = x + 1
+        self.evalx += dev if s == 0 else -dev
+        self.nthreat[s] += dts
+        self.nthreat[1 - s] += dto
+        self.grid[c] = s + 1
+        near = self.near
+        for off in self.near_offs:
+            near[c + off] += 1
+        self.bstack.append((self.minx, self.maxx, self.miny, self.maxy))
+        x = c % N
+        y = c // N
+        if x < self.minx:
+            self.minx = x
+        if x > self.maxx:
+            self.maxx = x
+        if y < self.miny:
+            self.miny = y
+        if y > self.maxy:
+            self.maxy = y
+        self.key ^= zobrist_key(x + self.q0, y + self.r0, s)
+
+    def undo(self, c: int, s: int) -> None:
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        W = self.W
+        L = self.L
+        t = L - 2
+        dev = 0
+        dts = 0
+        dto = 0
+        for a in range(3):
+            d = self.axes[a]
+            base = a * NN
+            for i in range(L):
+                w = base + c - i * d
+                x = cnt_s[w] - 1
+                y = cnt_o[w]
+                if y == 0:
+                    dev += W[x + 1] - W[x]
+                    if x + 1 >= t and x < t:
+                        dts += 1
+                else:
+                    if x == 0:
+                        dev += W[y]
+                        if y >= t:
+                            dto -= 1
+                cnt_s[w] = x
+        self.evalx -= dev if s == 0 else -dev
+        self.nthreat[s] -= dts
+        self.nthreat[1 - s] -= dto
+        self.grid[c] = 0
+        near = self.near
+        for off in self.near_offs:
+            near[c + off] -= 1
+        self.minx, self.maxx, self.miny, self.maxy = self.bstack.pop()
+        self.key ^= zobrist_key(c % N + self.q0, c // N + self.r0, s)
+
+    def cell_score(self, c: int, s: int) -> int:
+        """Ordering value of a stone of ``s`` on ``c``: what it adds to s's windows and takes from the enemy's."""
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        W = self.W
+        v = 0
+        for a in range(3):
+            d = self.axes[a]
+            base = a * NN
+            for i in range(self.L):
+                w = base + c - i * d
+                x = cnt_s[w]
+                y = cnt_o[w]
+                if y == 0:
+                    v += W[x + 1] - W[x]
+                elif x == 0:
+                    v += W[y]
+        return v
+
+    def candidates(self) -> list[int]:
+        """Empty cells near a stone (within the grid's safe area), in index order."""
+        L = self.L
+        lo_x = max(self.minx - 2, L)
+        hi_x = min(self.maxx + 2, N - L - 1)
+        lo_y = max(self.miny - 2, L)
+        hi_y = min(self.maxy + 2, N - L - 1)
+        out = []
+        grid = self.grid
+        near = self.near
+        for y in range(lo_y, hi_y + 1):
+            row = y * N
+            for x in range(lo_x, hi_x + 1):
+                c = row + x
+                if grid[c] == 0 and near[c] > 0:
+                    out.append(c)
+        return out
+
+    def top_cells(self, s: int, k: int) -> list[tuple[int, int]]:
+        """The ``k`` best (score, cell) candidates for ``s``, best first (ties: lower cell index)."""
+        scored = [(self.cell_score(c, s), c) for c in self.candidates()]
+        scored.sort(key=lambda e: (-e[0], e[1]))
+        return scored[:k]
+
+    def threat_windows(self, s: int) -> list[int]:
+        """Windows where ``s`` needs at most two stones and the enemy has none, in index order."""
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        t = self.L - 2
+        L = self.L
+        out = []
+        lo_x = max(self.minx - L, 0)
+        hi_x = min(self.maxx, N - 1)
+        lo_y = max(self.miny - L, 0)
+        hi_y = min(self.maxy + L, N - 1)
+        for a in range(3):
+            base = a * NN
+            for y in range(lo_y, hi_y + 1):
+                row = base + y * N
+                for x in range(lo_x, hi_x + 1):
+                    w = row + x
+                    if cnt_s[w] >= t and cnt_o[w] == 0:
+                        out.append(w)
+        return out
+
+    def window_empties(self, w: int) -> list[int]:
+        a = w // NN
+        st = w - a * NN
+        d = self.axes[a]
+        return [st + i * d for i in range(self.L) if self.grid[st + i * d] == 0 and self.safe(st + i * d)]
+
+    def safe(self, c: int) -> bool:
+        """True when every window through ``c`` lies inside the grid (only such cells are ever played)."""
+        x = c % N
+        y = c // N
+        return self.L <= x < N - self.L and self.L <= y < N - self.L
+
+    # ----- move generation -----
+
+    def pair_moves(self, s: int, k: int, m: int) -> list[tuple[int, int]]:
+        top = self.top_cells(s, k)
+        hist = self.hist
+        pairs = []
+        base = self.evalx
+        sign = 1 if s == 0 else -1
+        for i in range(len(top)):
+            ci = top[i][1]
+            for j in range(i + 1, len(top)):
+                cj = top[j][1]
+                a, b = (ci, cj) if ci < cj else (cj, ci)
+                # the pair's real worth, lines the two stones build together included
+                self.place(a, s)
+                self.place(b, s)
+                gain = (self.evalx - base) * sign
+                self.undo(b, s)
+                self.undo(a, s)
+                pairs.append((gain + hist[a] + hist[b], a, b))
+        pairs.sort(key=lambda e: (-e[0], e[1], e[2]))
+        return [(a, b) for _, a, b in pairs[:m]]
+
+    def block_moves(self, s: int, kb: int) -> list[tuple[int, int]]:
+        """Every pair that hits all of the opponent's threat windows (single-cell blocks get ``kb`` partners)."""
+        o = 1 - s
+        wins = self.threat_windows(o)
+        if len(wins) > 60:
+            return []
+        masks: dict[int, int] = {}
+        for i, w in enumerate(wins):
+            for c in self.window_empties(w):
+                masks[c] = masks.get(c, 0) | (1 << i)
+        full = (1 << len(wins)) - 1
+        hot = sorted(masks)
+        hist = self.hist
+        score = {c: self.cell_score(c, s) for c in hot}
+        pairs: dict[tuple[int, int], int] = {}
+        for i in range(len(hot)):
+            a = hot[i]
+            for j in range(i + 1, len(hot)):
+                b = hot[j]
+                if masks[a] | masks[b] == full:
+                    pairs[(a, b)] = score[a] + score[b] + hist[a] + hist[b]
+        singles = [c for c in hot if masks[c] == full]
+        if singles:
+            top = self.top_cells(s, kb + 2)
+            for a in singles:
+                n = 0
+                for sc, b in top:
+                    if b == a or n >= kb:
+                        continue
+                    n += 1
+                    key = (a, b) if a < b else (b, a)
+                    if key not in pairs:
+                        pairs[key] = score[a] + sc + hist[a] + hist[b]
+        out = sorted(pairs.items(), key=lambda e: (-e[1], e[0][0], e[0][1]))
+        return [p for p, _ in out]
+
+    def threat_moves(self, s: int) -> list[tuple[int, int]]:
+        """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first."""
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        L = self.L
+        lo = L - 4
+        t = L - 2
+        W = self.W
+        tsc: dict[int, int] = {}
+        lo_x = max(self.minx - L, 0)
+        hi_x = min(self.maxx, N - 1)
+        lo_y = max(self.miny - L, 0)
+        hi_y = min(self.maxy + L, N - 1)
+        for a in range(3):
+            base = a * NN
+            d = self.axes[a]
+            for y in range(lo_y, hi_y + 1):
+                row = base + y * N
+                for x in range(lo_x, hi_x + 1):
+                    w = row + x
+                    n = cnt_s[w]
+                    if n >= lo and n > 0 and cnt_o[w] == 0 and n < t:
+                        st = w - base
+                        for i in range(L):
+                            c = st + i * d
+                            if self.grid[c] == 0 and self.safe(c):
+                                tsc[c] = tsc.get(c, 0) + W[n + 1]
+        cells = sorted(tsc.items(), key=lambda e: (-e[1], e[0]))[:KT]
+        found = []
+        for i in range(len(cells)):
+            ca, sa = cells[i]
+            for j in range(i + 1, len(cells)):
+                cb, sb = cells[j]
+                a, b = (ca, cb) if ca < cb else (cb, ca)
+                self.place(a, s)
+                self.place(b, s)
+                n = self.blockers(a, b, s) if self.nthreat[s] > 0 else 0
+                self.undo(b, s)
+                self.undo(a, s)
+                if n > 0:
+                    found.append((n, sa + sb, a, b))
+        found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
+        return [(a, b) for _, _, a, b in found[:MT]]
+
+    def blockers(self, a: int, b: int, s: int) -> int:
+        """Stones the opponent needs to spoil every threat window of ``s`` through ``a`` or ``b`` (3: more than a
+        turn has, a win). Only windows through the new stones can be new threats, so 36 windows at most."""
+        cnt_s = self.cnt[s]
+        cnt_o = self.cnt[1 - s]
+        t = self.L - 2
+        wins: list[int] = []
+        for c in (a, b):
+            for ax in range(3):
+                d = self.axes[ax]
+                base = ax * NN
+                for i in range(self.L):
+                    w = base + c - i * d
+                    if cnt_s[w] >= t and cnt_o[w] == 0 and w not in wins:
+                        wins.append(w)
+        if not wins:
+            return 0
+        cells: list[int] = []
+        masks: list[int] = []
+        for k, w in enumerate(wins):
+            for c in self.window_empties(w):
+                if c in cells:
+                    masks[cells.index(c)] |= 1 << k
+                else:
+                    cells.append(c)
+                    masks.append(1 << k)
+        full = (1 << len(wins)) - 1
+        if any(m == full for m in masks):
+            return 1
+        for i in range(len(masks)):
+            for j in range(i + 1, len(masks)):
+                if masks[i] | masks[j] == full:
+                    return 2
+        return 3
+
+    # ----- search -----
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.max_nodes:
+            raise _Aborted
+        if self.nodes & TIME_MASK == 0:
+            if self.deadline > 0 and time.monotonic() >= self.deadline:
+                raise _Aborted
+            if self.nodes & CHECK_MASK == 0 and self.stop is not None and self.stop():
+                raise _Aborted
+
+    def eval_side(self, s: int) -> int:
+        return self.evalx if s == 0 else -self.evalx
+
+    def qsearch(self, alpha: int, beta: int, ply: int, qd: int) -> int:
+        self._tick()
+        s = self.side
+        if self.nthreat[s] > 0:
+            return WIN - ply
+        if self.nthreat[1 - s] > 0:
+            moves = self.block_moves(s, KB_Q)
+            if not moves:
+                return -(WIN - ply - 1)
+            if qd <= 0:
+                return self.eval_side(s)
+            best = -INF
+            for a, b in moves:
+                v = self._child_q(a, b, alpha, beta, ply, qd)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            return best
+        stand = self.eval_side(s)
+        if stand >= beta or qd <= 0:
+            return stand
+        best = stand
+        if stand > alpha:
+            alpha = stand
+        for a, b in self.threat_moves(s):
+            v = self._child_q(a, b, alpha, beta, ply, qd)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _child_q(self, a: int, b: int, alpha: int, beta: int, ply: int, qd: int) -> int:
+        s = self.side
+        self.place(a, s)
+        self.place(b, s)
+        self.side = 1 - s
+        try:
+            return -self.qsearch(-beta, -alpha, ply + 1, qd - 1)
+        finally:
+            self.side = s
+            self.undo(b, s)
+            self.undo(a, s)
+
+    def alphabeta(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if depth <= 0:
+            return self.qsearch(alpha, beta, ply, QDEPTH)
+        self._tick()
+        s = self.side
+        if self.nthreat[s] > 0:
+            return WIN - ply
+        key = self.key ^ (SIDE_KEY if s else 0)
+        slot = key & self.tt_mask
+        e = self.tt[slot]
+        tt_move = -1
+        if e is not None and e[0] == key:
+            _, edepth, eflag, escore, ea, eb = e
+            tt_move = ea * NN + eb if ea >= 0 else -1
+            if edepth >= depth:
+                sc = escore
+                if sc > WIN - MATE_BAND:
+                    sc -= ply
+                elif sc < -(WIN - MATE_BAND):
+                    sc += ply
+                if eflag == EXACT or (eflag == LOWER and sc >= beta) or (eflag == UPPER and sc <= alpha):
+                    return sc
+        if self.nthreat[1 - s] > 0:
+            moves = self.block_moves(s, KB_MAIN)
+            if not moves:
+                return -(WIN - ply - 1)
+        else:
+            moves = self.pair_moves(s, K_INNER, M_INNER)
+            for m in self.threat_moves(s)[:T_INNER]:
+                if m not in moves:
+                    moves.append(m)
+        if tt_move >= 0:
+            tm = (tt_move // NN, tt_move % NN)
+            if tm in moves:
+                moves.remove(tm)
+            moves.insert(0, tm)
+        alpha0 = alpha
+        best = -INF
+        best_a = best_b = -1
+        for i, (a, b) in enumerate(moves):
+            self.place(a, s)
+            self.place(b, s)
+            self.side = 1 - s
+            try:
+                if i == 0:
+                    v = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1)
+                else:  # principal variation search: prove the move worse with a null window, else search it fully
+                    v = -self.alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < v < beta:
+                        v = -self.alphabeta(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                self.side = s
+                self.undo(b, s)
+                self.undo(a, s)
+            if v > best:
+                best = v
+                best_a, best_b = a, b
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self.hist[a] += depth * depth * 8
+                        self.hist[b] += depth * depth * 8
+                        break
+        flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        sc = best
+        if sc > WIN - MATE_BAND:
+            sc += ply
+        elif sc < -(WIN - MATE_BAND):
+            sc -= ply
+        self.tt[slot] = (key, depth, flag, sc, best_a, best_b)
+        return best
+
+    def root_moves(self) -> list[tuple[int, int]]:
+        s = self.side
+        if self.nthreat[1 - s] > 0:
+            moves = self.block_moves(s, K_ROOT)
+            if moves:
+                return moves
+        moves = self.pair_moves(s, K_ROOT, K_ROOT * K_ROOT)
+        for m in self.threat_moves(s):
+            if m not in moves:
+                moves.append(m)
+        return moves
+
+    def winning_pair(self) -> tuple[int, int] | None:
+        """The cells completing the first threat window of the side to move (None: none is playable here)."""
+        s = self.side
+        w = self.threat_windows(s)[0]
+        e = self.window_empties(w)
+        if len(e) >= 2:
+            return (e[0], e[1])
+        if not e:
+            return None
+        other = [c for c in self.candidates() if c != e[0]]
+        return (e[0], other[0]) if other else None
+
+    def pv_from(self, a: int, b: int, limit: int) -> list[tuple[int, int]]:
+        """The principal variation: ``(a, b)`` then the transposition table's best moves."""
+        line = [(a, b)]
+        placed: list[tuple[int, int, int]] = []
+        s0 = self.side
+        s = s0
+        self.place(a, s)
+        self.place(b, s)
+        placed.append((a, b, s))
+        s = 1 - s
+        while len(line) < limit and self.nthreat[s] == 0:
+            key = self.key ^ (SIDE_KEY if s else 0)
+            e = self.tt[key & self.tt_mask]
+            if e is None or e[0] != key or e[4] < 0:
+                break
+            ea, eb = e[4], e[5]
+            if self.grid[ea] or self.grid[eb]:
+                break
+            line.append((ea, eb))
+            self.place(ea, s)
+            self.place(eb, s)
+            placed.append((ea, eb, s))
+            s = 1 - s
+        for pa, pb, ps in reversed(placed):
+            self.undo(pb, ps)
+            self.undo(pa, ps)
+        return line
+
+    def run(self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None) -> Result:
+        """Iterative deepening: (best move, score for the side to move, depth completed, nodes, pv, root scores).
+
+        The move is in board coordinates ``(q1, r1, q2, r2)``; root scores are ``(q1, r1, q2, r2, score)`` best
+        first (exact for the best move, upper bounds for the others). ``max_nodes`` and ``max_depth`` make it
+        deterministic; ``seconds`` (> 0) and ``stop`` bound it in play.
+        """
+        self.max_nodes = max_nodes
+        self.deadline = time.monotonic() + seconds if seconds > 0 else 0.0
+        self.stop = stop
+        s = self.side
+        if self.minx > self.maxx:
+            return (None, 0, 0, 0, [], [])
+        win = self.winning_pair() if self.nthreat[s] > 0 else None
+        if win is not None:
+            mv = self.coords(win[0], win[1])
+            return (mv, WIN, 1, 1, [mv], [(*mv, WIN)])
+        moves = self.root_moves()
+        if not moves:
+            return (None, 0, 0, 0, [], [])
+        scores = [-INF] * len(moves)
+        best = moves[0]
+        best_score = -INF
+        depth_done = 0
+        for depth in range(1, max_depth + 1):
+            alpha = -INF
+            it_best = (-1, -1)
+            it_score = -INF
+            new_scores = [-INF] * len(moves)
+            complete = True
+            try:
+                for i, (a, b) in enumerate(moves):
+                    self.place(a, s)
+                    self.place(b, s)
+                    self.side = 1 - s
+                    try:
+                        if i == 0:
+                            v = -self.alphabeta(depth - 1, -INF, -alpha, 1)
+                        else:
+                            v = -self.alphabeta(depth - 1, -alpha - 1, -alpha, 1)
+                            if v > alpha:
+                                v = -self.alphabeta(depth - 1, -INF, -alpha, 1)
+                    finally:
+                        self.side = s
+                        self.undo(b, s)
+                        self.undo(a, s)
+                    new_scores[i] = v
+                    if v > it_score:
+                        it_score = v
+                        it_best = (a, b)
+                        if v > alpha:
+                            alpha = v
+            except _Aborted:
+                complete = False
+            if not complete:
+                # moves searched in full at this depth are sound; the first one is the previous best
+                if it_best[0] >= 0 and (new_scores[0] > -INF or depth_done == 0):
+                    best = it_best
+                    best_score = it_score
+                break
+            depth_done = depth
+            order = sorted(range(len(moves)), key=lambda i: -new_scores[i])
+            moves = [moves[i] for i in order]
+            scores = [new_scores[i] for i in order]
+            best = moves[0]
+            best_score = scores[0]
+            if best_score > WIN - MATE_BAND or best_score < -(WIN - MATE_BAND):
+                break
+        if best_score == -INF:
+            best_score = 0
+        pv = [self.coords(a, b) for a, b in self.pv_from(best[0], best[1], 8)]
+        root = [(*self.coords(a, b), sc) for (a, b), sc in zip(moves, scores, strict=True) if sc > -INF]
+        return (self.coords(best[0], best[1]), best_score, depth_done, self.nodes, pv, root)
+
+    def coords(self, a: int, b: int) -> tuple[int, int, int, int]:
+        return (a % N + self.q0, a // N + self.r0, b % N + self.q0, b // N + self.r0)
+
+
+def search(
+    stones: list[tuple[int, int, int]],
+    to_move: int,
+    win_distance: int,
+    near: int,
+    max_depth: int,
+    max_nodes: int,
+    seconds: float,
+    stop: Callable[[], bool] | None,
+    tt_bits: int = 18,
+) -> Result:
+    """One search (see ``PySearch.run``); the same signature and result as ``_csearch.search``."""
+    return PySearch(stones, to_move, win_distance, near, tt_bits).run(max_depth, max_nodes, seconds, stop)

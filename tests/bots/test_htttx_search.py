@@ -1,0 +1,276 @@
+"""The HTTTX ``search`` bot: rules-level tactics, the C engine in lockstep with the Python reference, clock-aware
+budgets in real matches through the referee, and its evaluations reaching the referee's record and bws.
+
+Tactics use a node budget (deterministic, no clock); matches use real clocks and assert only on how the referee
+ended each game (a time forfeit is a failure), never on wall time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from hexarena.bots.htttx import search as search_mod
+from hexarena.bots.htttx.heuristic import winning_move
+from hexarena.bots.htttx.search import SearchBot, engine, win_in
+from hexarena.bots.htttx.search_py import MATE_BAND, WIN, PySearch
+from hexarena.bots.registry import builtin_bots, make_builtin
+from hexarena.bots.timing import SAFETY, move_budget
+from hexarena.core.types import Termination
+from hexarena.games.htttx import HTTTX
+from hexarena.players.base import ClockConfig, MatchInfo, MoveRequest
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.referee.match import MatchConfig, Referee
+
+HAVE_C = search_mod._CSEARCH is not None
+IMPLEMENTATIONS = ["Python", *(["C"] if HAVE_C else [])]
+
+
+def position(x: list[tuple[int, int]], o: list[tuple[int, int]], to_move: int) -> Any:
+    return HTTTX.from_cells([(q, r, 0) for q, r in x] + [(q, r, 1) for q, r in o], to_move)
+
+
+def choose(state: Any, implementation: str, nodes: int = 4000, depth: int = 2) -> tuple[Any, SearchBot]:
+    bot = SearchBot(max_depth=depth, max_nodes=nodes, implementation=implementation)
+    return bot.choose(HTTTX, state, None, random.Random(0)), bot
+
+
+# ----- rules-level tactics -----
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_it_completes_a_line_when_it_can(implementation: str) -> None:
+    state = position([(0, 0), (1, 0), (2, 0), (3, 0)], [(0, 1), (1, 1), (5, -3)], 0)
+    move, bot = choose(state, implementation)
+    assert HTTTX.play(state, move).winner == 0
+    assert bot.last_evaluation is not None and bot.last_evaluation["win_in"] == 1
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    "o_line",
+    [
+        [(1, 0), (2, 0), (3, 0), (4, 0)],  # an open four: two stones needed, at the right places
+        [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)],  # a five: both ends
+        [(0, 1), (0, 2), (0, 3), (0, 5)],  # a broken four on another axis
+    ],
+)
+def test_it_blocks_every_line_the_opponent_could_complete(implementation: str, o_line: list[tuple[int, int]]) -> None:
+    state = position([(-2, 4), (3, 3), (-3, 6)], o_line, 0)
+    assert winning_move(state.board(), 1) is not None  # the threat is real
+    move, _ = choose(state, implementation)
+    after = HTTTX.play(state, move)
+    assert winning_move(after.board(), 1) is None, f"{move} leaves O a win"
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_it_sees_a_double_threat_two_turns_ahead(implementation: str) -> None:
+    # two open threes on two axes: one stone on each makes two open fours, which four stones could not block
+    x = [(0, 0), (1, 0), (2, 0), (-4, 3), (-4, 4), (-4, 5)]
+    o = [(5, 5), (6, 5), (-7, 1), (3, -5), (8, -2)]
+    state = position(x, o, 0)
+    move, bot = choose(state, implementation)
+    assert bot.last_evaluation is not None and bot.last_evaluation["win_in"] == 2, bot.last_evaluation
+    after = HTTTX.play(state, move)
+    search = PySearch(list(after.stones), 1, 6, 2)
+    assert search.nthreat[0] > 0 and search.block_moves(1, 3) == [], "O could still block everything"
+
+
+def test_mate_scores_read_as_turns() -> None:
+    assert win_in(WIN - 0) == 1 and win_in(WIN - 2) == 2 and win_in(-(WIN - 1)) == -1 and win_in(-(WIN - 3)) == -2
+    assert win_in(500) is None
+
+
+# ----- C and Python in lockstep -----
+
+
+def random_position(rng: random.Random) -> Any:
+    """A game of random turns near the stones (so lines form), stopped before it is won."""
+    state = HTTTX.new()
+    for _ in range(rng.randint(0, 14)):
+        board = state.board()
+        near = sorted(
+            c
+            for c in board.legal_cells()
+            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
+        )
+        a, b = rng.sample(near, 2)
+        nxt = HTTTX.play(state, (a, b))
+        if nxt.is_over:
+            break
+        state = nxt
+    return state
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")
+def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
+    rng = random.Random(2024)
+    c_search, py_search = engine("C"), engine("Python")
+    compared = mates = 0
+    for _ in range(40):
+        state = random_position(rng)
+        stones = list(state.stones)
+        nodes = rng.choice([40, 150, 600, 1500])
+        depth = rng.choice([1, 2, 3, 8])
+        args = (stones, state.to_move_seat, 6, 2, depth, nodes, 0.0, None, 12)
+        expected = py_search(*args)
+        assert c_search(*args) == expected, (stones, state.to_move_seat, nodes, depth)
+        compared += 1
+        mates += abs(expected[1]) > WIN - MATE_BAND
+    assert compared == 40 and 0 < mates < 40  # both quiet positions and forced wins were compared
+
+
+def test_pure_python_is_forced_by_the_environment() -> None:
+    code = "from hexarena.bots.htttx import search; print(search.IMPLEMENTATION)"
+    env = {**os.environ, "HEXARENA_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "Python"
+
+
+# ----- registry -----
+
+
+def test_best_is_the_strongest_bot_of_every_game() -> None:
+    expected = {
+        "htttx": "search",
+        "hex": "mcts",
+        "hive": "alphabeta",
+        "tictactoe": "perfect",
+        "hexdots": "greedy",
+        "numberwang": "random",
+    }
+    for game, name in expected.items():
+        bots = builtin_bots(game)
+        assert bots["best"] is bots[name], game
+    assert isinstance(make_builtin("htttx", "best"), SearchBot)
+
+
+# ----- time management -----
+
+
+def test_a_match_clock_is_spread_over_the_game() -> None:
+    match = ClockConfig("match", 30.0)
+    first = move_budget(match, 30.0, 30.0, 0)
+    assert first is not None and first <= 30.0 * 0.1 * SAFETY
+    late = move_budget(match, 2.0, 2.0, 60)
+    assert late is not None and late <= 2.0 / 15 * SAFETY + 1e-9
+    fischer = ClockConfig("incremental", 10.0, 1.0)
+    with_inc = move_budget(fischer, 10.0, 10.0, 0)
+    assert with_inc is not None and 0.8 * SAFETY < with_inc <= 10.0
+    assert move_budget(ClockConfig("turn", 0.05), 0.05, None, 10) == pytest.approx(0.05 * SAFETY)
+    assert move_budget(ClockConfig(), None, None, 0) is None
+
+
+class Recorder:
+    """An EngineBot that records the time limit it is given and plays the heuristic move."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.limits: list[float | None] = []
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+        from hexarena.bots.htttx.heuristic import choose_on_board
+
+        self.limits.append(time_limit)
+        return choose_on_board(state.board(), state.to_move_seat)
+
+
+async def test_the_in_process_player_hands_a_bot_a_share_of_a_match_clock_not_all_of_it() -> None:
+    bot = Recorder()
+    player = InProcessPlayer(bot, threaded=False)
+    state = HTTTX.new()
+    await player.start(MatchInfo("m", HTTTX, {}, 1, state, ClockConfig("match", 30.0)))
+    await player.move(MoveRequest(state=state, history=[], time_limit=30.0, time_left=30.0))
+    assert bot.limits[0] is not None and bot.limits[0] <= 3.0
+
+
+async def play(specs: list[Any], clock: ClockConfig) -> Any:
+    return await Referee(MatchConfig(game=HTTTX, clock=clock), specs).run()
+
+
+async def test_no_time_losses_at_50_ms_a_move_in_real_matches() -> None:
+    search_moves = 0
+    games = 0
+    while search_moves < 200:
+        players = [InProcessPlayer.builtin("htttx", "search"), InProcessPlayer.builtin("htttx", "search")]
+        result = await play(players, ClockConfig("turn", 0.05))
+        assert result.outcome.termination != Termination.TIME, result.outcome
+        assert result.outcome.termination == Termination.NORMAL, result.outcome
+        search_moves += len(result.moves)
+        games += 1
+        evals = [m.evaluation for m in result.moves if m.evaluation]
+        if search_mod.IMPLEMENTATION == "C":  # every move reported what the search saw
+            assert len(evals) == len(result.moves)
+        else:  # the Python engine leaves a move it has no time to set up to the rule bot
+            assert evals
+    assert games >= 2
+
+
+async def test_no_time_losses_on_a_short_match_clock() -> None:
+    for seats in (["search", "heuristic"], ["heuristic", "search"]):
+        players = [InProcessPlayer.builtin("htttx", name) for name in seats]
+        result = await play(players, ClockConfig("match", 1.0))
+        mine = seats.index("search")
+        # (heuristic ignores clocks: it may lose on time, the search may not)
+        assert result.outcome.termination == Termination.NORMAL or result.culprit != mine, result.outcome
+        if search_mod.IMPLEMENTATION == "C":  # the Python engine searches ~100 nodes a move here: no promise
+            assert result.winner == mine, result.outcome
+
+
+# ----- evaluations through the in-process player and the referee's record -----
+
+
+async def test_evaluations_and_considerations_reach_the_match_record() -> None:
+    players = [InProcessPlayer.builtin("htttx", "search"), InProcessPlayer.builtin("htttx", "heuristic")]
+    result = await play(players, ClockConfig("turn", 0.2))
+    mine = [m for m in result.moves if m.seat == 0]
+    assert mine and all(m.evaluation is not None for m in mine)
+    last = mine[-1].evaluation
+    assert last is not None
+    assert last["win_in"] == 1 and last["heuristic"] == 1.0  # X's point of view: X wins now
+    first = mine[0].evaluation
+    assert first is not None and first["depth"] >= 1 and first["nodes"] > 0 and first["pv"]
+    assert first["pv"][0] == mine[0].move
+    considered = mine[0].considerations
+    assert considered and considered[0]["pieces"] and "heuristic" in considered[0]["evaluation"]
+
+
+def _counter() -> Callable[[], bool]:
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 1
+
+    return stop
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_search_stops_when_asked(implementation: str) -> None:
+    state = random_position(random.Random(7))
+    fn = engine(implementation)
+    move, _, _, nodes, _, _ = fn(list(state.stones), state.to_move_seat, 6, 2, 64, 1 << 40, 0.0, _counter(), 16)
+    assert move is not None and nodes < 1 << 20
+
+
+def test_a_served_engine_spreads_a_match_clock_too() -> None:
+    import time
+
+    from hexarena.bots.sdk.adapter import bot_class_for
+    from hexarena.bots.sdk.bot import JobContext
+    from hexarena.bots.sdk.models import Cell, Match, Player
+
+    bot = bot_class_for("best")()
+    bot._job = JobContext(deadline=time.monotonic() + 30.0)
+    cells = [Cell(q=0, r=0, p=Player.X)]
+    spread = bot.move_budget(cells, Player.O, Match(clock_type="match", clock=30.0))  # type: ignore[attr-defined]
+    assert spread is not None and spread <= 3.0
+    per_turn = bot.move_budget(cells, Player.O, Match(clock_type="turn", clock=30.0))  # type: ignore[attr-defined]
+    assert per_turn is not None and per_turn > 20.0

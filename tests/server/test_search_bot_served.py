@@ -1,0 +1,101 @@
+"""``hexarena bot serve --bot search`` as a real subprocess: its evaluations and considered turns cross bws into
+the referee's record, and the game server's ``POST /api/analyse`` evaluates positions with it (the documented way
+to analyse with a built-in: the endpoint takes a bws bot address)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from procs import bot_server, free_port, until_up
+
+from fakes.servers import serve_app
+from hexarena.core.types import Termination
+from hexarena.games.htttx import HTTTX
+from hexarena.players.base import ClockConfig
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.players.spec import make_player
+from hexarena.referee.match import MatchConfig, Referee
+from hexarena.server.analysis import install
+from hexarena.server.app import Settings, create_app
+
+
+@pytest.fixture
+def search_url() -> Iterator[str]:
+    port = free_port()
+    proc = bot_server("search", port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.fixture
+async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=database_url, protocols=False))
+    install(app)
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as client:
+        yield client
+
+
+async def test_evaluations_cross_bws_into_the_record(search_url: str) -> None:
+    await until_up(f"{search_url}/capabilities.json")
+    async with httpx.AsyncClient() as client:
+        caps = (await client.get(f"{search_url}/capabilities.json")).json()
+    assert caps["basic_websocket"]["versions"]["v1-alpha"]["evaluation"] is True
+    served = await make_player(f"bws:{search_url}", "htttx")
+    players = [served, InProcessPlayer.builtin("htttx", "heuristic")]
+    result = await Referee(MatchConfig(game=HTTTX, clock=ClockConfig("turn", 0.5)), players).run()
+    assert result.outcome.termination == Termination.NORMAL and result.winner == 0, result.outcome
+    mine = [m for m in result.moves if m.seat == 0]
+    # a move the SDK had to replace (the bot ran past its soft deadline on a loaded machine) carries none
+    with_eval = [m for m in mine if m.evaluation is not None and "heuristic" in m.evaluation]
+    assert len(with_eval) >= len(mine) - 2, [m.evaluation for m in mine]
+    assert mine[-1].evaluation == {"heuristic": 1.0, "win_in": 1}
+    considered = mine[0].considerations
+    assert considered and len(considered[0]["pieces"]) == 2 and "heuristic" in considered[0]["evaluation"]
+
+
+async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
+    search_url: str, api: httpx.AsyncClient
+) -> None:
+    await until_up(f"{search_url}/capabilities.json")
+    four = [{"q": i, "r": 0, "p": "x"} for i in range(4)] + [
+        {"q": 0, "r": 1, "p": "o"},
+        {"q": 1, "r": 1, "p": "o"},
+        {"q": 5, "r": -3, "p": "o"},
+    ]
+    for to_move, expected in (("x", {"heuristic": 1.0, "win_in": 1}), ("o", None)):
+        response = await api.post(
+            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 2}
+        )
+        assert response.status_code == 200, response.text
+        evaluation = response.json()["evaluation"]
+        if expected is not None:
+            assert evaluation == expected
+        else:  # O to move blocks X's four (both ends): a game again, no forced result either way
+            assert evaluation.get("win_in") is None and -1 < evaluation["heuristic"] < 1
+
+
+async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncClient) -> None:
+    body = {
+        "player_x": {"type": "builtin", "name": "search"},
+        "player_o": {"type": "builtin", "name": "heuristic"},
+        "match_config": {"clock_type": "turn", "clock": 0.2, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
+    }
+    created = await api.post("/game/new", json=body)
+    assert created.status_code == 200, created.text
+    game_id = created.json()["game_id"]
+    for _ in range(600):  # a bounded wait for the game to end (liveness, not timing)
+        got = await api.get(f"/games/{game_id}")
+        if got.status_code == 200 and got.json()["status"] != "running":
+            break
+        await asyncio.sleep(0.1)
+    record = got.json()
+    assert record["winner"] == 0, record["reason"]
+    mine = [m for m in record["moves"] if m["seat"] == 0]
+    assert mine and all(m["evaluation"] and "heuristic" in m["evaluation"] for m in mine)
+    assert mine[0]["evaluation"]["depth"] >= 1 and mine[0]["considerations"]
