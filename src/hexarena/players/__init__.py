@@ -3,7 +3,7 @@
 Importing this package registers every built-in player spec scheme (``builtin:``, ``bws:``, ``uais:``...).
 """
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
 from hexarena.players import hiveai, htp, spec, uais, uhp  # noqa: F401  (register their schemes)
-from hexarena.players.base import MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
 
 __all__ = ["MatchInfo", "MoveReply", "MoveRequest", "Player", "PlayerResult"]

@@ -32,11 +32,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Termination, other
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
-from hexarena.referee.match import MatchEnded
 
 Send = Callable[[str], Awaitable[None]]
 LegalView = Callable[[Any, Any], dict[str, Any]]

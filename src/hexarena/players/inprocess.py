@@ -19,7 +19,8 @@ from typing import Any
 
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.stopping import stoppable
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
+from hexarena.players.base import BasePlayer
 
 #: Part of the move budget a built-in bot is told it has, keeping room for the thread hop and the referee.
 SAFETY = 0.8

@@ -13,11 +13,12 @@ import asyncio
 import secrets
 from typing import Any, Protocol
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat, Termination
 from hexarena.games.hexdots import GAME
 from hexarena.games.hexdots.wire import parse_move_body
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 
 
 class Table(Protocol):

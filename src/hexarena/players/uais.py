@@ -13,9 +13,10 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
 BLACK_CHAR, WHITE_CHAR = "B", "W"
@@ -114,7 +115,7 @@ class UaisPlayer(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.bot is not None
         answer = await self.bot.ask("make_move", None)  # the referee owns the deadline
-        return MoveReply(move=self.info.game.parse(answer), comment=answer)
+        return MoveReply(move=self.info.game.parse(answer))
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.bot is not None

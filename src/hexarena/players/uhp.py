@@ -12,9 +12,10 @@ import math
 import shlex
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
 #: Think time asked of the engine when the match has no clock.
@@ -97,7 +98,7 @@ class UhpPlayer(BasePlayer):
         lines = await self.engine.command(f"bestmove time {uhp_time(think)}", timeout=None)
         if len(lines) != 1:
             raise ProtocolViolation(f"bestmove must answer one MoveString, got {len(lines)} lines")
-        return MoveReply(move=self.info.game.parse(lines[0]), comment=lines[0])
+        return MoveReply(move=self.info.game.parse(lines[0]))
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.engine is not None

@@ -29,8 +29,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
 from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
-from hexarena.server.battlebot.shapes import Shape, shape_for
 from hexarena.server.schemas import text_problem
+from hexarena.wire.battlebot import Shape, shape_for
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
