@@ -247,22 +247,6 @@ class DotsBoard:
             self._add(s)
         self._add(lid)
 
-    def gains(self, lid: int) -> int:
-        """How many hexagons drawing ``lid`` would capture now (no state change)."""
-        n = 0
-        for h in self.geo.line_hexes[lid]:
-            if self.hex_count[h] == 5 and not self.hex_blocked[h] and not self.hex_owner[h]:
-                n += 1
-        return n
-
-    def gives(self, lid: int) -> int:
-        """How many completable hexagons drawing ``lid`` would leave with 5 of 6 sides (an opponent's capture)."""
-        n = 0
-        for h in self.geo.line_hexes[lid]:
-            if self.hex_count[h] == 4 and not self.hex_blocked[h] and not self.hex_owner[h]:
-                n += 1
-        return n
-
     def missing_side(self, h: int) -> int:
         """An undrawn perimeter side of hexagon ``h`` (-1 when all six are drawn)."""
         for s in self.geo.hex_perimeter[h]:

@@ -31,7 +31,6 @@ from hexarena.games.hexdots.geometry import MAX_SIZE, Coord
 INITIATING = "initiating"
 IN_PLAY = "in play"
 COMPLETED = "completed"
-GAME_STATES = (INITIATING, IN_PLAY, COMPLETED)
 
 
 def coord_json(coord: Coord) -> dict[str, int]:
