@@ -1,4 +1,4 @@
-"""A bot connected IN over the battlebot WebSocket protocol, as a referee Player (PROTOCOLS.md 3).
+"""A bot connected IN over the battlebot WebSocket protocol, as a referee Player (docs/protocols/battlebot.md).
 
 The server's socket handler authenticates the bot and wraps the socket in a :class:`BattlebotConnection`; the
 lobby (or ``POST /api/matches`` with ``battlebot:BOT_ID``) binds it to a :class:`BattlebotPlayer`, and the

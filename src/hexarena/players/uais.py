@@ -1,6 +1,6 @@
 """The UAIS Hex protocol: a bot executable on stdin/stdout, started once per match as ``<path> <black|white>``.
 
-Messages (PROTOCOLS.md 4): ``init_board N``, ``make_move`` (one reply line: a cell such as ``a1`` or ``swap``),
+Messages (docs/protocols/uais.md): ``init_board N``, ``make_move`` (one reply line: a cell such as ``a1`` or ``swap``),
 ``seto X`` (the opponent played X), ``sety X`` (you played X: restoring a game), ``unset X``, ``swap``,
 ``show_board``, ``check_win``, ``quit``. Blank lines are skipped. A bot may answer ``error`` to a message that
 conflicts with its state; we treat that as the bot being out of step and it loses with that reason. Anything

@@ -1,6 +1,6 @@
 """Hex: the immutable rules API (``HexGame``) over the union-find core.
 
-Rules (PROTOCOLS.md 4): an N x N rhombus, 1 <= N <= 26. Black moves first and connects top and bottom; White
+Rules (docs/games/hex.md): an N x N rhombus, 1 <= N <= 26. Black moves first and connects top and bottom; White
 connects left and right. With the swap rule on (the default), the second player's first move may be ``swap``:
 colours are exchanged and the board is unchanged, so seat 0 continues as White. Seats and colours are kept
 apart: ``outcome().winner`` and ``to_move`` are *seats*, cells hold *colours*. Hex has no draws.

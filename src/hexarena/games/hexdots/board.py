@@ -2,7 +2,7 @@
 
 A position is five small arrays indexed by the ids of ``geometry``: who drew each line, who owns each hexagon,
 how many perimeter sides of each hexagon are drawn, and how many captured centres neighbour each hexagon
-("blocked": such a hexagon can never be completed, PROTOCOLS.md 2.1), plus ``alive``, the number of hexagons
+("blocked": such a hexagon can never be completed, docs/games/hexdots.md), plus ``alive``, the number of hexagons
 that can still be completed (neither captured nor blocked). The game ends when ``alive`` reaches 0, so the
 original server's scan of the whole board after every move becomes one counter updated by captures.
 

@@ -1,4 +1,4 @@
-"""JSON shapes of the original Hexagon dots HTTP protocol (PROTOCOLS.md 2.2), built from ``DotsState``.
+"""JSON shapes of the original Hexagon dots HTTP protocol (docs/protocols/hexdots.md), built from ``DotsState``.
 
 Pure functions, no IO: the HTTP adapter calls them and adds status codes and headers.
 

@@ -1,4 +1,4 @@
-"""The battlebot endpoints: ``POST /bots/<game>`` and the WebSocket (PROTOCOLS.md 3), wire-exact.
+"""The battlebot endpoints: ``POST /bots/<game>`` and the WebSocket (docs/protocols/battlebot.md), wire-exact.
 
 The socket is accepted at the root path ``/`` (the original client connects to ``wss://<hostname>``) and under
 ``/battlebot``; ``POST /bots/<game>`` is also served as ``/battlebot/bots/<game>``. A WebSocket route at ``/``
