@@ -13,7 +13,7 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
   forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
-  referee's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
+  contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
 
 A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
