@@ -35,4 +35,4 @@ bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache .import_linter_cache
