@@ -1,4 +1,4 @@
-# hexarena: `make serve` runs the server, `make test` runs every test. Both set up .venv by themselves.
+# hexarena: `make serve` runs the server, `make test` runs every test (and the import layers: lint-imports). Both set up .venv by themselves.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -22,15 +22,17 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache .import_linter_cache

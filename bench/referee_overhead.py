@@ -20,8 +20,9 @@ import statistics
 import time
 from typing import Any
 
+from hexarena.core.contract import MoveReply, MoveRequest
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import BasePlayer, MoveReply, MoveRequest
+from hexarena.players.base import BasePlayer
 from hexarena.referee import MatchConfig, Referee
 
 

@@ -19,7 +19,8 @@ import random
 import time
 from collections import Counter
 
-from hexarena.players.base import BasePlayer, MoveReply, MoveRequest
+from hexarena.core.contract import MoveReply, MoveRequest
+from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
 from hexarena.tournament.executors import LocalExecutor
 from hexarena.tournament.runner import Runner, TournamentConfig

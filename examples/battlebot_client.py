@@ -3,7 +3,7 @@
 It registers once (saving ``auth.json`` like the original battlebot-client-py), then connects, logs in with
 ``sha256(pass_hash + salt)``, and plays: whenever ``state.nextPlayer`` is us and the game is not complete it sends
 a turn. It knows numberwang, noughts and crosses and hexagon dots; pass your own ``choose(state, bot_id)`` for
-any other game (the state and turn shapes are documented in ``hexarena/server/battlebot/shapes.py``).
+any other game (the state and turn shapes are documented in ``hexarena/wire/battlebot.py``).
 
     python examples/battlebot_client.py --server http://127.0.0.1:8000 --game noughtsandcrosses --bot-id Me
 """

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from hexarena.players.base import ClockConfig
+from hexarena.core.contract import ClockConfig
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import websockets
 
-from hexarena.server.battlebot.shapes import shape_for
+from hexarena.wire.battlebot import shape_for
 
 
 async def register(srv: Any, game: str, bot_id: str, owner: str = "tester") -> dict[str, Any]:

@@ -22,9 +22,9 @@ from hexarena.bots.htttx.search import SearchBot, engine, win_in
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN, PySearch
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.bots.timing import SAFETY, move_budget
+from hexarena.core.contract import ClockConfig, MatchInfo, MoveRequest
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import ClockConfig, MatchInfo, MoveRequest
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.referee.match import MatchConfig, Referee
 

@@ -16,9 +16,9 @@ import hexarena.bots.stopping as stopping
 from hexarena.bots.hex import MctsHexBot
 from hexarena.bots.hive import AlphaBetaBot
 from hexarena.bots.stopping import stop_all, stop_requested, stoppable
+from hexarena.core.contract import MatchInfo, MoveRequest
 from hexarena.games.hex import GAME as HEX
 from hexarena.games.hive import GAME as HIVE
-from hexarena.players.base import MatchInfo, MoveRequest
 from hexarena.players.inprocess import InProcessPlayer
 
 DAY = 86400.0

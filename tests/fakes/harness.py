@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hexarena.core.contract import ClockConfig
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import BasePlayer, ClockConfig
+from hexarena.players.base import BasePlayer
 from hexarena.server.live import LiveMatch, MatchManager
 from hexarena.store.recorder import Recorder
 

@@ -11,7 +11,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 
 
 class FakeClock:

@@ -152,7 +152,7 @@ async def test_rest_twin_serves_the_same_data(served: tuple[str, Any]) -> None:
 async def test_every_game_type_shows_its_turns_in_battlebot_shapes(served: tuple[str, Any]) -> None:
     import random
 
-    from hexarena.server.battlebot.shapes import shape_for
+    from hexarena.wire.battlebot import shape_for
 
     base, app = served
     store = app.state.store

@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from fakes.players import ScriptedPlayer, Step
+from hexarena.core.contract import MoveReply, MoveRequest
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import MoveReply, MoveRequest
 from hexarena.players.browser import BrowserPlayer
 from hexarena.referee import MatchConfig, Referee
 

@@ -16,9 +16,9 @@ import pytest
 
 from fakes.harness import check_ended, play
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
+from hexarena.core.contract import ClockConfig, MatchInfo, PlayerResult
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import ClockConfig, MatchInfo, PlayerResult
 from hexarena.players.bws import FRAME_LIMIT, BwsPlayer
 from hexarena.store import Store
 from hexarena.wire.htttx import MAX_BOT_PACKET_BYTES

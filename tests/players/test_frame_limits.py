@@ -21,9 +21,9 @@ from websockets.exceptions import ConnectionClosed
 from fakes.servers import cli_bot_server, serve_app, wait_up
 from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.bots.sdk.session import BoardCache
+from hexarena.core.contract import MatchEnded, PlayerResult
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import COORD_LIMIT, HTTTX, HtttxState
-from hexarena.players.base import PlayerResult
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.htttx_common import (
     BoardJson,
@@ -36,7 +36,7 @@ from hexarena.players.htttx_common import (
 )
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.players.stateless import StatelessPlayer
-from hexarena.referee.match import MatchConfig, MatchEnded, Referee
+from hexarena.referee.match import MatchConfig, Referee
 from hexarena.wire import htttx as w
 
 #: The far corner: every coordinate from here to 282 cells on prints with seven digits and a sign.

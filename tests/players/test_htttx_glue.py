@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import ClockConfig
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.htttx_common import (
     BoardJson,

@@ -15,8 +15,8 @@ from starlette.responses import Response
 
 from fakes.harness import check_ended, play
 from fakes.servers import FakeBot, fake_bots
+from hexarena.core.contract import ClockConfig
 from hexarena.core.types import Termination
-from hexarena.players.base import ClockConfig
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.store import Store

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from fakes.players import FakeClock, Recorder, ScriptedPlayer, Step, pair
+from hexarena.core.contract import ClockConfig, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
-from hexarena.players.base import BasePlayer, ClockConfig, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.referee import Clock, MatchConfig, Referee, clock_from
 
 TTT = get_game("tictactoe")
@@ -330,8 +331,8 @@ async def test_time_margin_forgives_a_small_overrun() -> None:
 
 
 async def test_an_adapter_may_end_the_match_with_its_own_outcome() -> None:
+    from hexarena.core.contract import MatchEnded
     from hexarena.core.types import Outcome
-    from hexarena.referee.match import MatchEnded
 
     ending = MatchEnded(Outcome(None, Termination.DISCONNECT, "both bots left within 500 ms"))
     x = ScriptedPlayer("x", [(0, 0), Step(raise_=ending)])
@@ -342,8 +343,8 @@ async def test_an_adapter_may_end_the_match_with_its_own_outcome() -> None:
 
 async def test_a_match_ended_failure_ends_the_match_with_exactly_that_outcome_while_the_opponent_thinks() -> None:
     # O resigns (fails with a MatchEnded) while X thinks forever: the outcome is O's, not a protocol loss.
+    from hexarena.core.contract import MatchEnded
     from hexarena.core.types import Outcome
-    from hexarena.referee.match import MatchEnded
 
     resign = MatchEnded(Outcome(0, Termination.RESIGN, "O resigned"), culprit=1)
     x = ScriptedPlayer("x", [(0, 0), Step(hang=True, fail_other=resign)])

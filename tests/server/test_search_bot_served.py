@@ -12,9 +12,9 @@ import pytest
 from procs import bot_server, free_port, until_up
 
 from fakes.servers import serve_app
+from hexarena.core.contract import ClockConfig
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import ClockConfig
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from hexarena.core.contract import MoveReply, MoveRequest
 from hexarena.core.errors import BotCrashed
-from hexarena.players.base import BasePlayer, MoveReply, MoveRequest
+from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
 
 

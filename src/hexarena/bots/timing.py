@@ -11,7 +11,7 @@ search then stops itself at its deadline (``stopping.think_cap`` caps any budget
 
 from __future__ import annotations
 
-from hexarena.players.base import ClockConfig
+from hexarena.core.contract import ClockConfig
 
 #: Part of a budget a bot is told it has (the rest covers the thread hop and the referee's bookkeeping).
 SAFETY = 0.8

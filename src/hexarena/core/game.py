@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from hexarena.core.errors import ConfigError
@@ -184,11 +184,3 @@ class RuleGame(Generic[S, M]):
             "seats": list(self.seat_names),
             "params": [p.describe() for p in self.params],
         }
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """Registry entry: the game object plus metadata used by listings."""
-
-    game: Any
-    aliases: tuple[str, ...] = field(default_factory=tuple)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 Seat = int
-SEATS: tuple[Seat, Seat] = (0, 1)
 
 
 def other(seat: Seat) -> Seat:

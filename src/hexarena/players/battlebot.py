@@ -1,4 +1,4 @@
-"""A bot connected IN over the battlebot WebSocket protocol, as a referee Player (PROTOCOLS.md 3).
+"""A bot connected IN over the battlebot WebSocket protocol, as a referee Player (docs/protocols/battlebot.md).
 
 The server's socket handler authenticates the bot and wraps the socket in a :class:`BattlebotConnection`; the
 lobby (or ``POST /api/matches`` with ``battlebot:BOT_ID``) binds it to a :class:`BattlebotPlayer`, and the
@@ -28,11 +28,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from hexarena.core.contract import MatchEnded as MatchEnd  # ends a match with an outcome; see DisconnectJudge
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, IllegalMove, InvalidMove
 from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
-from hexarena.referee.match import MatchEnded as MatchEnd  # ends a match with an outcome; see DisconnectJudge
-from hexarena.server.battlebot.shapes import Shape, check_turn
+from hexarena.players.base import BasePlayer
+from hexarena.wire.battlebot import Shape, check_turn
 
 log = logging.getLogger(__name__)
 

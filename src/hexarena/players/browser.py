@@ -13,7 +13,7 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
   forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
-  referee's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
+  contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
 
 A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
@@ -32,11 +32,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Termination, other
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
-from hexarena.referee.match import MatchEnded
 
 Send = Callable[[str], Awaitable[None]]
 LegalView = Callable[[Any, Any], dict[str, Any]]

@@ -16,8 +16,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
     BoardJson,
     board_of,

@@ -16,11 +16,12 @@ import uuid
 from typing import Any
 
 from hexarena import __version__
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, ConfigError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat
 from hexarena.games.hive import trylobot
 from hexarena.games.hive.notation import resolve
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 from hexarena.wire import trylobot as tw
 

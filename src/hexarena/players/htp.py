@@ -12,9 +12,10 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
 
@@ -97,7 +98,7 @@ class HtpPlayer(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.engine is not None
         answer = await self.engine.command(f"genmove {self._colour(request.state)}", timeout=None)
-        return MoveReply(move=self.info.game.from_htp(answer), comment=answer)
+        return MoveReply(move=self.info.game.from_htp(answer))
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.engine is not None

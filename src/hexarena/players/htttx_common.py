@@ -10,7 +10,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from hexarena.core.contract import MatchEnded
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.types import Outcome, Termination
 from hexarena.wire import htttx as w
 
 CAPABILITIES = "capabilities.json"
@@ -155,9 +157,6 @@ def check_board_size(setup_stones: int, turns: int) -> None:
     """
     stones = setup_stones + 2 * turns
     if stones > w.MAX_BOARD_STONES:
-        from hexarena.core.types import Outcome, Termination
-        from hexarena.referee.match import MatchEnded
-
         reason = f"the board would hold {stones} stones, more than the bot API carries ({w.MAX_BOARD_STONES})"
         raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, reason))
 

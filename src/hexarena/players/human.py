@@ -14,8 +14,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ProtocolViolation
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import board_of, end_packet, wire_move
 from hexarena.wire import htttx as w
 

@@ -20,7 +20,8 @@ from typing import Any
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.stopping import stoppable
 from hexarena.bots.timing import move_budget
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
+from hexarena.players.base import BasePlayer
 
 #: A bot is called inline after ``INLINE_AFTER`` consecutive moves each faster than this (seconds)...
 INLINE_BELOW = 0.0005

@@ -6,8 +6,9 @@ from typing import Any
 
 import httpx
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
     capabilities_url,
     check_board_size,

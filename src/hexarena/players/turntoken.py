@@ -1,4 +1,4 @@
-"""A hexagon dots bot playing over the turn-token HTTP protocol (PROTOCOLS.md 2.2), as a referee Player.
+"""A hexagon dots bot playing over the turn-token HTTP protocol (docs/protocols/hexdots.md), as a referee Player.
 
 The bot is an HTTP client; each of its requests blocks until it is its turn. The adapter joins the two: when the
 referee asks for a move, a fresh single-use token (``secrets.token_urlsafe``) is handed to the request that is
@@ -13,11 +13,12 @@ import asyncio
 import secrets
 from typing import Any, Protocol
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat, Termination
 from hexarena.games.hexdots import GAME
 from hexarena.games.hexdots.wire import parse_move_body
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 
 
 class Table(Protocol):

@@ -1,6 +1,6 @@
 """The UAIS Hex protocol: a bot executable on stdin/stdout, started once per match as ``<path> <black|white>``.
 
-Messages (PROTOCOLS.md 4): ``init_board N``, ``make_move`` (one reply line: a cell such as ``a1`` or ``swap``),
+Messages (docs/protocols/uais.md): ``init_board N``, ``make_move`` (one reply line: a cell such as ``a1`` or ``swap``),
 ``seto X`` (the opponent played X), ``sety X`` (you played X: restoring a game), ``unset X``, ``swap``,
 ``show_board``, ``check_win``, ``quit``. Blank lines are skipped. A bot may answer ``error`` to a message that
 conflicts with its state; we treat that as the bot being out of step and it loses with that reason. Anything
@@ -13,9 +13,10 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
 BLACK_CHAR, WHITE_CHAR = "B", "W"
@@ -114,7 +115,7 @@ class UaisPlayer(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.bot is not None
         answer = await self.bot.ask("make_move", None)  # the referee owns the deadline
-        return MoveReply(move=self.info.game.parse(answer), comment=answer)
+        return MoveReply(move=self.info.game.parse(answer))
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.bot is not None

@@ -13,9 +13,10 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.players.base import BasePlayer, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
 #: Think time asked of the engine when the match has no clock.
@@ -121,8 +122,8 @@ class UhpPlayer(BasePlayer):
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.engine is not None
         think = DEFAULT_THINK if request.time_limit is None else request.time_limit * 0.9
-        text, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.info.game.parse)
-        return MoveReply(move=move, comment=text)
+        _, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.info.game.parse)
+        return MoveReply(move=move)
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         assert self.engine is not None

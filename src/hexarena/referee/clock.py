@@ -5,8 +5,8 @@ Pure arithmetic on seconds given by the referee (the only place that reads the t
 
 from __future__ import annotations
 
+from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
-from hexarena.players.base import ClockConfig
 
 
 def clock_from(kind: str | None, seconds: float | None = None, increment: float | None = None) -> ClockConfig:

@@ -16,6 +16,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from hexarena.core.contract import (
+    ClockConfig,
+    MatchEnded,
+    MatchInfo,
+    MoveReply,
+    MoveRequest,
+    Player,
+    PlayerResult,
+)
 from hexarena.core.errors import (
     BotCrashed,
     BotError,
@@ -27,7 +36,6 @@ from hexarena.core.errors import (
     ProtocolViolation,
 )
 from hexarena.core.types import Outcome, Seat, Termination, other
-from hexarena.players.base import BasePlayer, ClockConfig, MatchInfo, MoveReply, MoveRequest, Player, PlayerResult
 from hexarena.referee.clock import Clock
 from hexarena.referee.result import MatchResult, PlayedMove
 
@@ -66,20 +74,6 @@ class MatchConfig:
     max_plies: int | None = None
     match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     meta: dict[str, Any] = field(default_factory=dict)
-
-
-class MatchEnded(Exception):
-    """Ends the match with ``outcome`` when raised from a player's ``move`` (or inside the referee's loop).
-
-    Adapters whose protocol has its own ending rules (e.g. battlebot's "both bots left within 500 ms is a draw")
-    raise it; the referee records the outcome exactly as given. Passed to ``BasePlayer.fail`` it ends the match
-    the same way at any moment, even while the opponent is thinking (a person resigning from the browser).
-    """
-
-    def __init__(self, outcome: Outcome, culprit: Seat | None = None) -> None:
-        super().__init__(outcome.reason)
-        self.outcome = outcome
-        self.culprit = culprit
 
 
 def _loss(seat: Seat, termination: Termination, reason: str) -> MatchEnded:
@@ -296,8 +290,9 @@ class Referee:
         fut = self._watchers[seat]
         if fut is None:
             player: Any = self.players[seat]
-            if isinstance(player, BasePlayer):
-                fut = player._failure_future()
+            signal = getattr(player, "failure_signal", None)  # FailureReporter (getattr: cheaper than isinstance)
+            if signal is not None:
+                fut = signal()
             elif getattr(player, "failed", None) is not None:
                 fut = asyncio.ensure_future(player.failed())
             else:
@@ -306,7 +301,7 @@ class Referee:
         return fut
 
     async def _release_watchers(self) -> None:
-        """Cancel the watcher tasks of players that are not BasePlayers (theirs are plain futures we keep)."""
+        """Cancel the watcher tasks of players without a failure signal (the signals are plain futures we keep)."""
         tasks = [f for f in self._watchers if isinstance(f, asyncio.Task)]
         for task in tasks:
             task.cancel()

@@ -30,9 +30,10 @@ from typing import Any
 
 import msgspec
 
+from hexarena.core.contract import ClockConfig, MatchEnded
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import BasePlayer, ClockConfig
-from hexarena.referee.match import MatchConfig, MatchEnded, Referee
+from hexarena.players.base import BasePlayer
+from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs

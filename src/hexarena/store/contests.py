@@ -2,7 +2,7 @@
 
 Contests are scoped by game, as in the original battlebot server: the contest ``spring`` of noughts and crosses
 is stored with the id ``tictactoe:spring`` and the name ``spring``. Rankings count finished games only; every
-method gives points for a win / draw / loss (PROTOCOLS.md 3).
+method gives points for a win / draw / loss (docs/protocols/battlebot.md).
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import ClockConfig
 from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee

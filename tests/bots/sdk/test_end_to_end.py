@@ -6,9 +6,9 @@ import pytest
 from sdk_wire_helpers import running
 
 from hexarena.bots.sdk import bot_class_for, make_app
+from hexarena.core.contract import ClockConfig
 from hexarena.core.types import Termination
 from hexarena.games.htttx import HTTTX
-from hexarena.players.base import ClockConfig
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.referee.match import MatchConfig, Referee

@@ -1,4 +1,4 @@
-"""A deliberately naive Hexagon dots referee written straight from PROTOCOLS.md 2.1, for cross-checking.
+"""A deliberately naive Hexagon dots referee written straight from docs/games/hexdots.md, for cross-checking.
 
 Coordinates and sets only, no precomputed tables, no incremental counters: it rescans the whole board after
 every move, as the original server did, so it is slow but hard to get subtly wrong in the same way as the

@@ -1,4 +1,4 @@
-"""JSON shapes of the original Hexagon dots protocol (PROTOCOLS.md 2.2) produced by ``hexdots.wire``."""
+"""JSON shapes of the original Hexagon dots protocol (docs/protocols/hexdots.md) produced by ``hexdots.wire``."""
 
 from __future__ import annotations
 

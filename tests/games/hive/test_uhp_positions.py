@@ -45,7 +45,7 @@ def _cases() -> list[tuple[str, str, str | None]]:
 
 
 CASES = _cases()
-# nokamute ends games on threefold repetition; UHP (PROTOCOLS.md 5.2) and Mzinga have no such rule.
+# nokamute ends games on threefold repetition; UHP and Mzinga (docs/games/hive.md) have no such rule.
 REPETITION = "Draw by threefold repetition"
 
 

@@ -128,7 +128,7 @@ class EngineBotAdapter(BaseBot):
         if match.clock_type not in ("match", "incremental") or left is None:
             return left
         from hexarena.bots.timing import SAFETY, move_budget
-        from hexarena.players.base import ClockConfig
+        from hexarena.core.contract import ClockConfig
 
         clock = ClockConfig(match.clock_type, match.clock, match.increment or 0.0)
         made = sum(1 for c in cells if c.p == player) // 2

@@ -16,7 +16,6 @@ from hexarena.games.htttx.board import hex_distance as _hex_distance
 DIRECTIONS = [(1, 0), (0, 1), (1, -1)]
 
 SEAT_OF = {Player.X: X, Player.O: O}
-PLAYER_OF = {X: Player.X, O: Player.O}
 
 
 def hex_distance(q1: int, r1: int, q2: int, r2: int) -> int:

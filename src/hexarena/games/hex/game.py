@@ -1,6 +1,6 @@
 """Hex: the immutable rules API (``HexGame``) over the union-find core.
 
-Rules (PROTOCOLS.md 4): an N x N rhombus, 1 <= N <= 26. Black moves first and connects top and bottom; White
+Rules (docs/games/hex.md): an N x N rhombus, 1 <= N <= 26. Black moves first and connects top and bottom; White
 connects left and right. With the swap rule on (the default), the second player's first move may be ``swap``:
 colours are exchanged and the board is unchanged, so seat 0 continues as White. Seats and colours are kept
 apart: ``outcome().winner`` and ``to_move`` are *seats*, cells hold *colours*. Hex has no draws.
@@ -286,7 +286,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         Such engines (MoHex, HexGui, OpenSpiel) keep seat 0 Black and seat 1 White for the whole game and
         answer a swap by reflecting the opening stone. After hexarena's colour-exchanging ``SWAP`` their board
         is ours reflected in the long diagonal, so every later cell is mirrored. Send it as
-        ``play <htp_colour(seat)> <text>``.
+        ``play <colour> <text>`` with the seat's colour in that frame: ``b`` for seat 0, ``w`` for seat 1.
         """
         if isinstance(move, HexAction):
             return HexGame.to_htp(move)
@@ -299,11 +299,6 @@ class HexGame(RuleGame[HexState, HexMove]):
         if isinstance(move, tuple) and state.swapped:
             return mirror(move)
         return move
-
-    @staticmethod
-    def htp_colour(seat: Seat) -> str:
-        """The HTP colour letter of a seat in the ``swap-pieces`` frame: seats never change colour there."""
-        return "b" if seat == 0 else "w"
 
     def _show(self, move: object) -> str:
         if isinstance(move, tuple) and len(move) == 2 and all(type(x) is int and x >= 0 for x in move):

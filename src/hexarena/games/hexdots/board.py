@@ -2,7 +2,7 @@
 
 A position is five small arrays indexed by the ids of ``geometry``: who drew each line, who owns each hexagon,
 how many perimeter sides of each hexagon are drawn, and how many captured centres neighbour each hexagon
-("blocked": such a hexagon can never be completed, PROTOCOLS.md 2.1), plus ``alive``, the number of hexagons
+("blocked": such a hexagon can never be completed, docs/games/hexdots.md), plus ``alive``, the number of hexagons
 that can still be completed (neither captured nor blocked). The game ends when ``alive`` reaches 0, so the
 original server's scan of the whole board after every move becomes one counter updated by captures.
 
@@ -246,22 +246,6 @@ class DotsBoard:
         for s in relegal:
             self._add(s)
         self._add(lid)
-
-    def gains(self, lid: int) -> int:
-        """How many hexagons drawing ``lid`` would capture now (no state change)."""
-        n = 0
-        for h in self.geo.line_hexes[lid]:
-            if self.hex_count[h] == 5 and not self.hex_blocked[h] and not self.hex_owner[h]:
-                n += 1
-        return n
-
-    def gives(self, lid: int) -> int:
-        """How many completable hexagons drawing ``lid`` would leave with 5 of 6 sides (an opponent's capture)."""
-        n = 0
-        for h in self.geo.line_hexes[lid]:
-            if self.hex_count[h] == 4 and not self.hex_blocked[h] and not self.hex_owner[h]:
-                n += 1
-        return n
 
     def missing_side(self, h: int) -> int:
         """An undrawn perimeter side of hexagon ``h`` (-1 when all six are drawn)."""

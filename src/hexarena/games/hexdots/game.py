@@ -1,4 +1,4 @@
-"""Hexagon dots (PROTOCOLS.md 2.1) behind the ``Game`` protocol: immutable ``DotsState`` and ``HexDotsGame``.
+"""Hexagon dots (docs/games/hexdots.md) behind the ``Game`` protocol: immutable ``DotsState`` and ``HexDotsGame``.
 
 A move is a line ``((r1, c1), (r2, c2))`` with its endpoints sorted row-major. Notation: ``r1,c1-r2,c2``, e.g.
 ``0,0-0,1``; ``parse`` accepts the endpoints in either order (and spaces), and normalises.

@@ -9,7 +9,7 @@ Numbering is row-major everywhere: dot ids follow (row, col) order, line ids fol
 order with the first dot the smaller, hexagon ids follow their centres. Sorting by id therefore is the
 row-major sort the wire protocol asks for.
 
-The board (PROTOCOLS.md 2.1): ``rows`` odd, even rows (0, 2, ...) have ``cols - 1`` dots, odd rows ``cols``;
+The board (docs/games/hexdots.md): ``rows`` odd, even rows (0, 2, ...) have ``cols - 1`` dots, odd rows ``cols``;
 even rows sit half a spacing to the right, so the dots form a triangular lattice. Neighbours of (r, c), with
 ``shift = (r + 1) % 2``, in the clockwise order of the original server: (r, c-1), (r-1, c+shift-1),
 (r-1, c+shift), (r, c+1), (r+1, c+shift), (r+1, c+shift-1). A hexagon is centred on every dot with all six

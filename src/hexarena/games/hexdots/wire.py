@@ -1,4 +1,4 @@
-"""JSON shapes of the original Hexagon dots HTTP protocol (PROTOCOLS.md 2.2), built from ``DotsState``.
+"""JSON shapes of the original Hexagon dots HTTP protocol (docs/protocols/hexdots.md), built from ``DotsState``.
 
 Pure functions, no IO: the HTTP adapter calls them and adds status codes and headers.
 
@@ -31,7 +31,6 @@ from hexarena.games.hexdots.geometry import MAX_SIZE, Coord
 INITIATING = "initiating"
 IN_PLAY = "in play"
 COMPLETED = "completed"
-GAME_STATES = (INITIATING, IN_PLAY, COMPLETED)
 
 
 def coord_json(coord: Coord) -> dict[str, int]:

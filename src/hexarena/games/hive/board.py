@@ -11,7 +11,7 @@ Orientation follows UHP/Mzinga (pointy-topped): E = (+1, 0), SE = (0, +1), SW = 
 NW = (0, -1), NE = (+1, -1); ``DIRS`` lists them in that clockwise order, so neighbouring entries are the two
 cells flanking a step (the "gate" of the freedom-to-move rule).
 
-Rule conventions (PROTOCOLS.md 5.2, identical to Mzinga and nokamute so perft matches): no queen on a
+Rule conventions (docs/games/hive.md, identical to Mzinga and nokamute so perft matches): no queen on a
 player's first turn; queen by the fourth; no movement (nor Pillbug ability) before one's own queen is placed;
 identical bugs enter in number order; no legal move means a pass; both queens surrounded at once is a draw;
 the piece moved last (by any means) can neither move, be thrown, nor throw on the next turn; a Mosquito on a

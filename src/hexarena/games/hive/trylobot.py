@@ -1,7 +1,7 @@
 """Trylobot's Hive AI wire, as pure conversions (no IO): positions, ``possible_turns``, ``game_state``, replies.
 
 Trylobot addresses flat-topped hexes as ``"row,col"`` with doubled rows (neighbours (r-2,c), (r-1,c+1),
-(r+1,c+1), (r+2,c), (r+1,c-1), (r-1,c-1); PROTOCOLS.md 5.1), so ``row + col`` is always even. Our axial
+(r+1,c+1), (r+2,c), (r+1,c-1), (r-1,c-1); docs/protocols/trylobot.md), so ``row + col`` is always even. Our axial
 ``(q, r)`` maps to ``row = 2q + r, col = r``: a rotation of the grid, which Hive's rules cannot tell apart, and
 the six Trylobot neighbours are exactly the six axial ones. The transport adapters live in ``players/``;
 this module only builds and reads the JSON-shaped dicts.

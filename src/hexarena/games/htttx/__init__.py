@@ -1,4 +1,4 @@
-"""HTTTX: infinite hexagonal tic-tac-toe (Connect-6 on hexes), rules per PROTOCOLS.md 1.1.
+"""HTTTX: infinite hexagonal tic-tac-toe (Connect-6 on hexes), rules per docs/games/htttx.md.
 
 ``Board`` is the fast mutable core for bots and search; ``HtttxGame`` / ``HTTTX`` the immutable face the referee
 uses; ``notation`` reads and writes Hexagonal Tic Tac Toe Notation v1 records.

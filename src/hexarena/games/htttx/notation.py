@@ -33,7 +33,6 @@ HEADER_ORDER = (
     "utcdatetime",
     "version",
 )
-END_REASONS = ("win", "time", "resign", "draw")
 WINNERS = ("cross", "circle")
 
 _KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")

@@ -1,4 +1,4 @@
-"""The battlebot wire shapes of numberwang (PROTOCOLS.md 3).
+"""The battlebot wire shapes of numberwang (docs/protocols/battlebot.md).
 
 State: ``{"players", "complete", "board": {"n": int}, "nextPlayer"}`` plus ``victor``/``reason`` when
 complete. Turn: ``{"n": int}``; integral floats (``3.0``, as some JSON encoders write) are read as ints,

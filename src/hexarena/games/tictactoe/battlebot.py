@@ -1,4 +1,4 @@
-"""The battlebot wire shapes of noughts and crosses (PROTOCOLS.md 3; dprgarner/battlebot-server, 2017).
+"""The battlebot wire shapes of noughts and crosses (docs/protocols/battlebot.md; dprgarner/battlebot-server, 2017).
 
 State: ``{"players", "complete", "board" (3x3 of ""/"X"/"O"), "nextPlayer", "marks": {"X", "O"}}`` plus
 ``victor`` (a bot id or None) and ``reason`` once complete. Turn: ``{"mark": "X", "space": [row, col]}``.

@@ -24,10 +24,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
-from hexarena.players.base import BasePlayer, ClockConfig
+from hexarena.players.base import BasePlayer
 from hexarena.players.battlebot import MAX_TURN_CHARS, BattlebotConnection, BattlebotPlayer, DisconnectJudge
-from hexarena.server.battlebot.shapes import shape_for
+from hexarena.wire.battlebot import shape_for
 
 log = logging.getLogger(__name__)
 

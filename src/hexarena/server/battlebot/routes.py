@@ -1,4 +1,4 @@
-"""The battlebot endpoints: ``POST /bots/<game>`` and the WebSocket (PROTOCOLS.md 3), wire-exact.
+"""The battlebot endpoints: ``POST /bots/<game>`` and the WebSocket (docs/protocols/battlebot.md), wire-exact.
 
 The socket is accepted at the root path ``/`` (the original client connects to ``wss://<hostname>``) and under
 ``/battlebot``; ``POST /bots/<game>`` is also served as ``/battlebot/bots/<game>``. A WebSocket route at ``/``
@@ -30,8 +30,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
 from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
-from hexarena.server.battlebot.shapes import Shape, shape_for
 from hexarena.server.schemas import text_problem
+from hexarena.wire.battlebot import Shape, shape_for
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)

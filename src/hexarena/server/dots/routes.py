@@ -1,4 +1,4 @@
-"""The turn-token HTTP protocol of hexagon dots (PROTOCOLS.md 2.2), wire-exact.
+"""The turn-token HTTP protocol of hexagon dots (docs/protocols/hexdots.md), wire-exact.
 
 | Request | Answer |
 |---|---|

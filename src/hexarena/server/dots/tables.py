@@ -18,10 +18,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from hexarena.core.contract import ClockConfig, PlayerResult
 from hexarena.core.types import Seat
 from hexarena.games.hexdots import GAME
 from hexarena.games.hexdots.wire import COMPLETED, delta_json, game_json
-from hexarena.players.base import ClockConfig, PlayerResult
 from hexarena.players.turntoken import TurnTokenPlayer, disqualified_seat
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,9 @@ from typing import Any
 from hexarena.core.errors import HexarenaError
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
-from hexarena.server.battlebot.shapes import Shape, shape_for, wire_id_of, wire_ids, wire_reason
 from hexarena.server.graphql.limits import MAX_PAGE
 from hexarena.store.contests import METHODS, contest_key, find_games, rankings
+from hexarena.wire.battlebot import Shape, shape_for, wire_id_of, wire_ids, wire_reason
 
 
 def _iso(ts: datetime | None) -> str | None:

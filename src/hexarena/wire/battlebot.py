@@ -1,4 +1,4 @@
-"""Battlebot state and turn shapes for every hexarena game (PROTOCOLS.md 3).
+"""Battlebot state and turn shapes for every hexarena game (docs/protocols/battlebot.md).
 
 Every ``state`` holds ``players`` (the two bot ids, seat 0 first), ``nextPlayer`` (the bot id to move),
 ``complete`` and, once complete, ``victor`` (a bot id or null) and ``reason``. The rest is per game:

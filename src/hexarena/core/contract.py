@@ -1,0 +1,158 @@
+"""The player-referee contract: everything the referee and a player adapter say to each other, in one place.
+
+Both sides import this module and nothing of each other: the referee (``hexarena.referee``) sends a ``MatchInfo``
+at the start, a ``MoveRequest`` per move and a ``PlayerResult`` at the end; a player (``hexarena.players``)
+answers a ``MoveReply``, and may end the match at any moment by raising or reporting a ``MatchEnded``. A player
+whose connection dies reports it through ``FailureReporter.failure_signal`` so the referee notices at once,
+even while the opponent is thinking. It lives in ``core`` because it is pure data and protocols (no IO): the
+layer every side may import (see ``[tool.importlinter]`` in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from hexarena.core.types import Outcome, Seat, Termination
+
+if TYPE_CHECKING:  # typing only: core stays free of asyncio at run time
+    import asyncio
+
+
+@dataclass(frozen=True, slots=True)
+class ClockConfig:
+    """A match clock.
+
+    ``kind``: ``none`` (no limit), ``turn`` (``seconds`` per move), ``match`` (``seconds`` per side for the whole
+    game), ``incremental`` (Fischer: ``seconds`` at the start plus ``increment`` after each move).
+    """
+
+    kind: str = "none"
+    seconds: float | None = None
+    increment: float = 0.0
+
+    KINDS = ("none", "turn", "match", "incremental")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What a player learns when a match starts."""
+
+    match_id: str
+    game: Any  # the Game object
+    params: dict[str, Any]
+    seat: Seat
+    initial_state: Any
+    clock: ClockConfig = ClockConfig()
+    heartbeat_ms: int = 5000
+    opponent: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """A request for one move.
+
+    ``history`` holds every move since the initial state as ``(seat, move)``; adapters that send only what
+    changed (bws ``previous``) keep their own cursor into it. It is the referee's own list, lent for the call
+    (copying it every move would make a long game quadratic): read it, slice it, never keep or mutate it.
+    ``time_limit`` is the seconds this player may think for this move (None: unlimited); the referee enforces
+    it, adapters only pass it on.
+    """
+
+    state: Any
+    history: Sequence[tuple[Seat, Any]]
+    time_limit: float | None
+    time_left: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveReply:
+    """A parsed move with the optional analysis a bot sent along with it."""
+
+    move: Any
+    evaluation: dict[str, Any] | None = None
+    considerations: list[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """How the match ended, as told to one player."""
+
+    outcome: Outcome
+    seat: Seat
+    final_state: Any
+    culprit: Seat | None = None  # the seat that broke a rule, timed out or went away, if any
+
+    @property
+    def violated(self) -> bool:
+        """True when this player lost by breaking the rules or its protocol (bws answers it with ``nope``)."""
+        return self.culprit == self.seat and self.outcome.termination in (
+            Termination.ILLEGAL_MOVE,
+            Termination.PROTOCOL,
+        )
+
+
+class MatchEnded(Exception):
+    """Ends the match with ``outcome`` when raised from a player's ``move`` (or inside the referee's loop).
+
+    Adapters whose protocol has its own ending rules (e.g. battlebot's "both bots left within 500 ms is a draw")
+    raise it; the referee records the outcome exactly as given. Reported through a player's failure signal
+    (``BasePlayer.fail``) it ends the match the same way at any moment, even while the opponent is thinking (a
+    person resigning from the browser).
+    """
+
+    def __init__(self, outcome: Outcome, culprit: Seat | None = None) -> None:
+        super().__init__(outcome.reason)
+        self.outcome = outcome
+        self.culprit = culprit
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the referee needs from a player. Every method may raise BotError subclasses."""
+
+    name: str
+
+    async def start(self, info: MatchInfo) -> None:
+        """Connect or launch, and tell the player about the match."""
+        ...
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        """Ask for a move; the referee times this call and cancels it at the deadline."""
+        ...
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        """Learn about a move that was played (by either seat). Adapters may ignore it."""
+        ...
+
+    async def finish(self, result: PlayerResult) -> None:
+        """Learn how the match ended, then release every resource. Must never raise."""
+        ...
+
+
+@runtime_checkable
+class FailureReporter(Protocol):
+    """A player that can tell the referee it can't go on, at any moment (not only when asked for a move).
+
+    The referee races every move request against both players' signals, so a bot whose socket closes while its
+    opponent thinks loses at once. The future completes with the error: a ``BotError`` (the player loses by its
+    kind), or a ``MatchEnded`` (recorded as given: a resignation). It never completes for a healthy player.
+    """
+
+    def failure_signal(self) -> asyncio.Future[BaseException]:
+        """The one future (same object on every call) that completes with this player's failure."""
+        ...
+
+
+__all__ = [
+    "ClockConfig",
+    "FailureReporter",
+    "MatchEnded",
+    "MatchInfo",
+    "MoveReply",
+    "MoveRequest",
+    "Player",
+    "PlayerResult",
+]

@@ -1,0 +1,63 @@
+"""The player-referee contract (``hexarena.core.contract``) is all the referee needs from a player.
+
+A player written against the contract alone, without ``BasePlayer``, reports a failure through the public
+``FailureReporter.failure_signal`` and the referee notices it at once, while the opponent is still thinking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fakes.players import ScriptedPlayer, Step
+from hexarena.core.contract import FailureReporter, MoveReply, MoveRequest, Player, PlayerResult
+from hexarena.core.errors import BotCrashed
+from hexarena.core.registry import get_game
+from hexarena.core.types import Seat, Termination
+from hexarena.referee import MatchConfig, Referee
+
+
+class ContractOnlyPlayer:
+    """A player that implements the contract's protocols and nothing else (no BasePlayer)."""
+
+    name = "contract-only"
+
+    def __init__(self) -> None:
+        self._signal: asyncio.Future[BaseException] | None = None
+        self.results: list[PlayerResult] = []
+
+    def failure_signal(self) -> asyncio.Future[BaseException]:
+        if self._signal is None:
+            self._signal = asyncio.get_running_loop().create_future()
+        return self._signal
+
+    async def start(self, info: Any) -> None:
+        return None
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        return MoveReply(move=(1, 0))
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        if seat == 0:  # X has moved and now thinks forever: go away while it does
+            self.failure_signal().set_result(BotCrashed("socket closed"))
+
+    async def finish(self, result: PlayerResult) -> None:
+        self.results.append(result)
+
+
+def test_the_contract_only_player_satisfies_both_protocols() -> None:
+    player = ContractOnlyPlayer()
+    assert isinstance(player, Player) and isinstance(player, FailureReporter)
+
+
+async def test_a_failure_reported_through_the_public_signal_ends_the_match_while_the_opponent_thinks() -> None:
+    x = ScriptedPlayer("x", [(0, 0), Step(hang=True)])
+    o = ContractOnlyPlayer()
+    referee = Referee(MatchConfig(game=get_game("tictactoe")), [x, o])
+    # X never answers its second move: only O's signal can end this match (bounded so a regression fails, not hangs).
+    result = await asyncio.wait_for(referee.run(), timeout=30)
+    assert result.outcome.winner == 0
+    assert result.outcome.termination == Termination.DISCONNECT
+    assert result.culprit == 1 and "socket closed" in result.outcome.reason
+    assert x.calls.cancelled == 1
+    assert [r.outcome for r in o.results] == [result.outcome]
