@@ -300,6 +300,10 @@ class HexGame(RuleGame[HexState, HexMove]):
             return mirror(move)
         return move
 
+    def side_name(self, state: HexState, seat: Seat) -> str:
+        """The colour ``seat`` plays now: after a swap seat 0 plays white (``seat_names`` are the initial ones)."""
+        return COLOUR_NAMES[state.colour_of(seat)]
+
     @staticmethod
     def htp_colour(seat: Seat) -> str:
         """The HTP colour letter of a seat in the ``swap-pieces`` frame: seats never change colour there."""

@@ -169,7 +169,9 @@ export async function matchPage(app, { args, name }) {
       toMoveSeat = null;
       board.setTurn(null);
       render(m.state);
-      const who = m.winner === null ? "Draw" : `${m.winner} wins`;
+      // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
+      const side = m.winner_side ?? m.winner;
+      const who = m.winner === null ? "Draw" : `${side.charAt(0).toUpperCase()}${side.slice(1)} wins`;
       result.hidden = false;
       closeResign();
       app.querySelector("#mode").textContent = "finished";
