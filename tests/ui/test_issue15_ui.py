@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_browser_ui import record, wait_turn_or_end
+from test_browser_ui import create, record, wait_turn_or_end
 
 
 def create_as_second(page: Any, server: str, game: str, seat0: str, params: dict[str, str] | None = None) -> str:
@@ -42,3 +42,68 @@ def test_hex_names_my_real_colour_and_the_winner_by_colour_after_i_swap(page: An
     assert stored["winner"] == 0 and stored["termination"] == "resign"
     assert "White wins" in result and "black resigned" in result, result
     assert "white resigned" not in result and "Black wins" not in result, result
+
+
+def result_banner(page: Any) -> dict[str, Any]:
+    """The result banner as the person sees it at the top of the page: text, box, background colour."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return dict(
+        page.evaluate(
+            """() => { const r = document.querySelector('#result'); const b = r.getBoundingClientRect();
+                const bg = getComputedStyle(r).backgroundColor.match(/\\d+/g).map(Number);
+                return {text: r.textContent, top: b.top, bottom: b.bottom, height: innerHeight, bg}; }"""
+        )
+    )
+
+
+def test_the_result_is_on_top_red_or_neutral_when_i_lose_in_plain_words(page: Any, server: str, shot: Any) -> None:
+    """A Hive game at 1280x900 that I resign: the banner is visible without scrolling, not green, and plain."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    create(page, server, "hive")
+    assert wait_turn_or_end(page)
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    banner = result_banner(page)
+    shot(page, "issue15-hive-resigned")
+    assert banner["top"] >= 0 and banner["bottom"] <= banner["height"], banner
+    red, green = banner["bg"][:2]
+    assert not green > red, f"a lost game's banner is green: {banner}"
+    assert banner["text"] == "Black wins: white resigned", banner["text"]
+
+
+def test_a_won_or_lost_game_by_the_rules_says_how_without_jargon(page: Any, server: str) -> None:
+    """Hex 3x3 to the end by clicks: "Black wins: black connected top and bottom", no "(normal)"; green only
+    when I won."""
+    create(page, server, "hex", params={"size": "3"})
+    while wait_turn_or_end(page):
+        free = page.evaluate(
+            "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('[data-stone]'))"
+            ".map(g => g.dataset.cell)"
+        )
+        page.click(f"[data-cell='{free[0]}']")
+    banner = result_banner(page)
+    assert "(normal)" not in banner["text"] and "(" not in banner["text"], banner["text"]
+    won = page.text_content("#msg") == "You won!"
+    side = "Black" if won else "White"
+    edges = "top and bottom" if won else "left and right"
+    assert banner["text"] == f"{side} wins: {side.lower()} connected {edges}", banner["text"]
+    red, green = banner["bg"][:2]
+    assert (green > red) == won, banner
+
+
+def test_a_short_turn_clock_turns_red_only_at_the_end_and_a_flag_shows_zero(page: Any, server: str, shot: Any) -> None:
+    """A 2 s turn clock: not red while most of it is left, red near the end; after the flag it reads 0.0."""
+    create(page, server, "tictactoe", clock=("turn", "2"))
+    assert wait_turn_or_end(page)
+    early = page.wait_for_function(
+        """() => { const c = document.querySelector('#player0 .clock'); const v = parseFloat(c.textContent);
+            return v > 1.0 && v < 1.9 ? {v, low: c.classList.contains('low')} : null; }"""
+    ).json_value()
+    assert not early["low"], f"a 2 s turn clock is red with {early['v']} s of 2 left"
+    page.wait_for_function("() => document.querySelector('#player0 .clock').classList.contains('low')")
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    shot(page, "issue15-flagged")
+    assert page.text_content("#player0 .clock") == "0.0"
+    assert page.text_content("#player1 .clock") == "2.0"
+    assert result_banner(page)["text"].startswith("O wins on time: ")
