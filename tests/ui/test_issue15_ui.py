@@ -107,3 +107,15 @@ def test_a_short_turn_clock_turns_red_only_at_the_end_and_a_flag_shows_zero(page
     assert page.text_content("#player0 .clock") == "0.0"
     assert page.text_content("#player1 .clock") == "2.0"
     assert result_banner(page)["text"].startswith("O wins on time: ")
+
+
+def test_hex_has_one_resign_button_the_inline_one(page: Any, server: str) -> None:
+    """On my Hex turn there is one Resign, the page's inline-confirmed one; no blocking confirm() dialog."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    create(page, server, "hex", params={"size": "4"})
+    assert wait_turn_or_end(page)
+    resigns = page.get_by_role("button", name="Resign")
+    assert resigns.count() == 1, f"{resigns.count()} Resign buttons on the page"
+    resigns.click()
+    assert page.locator(".resign-confirm").is_visible() and not dialogs
