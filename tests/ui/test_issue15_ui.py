@@ -119,3 +119,28 @@ def test_hex_has_one_resign_button_the_inline_one(page: Any, server: str) -> Non
     assert resigns.count() == 1, f"{resigns.count()} Resign buttons on the page"
     resigns.click()
     assert page.locator(".resign-confirm").is_visible() and not dialogs
+
+
+def test_hive_replay_exports_the_uhp_game_string(page: Any, server: str, shot: Any) -> None:
+    """A Hive game's notation box holds the UHP GameString (GameType;State;Turn;moves) that Mzinga reads back,
+    not the MoveStrings joined by spaces."""
+    from hexarena.games.hive.game import HiveGame
+
+    game_id = create(page, server, "hive")
+    assert wait_turn_or_end(page)
+    page.click("[data-hand='wG']")
+    page.click("[data-target]")
+    assert wait_turn_or_end(page)
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    moves = [m["move"] for m in record(server, game_id)["moves"]]
+    page.goto(f"{server}/ui/#/replay/{game_id}")
+    page.wait_for_selector("#notation")
+    text = page.input_value("#notation")
+    shot(page, "issue15-hive-replay")
+    game_type, state, turn, *written = text.split(";")
+    assert game_type.startswith("Base") and state == "InProgress" and turn == "White[2]", text
+    assert written == moves, text
+    hive = HiveGame()
+    assert hive.from_game_string(text).moves == tuple(moves)
