@@ -144,3 +144,51 @@ def test_hive_replay_exports_the_uhp_game_string(page: Any, server: str, shot: A
     assert written == moves, text
     hive = HiveGame()
     assert hive.from_game_string(text).moves == tuple(moves)
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_mistyped_bot_url_is_refused_in_the_lobby_before_any_match(page: Any, server: str, shot: Any) -> None:
+    """A bot URL nobody answers at: the lobby says which URL and what failed, and no match is created."""
+    import httpx
+
+    url = f"http://127.0.0.1:{_closed_port()}"
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", "htttx")
+    page.select_option("#seat0-kind", "you")
+    page.select_option("#seat1-kind", "bws")
+    page.fill("#seat1-extra", url)
+    page.click("#create")
+    page.wait_for_function(
+        "() => !location.hash.startsWith('#/lobby') || /\\S/.test(document.querySelector('form .msg').textContent)"
+    )
+    assert "#/lobby" in page.url, f"a match was created: {page.url}"
+    text = page.text_content("form .msg")
+    shot(page, "issue15-lobby-bad-bot-url")
+    assert url in text and "did not answer" in text, text
+    assert "#/lobby" in page.url
+    assert httpx.get(f"{server}/api/matches/live").json() == []
+
+
+def test_the_api_refuses_bot_urls_that_do_not_answer_as_bots(server: str) -> None:
+    """POST /api/matches: a closed port, a page that is no bot (404), a bare URL that is down: 400 naming the URL."""
+    import httpx
+
+    down = f"http://127.0.0.1:{_closed_port()}"
+    for spec, why in (
+        (f"bws:{down}", "could not fetch"),
+        (f"stateless:{down}/", "could not fetch"),
+        (f"bws:{server}/nobot", "HTTP 404"),
+        (down, "could not fetch"),
+    ):
+        r = httpx.post(f"{server}/api/matches", json={"game": "htttx", "players": ["builtin:random", spec]})
+        assert r.status_code == 400, (spec, r.status_code, r.text)
+        detail = r.json()["detail"]
+        assert spec.split(":", 1)[-1].rstrip("/") in detail and why in detail, detail
+    assert httpx.get(f"{server}/api/matches/live").json() == []
