@@ -192,3 +192,63 @@ def test_the_api_refuses_bot_urls_that_do_not_answer_as_bots(server: str) -> Non
         detail = r.json()["detail"]
         assert spec.split(":", 1)[-1].rstrip("/") in detail and why in detail, detail
     assert httpx.get(f"{server}/api/matches/live").json() == []
+
+
+def _rated_server(tmp_path: Any, serve_in_thread: Any, app_factory: Any) -> Any:
+    """A server whose store already rates two built-ins and a person of noughts and crosses."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hexarena.store import Store
+    from hexarena.store.records import RatingRecord
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rated.db'}"
+
+    async def seed() -> None:
+        store = await Store.open(url)
+        try:
+            await store.upsert_ratings(
+                [
+                    RatingRecord("builtin:random", "tictactoe", 1388.4, games=12),
+                    RatingRecord("alice", "tictactoe", 1500.0, games=3),
+                    RatingRecord("builtin:perfect", "tictactoe", 1612.0, games=12),
+                ]
+            )
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API runs an event loop in this thread
+        pool.submit(asyncio.run, seed()).result()
+    return serve_in_thread(app_factory(url))
+
+
+def test_each_builtin_is_listed_once_with_its_rating_sorted_and_a_leaderboard_page(
+    page: Any, tmp_path: Any, serve_in_thread: Any, app_factory: Any, shot: Any
+) -> None:
+    with _rated_server(tmp_path, serve_in_thread, app_factory) as srv:
+        page.goto(f"{srv.url}/ui/#/bots?game=tictactoe")
+        page.wait_for_selector("#bots tbody tr")
+        rows = page.evaluate(
+            "() => [...document.querySelectorAll('#bots tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))"
+        )
+        shot(page, "issue15-bots")
+        names = [r[1] for r in rows]
+        assert names == ["perfect", "alice", "random"], rows
+        assert rows[0][3].startswith("1612") and rows[2][3].startswith("1388"), rows
+
+        page.click("a[data-nav='leaderboard']")
+        page.select_option("#f-game", "tictactoe")
+        page.wait_for_function("() => location.hash === '#/leaderboard/tictactoe'")
+        page.wait_for_selector("#leaderboard tbody tr")
+        table = page.evaluate(
+            "() => [...document.querySelectorAll('#leaderboard tbody tr')]"
+            ".map(tr => [...tr.cells].map(td => td.textContent))"
+        )
+        shot(page, "issue15-leaderboard")
+        assert [r[:3] for r in table] == [
+            ["1", "builtin:perfect", "1612"],
+            ["2", "alice", "1500"],
+            ["3", "builtin:random", "1388"],
+        ], table
+        page.set_viewport_size({"width": 390, "height": 844})
+        shot(page, "issue15-leaderboard-phone")

@@ -241,19 +241,22 @@ def install(app: FastAPI) -> None:
 
     @app.get("/api/ui/bots", tags=["ui"], summary="Built-in and registered bots, and ratings, by game")
     async def ui_bots(game: str | None = Query(default=None, max_length=64)) -> list[dict[str, Any]]:
+        """One row per player of each game, best rated first: a built-in and its rating (stored under
+        ``builtin:NAME``) are one row, as are a registered bot and the rating under its id."""
         from hexarena.bots.registry import builtin_bots
 
         names = sorted(available_games()) if not game else [get_game(game).name]
         store = app.state.store
         out: list[dict[str, Any]] = []
         for name in names:
+            rows: dict[str, dict[str, Any]] = {}
             for bot in sorted(builtin_bots(name)):
-                out.append({"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"})
+                rows[f"builtin:{bot}"] = {"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"}
             if store is not None:
                 for b in await store.list_bots(game=name):
-                    out.append({"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec})
+                    rows[b.bot_id] = {"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec}
                 for r in await store.list_ratings(name, limit=100):
-                    out.append(
-                        {"game": name, "name": r.key, "kind": "rated", "rating": round(r.rating, 1), "games": r.games}
-                    )
+                    row = rows.setdefault(r.key, {"game": name, "name": r.key, "kind": "rated", "spec": r.key})
+                    row.update(rating=round(r.rating, 1), games=r.games)
+            out.extend(sorted(rows.values(), key=lambda row: (-row.get("rating", float("-inf")), row["name"])))
         return out
