@@ -252,3 +252,47 @@ def test_each_builtin_is_listed_once_with_its_rating_sorted_and_a_leaderboard_pa
         ], table
         page.set_viewport_size({"width": 390, "height": 844})
         shot(page, "issue15-leaderboard-phone")
+
+
+AXE_RULES = ["color-contrast", "label", "empty-table-header"]
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's contrast, form-label and table-header rules on the page as it is now: one line per finding."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "rule", "values": AXE_RULES}, "resultTypes": ["violations"]})
+    return [
+        f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+        for v in results.response["violations"]
+        for node in v["nodes"]
+    ]
+
+
+def test_pages_pass_axe_contrast_labels_and_table_headers(page: Any, server: str) -> None:
+    """The lobby, a game being played (my turn: the green message, both seat colours), its replay (the notation
+    box), the games list and the bots list: no contrast, label or empty-header violations."""
+    found: dict[str, list[str]] = {}
+    page.goto(f"{server}/ui/#/lobby")
+    page.wait_for_selector("#create")
+    found["lobby"] = axe_violations(page)
+    game_id = create(page, server, "tictactoe")
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    page.wait_for_selector(".moves li.seat1")
+    found["play"] = axe_violations(page)
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_function("() => !document.querySelector('#result').hidden")
+    record(server, game_id)
+    page.goto(f"{server}/ui/#/replay/{game_id}")
+    page.wait_for_selector("#notation")
+    found["replay"] = axe_violations(page)
+    page.goto(f"{server}/ui/#/games")
+    page.wait_for_selector(f"tr[data-game='{game_id}']")
+    found["games"] = axe_violations(page)
+    page.goto(f"{server}/ui/#/bots")
+    page.wait_for_selector("#bots tbody tr")
+    found["bots"] = axe_violations(page)
+    assert not any(found.values()), "\n".join(f"{k}: {v}" for k, vs in found.items() for v in vs)

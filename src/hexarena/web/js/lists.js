@@ -28,7 +28,7 @@ export async function gamesPage(app, { params }) {
     try { rows = await getJSON(`/api/ui/games?${q}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
     if (!rows.length) { box.replaceChildren(h("p.muted", "No game matches.")); return; }
     box.replaceChildren(h("table#games",
-      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", ""].map((t) => h("th", t)))),
+      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", h("span.sr-only", "Link")].map((t) => h("th", t)))),
       h("tbody", rows.map((g) => h("tr", { "data-game": g.game_id },
         h("td", g.game),
         h("td", g.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),

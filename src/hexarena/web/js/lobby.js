@@ -144,7 +144,7 @@ export async function lobbyPage(app) {
     try { live = await getJSON("/api/matches/live"); } catch (e) { liveBox.replaceChildren(h("p.error", e.message)); return; }
     if (!live.length) { liveBox.replaceChildren(h("p.muted", "No game is being played right now.")); return; }
     liveBox.replaceChildren(h("table#live",
-      h("thead", h("tr", h("th", "Game"), h("th", "Players"), h("th", "Moves"), h("th", ""))),
+      h("thead", h("tr", h("th", "Game"), h("th", "Players"), h("th", "Moves"), h("th", h("span.sr-only", "Actions")))),
       h("tbody", live.map((m) => h("tr", { "data-game": m.game_id },
         h("td", byName[m.game]?.title || m.game),
         h("td", m.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
