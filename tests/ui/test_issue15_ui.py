@@ -296,3 +296,60 @@ def test_pages_pass_axe_contrast_labels_and_table_headers(page: Any, server: str
     page.wait_for_selector("#bots tbody tr")
     found["bots"] = axe_violations(page)
     assert not any(found.values()), "\n".join(f"{k}: {v}" for k, vs in found.items() for v in vs)
+
+
+def test_hive_a_second_click_on_the_selected_piece_deselects_it(page: Any, server: str) -> None:
+    """Picking the selected piece again (in the hand or on the board) clears the selection instead of moving."""
+    create(page, server, "hive")
+    assert wait_turn_or_end(page)
+    page.click("[data-hand='wG']")
+    assert page.locator("[data-target]").count() > 0
+    page.click("[data-hand='wG']")
+    assert page.locator("[data-target]").count() == 0 and page.locator("[data-hand='wG'].selected").count() == 0
+    page.click("[data-hand='wG']")
+    page.click("[data-target]")
+    assert wait_turn_or_end(page)
+    moves_before = page.evaluate("() => document.querySelectorAll('.moves li').length")
+    page.click("[data-hand='wQ']")  # pieces move once the queen is in
+    page.click("[data-target]")
+    assert wait_turn_or_end(page)
+    movable = page.evaluate(
+        "() => [...document.querySelectorAll('g[data-piece^=w]')]"
+        ".filter(g => g.querySelector('polygon').getAttribute('stroke-width') === '3').map(g => g.dataset.cell)"
+    )
+    assert movable, "none of my pieces can move"
+    piece = page.locator(f"g[data-cell='{movable[0]}']")
+    piece.click()
+    assert page.locator("[data-target]").count() > 0
+    piece.click()
+    assert page.locator("[data-target]").count() == 0
+    assert not page.text_content("#msg").startswith("Illegal"), page.text_content("#msg")
+    assert page.evaluate("() => document.querySelectorAll('.moves li').length") == moves_before + 2
+
+
+def test_hexdots_shows_the_running_score_and_a_selection_unlike_the_last_move(page: Any, server: str) -> None:
+    """Each player card counts the hexagons its seat captured; a picked dot is not drawn in the last-move colour."""
+    create(page, server, "hexdots", params={"rows": "3", "cols": "3"})
+    assert wait_turn_or_end(page)
+    assert page.text_content("#player0 .colour") == "0 hexagons"
+    page.click("[data-dot='0,0']")
+    page.click("[data-dot='0,1']")
+    assert wait_turn_or_end(page)
+    last = page.evaluate(
+        "() => [...document.querySelectorAll('line')].filter(l => l.getAttribute('stroke-width') === '13')"
+        ".map(l => l.getAttribute('stroke'))"
+    )
+    assert len(last) == 1, last
+    page.click("[data-dot='1,1']")
+    picked = page.evaluate(
+        "() => document.querySelector(\"[data-dot='1,1'] circle:nth-child(2)\").getAttribute('fill')"
+    )
+    assert picked != last[0], f"the picked dot and the last move share {picked}"
+
+
+def test_the_lobby_explains_player_choices_in_plain_words(page: Any, server: str) -> None:
+    page.goto(f"{server}/ui/#/lobby")
+    page.wait_for_selector("#create")
+    help_text = page.text_content("#player-help")
+    assert "builtin:NAME" not in help_text and "WS /api/play" not in help_text, help_text
+    assert "bot" in help_text.lower()
