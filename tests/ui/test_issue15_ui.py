@@ -353,3 +353,28 @@ def test_the_lobby_explains_player_choices_in_plain_words(page: Any, server: str
     help_text = page.text_content("#player-help")
     assert "builtin:NAME" not in help_text and "WS /api/play" not in help_text, help_text
     assert "bot" in help_text.lower()
+
+
+def test_htttx_lists_the_automatic_origin_stone_and_marks_only_stones_played(page: Any, server: str) -> None:
+    """The play page's move list starts with X's stone at the origin (placed by the rules, not by a click); and a
+    winning turn whose second stone the rules ignored marks only the stone on the board."""
+    create(page, server, "htttx")
+    assert wait_turn_or_end(page)
+    first = page.text_content(".moves")
+    assert first.lstrip().startswith("X [0,0]"), first
+    marks = page.evaluate(
+        """async () => {
+            const { make } = await import('/ui/js/boards/htttx.js');
+            const { COLOURS } = await import('/ui/js/boards/svg.js');
+            const board = make({});
+            document.body.append(board.el);
+            const cells = [[0, 0, 'x'], [1, 0, 'o'], [2, 0, 'o']].map(([q, r, p]) => ({ q, r, p }));
+            board.render({ cells, to_move: null }, { move: '[2,0][5,5]' });
+            const out = [...board.el.querySelectorAll('circle')].filter(c => c.getAttribute('fill') === COLOURS.last)
+                .map(c => [c.getAttribute('cx'), c.getAttribute('cy')]);
+            board.el.remove();
+            board.destroy?.();
+            return out.length;
+        }"""
+    )
+    assert marks == 1, f"{marks} last-move marks for one stone on the board"

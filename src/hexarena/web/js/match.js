@@ -31,6 +31,8 @@ export async function matchPage(app, { args, name }) {
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
   const moveList = h("ol");
+  const startList = (board.startMoves?.() || []).map((sm) =>
+    h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
@@ -40,7 +42,7 @@ export async function matchPage(app, { args, name }) {
       h("div",
         h("div.players", playerEls),
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", moveList)))));
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList)))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
