@@ -378,3 +378,18 @@ def test_htttx_lists_the_automatic_origin_stone_and_marks_only_stones_played(pag
         }"""
     )
     assert marks == 1, f"{marks} last-move marks for one stone on the board"
+
+
+def test_the_count_up_clock_stays_on_one_line(page: Any, server: str, shot: Any) -> None:
+    """A game without a clock counts the seconds of the turn on the player card: beside Hive's long name and
+    colour in the 300 px side column it stays one line ("1 s", not "1" above "s")."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    create(page, server, "hive", seat1="builtin:random")
+    assert wait_turn_or_end(page)
+    page.wait_for_function("() => /^\\d+ s$/.test(document.querySelector('#player0 .clock').textContent)")
+    lines = page.evaluate(
+        """() => { const c = document.querySelector('#player0 .clock');
+            return c.getBoundingClientRect().height / (1.25 * parseFloat(getComputedStyle(c).fontSize)); }"""
+    )
+    shot(page, "issue15-hive-count-up")
+    assert lines < 1.5, f"the count-up clock takes {lines:.1f} lines"
