@@ -40,8 +40,11 @@ def test_hex_names_my_real_colour_and_the_winner_by_colour_after_i_swap(page: An
     result = page.text_content("#result")
     stored = record(server, game_id)
     assert stored["winner"] == 0 and stored["termination"] == "resign"
-    assert "White wins" in result and "black resigned" in result, result
-    assert "white resigned" not in result and "Black wins" not in result, result
+    assert result == "White wins: black resigned", result
+    # the replay names the winner by the colour it played too
+    page.goto(f"{server}/ui/#/replay/{game_id}")
+    page.wait_for_selector("#notation")
+    assert page.text_content("#replay-result") == "White wins: black resigned"
 
 
 def result_banner(page: Any) -> dict[str, Any]:

@@ -83,6 +83,19 @@ def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple
     return out, None
 
 
+def winner_side(game: Any, record: dict[str, Any]) -> str:
+    """The side the winner played at the end (after a Hex swap the second seat plays black), from the moves; the
+    seat's name when the moves no longer replay."""
+    seat = int(record["winner"])
+    try:
+        state = game.new(**(record.get("params") or {}))
+        for m in record["moves"]:
+            state = game.play(state, game.parse(m["move"]))
+    except HexarenaError:
+        return str(game.seat_names[seat])
+    return str(game.side_name(state, seat))
+
+
 def _lean(view: dict[str, Any]) -> dict[str, Any]:
     """A position for the replay list without the fields that repeat the whole history (Hive's UHP GameString):
     keeping them would make a replay quadratic in the game's length (11 MB for a 1,500-ply Hive game)."""
@@ -197,6 +210,9 @@ def install(app: FastAPI) -> None:
         record["replay_error"] = None
         if plies <= INLINE_PLIES:
             record["states"], record["replay_error"] = await asyncio.to_thread(positions, game, record, 0, plies + 1)
+        record["winner_side"] = None
+        if record.get("winner") is not None:
+            record["winner_side"] = await asyncio.to_thread(winner_side, game, record)
         return record
 
     @app.get("/api/ui/replay/{game_id}/states", tags=["ui"], summary="Positions start .. start+count-1 of a game")

@@ -47,7 +47,10 @@ export async function replayPage(app, { args, params }) {
       h("div",
         h("div.panel",
           h("div", rec.players.map((p, i) => h("div.seatline", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p), " ", h("span.colour")))),
-          h("p", h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""),
+          h("p#replay-result", rec.winner_side && rec.reason
+            // the side the winner played (after a Hex swap, not its seat's first name) and how, in the rules' words
+            ? [h("strong", `${rec.winner_side.charAt(0).toUpperCase()}${rec.winner_side.slice(1)} wins`), `: ${rec.reason}`]
+            : [h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""]),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
         h("div.panel", h("strong", "Moves"), h("div.moves", startList, moveList)),
         h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
