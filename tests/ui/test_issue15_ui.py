@@ -285,6 +285,11 @@ def test_pages_pass_axe_contrast_labels_and_table_headers(page: Any, server: str
     assert wait_turn_or_end(page)
     page.wait_for_selector(".moves li.seat1")
     found["play"] = axe_violations(page)
+    lobby = page.context.new_page()  # the lobby while the game is live: its table of live games
+    lobby.goto(f"{server}/ui/#/lobby")
+    lobby.wait_for_selector(f"#live tr[data-game='{game_id}']")
+    found["lobby with a live game"] = axe_violations(lobby)
+    lobby.close()
     page.click(".resign-ask")
     page.click(".resign-yes")
     page.wait_for_function("() => !document.querySelector('#result').hidden")
