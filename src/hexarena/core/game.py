@@ -144,6 +144,10 @@ class Game(Protocol[S, M]):
         """Moves played since the start (the referee's move counter)."""
         ...
 
+    def side_name(self, state: S, seat: Seat) -> str:
+        """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
+        ...
+
 
 class RuleGame(Generic[S, M]):
     """Convenience base: parameter validation and a default random_move. Games may override anything."""
@@ -175,6 +179,11 @@ class RuleGame(Generic[S, M]):
         if not moves:
             raise ValueError("no legal move in this position")
         return rng.choice(moves)
+
+    def side_name(self, state: S, seat: Seat) -> str:
+        """The seat's name: in most games a seat plays the same side all game. Games whose seats change sides
+        (Hex's swap) override this, so pages and messages name the side a person really plays."""
+        return self.seat_names[seat]
 
     def describe(self) -> dict[str, Any]:
         """JSON metadata for the API and the UI."""

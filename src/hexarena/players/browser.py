@@ -34,7 +34,7 @@ from typing import Any
 
 from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
-from hexarena.core.types import Outcome, Termination, other
+from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
 
@@ -86,6 +86,8 @@ class BrowserPlayer(BasePlayer):
         self._asked_at = 0.0
         self._grace_task: asyncio.Task[None] | None = None
         self._end: dict[str, Any] | None = None
+        #: the latest position this seat knows (start, every move observed, its own moves): what side it plays
+        self._state: Any = None
         self.seat = 0
         #: set once the match is over and the person was told; the server then closes the socket
         self.done = asyncio.Event()
@@ -189,6 +191,7 @@ class BrowserPlayer(BasePlayer):
         except HexarenaError as exc:
             await self._emit({"type": "illegal", "move": text, "reason": exc.reason})
             return
+        self._state = game.play(request.state, move)
         pending.set_result(MoveReply(move=move))
         await self._emit({"type": "accepted", "move": text})
 
@@ -203,8 +206,7 @@ class BrowserPlayer(BasePlayer):
         if self.failure is not None:
             await self._emit({"type": "error", "reason": "the game is already ending"})
             return
-        side = self.info.game.seat_names[self.seat]
-        outcome = Outcome(other(self.seat), Termination.RESIGN, f"{side} resigned")
+        outcome = Outcome(other(self.seat), Termination.RESIGN, f"{self._side()} resigned")
         self.fail(MatchEnded(outcome, culprit=self.seat))
 
     async def _probe(self, msg: dict[str, Any]) -> None:
@@ -235,10 +237,22 @@ class BrowserPlayer(BasePlayer):
         match manager's expiry, both of which end the match on their own terms."""
         self.info = info
         self.seat = info.seat
+        self._state = info.initial_state
         if self._send is not None:
             await self._emit(self._hello())
 
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        """Keeps the position, so a resignation while the opponent thinks names the side this seat plays now."""
+        self._state = state
+
+    def _side(self, state: Any = None) -> str:
+        """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""
+        game = self.info.game
+        state = self._state if state is None else state
+        return str(game.seat_names[self.seat] if state is None else game.side_name(state, self.seat))
+
     async def move(self, request: MoveRequest) -> MoveReply:
+        self._state = request.state
         if not self._joined.is_set():
             try:
                 await asyncio.wait_for(self._joined.wait(), self.join_timeout)
@@ -264,6 +278,9 @@ class BrowserPlayer(BasePlayer):
         self._end = {
             "type": "end",
             "winner": None if outcome.winner is None or game is None else game.seat_names[outcome.winner],
+            "winner_side": None
+            if outcome.winner is None or game is None
+            else game.side_name(result.final_state, outcome.winner),
             "winner_seat": outcome.winner,
             "you": "draw" if outcome.winner is None else ("won" if outcome.winner == self.seat else "lost"),
             "termination": str(outcome.termination),
@@ -286,7 +303,7 @@ class BrowserPlayer(BasePlayer):
             "match_id": info.match_id,
             "game": info.game.name,
             "seat": info.seat,
-            "side": info.game.seat_names[info.seat],
+            "side": self._side(),
             "opponent": info.opponent,
             "params": info.params,
             "grace": self.grace,
@@ -300,7 +317,7 @@ class BrowserPlayer(BasePlayer):
         return {
             "type": "your_turn",
             "seat": self.seat,
-            "side": game.seat_names[self.seat],
+            "side": self._side(request.state),
             "ply": game.ply(request.state),
             "state": game.to_json(request.state),
             "legal": self.legal_view(game, request.state),

@@ -113,6 +113,45 @@ async def make_remote_player(spec: str, game: str, policy: SpecPolicy) -> BasePl
     return player
 
 
+#: Seconds a bot gets to answer its capabilities when a match naming it is created.
+CAPABILITIES_TIMEOUT = 5.0
+
+
+async def make_answering_player(spec: str, game: str, policy: SpecPolicy) -> BasePlayer:
+    """:func:`make_remote_player` for a match about to be created: a bot named by its URL must answer its
+    capabilities first, declaring the protocol it is to be played over.
+
+    Why: a mistyped URL used to create a match whose other seat "won" (or that ended aborted) a moment later;
+    asking up front turns it into a ConfigError (HTTP 400) that names the URL and what failed, before any match
+    exists. Tournaments do not call this (a bot down mid-run ends its games aborted, see the preflight).
+    """
+    from hexarena.core.errors import HexarenaError
+    from hexarena.players.bws import BwsPlayer
+    from hexarena.players.htttx_common import fetch_capabilities, http_client
+    from hexarena.players.stateless import StatelessPlayer
+
+    try:
+        player = await make_remote_player(spec, game, policy)
+    except ConfigError:
+        raise
+    except HexarenaError as exc:  # a bare URL is asked which protocol it speaks while it is made
+        raise ConfigError(f"the bot at {spec.strip()[:200]} did not answer: {exc}") from None
+    if not isinstance(player, BwsPlayer | StatelessPlayer):
+        return player
+    url = player.url
+    try:
+        async with http_client() as client:
+            caps_url, caps = await fetch_capabilities(client, url, timeout=CAPABILITIES_TIMEOUT)
+    except HexarenaError as exc:
+        raise ConfigError(f"the bot at {url[:200]} did not answer its capabilities: {exc}") from None
+    if isinstance(player, BwsPlayer):
+        if caps.basic_websocket is None or caps.basic_websocket.versions.v1_alpha is None:
+            raise ConfigError(f"the bot at {caps_url[:200]} does not declare basic_websocket v1-alpha (try stateless:)")
+    elif caps.stateless is None or caps.stateless.versions.v1_alpha is None:
+        raise ConfigError(f"the bot at {caps_url[:200]} does not declare stateless v1-alpha (try bws:)")
+    return player
+
+
 def _check_address(spec: str, address: str, policy: SpecPolicy) -> None:
     if policy.bot_hosts is not None and not allowed_bot_host(address, policy.bot_hosts):
         raise ConfigError(
@@ -194,6 +233,7 @@ __all__ = [
     "SpecPolicy",
     "allowed_bot_host",
     "check_remote_spec",
+    "make_answering_player",
     "make_remote_player",
     "parse_engine_option",
     "spec_policy",

@@ -20,7 +20,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
 from hexarena.players.human import HtttxHumanPlayer
-from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_remote_player, spec_policy
+from hexarena.players.policy import LOCAL_ONLY_SCHEMES, make_answering_player, spec_policy
 from hexarena.players.spec import schemes
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
@@ -181,7 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ConfigError(f"a seat of type {seat.type!r} needs 'bot_url'")
         else:
             spec = f"{'stateless' if seat.type == 'stateless' else 'bws'}:{seat.bot_url}"
-        return await make_remote_player(spec, game, spec_policy(app))
+        return await make_answering_player(spec, game, spec_policy(app))
 
     @app.post(
         "/game/new",
@@ -219,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game = get_game(body.game)
         params = game.validate_params(body.params)
         clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
-        players = [await make_remote_player(spec, game.name, spec_policy(app)) for spec in body.players]
+        players = [await make_answering_player(spec, game.name, spec_policy(app)) for spec in body.players]
         live = await manager().create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
         return {
             "game_id": live.match_id,

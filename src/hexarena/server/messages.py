@@ -108,6 +108,8 @@ def end(game: Any, result: MatchResult) -> dict[str, Any]:
         "game": game.name,
         "winner": _seat_label(game, outcome.winner),
         "winner_seat": outcome.winner,
+        # the side the winner plays at the end, which is not its seat's name after a Hex swap
+        "winner_side": None if outcome.winner is None else game.side_name(result.final_state, outcome.winner),
         "reason": reason,
         "termination": str(outcome.termination),
         "detail": outcome.reason,

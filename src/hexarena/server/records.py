@@ -17,12 +17,21 @@ if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a da
 
 
 def notation(game_name: str, params: dict[str, Any], moves: list[str], headers: dict[str, str]) -> str:
-    """The game's record notation: HTTTX Notation v1, else the move list in the game's own notation."""
+    """The game's record notation: HTTTX Notation v1; for a game with a standard record of the whole game (Hive's
+    UHP GameString, which Mzinga and other tools read), that record of the replayed moves; else the move list in
+    the game's own notation."""
     if game_name == "htttx":
         from hexarena.games.htttx import HTTTX
         from hexarena.games.htttx.notation import GameRecord, write_record
 
         return str(write_record(GameRecord(headers=headers, turns=[HTTTX.parse(m) for m in moves], threats=[])))
+    game = get_game(game_name)
+    record_of = getattr(game, "game_string", None)
+    if record_of is not None:
+        state = game.new(**params)
+        for m in moves:
+            state = game.play(state, game.parse(m))
+        return str(record_of(state))
     return " ".join(moves)
 
 

@@ -300,6 +300,10 @@ class HexGame(RuleGame[HexState, HexMove]):
             return mirror(move)
         return move
 
+    def side_name(self, state: HexState, seat: Seat) -> str:
+        """The colour ``seat`` plays now: after a swap seat 0 plays white (``seat_names`` are the initial ones)."""
+        return COLOUR_NAMES[state.colour_of(seat)]
+
     def _show(self, move: object) -> str:
         if isinstance(move, tuple) and len(move) == 2 and all(type(x) is int and x >= 0 for x in move):
             r, c = move

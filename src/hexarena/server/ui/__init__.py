@@ -83,6 +83,19 @@ def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple
     return out, None
 
 
+def winner_side(game: Any, record: dict[str, Any]) -> str:
+    """The side the winner played at the end (after a Hex swap the second seat plays black), from the moves; the
+    seat's name when the moves no longer replay."""
+    seat = int(record["winner"])
+    try:
+        state = game.new(**(record.get("params") or {}))
+        for m in record["moves"]:
+            state = game.play(state, game.parse(m["move"]))
+    except HexarenaError:
+        return str(game.seat_names[seat])
+    return str(game.side_name(state, seat))
+
+
 def _lean(view: dict[str, Any]) -> dict[str, Any]:
     """A position for the replay list without the fields that repeat the whole history (Hive's UHP GameString):
     keeping them would make a replay quadratic in the game's length (11 MB for a 1,500-ply Hive game)."""
@@ -197,6 +210,9 @@ def install(app: FastAPI) -> None:
         record["replay_error"] = None
         if plies <= INLINE_PLIES:
             record["states"], record["replay_error"] = await asyncio.to_thread(positions, game, record, 0, plies + 1)
+        record["winner_side"] = None
+        if record.get("winner") is not None:
+            record["winner_side"] = await asyncio.to_thread(winner_side, game, record)
         return record
 
     @app.get("/api/ui/replay/{game_id}/states", tags=["ui"], summary="Positions start .. start+count-1 of a game")
@@ -241,19 +257,22 @@ def install(app: FastAPI) -> None:
 
     @app.get("/api/ui/bots", tags=["ui"], summary="Built-in and registered bots, and ratings, by game")
     async def ui_bots(game: str | None = Query(default=None, max_length=64)) -> list[dict[str, Any]]:
+        """One row per player of each game, best rated first: a built-in and its rating (stored under
+        ``builtin:NAME``) are one row, as are a registered bot and the rating under its id."""
         from hexarena.bots.registry import builtin_bots
 
         names = sorted(available_games()) if not game else [get_game(game).name]
         store = app.state.store
         out: list[dict[str, Any]] = []
         for name in names:
+            rows: dict[str, dict[str, Any]] = {}
             for bot in sorted(builtin_bots(name)):
-                out.append({"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"})
+                rows[f"builtin:{bot}"] = {"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"}
             if store is not None:
                 for b in await store.list_bots(game=name):
-                    out.append({"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec})
+                    rows[b.bot_id] = {"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec}
                 for r in await store.list_ratings(name, limit=100):
-                    out.append(
-                        {"game": name, "name": r.key, "kind": "rated", "rating": round(r.rating, 1), "games": r.games}
-                    )
+                    row = rows.setdefault(r.key, {"game": name, "name": r.key, "kind": "rated", "spec": r.key})
+                    row.update(rating=round(r.rating, 1), games=r.games)
+            out.extend(sorted(rows.values(), key=lambda row: (-row.get("rating", float("-inf")), row["name"])))
         return out

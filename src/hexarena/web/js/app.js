@@ -1,4 +1,4 @@
-// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/replay/ID, #/games, #/bots).
+// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/replay/ID, #/games, #/bots, #/leaderboard/GAME).
 // Hash routes keep the server side trivial (one static index.html) and make every page linkable.
 
 import { h } from "./api.js";
@@ -10,6 +10,7 @@ const routes = {
   replay: () => import("./replay.js").then((m) => m.replayPage),
   games: () => import("./lists.js").then((m) => m.gamesPage),
   bots: () => import("./lists.js").then((m) => m.botsPage),
+  leaderboard: () => import("./lists.js").then((m) => m.leaderboardPage),
 };
 
 let cleanup = null;

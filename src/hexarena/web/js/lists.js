@@ -28,7 +28,7 @@ export async function gamesPage(app, { params }) {
     try { rows = await getJSON(`/api/ui/games?${q}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
     if (!rows.length) { box.replaceChildren(h("p.muted", "No game matches.")); return; }
     box.replaceChildren(h("table#games",
-      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", ""].map((t) => h("th", t)))),
+      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", h("span.sr-only", "Link")].map((t) => h("th", t)))),
       h("tbody", rows.map((g) => h("tr", { "data-game": g.game_id },
         h("td", g.game),
         h("td", g.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
@@ -51,7 +51,7 @@ export async function botsPage(app, { params }) {
   async function load() {
     const rows = await getJSON(`/api/ui/bots${gameSel.value ? `?game=${gameSel.value}` : ""}`);
     box.replaceChildren(h("table#bots",
-      h("thead", h("tr", ["Game", "Bot", "Kind", "Rating", ""].map((t) => h("th", t)))),
+      h("thead", h("tr", ["Game", "Bot", "Kind", "Rating", h("span.sr-only", "Links")].map((t) => h("th", t)))),
       h("tbody", rows.map((b) => h("tr",
         h("td", b.game), h("td", b.name), h("td", b.kind),
         h("td", b.rating !== undefined ? `${b.rating} (${b.games} games)` : ""),
@@ -59,4 +59,24 @@ export async function botsPage(app, { params }) {
   }
   gameSel.addEventListener("change", load);
   await load();
+}
+
+// The leaderboard of one game (#/leaderboard/GAME): the stored ratings, best first (GET /leaderboard/{game}).
+export async function leaderboardPage(app, { args }) {
+  const games = await getJSON("/api/games");
+  const name = args[0] || games[0]?.name || "";
+  const gameSel = h("select#f-game", games.map((g) => h("option", { value: g.name }, g.title)));
+  gameSel.value = name;
+  gameSel.addEventListener("change", () => { location.hash = `#/leaderboard/${gameSel.value}`; });
+  const box = h("div.tablewrap");
+  app.append(h("h1", "Leaderboard"), h("div.panel", h("div.filters", h("label", h("span", "Game"), gameSel)), box));
+  let board;
+  try { board = await getJSON(`/leaderboard/${encodeURIComponent(name)}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
+  if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: ratings come from tournaments.")); return; }
+  box.replaceChildren(h("table#leaderboard",
+    h("thead", h("tr", ["Rank", "Player", "Rating", "Games", "Updated"].map((t) => h("th", t)))),
+    h("tbody", board.ratings.map((r) => h("tr",
+      h("td", r.rank),
+      h("td", h("a", { href: `#/games?game=${board.game}&player=${encodeURIComponent(r.player)}` }, r.player)),
+      h("td", Math.round(r.rating)), h("td", r.games), h("td", fmtDate(r.updated_at)))))));
 }

@@ -28,9 +28,20 @@ export async function lobbyPage(app) {
     seatsBox,
     createBtn, msg);
   const liveBox = h("div.tablewrap");
-  app.append(h("h1", "Lobby"), h("div.grid2", form, h("div.panel", h("h2", "Live games"), liveBox,
-    h("p.muted", "Player specs the server accepts: ", h("br"), ...Object.values(specHelp).flatMap((t) => [h("code", t), h("br")]),
-      engines.length ? ["Engines registered by the operator: ", engines.map((e) => h("code", `engine:${e} `))] : null))));
+  // Who can sit in a seat, in plain words; the exact spec syntax (for the API and the command line) is folded away.
+  const playerHelp = h("div#player-help.muted",
+    h("p", "Each seat is played by one of these:"),
+    h("ul",
+      h("li", h("strong", "Me"), ": you play on this page."),
+      h("li", h("strong", "Open seat"), ": anyone who opens this lobby can join and play it, a friend for instance."),
+      h("li", h("strong", "Built-in bot"), ": a computer player that runs on this server."),
+      h("li", h("strong", "Bot URL"), " (HTTTX): your own bot program, reached at its web address; it must be running."),
+      engines.length ? h("li", h("strong", "Engine"), ": a program the server's operator has set up.") : null));
+  const specDetails = h("details.muted",
+    h("summary", "Player specs for the API and the command line"),
+    h("p", ...Object.values(specHelp).flatMap((t) => [h("code", t), h("br")]),
+      engines.length ? ["Engines registered by the operator: ", engines.map((e) => h("code", `engine:${e} `))] : null));
+  app.append(h("h1", "Lobby"), h("div.grid2", form, h("div.panel", h("h2", "Live games"), liveBox, playerHelp, specDetails)));
 
   function syncClock() {
     const t = clockType.value;
@@ -144,7 +155,7 @@ export async function lobbyPage(app) {
     try { live = await getJSON("/api/matches/live"); } catch (e) { liveBox.replaceChildren(h("p.error", e.message)); return; }
     if (!live.length) { liveBox.replaceChildren(h("p.muted", "No game is being played right now.")); return; }
     liveBox.replaceChildren(h("table#live",
-      h("thead", h("tr", h("th", "Game"), h("th", "Players"), h("th", "Moves"), h("th", ""))),
+      h("thead", h("tr", h("th", "Game"), h("th", "Players"), h("th", "Moves"), h("th", h("span.sr-only", "Actions")))),
       h("tbody", live.map((m) => h("tr", { "data-game": m.game_id },
         h("td", byName[m.game]?.title || m.game),
         h("td", m.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),

@@ -8,6 +8,9 @@ import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
 import { seatTokens } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 
+const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
+  disconnect: "the other side left", resign: "resigned" };
+
 export async function matchPage(app, { args, name }) {
   const id = args[0];
   app.dataset.turns = "0";
@@ -28,15 +31,18 @@ export async function matchPage(app, { args, name }) {
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
   const moveList = h("ol");
+  const startList = (board.startMoves?.() || []).map((sm) =>
+    h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
+    result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     h("div.match",
-      h("div", h("div.boardbox", board.el), msg, resignBox, result),
+      h("div", h("div.boardbox", board.el), msg, resignBox),
       h("div",
         h("div.players", playerEls),
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", moveList)))));
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList)))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -79,6 +85,11 @@ export async function matchPage(app, { args, name }) {
     resignBox.querySelectorAll(".resign-yes, .resign-no").forEach((b) => { b.disabled = false; });
   }
 
+  // A clock turns red in its last tenth-or-so: 10 s of a long clock, a quarter of a short one (a 2 s turn clock
+  // is not red from its first moment on).
+  const lowBelow = Math.min(10, 0.25 * (clock.seconds || 0));
+  let flagged = null;  // the seat that ran out of time: its clock reads 0, whatever the last report said
+
   function tick() {
     const dt = (performance.now() - since) / 1000;
     for (let i = 0; i < 2; i++) {
@@ -89,13 +100,22 @@ export async function matchPage(app, { args, name }) {
       } else if (clock.kind === "turn") {
         v = i === toMoveSeat && !over ? clock.seconds - dt : clock.seconds;
       }
+      if (i === flagged && v !== null) v = 0;
       clocks[i].textContent = clock.kind === "none" ? (i === toMoveSeat && !over ? `${Math.floor(dt)} s` : "") : fmtClock(v);
-      clocks[i].classList.toggle("low", v !== null && v < 10 && i === toMoveSeat);
+      clocks[i].classList.toggle("low", v !== null && v < lowBelow && (i === toMoveSeat || i === flagged));
       playerEls[i].classList.toggle("tomove", i === toMoveSeat && !over);
     }
   }
   const timer = setInterval(tick, 200);
   tick();
+
+  // How the game ended in plain words: the rules' own sentence ("black connected top and bottom", "white
+  // resigned"), else the kind of ending ("time", "draw"); never the termination code in brackets.
+  function endDetail(m) {
+    if (m.detail) return m.detail;
+    if (m.winner_seat === null) return m.termination === "turn_limit" ? "draw by the turn limit" : "draw";
+    return PLAIN_ENDINGS[m.termination] || m.termination.replace(/_/g, " ");
+  }
 
   function seatIndex(label) {
     if (label === null || label === undefined) return null;
@@ -169,11 +189,19 @@ export async function matchPage(app, { args, name }) {
       toMoveSeat = null;
       board.setTurn(null);
       render(m.state);
-      const who = m.winner === null ? "Draw" : `${m.winner} wins`;
+      // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
+      const side = m.winner_side ?? m.winner;
+      const who = m.winner === null ? "Draw"
+        : `${side.charAt(0).toUpperCase()}${side.slice(1)} wins${m.termination === "time" ? " on time" : ""}`;
+      if (m.termination === "time" && m.winner_seat !== null) flagged = 1 - m.winner_seat;
+      // green when the person here won, red when they lost, neutral for a draw or a spectator
+      const mine = mySeats.size === 1 ? [...mySeats][0] : null;
+      const feel = mine === null || m.winner_seat === null ? "neutral" : m.winner_seat === mine ? "won" : "lost";
+      result.className = `result ${feel}`;
       result.hidden = false;
       closeResign();
       app.querySelector("#mode").textContent = "finished";
-      result.textContent = `${who}${m.detail ? `: ${m.detail}` : ""} (${m.termination})`;
+      result.textContent = `${who}: ${endDetail(m)}`;
       tick();
     } else if (m.type === "nope") {
       say(m.reason, "illegal");

@@ -28,7 +28,9 @@ export async function replayPage(app, { args, params }) {
   const label = h("span#plylabel.badge");
   const btn = (idTxt, text, title, fn) => h(`button.secondary#${idTxt}`, { type: "button", title, onclick: fn }, text);
   const moveList = h("ol");
-  const notation = h("textarea.notation#notation", { readonly: true }, rec.notation || "");
+  const startList = (board.startMoves?.() || []).map((sm) =>
+    h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
+  const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.notation || "");
   const copyBtn = h("button.secondary", { type: "button" }, "Copy");
   const dlBtn = h("button.secondary", { type: "button" }, "Download");
   const info = h("div.muted");
@@ -45,10 +47,13 @@ export async function replayPage(app, { args, params }) {
       h("div",
         h("div.panel",
           h("div", rec.players.map((p, i) => h("div.seatline", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p), " ", h("span.colour")))),
-          h("p", h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""),
+          h("p#replay-result", rec.winner_side && rec.reason
+            // the side the winner played (after a Hex swap, not its seat's first name) and how, in the rules' words
+            ? [h("strong", `${rec.winner_side.charAt(0).toUpperCase()}${rec.winner_side.slice(1)} wins`), `: ${rec.reason}`]
+            : [h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""]),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
-        h("div.panel", h("strong", "Moves"), h("div.moves", moveList)),
-        h("div.panel", h("strong", "Notation"), notation, h("div.controls", copyBtn, dlBtn)))));
+        h("div.panel", h("strong", "Moves"), h("div.moves", startList, moveList)),
+        h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));
   copyBtn.addEventListener("click", async () => {

@@ -1,5 +1,6 @@
 // Hex: an N x N rhombus of hexagons. Rows a, b, ... from the top, columns 1..N ("a1" is the top-left cell).
-// Black joins top and bottom (dark edges), White joins left and right (light edges). Swap and resign buttons.
+// Black joins top and bottom (dark edges), White joins left and right (light edges). A Swap button; resigning is
+// the play page's own (one Resign for every game, confirmed inline).
 
 import { h } from "../api.js";
 import { s, hexPoints, SQRT3, COLOURS } from "./svg.js";
@@ -10,13 +11,11 @@ export function make(params) {
   let n = params.size || 11;
   const svg = s("svg", { role: "img", "aria-label": "hex board" });
   const swapBtn = h("button.secondary", { type: "button", hidden: true }, "Swap");
-  const resignBtn = h("button.secondary", { type: "button", hidden: true }, "Resign");
-  const el = h("div", svg, h("div.controls", swapBtn, resignBtn));
+  const el = h("div", svg, h("div.controls", swapBtn));
   let io = null;
   let legal = new Set();
   let state = null;
   swapBtn.addEventListener("click", () => io && io.move("swap"));
-  resignBtn.addEventListener("click", () => io && confirm("Resign this game?") && io.move("resign"));
 
   const centre = (r, c) => [R * SQRT3 * (c + r / 2), R * 1.5 * r];
   const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;
@@ -79,7 +78,6 @@ export function make(params) {
       io = l ? handlers : null;
       legal = new Set((l?.moves || []).map((m) => m.move));
       swapBtn.hidden = !(l && (l.extra || []).includes("swap"));
-      resignBtn.hidden = !l;
       draw();
     },
   };

@@ -13,8 +13,9 @@ export function make(params) {
 
   const pos = (r, c) => [(c + (r % 2 === 0 ? 0.5 : 0)) * D, r * H];
   const key = (r, c) => `${r},${c}`;
-  const seatOf = (owner) => {
-    const players = state?.players || [];
+  const seatOf = (owner) => seatOfIn(state, owner);
+  const seatOfIn = (st, owner) => {
+    const players = st?.players || [];
     const name = owner && typeof owner === "object" ? owner.name : owner;
     const i = players.findIndex((p) => p.name === name);
     return i < 0 ? 0 : i;
@@ -82,7 +83,7 @@ export function make(params) {
         const g = s("g", { class: "cell", "data-dot": key(r, c), onclick: () => click(r, c) });
         g.append(s("circle", { cx: x, cy: y, r: 16, fill: "transparent" }));
         g.append(s("circle", { cx: x, cy: y, r: isPicked ? 10 : 7,
-          fill: isPicked ? COLOURS.last : "#1d2330" }));
+          fill: isPicked ? COLOURS.selected : "#1d2330" }));
         if (io && !isPicked && endpoints.has(key(r, c))) g.append(s("circle", { cx: x, cy: y, r: 12, fill: "none", stroke: "#2f855a", "stroke-width": 2 }));
         svg.append(g);
       }
@@ -91,6 +92,12 @@ export function make(params) {
 
   return {
     el: svg,
+    // the running score on each player card: hexagons captured so far
+    seatStyle(st) {
+      const counts = [0, 0];
+      for (const hx of st?.hexagons || []) if (hx.owner) counts[seatOfIn(st, hx.owner)] += 1;
+      return counts.map((n, i) => ({ colour: i ? COLOURS.p1 : COLOURS.p0, label: `${n} hexagon${n === 1 ? "" : "s"}` }));
+    },
     render(st, info = {}) {
       state = st;
       if (st?.rows) { rows = st.rows; cols = st.cols; }

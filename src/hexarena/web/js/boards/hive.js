@@ -33,6 +33,12 @@ export function make() {
 
   function pickHand(colour, kind) {
     if (!io) return;
+    if (selected && selected.from === null && selected.piece[0] === colour && selected.piece[1] === kind) {
+      selected = null;  // the picked piece again: put it back
+      io.say("Nothing selected: pick a piece.", "info");
+      draw();
+      return;
+    }
     if (colour !== myColour()) { io.say(`Those are ${colour === "w" ? "White" : "Black"}'s pieces: pick one of yours.`, "illegal"); return; }
     const m = legal.find((x) => x.from === null && x.piece && x.piece[0] === colour && x.piece[1] === kind);
     if (!m) {
@@ -47,6 +53,12 @@ export function make() {
 
   async function clickCell(q, r, top) {
     if (!io) return;
+    if (top && selected && selected.from && selected.from[0] === q && selected.from[1] === r) {
+      selected = null;  // the selected piece again: deselect it rather than try to move it onto itself
+      io.say("Nothing selected: pick a piece.", "info");
+      draw();
+      return;
+    }
     const dest = selected ? movesOf(selected).find((m) => m.to[0] === q && m.to[1] === r) : null;
     if (dest) { io.move(dest.move); return; }
     if (top && (!selected || selected.piece !== top)) {
@@ -96,7 +108,7 @@ export function make() {
       const isSel = selected && selected.from && selected.from[0] === c.q && selected.from[1] === c.r;
       const movable = io && legal.some((m) => m.piece === top && m.from && m.from[0] === c.q && m.from[1] === c.r);
       g.append(s("polygon", { points: hexPoints(x, y, R * 0.96), fill: white ? "#fdfaf0" : "#2d3340",
-        stroke: isSel ? COLOURS.last : (movable ? "#2f855a" : "#8a94a3"), "stroke-width": isSel ? 4 : (movable ? 3 : 1.5) }));
+        stroke: isSel ? COLOURS.selected : (movable ? "#2f855a" : "#8a94a3"), "stroke-width": isSel ? 4 : (movable ? 3 : 1.5) }));
       g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
       g.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {

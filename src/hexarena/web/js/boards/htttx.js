@@ -155,6 +155,7 @@ export function make(params) {
     }
     marks.replaceChildren();
     for (const [q, r] of parseMove(info.move)) {
+      if (!occupied.has(key(q, r))) continue;  // a second stone the rules ignored (the first one won) is not there
       const [x, y] = axialToPixel(q, r, R);
       marks.append(s("circle", { cx: x, cy: y, r: R * 0.98, fill: COLOURS.last }));
     }
@@ -205,6 +206,8 @@ export function make(params) {
       first = null; second = null;
       draw();
     },
+    // stones the rules place before the first move (X's at the origin): listed above the moves
+    startMoves() { return [{ seat: 0, label: "X", move: "[0,0]", note: "placed by the rules at the start" }]; },
     fit,
     destroy() { ro.disconnect(); },
   };

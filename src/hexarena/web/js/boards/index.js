@@ -3,6 +3,7 @@
 //   board.render(state, info)     draw a position (info: {move, considerations, seats})
 //   board.setTurn(legal, io)      enable clicks for the person to move (legal: server's clickable moves;
 //                                 io: {move(text), probe(what, args), say(text, kind)}); setTurn(null) disables
+//   board.startMoves?()           stones the rules place before the first move, for the move list
 //   board.destroy?()              release listeners
 
 const modules = {

@@ -57,4 +57,5 @@ export function hexDistance(q1, r1, q2, r2) {
   return Math.max(Math.abs(dq), Math.abs(dr), Math.abs(dq + dr));
 }
 
-export const COLOURS = { p0: "#1f5fbf", p1: "#d9480f", last: "#f6c000", legal: "rgba(47,133,90,0.30)", ink: "#1d2330" };
+// "last" marks the last move, "selected" what the person picked: two colours, so one is never taken for the other
+export const COLOURS = { p0: "#1f5fbf", p1: "#b83c0a", last: "#f6c000", selected: "#805ad5", legal: "rgba(47,133,90,0.30)", ink: "#1d2330" };
