@@ -236,7 +236,7 @@ def test_each_builtin_is_listed_once_with_its_rating_sorted_and_a_leaderboard_pa
         )
         shot(page, "issue15-bots")
         names = [r[1] for r in rows]
-        assert names == ["perfect", "alice", "random"], rows
+        assert names == ["perfect", "alice", "random", "best"], rows
         assert rows[0][3].startswith("1612") and rows[2][3].startswith("1388"), rows
 
         page.click("a[data-nav='leaderboard']")
