@@ -374,3 +374,11 @@ async def test_free_setup_is_required_for_an_opening_position(store: Store) -> N
     assert live.result is not None
     assert live.result.outcome.termination == Termination.ABORTED
     assert "free_setup" in live.result.outcome.reason
+
+
+async def test_a_huge_capabilities_document_is_refused_by_size(store: Store) -> None:
+    """A hostile bot's 5 MB capabilities.json is cut at the bot-packet limit, not read whole into memory."""
+    huge = b'{"pad": "' + b"x" * (5 * 1024 * 1024) + b'"}'
+    async with fake_bots(FakeBot(capabilities=huge), FakeBot()) as (xu, ou):
+        played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
+    await check_ended(played, Termination.ABORTED, winner=None, reason="capabilities.json larger than 65536 bytes")

@@ -93,14 +93,28 @@ async def fetch_capabilities(client: httpx.AsyncClient, url: str, timeout: float
     """GET the bot's capabilities.json; errors say what was wrong with the bot, not with us."""
     caps_url = capabilities_url(url)
     try:
-        response = await client.get(caps_url, timeout=timeout)
+        # streamed and cut at the bot-packet limit: a hostile bot must not make the server buffer a huge body
+        async with client.stream("GET", caps_url, timeout=timeout) as response:
+            data = await read_limited(response, "capabilities.json")
     except httpx.TimeoutException:
         raise BotTimeout(f"no answer from {caps_url} within {timeout:g} s") from None
     except httpx.HTTPError as exc:
         raise BotCrashed(f"could not fetch {caps_url}: {http_failure(exc)}") from None
     if response.status_code != 200:
         raise ProtocolViolation(f"GET {caps_url} answered HTTP {response.status_code}, expected 200")
-    return caps_url, w.decode_capabilities(response.content)
+    return caps_url, w.decode_capabilities(data)
+
+
+async def read_limited(response: httpx.Response, what: str) -> bytes:
+    """A bot's HTTP answer body, refused (ProtocolViolation) as soon as it passes the bot-packet limit."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > w.MAX_BOT_PACKET_BYTES:
+            raise ProtocolViolation(f"{what} larger than {w.MAX_BOT_PACKET_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 _SIDE_BYTES = (b"x", b"o")

@@ -19,6 +19,7 @@ from hexarena.players.htttx_common import (
     http_client,
     http_failure,
     move_of,
+    read_limited,
     resolve,
     stateless_board_of,
 )
@@ -71,7 +72,7 @@ class StatelessPlayer(BasePlayer):
                 headers={"content-type": "application/json"},
                 timeout=httpx.Timeout(timeout, connect=10.0),
             ) as response:
-                data = await _read_limited(response)
+                data = await read_limited(response, "turn response")
         except httpx.TimeoutException:
             raise BotTimeout(f"no answer from {self.turn_url}") from None
         except httpx.HTTPError as exc:
@@ -89,14 +90,3 @@ class StatelessPlayer(BasePlayer):
     async def finish(self, result: PlayerResult) -> None:
         if self.client is not None:
             await self.client.aclose()
-
-
-async def _read_limited(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > w.MAX_BOT_PACKET_BYTES:
-            raise ProtocolViolation(f"turn response larger than {w.MAX_BOT_PACKET_BYTES} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
