@@ -334,7 +334,8 @@ async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_u
     distance 16 (1.6 million candidate cells), refused at the very end for an existing line of six, so no bot is
     involved. Built on the event loop (the code before issue 12) the heartbeat ticked 3 times during the request
     (only before and after the build); built in a worker thread it ticks 15 to 17 times here, fewer than its
-    2 ms period would allow because the C board holds the GIL while it grows its tables.
+    2 ms period would allow because the C board holds the GIL while it grows its tables, and as few as 9 on a
+    loaded machine: the bound is twice what the old code managed, not what an idle machine reaches.
     """
     line = [{"q": 7 + i, "r": 1, "p": "x"} for i in range(6)]
     cells = [*scattered(MAX_STONES - len(line)), *line]
@@ -359,7 +360,7 @@ async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_u
     stop.set()
     await task
     assert response.status_code == 400 and "6 in a row for x" in response.json()["detail"], response.text
-    assert during >= 10, during
+    assert during >= 6, during
     assert bots.silent.sessions == []
 
 
