@@ -20,22 +20,13 @@ import argparse
 import asyncio
 import contextlib
 import os
-import socket
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(ROOT / "bench"))
+from server_throughput import free_port, process, wait_up  # noqa: E402  (the sibling benchmark's helpers)
 
 
 def cpu_ns(pid: int) -> int:
@@ -45,40 +36,6 @@ def cpu_ns(pid: int) -> int:
         with contextlib.suppress(OSError):
             total += int((task / "schedstat").read_text().split()[0])
     return total
-
-
-@contextlib.contextmanager
-def bot_server(bot: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``hexarena bot serve --bot BOT``, or for ``instant`` the spiral-filling SDK bot of ``server_throughput``
-    (its own cost is a set of the cells: what remains is the SDK's cost per move)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    if bot == "instant":
-        sys.path.insert(0, str(ROOT / "bench"))
-        from server_throughput import INSTANT_BOT
-
-        argv = [sys.executable, "-c", INSTANT_BOT, str(port), "auto"]
-    else:
-        argv = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
-    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
-    try:
-        yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-async def wait_up(url: str) -> None:
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(url)).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)
-    raise SystemExit(f"{url} did not come up")
 
 
 class CpuPerMove:
@@ -109,7 +66,10 @@ async def main(bot: str, games: int, sizes: list[int], window: int) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     spent: dict[int, list[int]] = {s: [] for s in sizes}
-    with bot_server(bot, port) as proc:
+    # ``instant`` is server_throughput's spiral-filling SDK bot: its own cost is a set of the cells, so what
+    # remains is the SDK's cost per move
+    args = ("instant", str(port), "auto") if bot == "instant" else ("bot", "serve", "--bot", bot, "--port", str(port))
+    with process(*args) as proc:
         await wait_up(f"{url}/capabilities.json")
         for _ in range(games):
             probe = CpuPerMove(proc.pid)
