@@ -219,3 +219,27 @@ async def test_results_stored_after_the_last_state_save_are_recovered(store: Sto
     after = {g["id"]: (g["result"]["winner"], g["result"]["termination"], g["result"]["plies"]) for g in resumed.games}
     assert after == truth  # recovered from the games table, not replayed
     assert len(await store.list_games(tournament_id="crashy", limit=100)) == 8
+
+
+async def test_a_database_outage_does_not_stop_a_tournament(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """State saves that fail while the database is away are retried at the next game, not fatal: the games
+    themselves wait in the recorder's journal, and the state is saved again once the database answers."""
+    from hexarena.store import StoreError
+
+    config = nw(["tfake:random", "tfake:greedy"], names=["a", "b"], games_per_pairing=6, seed=3)
+    runner = await Runner.create(config, store, tournament_id="outage")
+    real = store.update_tournament_state
+    failures = 0
+
+    async def flaky(*args: Any, **kwargs: Any) -> None:
+        nonlocal failures
+        if failures < 3:
+            failures += 1
+            raise StoreError("update_tournament_state failed: ConnectionRefusedError: [Errno 111]")
+        await real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "update_tournament_state", flaky)
+    summary = await runner.run()
+    assert failures == 3 and summary["status"] == "finished" and summary["games_finished"] == 6
+    record = await store.get_tournament("outage")
+    assert record is not None and record.status == "finished"

@@ -29,6 +29,7 @@ from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
 from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import clock_from
+from hexarena.store.errors import StoreError
 from hexarena.store.recorder import Recorder, default_data_dir
 from hexarena.tournament import pairings
 from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
@@ -546,8 +547,14 @@ class Runner:
         now = time.monotonic()
         if not force and now - self._last_save < SAVE_INTERVAL:
             return
+        try:
+            await self.store.update_tournament_state(self.id, self.state, status=self.state["status"])
+        except StoreError as exc:
+            # The database is away: the games themselves wait in the recorder's journal and a resume rebuilds the
+            # state from the games table (``_recover``), so the tournament goes on; the next game saves again.
+            log.warning("tournament %s: its state could not be saved (%s); retrying after the next game", self.id, exc)
+            return
         self._last_save = now
-        await self.store.update_tournament_state(self.id, self.state, status=self.state["status"])
 
 
 async def _recover(store: Any, tournament_id: str, state: dict[str, Any]) -> int:
