@@ -205,3 +205,21 @@ def test_tables_written_to_a_pipe_keep_the_player_names_whole(tmp_path: Path) ->
     rows = [line for line in standings.splitlines() if any(n in line for n in names)]
     assert len(rows) == 2, out.stdout  # each name whole, on its own row of the standings
     assert all("builtin" not in line for line in rows)
+
+
+async def test_api_refuses_to_resume_a_command_line_tournament_that_starts_programs(
+    client: tuple[httpx.AsyncClient, FastAPI], tmp_path: Path
+) -> None:
+    """The operator's own tournament may start programs; a client of the API may not make it do so."""
+    import shlex
+
+    c, app = client
+    marker = tmp_path / "ran"
+    spec = f"uais:sh -c {shlex.quote(f'touch {marker}')}"
+    config = TournamentConfig(game="hex", params={"size": 3}, players=[spec, "builtin:random"], games_per_pairing=2)
+    runner = await Runner.create(config, app.state.store, tournament_id="cli-made")  # created, never run
+    assert not runner.remote
+    r = await c.post("/api/tournaments/cli-made/resume")
+    assert r.status_code == 403 and "hexarena tournament resume cli-made" in r.json()["detail"], r.text
+    await asyncio.sleep(0.2)
+    assert not marker.exists()

@@ -180,10 +180,27 @@ async def resume_tournament(request: Request, tournament_id: str) -> dict[str, A
         )
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
+    if not runner.remote and any(_starts_program(spec) for spec in runner.config.players):
+        # the operator's own tournament may start programs; a client of the API may not make it do so
+        raise HTTPException(
+            403,
+            f"tournament {tournament_id!r} was started from the command line and its players start programs; "
+            f"the operator resumes it with `hexarena tournament resume {tournament_id}`",
+        )
     if runner.done:
         return {"id": tournament_id, "status": runner.state["status"]}
     _start(request, runner)
     return {"id": tournament_id, "status": "running"}
+
+
+def _starts_program(spec: str) -> bool:
+    """What the scheme declared at registration; an undeclared or unknown scheme counts as starting one."""
+    from hexarena.players.spec import scheme_of
+
+    if spec.strip().startswith(("http://", "https://")):
+        return False
+    scheme = scheme_of(spec)
+    return scheme is None or scheme.starts_program is not False
 
 
 @router.get("/api/tournaments/{tournament_id}/report", response_class=HTMLResponse, summary="HTML report")
