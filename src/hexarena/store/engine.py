@@ -17,6 +17,7 @@ SQLite needs care to stay correct under many concurrent finishes:
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +99,28 @@ def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> Async
     return engine
 
 
+def _use_wal(cursor: Any) -> None:
+    """Switch the file to WAL (persistent: once per database file, a no-op read afterwards).
+
+    The switch needs an exclusive lock, and SQLite may answer SQLITE_BUSY at once, without calling the busy
+    handler, while another connection is opening the same fresh file: so the switch is retried for a while
+    (this runs on the driver's thread, where sleeping blocks nobody).
+    """
+    cursor.execute("PRAGMA journal_mode")
+    row = cursor.fetchone()
+    if row is not None and str(row[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError (sqlite3's, through the async adapter)
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -107,7 +130,7 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
             # the busy timeout first: switching a fresh file to WAL needs a lock that another opener may hold
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             if not memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
+                _use_wal(cursor)
                 cursor.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; safe with WAL
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
