@@ -382,3 +382,20 @@ async def test_a_huge_capabilities_document_is_refused_by_size(store: Store) -> 
     async with fake_bots(FakeBot(capabilities=huge), FakeBot()) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)])
     await check_ended(played, Termination.ABORTED, winner=None, reason="capabilities.json larger than 65536 bytes")
+
+
+async def test_non_default_rules_are_told_or_the_match_is_aborted(store: Store) -> None:
+    """A bot can only place stones by the match's rules if it is told them: with ``config`` declared it gets
+    ``x-view_distance``/``x-win_distance`` (the SDK reads them); without, the match can't be played fairly and is
+    aborted instead of being recorded as the bot's illegal-move loss."""
+    caps = {"meta": {"name": "Configurable"}, "basic_websocket": {"versions": {"v1-alpha": {"config": {}}}}}
+    xbot, obot = FakeBot(), FakeBot(capabilities=caps)
+    async with fake_bots(xbot, obot) as (xu, ou):
+        played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"view_distance": 3, "turn_limit": 2})
+    await check_ended(played, Termination.ABORTED, winner=None, reason="view_distance 3")
+    assert "declares no config" in played.outcome.reason
+    assert obot.session.received[0] == {"type": "config", "x-view_distance": 3}
+    # both declare config: the match is played, each told before its setup
+    async with fake_bots(FakeBot(capabilities=caps), FakeBot(capabilities=caps)) as (xu, ou):
+        played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"win_distance": 5, "turn_limit": 1})
+    assert played.outcome.termination == Termination.TURN_LIMIT, played.outcome

@@ -148,3 +148,12 @@ async def test_a_bot_that_dies_mid_turn_is_recorded_with_what_happened(store: St
     reason = played.outcome.reason
     assert not reason.rstrip().endswith("failed:"), reason
     assert "connection" in reason.lower() and "ReadError" in reason, reason
+
+
+async def test_non_default_rules_abort_a_stateless_match(store: Store) -> None:
+    """The stateless protocol has no way to tell a bot the match's rules: such a match is aborted, not played
+    until the bot's default-rule move is refused as illegal."""
+    async with fake_bots(FakeBot(), FakeBot()) as (xu, ou):
+        played = await play(store, [StatelessPlayer(xu), BwsPlayer(ou)], params={"view_distance": 2})
+    await check_ended(played, Termination.ABORTED, winner=None, reason="view_distance 2")
+    assert "stateless" in played.outcome.reason

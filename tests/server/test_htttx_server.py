@@ -320,6 +320,25 @@ async def test_game_between_two_cli_bot_servers(server: str) -> None:
     assert [g["game_id"] for g in listed] == [game_id]
 
 
+async def test_bot_servers_are_told_non_default_rules(server: str) -> None:
+    """Two ``hexarena bot serve`` processes play with view_distance 2 and win_distance 4: told the rules (bws
+    ``config`` with the ``x-`` extensions), their moves are legal; before, the first far stone was an illegal-move
+    loss the record blamed on the bot."""
+    with cli_bot_server("random") as a, cli_bot_server("random") as b:
+        await wait_up(f"{a}/capabilities.json")
+        await wait_up(f"{b}/capabilities.json")
+        results = []
+        for _ in range(3):
+            body = {
+                "player_x": {"type": "bot", "bot_url": a},
+                "player_o": {"type": "bot", "bot_url": b},
+                "match_config": {"view_distance": 2, "win_distance": 4, "turn_limit": 30},
+            }
+            rec = await finished(server, (await new_game(server, body))["game_id"])
+            results.append((rec["termination"], rec["reason"]))
+    assert all(t in ("normal", "turn_limit") for t, _ in results), results
+
+
 async def test_shutdown_ends_live_games_and_stores_them(database_url: str) -> None:
     body = {"player_x": {"type": "human"}, "player_o": {"type": "human"}}
     async with game_server(database_url) as url:

@@ -33,6 +33,8 @@ from hexarena.players.htttx_common import (
     move_of,
     move_request_json,
     resolve,
+    rule_extras,
+    untold_rules,
     wire_move,
 )
 from hexarena.wire import htttx as w
@@ -71,6 +73,9 @@ class BwsPlayer(BasePlayer):
         self.name = name or url
         self.depth = depth
         self.extras = extras or {}
+        #: A match must tell the bot non-default rules or not be played; an analysis only asks for an opinion and
+        #: takes a bot without ``config`` as it is (it evaluates by the default rules, as before).
+        self.rules_required = True
         self.connect_timeout = connect_timeout
         self.caps: w.BwsV1Alpha | None = None
         self.meta: w.Meta | None = None
@@ -104,6 +109,9 @@ class BwsPlayer(BasePlayer):
             self.name = self.meta.name
         if not bws.free_setup and not _is_origin_only(info.initial_state):
             raise ConfigError("the bot does not declare free_setup, so it can't start from an opening position")
+        rules = rule_extras(info.params)
+        if rules and bws.config is None and self.rules_required:
+            raise untold_rules(rules, "the bot declares no config")
         socket_url = resolve(caps_url, bws.api_root, w.DEFAULT_BWS_API_ROOT, "game", websocket=True)
         try:
             self.ws = await connect(
@@ -116,11 +124,12 @@ class BwsPlayer(BasePlayer):
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise BotCrashed(f"could not open {socket_url}: {exc}") from None
-        if bws.config is not None and (self.depth is not None or self.extras):
+        if bws.config is not None and (self.depth is not None or self.extras or rules):
             config: dict[str, Any] = {"type": "config"}
             if self.depth is not None:
                 config["depth"] = self.depth
             config.update({k: v for k, v in self.extras.items() if k.startswith("x-")})
+            config.update(rules)  # the match's rules win over a caller's extras
             await self._send(config)
         await self._send(w.Setup(board=board_of(info.initial_state)))
         self._tasks.append(asyncio.create_task(self._reader(), name=f"bws-reader-{self.name}"))
@@ -173,6 +182,7 @@ class BwsPlayer(BasePlayer):
         if seat is None:
             raise ConfigError("the position is already decided: there is no side to move to evaluate")
         info = MatchInfo(match_id="analysis", game=HTTTX, params=HTTTX.params_of(state), seat=seat, initial_state=state)
+        self.rules_required = False
         try:
             async with asyncio.timeout(time_limit + ANALYSIS_GRACE):
                 await self.start(info)

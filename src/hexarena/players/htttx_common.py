@@ -238,3 +238,22 @@ def end_packet(result: Any, board: w.Board) -> w.End:
         reason = "forfeit"
     winner = None if outcome.winner is None else w.side_of(outcome.winner)
     return w.End(winner=winner, reason=reason, board=board, detail=outcome.reason or None)
+
+
+def rule_extras(params: dict[str, Any]) -> dict[str, int]:
+    """The match's placement and win rules that differ from the bot API's defaults, as the ``x-`` config
+    extensions the SDK (and Hivemaker-style bots) read; empty for a default match (nothing to tell)."""
+    from hexarena.games.htttx import HTTTX
+
+    defaults = HTTTX.validate_params({})
+    return {
+        f"x-{name}": int(params[name])
+        for name in ("view_distance", "win_distance")
+        if params.get(name) is not None and params[name] != defaults[name]
+    }
+
+
+def untold_rules(rules: dict[str, int], why: str) -> ConfigError:
+    """The error for a match whose non-default rules a bot can't be told (it would play by the defaults)."""
+    told = ", ".join(f"{k.removeprefix('x-')} {v}" for k, v in rules.items())
+    return ConfigError(f"the match plays with {told} but {why}, so it can't be told and would play by the defaults")

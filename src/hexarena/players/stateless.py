@@ -21,7 +21,9 @@ from hexarena.players.htttx_common import (
     move_of,
     read_limited,
     resolve,
+    rule_extras,
     stateless_board_of,
+    untold_rules,
 )
 from hexarena.wire import htttx as w
 
@@ -48,6 +50,9 @@ class StatelessPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self._setup_stones = check_setup_size(info.initial_state)
+        rules = rule_extras(info.params)
+        if rules:  # checked before any request: nothing to tell them with
+            raise untold_rules(rules, "a stateless turn request carries no rules")
         self.client = http_client()
         caps_url, caps = await fetch_capabilities(self.client, self.url)
         v1 = caps.stateless.versions.v1_alpha if caps.stateless else None

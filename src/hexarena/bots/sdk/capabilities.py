@@ -119,8 +119,12 @@ def default_capabilities(
 
     Our bot server answers stateless ``turn`` requests for every bot, so it is declared by default; the SDK's
     deadline fallback makes any bot honour ``time_limit``, hence ``move_time_limit`` mirrors the bws flag.
+    ``config`` is declared too: the SDK itself reads the ``x-view_distance`` / ``x-win_distance`` extensions into
+    the match (and hands the rest to ``on_config``), so every SDK bot can be told a match's rules.
     """
     bws = bws or BwsV1AlphaCapability()
+    if bws.config is None:
+        bws = bws.model_copy(update={"config": {}})
     if stateless is None:
         stateless = StatelessV1AlphaCapability(move_time_limit=bws.move_time_limit)
     return Capabilities(
