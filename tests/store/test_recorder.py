@@ -302,3 +302,37 @@ async def test_unfinished_games_become_interrupted_or_aborted(store: Store) -> N
     a, b = await store.get_game(played), await store.get_game(unplayed)
     assert a is not None and a.status == GameStatus.INTERRUPTED and len(a.moves) == 2 and a.winner is None
     assert b is not None and b.status == GameStatus.ABORTED
+
+
+async def test_an_outage_journals_in_batches_not_per_move(store: Store, tmp_path: Path) -> None:
+    """While the database is away every queued write goes to the journal once per flush tick: a burst of moves is
+    one fsync'ed append, not one per move (which would stall the event loop with the whole queue each time)."""
+    flaky = FlakyStore(store)
+    recorder = Recorder(flaky, tmp_path, interval=0.01, max_backoff=0.05)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    flaky.down = True
+    recorder.move(gid, move(0))
+    for _ in range(200):
+        if recorder.degraded:
+            break
+        await asyncio.sleep(0.01)
+    assert recorder.degraded and recorder.journal is not None
+    appends = 0
+    append = recorder.journal.append
+
+    def counting(entries: list[dict[str, Any]]) -> None:
+        nonlocal appends
+        appends += 1
+        append(entries)
+
+    recorder.journal.append = counting  # type: ignore[method-assign]
+    for ply in range(1, 1001):
+        recorder.move(gid, move(ply))
+    await asyncio.sleep(0.05)
+    assert recorder.journal.entries >= 1001 and appends <= 3, appends
+    flaky.down = False
+    await recorder.flush(10)
+    assert len(await store.get_moves(gid)) == 1001
+    await recorder.close()

@@ -286,6 +286,8 @@ class Recorder:
         self.max_backoff = max_backoff
         self.create_timeout = create_timeout
         self._queue: collections.deque[_Op] = collections.deque()
+        #: ops queued but not journaled yet (the journal is written only while the database is away)
+        self._unjournaled: list[_Op] = []
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
@@ -420,17 +422,19 @@ class Recorder:
     def _push(self, op: _Op) -> None:
         self._queue.append(op)
         self._idle.clear()
+        self._unjournaled.append(op)
         if self._task is None:  # a recorder used without start(): nothing to replay, flush as usual
             self._task = asyncio.create_task(self._run(), name="hexarena-recorder")
-        if self.degraded:
-            self._journal_pending()  # the database is away: nothing may wait in memory only
         self._wake.set()
 
     def _journal_pending(self) -> None:
         if self.journal is None:
+            self._unjournaled.clear()
             return
-        fresh = [op for op in self._queue if not op.journaled and op.kind != "superseded"]
+        # the ops queued since the last journal write, in order (kept apart so a tick costs O(new), not O(queue))
+        fresh = [op for op in self._unjournaled if not op.journaled and op.kind != "superseded"]
         if not fresh:
+            self._unjournaled.clear()
             return
         try:
             self.journal.append([_journal_safe(op) for op in fresh])
@@ -439,6 +443,7 @@ class Recorder:
             return
         for op in fresh:
             op.journaled = True
+        self._unjournaled.clear()
 
     def _failed(self, error: str) -> None:
         if not self.degraded:
@@ -455,8 +460,10 @@ class Recorder:
         self.degraded = False
         self.last_error = ""
         self._backoff = 0.0
-        if not self._queue and self.journal is not None and self.journal.entries:
-            self.journal.clear()
+        if not self._queue:  # everything queued so far is in the database
+            self._unjournaled.clear()
+            if self.journal is not None and self.journal.entries:
+                self.journal.clear()
 
     async def _run(self) -> None:
         while True:
@@ -464,9 +471,17 @@ class Recorder:
                 self._idle.set()
                 self._wake.clear()
                 await self._wake.wait()
-            await asyncio.sleep(
-                self.interval if not self.degraded else max(self.interval, self._retry_at - time.monotonic())
-            )
+            if self.degraded:
+                # the database is away: what arrived since the last tick goes to the journal, once per tick (one
+                # fsync for a batch, not one per move), and the write is retried when its backoff is over
+                self._journal_pending()
+                wait = self._retry_at - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(min(self.interval, wait))
+                    continue
+            elif not self._urgent:
+                await asyncio.sleep(self.interval)  # let the moves of every game join one transaction
+            self._urgent = False
             try:
                 await self._apply()
             except StoreError as exc:
