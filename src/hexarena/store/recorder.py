@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import contextlib
 import logging
 import os
@@ -215,7 +216,6 @@ def _written(op: _Op) -> None:
 
 def _journal_safe(op: _Op) -> dict[str, Any]:
     """The op as JSON; a bot's analysis that is not JSON is dropped rather than the op lost."""
-    import json
 
     entry = _to_json(op)
     try:
