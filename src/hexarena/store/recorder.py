@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import contextlib
+import json
 import logging
 import os
 import time
