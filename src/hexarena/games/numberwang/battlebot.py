@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
 from hexarena.core.types import Outcome, Seat
 from hexarena.games.numberwang.game import GAME, MAX_STEP, MIN_STEP, NumberwangState
@@ -47,3 +48,14 @@ def battlebot_turn(turn: Any, seat: Seat) -> int:
 def battlebot_turn_of(move: int, seat: Seat) -> dict[str, Any]:
     """The turn a battlebot client would send for ``move``."""
     return {"n": move}
+
+
+def shape() -> BattlebotShape[NumberwangState, int]:
+    """Numberwang on the battlebot wire: the original server's smoke-test game, ``board: {n}``."""
+    return BattlebotShape(
+        "numberwang",
+        extra=lambda s, p: {"board": {"n": s.n}},
+        read=lambda t, seat, s: battlebot_turn(t, seat),
+        write=lambda m, seat, s: battlebot_turn_of(m, seat),
+        alternating=True,
+    )

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
 from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.games.tictactoe.game import GAME, Move, TicTacToeState
+from hexarena.games.tictactoe.game import GAME, Move, TicTacToeGame, TicTacToeState
 
 # How a match's termination reads in the battlebot ``reason`` field (the original's words where it had them).
 REASONS: dict[Termination, str] = {
@@ -81,3 +82,14 @@ def battlebot_turn(turn: Any, seat: Seat) -> Move:
 def battlebot_turn_of(move: Move, seat: Seat) -> dict[str, Any]:
     """The turn a battlebot client would send for ``move`` (used by reference clients and tests)."""
     return {"mark": "X" if seat == 0 else "O", "space": [move[0], move[1]]}
+
+
+def shape(game: TicTacToeGame) -> BattlebotShape[TicTacToeState, Move]:
+    """Noughts and crosses on the battlebot wire: the original server's game, under its own id."""
+    return BattlebotShape(
+        "noughtsandcrosses",
+        extra=lambda s, p: {"board": game.rows(s), "marks": {"X": p[0], "O": p[1]}},
+        read=lambda t, seat, s: battlebot_turn(t, seat),
+        write=lambda m, seat, s: battlebot_turn_of(m, seat),
+        alternating=True,
+    )

@@ -1,7 +1,7 @@
 """The API the browser UI needs beyond the generic match API: a person's seat socket, replays, listings.
 
 ``install(app)`` adds the routes (``create_app`` calls it) and teaches ``make_player`` the ``browser`` and
-``open`` schemes with the clickable legal-move views of ``moves.py``: ``browser[:NAME]`` is a seat for the
+``open`` schemes (each game gives its clickable legal-move view, ``Game.legal_view``): ``browser[:NAME]`` is a seat for the
 match's creator (its token comes back in the create answer, and it is never open to anyone else);
 ``open[:NAME]`` is a seat for anyone, listed in ``open_seats`` until somebody joins it.
 
@@ -33,7 +33,6 @@ from hexarena.players.spec import register_scheme
 from hexarena.server import records
 from hexarena.server.schemas import MAX_OFFSET, SeatName
 from hexarena.server.sockets import serve_seat
-from hexarena.server.ui import moves
 
 #: Most positions a replay serves (a longer game's replay is cut there, with ``truncated`` set).
 MAX_REPLAY_PLIES = 20000
@@ -44,20 +43,11 @@ RESULTS = ("win", "draw", "running", "aborted", "interrupted", "finished")
 
 
 async def _browser_scheme(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(
-        name or "human",
-        legal_view=moves.legal_view,
-        probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why},
-    )
+    return BrowserPlayer(name or "human")
 
 
 async def _open_scheme(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(
-        name or "guest",
-        legal_view=moves.legal_view,
-        probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why},
-        open_seat=True,
-    )
+    return BrowserPlayer(name or "guest", open_seat=True)
 
 
 class JoinRequest(BaseModel):

@@ -24,7 +24,7 @@ export function make() {
   passBtn.addEventListener("click", () => io && io.move("pass"));
 
   const key = (c) => (c ? `${c[0]},${c[1]}` : "hand");
-  const myColour = () => (state?.to_move === "black" ? "b" : "w");
+  const myColour = () => (state?.to_move === 1 ? "b" : "w");
 
   function movesOf(sel) {
     if (!sel) return [];

@@ -186,7 +186,7 @@ export function make(params) {
         d += hexPath(x, y, R);
       }
       const [x, y] = axialToPixel(first[0], first[1], R);
-      const seat = state?.to_move === "o" ? 1 : 0;
+      const seat = state?.to_move === 1 ? 1 : 0;
       overlay.append(s("circle", { cx: x, cy: y, r: R * 0.78, fill: seat ? COLOURS.p1 : COLOURS.p0, opacity: 0.55,
         stroke: "#1d2330", "stroke-dasharray": "4 3", "stroke-width": 2, "data-pending": `${first[0]},${first[1]}` }));
     }
