@@ -14,6 +14,7 @@ import click
 
 from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.game import Game
 
 #: Seconds a move may take in ``hexarena play`` when no clock is given: built-in bots think at most 60 s a move,
 #: so only a bot that went silent (or a very slow one) meets it, and no match hangs forever.
@@ -326,7 +327,7 @@ def hiveai_serve(bot_name: str, host: str, port: int, stdio: bool) -> None:
         pass
 
 
-def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
+def _parse_extra(game: Game[Any, Any], args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
     seats: dict[str, str] = {}
     params: dict[str, Any] = {}
@@ -380,7 +381,7 @@ class PlayCommand(click.Command):
             formatter.write_dl(_game_options(game))
 
 
-def _game_options(game: Any) -> list[tuple[str, str]]:
+def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
     """``--<seat> SPEC`` and ``--<param> VALUE`` rows for ``game``'s help."""
     from hexarena.bots.registry import builtin_bots
 

@@ -9,13 +9,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hexarena.core.contract import ClockConfig
+from hexarena.core.game import Game
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
 from hexarena.terminal import output_console
 
 
-def render(game: Any, state: Any) -> str:
+def render(game: Game[Any, Any], state: Any) -> str:
     """A text picture of the position when the game offers one."""
     renderer = getattr(game, "render", None)
     if renderer is not None:
@@ -23,13 +24,13 @@ def render(game: Any, state: Any) -> str:
     return str(game.to_json(state))
 
 
-async def play_one(game: Any, specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
+async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
     players = [await make_player(spec, game.name) for spec in specs]
     return await Referee(MatchConfig(game=game, params=params, clock=clock), players).run()
 
 
 async def play_games(
-    game: Any,
+    game: Game[Any, Any],
     specs: list[str],
     params: dict[str, Any],
     clock: ClockConfig,
@@ -76,7 +77,7 @@ async def play_games(
     return 1 if errors == n else 0
 
 
-def _print_result(console: Console, game: Any, specs: list[str], result: MatchResult) -> None:
+def _print_result(console: Console, game: Game[Any, Any], specs: list[str], result: MatchResult) -> None:
     outcome = result.outcome
     if outcome.winner is None:
         headline = "draw"

@@ -13,6 +13,7 @@ import httpx
 from hexarena.core.contract import MatchEnded
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Outcome, Termination
+from hexarena.games.htttx import HtttxState
 from hexarena.wire import htttx as w
 
 CAPABILITIES = "capabilities.json"
@@ -134,7 +135,7 @@ class BoardJson:
     of its stones on the board (only a game-ending turn may ignore its second stone).
     """
 
-    def __init__(self, initial_state: Any) -> None:
+    def __init__(self, initial_state: HtttxState) -> None:
         self._initial = [_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items()]
         self._parts = list(self._initial)
         self._applied = 0
@@ -149,7 +150,7 @@ class BoardJson:
         return b'{"cells":[' + b",".join(self._parts) + b"]}"
 
 
-def check_setup_size(state: Any) -> int:
+def check_setup_size(state: HtttxState) -> int:
     """The stones of a starting position; ConfigError (the match is aborted, nobody loses) when it is larger than
     the bot API carries: the ``setup`` packet and every request after it could pass ``w.MAX_SERVER_PACKET_BYTES``."""
     stones = len(state.cells)
@@ -184,11 +185,11 @@ def move_request_json(side: str, previous: list[w.Move], board: bytes, time_limi
     return out + b"}"
 
 
-def board_of(state: Any) -> w.Board:
+def board_of(state: HtttxState) -> w.Board:
     return w.Board(cells=[w.Cell(q=q, r=r, p=w.side_of(seat)) for (q, r), seat in state.cells.items()])
 
 
-def stateless_board_of(state: Any) -> w.StatelessBoard:
+def stateless_board_of(state: HtttxState) -> w.StatelessBoard:
     seat = state.to_move_seat
     return w.StatelessBoard(
         to_move=w.side_of(seat if seat is not None else 0),

@@ -179,7 +179,9 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return ((q1, r1), (q2, r2))
 
     def format(self, move: Move) -> str:
-        (q1, r1), (q2, r2) = coerce_move(move)
+        """``[q1,r1][q2,r2]``. ``move`` is a ``Move`` whose shape ``play`` or ``parse`` has checked: the referee
+        writes every move ``play`` accepted, so checking it again here cost each move a second ``coerce_move``."""
+        (q1, r1), (q2, r2) = move
         return f"[{q1},{r1}][{q2},{r2}]"
 
     def params_of(self, state: HtttxState) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from fastapi import FastAPI, HTTPException, Query, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from hexarena.core.errors import HexarenaError
+from hexarena.core.game import Game
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
@@ -55,7 +56,9 @@ class JoinRequest(BaseModel):
     seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
 
 
-def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple[list[dict[str, Any]], str | None]:
+def positions(
+    game: Game[Any, Any], record: dict[str, Any], start: int, stop: int
+) -> tuple[list[dict[str, Any]], str | None]:
     """The JSON views of plies ``start`` .. ``stop - 1`` (ply 0 is the start position), replaying the moves with
     the rules; a move that no longer replays stops the list there, with the reason."""
     try:
@@ -73,7 +76,7 @@ def positions(game: Any, record: dict[str, Any], start: int, stop: int) -> tuple
     return out, None
 
 
-def winner_side(game: Any, record: dict[str, Any]) -> str:
+def winner_side(game: Game[Any, Any], record: dict[str, Any]) -> str:
     """The side the winner played at the end (after a Hex swap the second seat plays black), from the moves; the
     seat's name when the moves no longer replay."""
     seat = int(record["winner"])
