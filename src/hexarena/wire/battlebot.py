@@ -143,11 +143,6 @@ def shape_for(name: str) -> Shape:
     return shape
 
 
-def wire_ids() -> list[str]:
-    """Every battlebot game id, the original's first."""
-    return [s.wire_id for s in shapes()]
-
-
 def wire_id_of(game_name: str) -> str:
     """The wire id of a game stored under its hexarena name (the name itself for a game not on the wire)."""
     try:

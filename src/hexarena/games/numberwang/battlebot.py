@@ -11,24 +11,8 @@ from typing import Any
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.types import Outcome, Seat
-from hexarena.games.numberwang.game import GAME, MAX_STEP, MIN_STEP, NumberwangState
-from hexarena.games.tictactoe.battlebot import reason_of
-
-
-def battlebot_state(state: NumberwangState, players: tuple[str, str], outcome: Outcome | None = None) -> dict[str, Any]:
-    """The battlebot state dict. ``outcome`` overrides the rules' result (e.g. a timeout decided by the referee)."""
-    result = outcome if outcome is not None else GAME.outcome(state)
-    out: dict[str, Any] = {
-        "players": [players[0], players[1]],
-        "complete": result is not None,
-        "board": {"n": state.n},
-        "nextPlayer": players[state.ply % 2],
-    }
-    if result is not None:
-        out["victor"] = None if result.winner is None else players[result.winner]
-        out["reason"] = reason_of(result)
-    return out
+from hexarena.core.types import Seat
+from hexarena.games.numberwang.game import MAX_STEP, MIN_STEP, NumberwangState
 
 
 def battlebot_turn(turn: Any, seat: Seat) -> int:
