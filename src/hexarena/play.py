@@ -16,14 +16,6 @@ from hexarena.referee.result import MatchResult
 from hexarena.terminal import output_console
 
 
-def render(game: Game[Any, Any], state: Any) -> str:
-    """A text picture of the position when the game offers one."""
-    renderer = getattr(game, "render", None)
-    if renderer is not None:
-        return str(renderer(state))
-    return str(game.to_json(state))
-
-
 async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
     players = [await make_player(spec, game.name) for spec in specs]
     return await Referee(MatchConfig(game=game, params=params, clock=clock), players).run()
@@ -43,7 +35,7 @@ async def play_games(
     if n == 1:
         result = await play_one(game, specs, params, clock)
         if show_board:
-            console.print(render(game, result.final_state), markup=False, highlight=False)
+            console.print(game.render(result.final_state), markup=False, highlight=False)
         _print_result(console, game, specs, result)
         return 0
     scores = {spec: [0, 0, 0] for spec in specs}  # wins, draws, losses

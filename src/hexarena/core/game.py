@@ -177,6 +177,10 @@ class Game(Protocol[S, M]):
 
     # ----- per-game presentation and export: ``RuleGame`` has a generic default for each -----
 
+    def render(self, state: S) -> str:
+        """A text picture of the position for a terminal (``hexarena play``)."""
+        ...
+
     def legal_view(self, state: S) -> dict[str, Any]:
         """The legal moves in a form the web UI's board can click on; every entry carries its notation."""
         ...
@@ -265,6 +269,10 @@ class RuleGame(Generic[S, M]):
             moves.append({"move": self.format(m)})
         return {"kind": "list", "moves": moves}
 
+    def render(self, state: S) -> str:
+        """The JSON view as text: games with a board draw it instead."""
+        return str(self.to_json(state))
+
     def probes(self) -> Mapping[str, Probe]:
         return {}
 
@@ -283,6 +291,9 @@ class RuleGame(Generic[S, M]):
         raise NotImplementedError
 
     def format(self, move: M) -> str:
+        raise NotImplementedError
+
+    def to_json(self, state: S) -> dict[str, Any]:
         raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:
