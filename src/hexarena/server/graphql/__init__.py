@@ -18,6 +18,8 @@ once and database connections held by them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query
@@ -28,12 +30,13 @@ from strawberry.types import ExecutionResult
 from graphql import GraphQLError
 from hexarena.server.graphql import data
 from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
+from hexarena.server.services import services_of
 
-__all__ = ["GraphQLLimits", "install", "rest_router"]
+__all__ = ["GraphQLLimits", "lifespan", "rest_router", "router"]
 
 
 def _store(request: Request) -> Any:
-    store = request.app.state.store
+    store = services_of(request.app).store
     if store is None:
         raise HTTPException(status_code=503, detail="this server has no database")
     return store
@@ -132,10 +135,18 @@ class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
                 return ExecutionResult(data=None, errors=[GraphQLError(gate.timeout_message())])
 
 
-def install(app: FastAPI, path: str = "/graphql", limits: GraphQLLimits | None = None) -> None:
-    """Mount ``/graphql`` (GraphiQL on GET) and the REST twin; ``limits`` are the per-server bounds."""
+def router() -> APIRouter:
+    """``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`)."""
     from hexarena.server.graphql.schema import schema
 
-    app.state.graphql_gate = QueryGate(limits or GraphQLLimits())
-    app.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix=path)
-    app.include_router(rest_router())
+    out = APIRouter()
+    out.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
+    out.include_router(rest_router())
+    return out
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The server's query gate (queries at once, time and database connections they may take), per server."""
+    app.state.graphql_gate = QueryGate(services_of(app).settings.graphql)
+    yield
