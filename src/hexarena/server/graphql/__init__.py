@@ -49,75 +49,78 @@ def _type(game_type: str) -> dict[str, Any]:
     return found
 
 
-def rest_router() -> APIRouter:
-    router = APIRouter(prefix="/api/gametypes", tags=["records"])
+#: The REST twin of the GraphQL queries (see the module docstring).
+rest_router = APIRouter(prefix="/api/gametypes", tags=["records"])
 
-    @router.get("", summary="Game types (every hexarena game, by battlebot wire id)")
-    async def types() -> list[dict[str, Any]]:
-        return data.game_types()
 
-    @router.get("/{game_type}", summary="One game type")
-    async def one_type(game_type: str) -> dict[str, Any]:
-        return _type(game_type)
+@rest_router.get("", summary="Game types (every hexarena game, by battlebot wire id)")
+async def types() -> list[dict[str, Any]]:
+    return data.game_types()
 
-    @router.get("/{game_type}/bots", summary="Registered bots of a game type, by owner")
-    async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> Any:
-        return await data.bots(_store(request), _type(game_type)["name"], owner)
 
-    @router.get("/{game_type}/contests", summary="Contests of a game type")
-    async def contests(request: Request, game_type: str) -> Any:
-        return await data.contests(_store(request), _type(game_type)["name"])
+@rest_router.get("/{game_type}", summary="One game type")
+async def one_type(game_type: str) -> dict[str, Any]:
+    return _type(game_type)
 
-    @router.get("/{game_type}/contests/{name}", summary="One contest with its rankings")
-    async def contest(
-        request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)
-    ) -> Any:
-        game = _type(game_type)["name"]
-        found = await data.contest(_store(request), game, name)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no contest {name[:80]!r}")
-        try:
-            found["rankings"] = await data.contest_rankings(_store(request), game, name, method)
-        except ValueError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        return found
 
-    @router.get("/{game_type}/games", summary="Games with the seed's filters")
-    async def games(
-        request: Request,
-        game_type: str,
-        limit: int = Query(50, ge=0, le=MAX_PAGE),
-        offset: int = Query(0, ge=0),
-        victor: str | None = Query(None, max_length=64),
-        contest: str | None = Query(None, max_length=64),
-        anyPlayers: list[str] | None = Query(None),
-        players: list[str] | None = Query(None),
-    ) -> Any:
-        filters = {
-            "limit": limit,
-            "offset": offset,
-            "victor": victor,
-            "contest": contest,
-            "anyPlayers": anyPlayers,
-            "players": players,
-        }
-        return await data.games(_store(request), _type(game_type)["name"], filters)
+@rest_router.get("/{game_type}/bots", summary="Registered bots of a game type, by owner")
+async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> Any:
+    return await data.bots(_store(request), _type(game_type)["name"], owner)
 
-    @router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
-    async def game(
-        request: Request,
-        game_type: str,
-        game_id: str,
-        turnsOffset: int = Query(0, ge=0),
-        turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
-    ) -> Any:
-        found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
-        found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
-        return found
 
-    return router
+@rest_router.get("/{game_type}/contests", summary="Contests of a game type")
+async def contests(request: Request, game_type: str) -> Any:
+    return await data.contests(_store(request), _type(game_type)["name"])
+
+
+@rest_router.get("/{game_type}/contests/{name}", summary="One contest with its rankings")
+async def contest(request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)) -> Any:
+    game = _type(game_type)["name"]
+    found = await data.contest(_store(request), game, name)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no contest {name[:80]!r}")
+    try:
+        found["rankings"] = await data.contest_rankings(_store(request), game, name, method)
+    except ValueError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    return found
+
+
+@rest_router.get("/{game_type}/games", summary="Games with the seed's filters")
+async def games(
+    request: Request,
+    game_type: str,
+    limit: int = Query(50, ge=0, le=MAX_PAGE),
+    offset: int = Query(0, ge=0),
+    victor: str | None = Query(None, max_length=64),
+    contest: str | None = Query(None, max_length=64),
+    anyPlayers: list[str] | None = Query(None),
+    players: list[str] | None = Query(None),
+) -> Any:
+    filters = {
+        "limit": limit,
+        "offset": offset,
+        "victor": victor,
+        "contest": contest,
+        "anyPlayers": anyPlayers,
+        "players": players,
+    }
+    return await data.games(_store(request), _type(game_type)["name"], filters)
+
+
+@rest_router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
+async def game(
+    request: Request,
+    game_type: str,
+    game_id: str,
+    turnsOffset: int = Query(0, ge=0),
+    turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
+) -> Any:
+    found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
+    found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
+    return found
 
 
 class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
@@ -141,7 +144,7 @@ def router() -> APIRouter:
 
     out = APIRouter()
     out.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
-    out.include_router(rest_router())
+    out.include_router(rest_router)
     return out
 
 
