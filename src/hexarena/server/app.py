@@ -13,6 +13,9 @@ something when the server starts or stops, ``lifespan`` (an async context manage
 The modules: ``meta`` (health, games, player specs), ``matches`` (Hivemaker ``/game/new``, ``/api/matches``,
 records), ``seats`` (human and spectator WebSockets), ``ui`` (the web UI's API), and with ``Settings.protocols``:
 ``battlebot``, ``dots`` (turn-token), ``graphql``, ``analysis``, ``tournaments``. ``auth`` adds public mode.
+A new module gives itself a ``router`` (and a ``lifespan`` if needed) and is listed here, in :func:`create_app`
+or :func:`protocols`; a new web UI module joins ``server.ui.ROUTERS``. Routes get the shared services through
+the ``ServicesDep`` dependency, a module's own state lives on ``app.state`` under its name, set by its lifespan.
 """
 
 from __future__ import annotations
