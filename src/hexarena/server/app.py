@@ -75,7 +75,7 @@ def protocols() -> tuple[list[APIRouter], list[Lifespan]]:
     from hexarena.server.dots import routes as dots
 
     battlebot_lobby.register()  # the ``battlebot:BOT_ID`` player scheme exists once the server has the protocol
-    routers = [battlebot.router, dots.router, graphql.router(), analysis.router, tournaments.router]
+    routers = [battlebot.router, dots.router, graphql.router, analysis.router, tournaments.router]
     return routers, [battlebot.lifespan, dots.lifespan, graphql.lifespan, tournaments.lifespan]
 
 

@@ -30,6 +30,7 @@ from strawberry.types import ExecutionResult
 from graphql import GraphQLError
 from hexarena.server.graphql import data
 from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
+from hexarena.server.graphql.schema import schema
 from hexarena.server.services import services_of
 
 __all__ = ["GraphQLLimits", "lifespan", "rest_router", "router"]
@@ -138,14 +139,10 @@ class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
                 return ExecutionResult(data=None, errors=[GraphQLError(gate.timeout_message())])
 
 
-def router() -> APIRouter:
-    """``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`)."""
-    from hexarena.server.graphql.schema import schema
-
-    out = APIRouter()
-    out.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
-    out.include_router(rest_router)
-    return out
+#: ``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`).
+router = APIRouter()
+router.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
+router.include_router(rest_router)
 
 
 @contextlib.asynccontextmanager
