@@ -6,8 +6,8 @@ Engines also offer a fast mutable core for bots; this protocol is the safe, immu
 
 Everything that differs from game to game is asked of the game, never decided elsewhere by its name (a test scans
 for ``game.name == "..."`` outside ``hexarena/games/``): its JSON view (``to_json``, which starts with the same
-``to_move`` seat and ``sides`` in every game, see ``state_view``), the web UI's clickable moves (``legal_view``,
-``probes``), extra spectator fields (``spectator_extras``), its record of a whole game (``record_notation``) and
+``to_move`` seat and ``sides`` in every game, see ``state_view``), its text picture (``render``), the web UI's
+clickable moves (``legal_view``, ``probes``), extra spectator fields (``spectator_extras``), its record of a whole game (``record_notation``) and
 its battlebot wire shape (``battlebot_shape``). ``RuleGame`` has a generic default for each, so a new game
 needs none of them to work everywhere. Each engine module checks its class against ``Game[State, Move]`` under
 ``TYPE_CHECKING``, so mypy compares every signature with this protocol.
