@@ -19,7 +19,7 @@ from hexarena import __version__
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, ConfigError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.games.hive import HiveGame, trylobot
+from hexarena.games.hive import HiveGame, HiveMove, HiveState, trylobot
 from hexarena.games.hive.notation import resolve
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
@@ -172,7 +172,7 @@ class HiveAiPlayer(BasePlayer):
             raise
         return MoveReply(move=self.game.move_of(board, engine_move))
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: HiveMove, state: HiveState) -> None:
         before = self.board
         try:
             text = state.moves[-1]

@@ -10,10 +10,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from hexarena.core.contract import MatchEnded
+from hexarena.core.contract import MatchEnded, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Outcome, Termination
-from hexarena.games.htttx import HtttxState
+from hexarena.games.htttx import HtttxState, Move
 from hexarena.wire import htttx as w
 
 CAPABILITIES = "capabilities.json"
@@ -205,7 +205,7 @@ def move_of(option: w.MoveOption) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((a.q, a.r), (b.q, b.r))
 
 
-def wire_move(seat: int, move: Any) -> w.Move:
+def wire_move(seat: int, move: Move) -> w.Move:
     return w.Move(side=w.side_of(seat), pieces=[w.Coord(q=q, r=r) for q, r in move])
 
 
@@ -226,7 +226,7 @@ def considerations_of(options: list[w.MoveOption] | None) -> list[Any] | None:
     return [{"pieces": [[p.q, p.r] for p in o.pieces], "evaluation": evaluation_of(o)} for o in options[:32]]
 
 
-def end_packet(result: Any, board: w.Board) -> w.End:
+def end_packet(result: PlayerResult, board: w.Board) -> w.End:
     """The Hivemaker ``end`` packet: reason win | draw | forfeit, with our reason text as ``detail``."""
     from hexarena.core.types import Termination
 
