@@ -175,6 +175,14 @@ class Game(Protocol[S, M]):
         """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
         ...
 
+    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``given`` with defaults filled and values coerced; ConfigError names an unknown or invalid one."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """JSON metadata (name, title, seats, parameters) for the API and the UI."""
+        ...
+
     # ----- per-game presentation and export: ``RuleGame`` has a generic default for each -----
 
     def render(self, state: S) -> str:
