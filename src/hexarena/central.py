@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hexarena.core.errors import BotError, HexarenaError, IllegalMove, InvalidMove
-from hexarena.core.registry import get_game
+from hexarena.games.hex import GAME as HEX_GAME
 from hexarena.players.process import Limits
 from hexarena.players.uais import UaisBot
 
@@ -79,7 +79,7 @@ class Central:
         move_timeout: float = 10.0,
         limits: Limits | None = None,
     ) -> None:
-        self.game = get_game("hex")
+        self.game = HEX_GAME
         self.size = size
         self.commands = [black, white]
         self.out, self.err = out, err
@@ -122,6 +122,8 @@ class Central:
         self.moves = []
         for move in moves:
             seat = self.game.to_move(self.state)
+            if seat is None:
+                raise IllegalMove(f"move {self.game.format(move)!r}: the game is over")
             self.state = self.game.play(self.state, move)
             self.moves.append(move)
             text = self.game.format(move)
@@ -191,6 +193,8 @@ class Central:
             self.announce(outcome.winner)
             return
         seat = self.game.to_move(self.state)
+        if seat is None:  # not reached: a game without an outcome has a seat to move
+            return
         colour = self._colour(seat)
         try:
             answer = await self.bots[seat].ask("make_move", self.move_timeout)

@@ -148,6 +148,15 @@ class Game(Protocol[S, M]):
         """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
         ...
 
+    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``given`` with defaults filled in and values coerced; ConfigError for an unknown or invalid one (the
+        CLI, the API and tournaments check a match's parameters before they start it)."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """JSON metadata (name, title, seats, parameters) for the API and the UI's lobby."""
+        ...
+
 
 class RuleGame(Generic[S, M]):
     """Convenience base: parameter validation and a default random_move. Games may override anything."""
@@ -156,6 +165,8 @@ class RuleGame(Generic[S, M]):
     title: ClassVar[str]
     seat_names: ClassVar[tuple[str, str]]
     params: ClassVar[tuple[Param, ...]] = ()
+    #: Other names the registry accepts for the game (e.g. the wire ids of other systems).
+    aliases: ClassVar[tuple[str, ...]] = ()
     #: Plies after which the referee calls a draw unless a match sets its own cap: only for games whose rules
     #: allow endless play (Hive has no repetition rule); None means the rules always end the game.
     max_plies: ClassVar[int | None] = None

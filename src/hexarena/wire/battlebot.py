@@ -147,9 +147,9 @@ def _numberwang() -> Shape:
 
 
 def _noughts() -> Shape:
+    from hexarena.games.tictactoe import GAME as game
     from hexarena.games.tictactoe import battlebot as tt
 
-    game = get_game("tictactoe")
     return Shape(
         "noughtsandcrosses",
         game,

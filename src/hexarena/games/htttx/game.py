@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Param, RuleGame
-from hexarena.core.registry import register_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
@@ -205,4 +204,3 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
 
 HTTTX = HtttxGame()
-register_game(HTTTX)
