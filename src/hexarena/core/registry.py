@@ -48,18 +48,27 @@ def describe_entry_point(ep: EntryPoint) -> str:
     return f"entry point '{ep.name} = {ep.value}' in group {ep.group}{where}"
 
 
-def discover(group: str) -> Iterator[tuple[EntryPoint, Any]]:
-    """Load every entry point of ``group``: ``(entry point, object)``, or ``(entry point, exception)`` for an
-    entry whose import failed. hexarena's own entries come first, then the others in name order: a plugin that
-    declares a name hexarena already uses is the one refused, the same way every run.
+def declared(group: str) -> list[EntryPoint]:
+    """The entry points of ``group``, not loaded: hexarena's own first, then the others in name order, so that a
+    plugin declaring a name hexarena already uses is the one refused, the same way every run."""
+    return sorted(entry_points(group=group), key=_builtin_first)
 
-    The one place hexarena reads entry points (games here, player schemes and bots use it too).
-    """
-    for ep in sorted(entry_points(group=group), key=_builtin_first):
-        try:
-            yield ep, ep.load()
-        except Exception as exc:  # a plugin's import may raise anything; it must not take the others down
-            yield ep, exc
+
+def load_entry_point(ep: EntryPoint) -> Any:
+    """The object ``ep`` names, or the exception its import raised (a plugin's import may raise anything, and
+    must not take the others down)."""
+    try:
+        return ep.load()
+    except Exception as exc:
+        return exc
+
+
+def discover(group: str) -> Iterator[tuple[EntryPoint, Any]]:
+    """``(entry point, object or exception)`` for every entry point of ``group``, loaded in :func:`declared`
+    order. With :func:`declared` and :func:`load_entry_point`, the one way hexarena reads entry points (games
+    here, player schemes in ``hexarena.players.spec``, bots in ``hexarena.bots.registry``)."""
+    for ep in declared(group):
+        yield ep, load_entry_point(ep)
 
 
 def _builtin_first(ep: EntryPoint) -> tuple[bool, str, str]:

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
-from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
+from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby
 from hexarena.server.schemas import text_problem
 from hexarena.wire.battlebot import Shape, shape_for
 from hexarena.wire.http import read_limited_body
@@ -205,7 +205,6 @@ async def battlebot_socket(ws: WebSocket) -> None:
 def install(app: FastAPI, settings: BattlebotSettings | None = None, prefix: str = "/battlebot") -> None:
     """Add the battlebot routes and socket to ``app``; the lobby starts with the app (a startup hook)."""
     app.state.battlebot_settings = settings or BattlebotSettings()
-    register()
 
     async def start_lobby(app: FastAPI) -> None:
         app.state.battlebot = Lobby(app.state.manager, app.state.store, app.state.battlebot_settings)

@@ -1,7 +1,7 @@
 """The API the browser UI needs beyond the generic match API: a person's seat socket, replays, listings.
 
-``install(app)`` adds the routes (``create_app`` calls it) and teaches ``make_player`` the ``browser`` and
-``open`` schemes with the clickable legal-move views of ``moves.py``: ``browser[:NAME]`` is a seat for the
+``install(app)`` adds the routes (``create_app`` calls it); ``BROWSER`` and ``OPEN`` are the ``browser`` and
+``open`` player schemes (``hexarena.players`` entry points), with the clickable legal-move views of ``moves.py``: ``browser[:NAME]`` is a seat for the
 match's creator (its token comes back in the create answer, and it is never open to anyone else);
 ``open[:NAME]`` is a seat for anyone, listed in ``open_seats`` until somebody joins it.
 
@@ -29,7 +29,7 @@ from hexarena.core.errors import HexarenaError
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
-from hexarena.players.spec import register_scheme
+from hexarena.players.spec import Scheme
 from hexarena.server import records
 from hexarena.server.schemas import MAX_OFFSET, SeatName
 from hexarena.server.sockets import serve_seat
@@ -58,6 +58,24 @@ async def _open_scheme(game: str, name: str) -> BasePlayer:
         probes={"htttx_first": moves.htttx_first, "hive_why": moves.hive_why},
         open_seat=True,
     )
+
+
+#: The ``browser`` and ``open`` player schemes, declared as ``hexarena.players`` entry points (pyproject.toml).
+#: A seat of either is played through this server's ``/api/play`` socket.
+BROWSER = Scheme(
+    "browser",
+    _browser_scheme,
+    "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
+    starts_program=False,
+    remote=True,
+)
+OPEN = Scheme(
+    "open",
+    _open_scheme,
+    "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
+    starts_program=False,
+    remote=True,
+)
 
 
 class JoinRequest(BaseModel):
@@ -104,21 +122,7 @@ def _lean(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def install(app: FastAPI) -> None:
-    """Add the UI routes to ``app`` and register the ``browser`` player scheme."""
-    register_scheme(
-        "browser",
-        _browser_scheme,
-        "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
-        starts_program=False,
-        remote=True,
-    )
-    register_scheme(
-        "open",
-        _open_scheme,
-        "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
-        starts_program=False,
-        remote=True,
-    )
+    """Add the UI routes to ``app`` (the ``browser`` and ``open`` schemes are entry points: ``BROWSER``, ``OPEN``)."""
 
     def manager() -> Any:
         return app.state.manager
