@@ -8,6 +8,7 @@ installed plugin: the tests use it for plugins that are broken on purpose (an in
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,21 @@ def run_with(path: Path, *args: str, timeout: float = 120) -> subprocess.Complet
     registries load the entry points as a real start would."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(path), str(SRC)]))
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+EXAMPLE_NIM = Path(__file__).resolve().parents[2] / "examples" / "nim"
+
+
+def install_nim(dest: Path) -> Path:
+    """``pip install --no-deps --target DEST/site examples/nim`` from a copy (the build leaves ``build/`` and
+    ``*.egg-info`` behind): the plugin installed for real, as its own distribution. Returns the site folder."""
+    source = dest / "nim-source"
+    shutil.copytree(EXAMPLE_NIM, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = dest / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return site
