@@ -121,3 +121,14 @@ def test_the_cli_names_the_broken_plugin_instead_of_calling_the_game_unknown(tmp
         root, "-m", "hexarena.cli", "play", "tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--quiet"
     )
     assert ok.returncode == 0, ok.stderr
+
+
+def test_an_installation_without_entry_points_says_to_reinstall(tmp_path: Path) -> None:
+    """A checkout installed before the entry points existed has none: say so instead of listing no games."""
+    probe = (
+        "import importlib.metadata as md, hexarena.core.registry as r\n"
+        "r.entry_points = lambda group: []\n"  # what stale package metadata gives
+        "try:\n    r.get_game('hex')\nexcept Exception as e:\n    print(e)\n"
+    )
+    out = run_with(tmp_path, "-c", probe)
+    assert "no game is registered at all" in out.stdout and "make setup" in out.stdout, out.stdout + out.stderr

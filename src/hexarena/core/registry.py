@@ -142,6 +142,11 @@ def get_game(name: str) -> Game[Any, Any]:
     except KeyError:
         if key in _BROKEN:
             raise ConfigError(_BROKEN[key]) from None
+        if not _GAMES:  # not even the built-ins: hexarena's own metadata predates its entry points
+            raise ConfigError(
+                f"unknown game {name!r}: no game is registered at all, so hexarena's installation lacks its entry "
+                "points (installed before they were added?): run `make setup` or `pip install -e .` again"
+            ) from None
         raise ConfigError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}") from None
 
 
