@@ -99,3 +99,16 @@ def test_the_api_lists_and_plays_the_plugin_game(server: str) -> None:
     assert all(re.fullmatch(r"[12]:\d+", m["move"]) for m in record["moves"])
     bad = httpx.post(f"{server}/api/matches", json={**body, "params": {"heaps": "0"}})
     assert bad.status_code == 400 and "1 to 10 heaps" in bad.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["examples/nim/pyproject.toml", "examples/nim/hexarena_nim/__init__.py", "examples/nim/hexarena_nim/bots.py"],
+)
+def test_the_readme_shows_the_example_as_it_is(path: str) -> None:
+    """README "Add a game" quotes the example whole: the quote and the tested package may not drift apart."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Add a game") : readme.index("## Layout")]
+    quoted = re.search(rf"`{re.escape(path)}`:\n\n```\w+\n(.*?)```\n", section, re.S)
+    assert quoted is not None, f"README 'Add a game' does not quote {path}"
+    assert quoted.group(1) == (ROOT / path).read_text(encoding="utf-8")
