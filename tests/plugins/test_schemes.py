@@ -93,3 +93,20 @@ def test_a_broken_scheme_plugin_is_named_and_the_others_work(tmp_path: Path) -> 
     assert "42 is not a hexarena.players.spec.Scheme" in lines[2]
     assert lines[3] == "made builtin:random"
     assert lines[4].startswith("ConfigError unknown player spec 'nosuch:z'; use one of battlebot:..., ")
+
+
+@pytest.mark.parametrize("spec", ["browser", "open:guest", "human", "battlebot:somebot"])
+def test_the_command_line_refuses_seats_only_a_server_serves(tmp_path: Path, spec: str) -> None:
+    """``hexarena play`` used to take a browser seat and wait ten minutes for a page that had no server to reach."""
+    out = run_with(tmp_path, "-m", "hexarena.cli", "play", "htttx", "--x", spec, "--o", "builtin:random", timeout=60)
+    assert out.returncode != 0
+    assert f"{spec!r} is a seat that a running server serves: start `hexarena serve`" in out.stderr
+
+
+def test_the_schemes_that_need_a_server_say_so() -> None:
+    assert sorted(n for n, s in registered_schemes().items() if s.needs_server) == [
+        "battlebot",
+        "browser",
+        "human",
+        "open",
+    ]

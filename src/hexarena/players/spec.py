@@ -45,6 +45,9 @@ class Scheme:
     starts_program: bool | None = None
     remote: bool | None = None
     address: bool = False  # the spec's rest is a URL or HOST:PORT the server connects to
+    #: The player is a seat a running server serves (a person's socket, a bot connected to the server): a match
+    #: the command line runs by itself refuses it at once instead of waiting for somebody who cannot come.
+    needs_server: bool = False
 
     def __post_init__(self) -> None:
         if self.starts_program and self.remote:
@@ -265,7 +268,12 @@ STATELESS = Scheme(
     address=True,
 )
 HUMAN = Scheme(
-    "human", _human, "human[:NAME]  a seat for a person (WS /ws?token=...)", starts_program=False, remote=True
+    "human",
+    _human,
+    "human[:NAME]  a seat for a person (WS /ws?token=...)",
+    starts_program=False,
+    remote=True,
+    needs_server=True,
 )
 
 __all__ = [

@@ -256,4 +256,5 @@ SCHEME = Scheme(
     "battlebot:BOT_ID  a battlebot bot connected to this server",
     starts_program=False,
     remote=True,
+    needs_server=True,
 )

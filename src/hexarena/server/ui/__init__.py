@@ -68,6 +68,7 @@ BROWSER = Scheme(
     "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
     starts_program=False,
     remote=True,
+    needs_server=True,
 )
 OPEN = Scheme(
     "open",
@@ -75,6 +76,7 @@ OPEN = Scheme(
     "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
     starts_program=False,
     remote=True,
+    needs_server=True,
 )
 
 
