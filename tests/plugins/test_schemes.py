@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ SHIPPED = {
 
 PROBE = """
 import json
+import re
 from hexarena.players.spec import registered_schemes, scheme_errors
 print(json.dumps({"schemes": {n: s.factory.__module__ for n, s in registered_schemes().items()},
                   "errors": scheme_errors()}))
@@ -110,3 +112,29 @@ def test_the_schemes_that_need_a_server_say_so() -> None:
         "human",
         "open",
     ]
+
+
+SCHEME_PLUGIN = """
+from hexarena.players.inprocess import InProcessPlayer
+from hexarena.players.spec import Scheme
+
+
+async def _make(game, rest):
+    player = InProcessPlayer.builtin(game, "random")
+    player.name = f"coin:{rest}"
+    return player
+
+
+SCHEME = Scheme("coin", _make, "coin:NAME  a random mover from a plugin", starts_program=False, remote=True)
+"""
+
+
+def test_a_scheme_plugin_plays_from_the_command_line(tmp_path: Path) -> None:
+    root = fake_dist(
+        tmp_path, "coin-player", {PLAYERS_GROUP: {"coin": "coin_player:SCHEME"}}, {"coin_player.py": SCHEME_PLUGIN}
+    )
+    out = run_with(
+        root, "-m", "hexarena.cli", "play", "tictactoe", "--x", "coin:heads", "--o", "builtin:perfect", "--games", "2"
+    )
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"coin:heads\s*│", out.stdout) and "builtin:perfect" in out.stdout, out.stdout
