@@ -164,6 +164,8 @@ def serve(
     from hexarena.players.policy import parse_engine_option
     from hexarena.players.proctree import sweep_orphans
     from hexarena.server.app import Settings, create_app
+    from hexarena.server.battlebot.lobby import BattlebotSettings
+    from hexarena.server.dots.tables import DotsSettings
     from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
     try:
@@ -197,18 +199,14 @@ def serve(
         public=public,
         bot_hosts=list(allow_bot_hosts) if public else None,
         open_seat_seconds=open_seat_timeout,
+        battlebot=BattlebotSettings(contest_rules=battlebot_contest_rules),
+        dots=DotsSettings(match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds),
         **limits,
     )
     try:
         app = create_app(settings)
     except ValueError as exc:  # a create rate limit that does not parse
         _fail(str(exc))
-    from hexarena.server.dots.routes import configure as configure_dots
-
-    configure_dots(app, match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds)
-    from hexarena.server.battlebot.routes import configure as configure_battlebot
-
-    configure_battlebot(app, contest_rules=battlebot_contest_rules)
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if public:
         click.echo(
