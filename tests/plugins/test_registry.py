@@ -7,6 +7,7 @@ import json
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import httpx
 import pytest
 from fakedist import fake_dist, run_with
 
@@ -132,3 +133,25 @@ def test_an_installation_without_entry_points_says_to_reinstall(tmp_path: Path) 
     )
     out = run_with(tmp_path, "-c", probe)
     assert "no game is registered at all" in out.stdout and "make setup" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_server_with_a_broken_plugin_starts_says_so_and_serves_the_other_games(tmp_path: Path) -> None:
+    from cli.serving import start_serve, stop
+
+    site = fake_dist(
+        tmp_path / "site",
+        "broken-games",
+        {GAMES_GROUP: {"crashes": "broken_games:GAME"}},
+        {"broken_games.py": "raise RuntimeError('this plugin is broken on purpose')\n"},
+    )
+    proc, url = start_serve(tmp_path, pythonpath=(site,))
+    try:
+        log = (tmp_path / "serve.log").read_text()
+        assert "WARNING hexarena.core.registry: plugin entry point 'crashes = broken_games:GAME'" in log, log
+        assert "distribution broken-games 0.1 was left out: importing it raised RuntimeError" in log
+        games = [g["name"] for g in httpx.get(f"{url}/api/games").json()]
+        assert games == ["hex", "hexdots", "hive", "htttx", "numberwang", "tictactoe"]
+        refused = httpx.post(f"{url}/api/matches", json={"game": "crashes", "players": ["builtin:a", "builtin:b"]})
+        assert refused.status_code == 400 and "this plugin is broken on purpose" in refused.text
+    finally:
+        stop(proc)
