@@ -63,3 +63,16 @@ def test_nim_by_buttons_and_typed_moves_on_the_generic_board(page: Any, nim_serv
     stored = record(nim_server, game_id)
     assert stored["status"] == "finished" and stored["game"] == "nim"
     assert [m["move"] for m in stored["moves"][::2]] == mine  # I was first: every other move is mine
+
+    # the replay steps through the same positions on the generic board
+    page.goto(f"{nim_server}/ui/#/replay/{game_id}")
+    page.wait_for_selector("#slider")
+    n = len(stored["moves"])
+    assert page.text_content("#plylabel") == f"{n} / {n}"
+    assert page.text_content("[data-field='heaps'] td") == "0  0"
+    page.click("#first")
+    assert page.text_content("[data-field='heaps'] td") == "2  3"
+    page.click("#forward")
+    assert page.text_content("[data-field='heaps'] td") == "2  2"  # my typed 2:1
+    assert page.locator("#generic-move").is_hidden()  # nothing to play in a replay
+    shot(page, "generic-nim-replay")

@@ -56,6 +56,7 @@ export function make() {
 
   function enable(on) { input.disabled = !on; send.disabled = !on; }
   enable(false);
+  form.hidden = true; // shown from the seat's first turn: a replay or a spectator has nothing to play
   return {
     el,
     render(state, info = {}) {
@@ -66,6 +67,7 @@ export function make() {
     },
     setTurn(legal, handlers) {
       io = legal ? handlers : null;
+      if (legal) form.hidden = false; // from the first turn on (a spectator never gets one)
       moves = legal && Array.isArray(legal.moves) ? legal.moves.map((m) => m.move) : [];
       input.value = "";
       enable(!!io);
