@@ -155,3 +155,39 @@ def test_a_server_with_a_broken_plugin_starts_says_so_and_serves_the_other_games
         assert refused.status_code == 400 and "this plugin is broken on purpose" in refused.text
     finally:
         stop(proc)
+
+
+EXTRA_BOTS = """
+from hexarena.bots.tictactoe import RandomTicTacToeBot
+
+
+class Lazy(RandomTicTacToeBot):
+    name = "lazy"
+
+
+BOTS = {"lazy": Lazy, "random": Lazy}  # "random" is hexarena's: refused
+BEST = "lazy"  # hexarena's BEST (perfect) comes first
+"""
+
+BOTS_PROBE = """
+from hexarena.bots.registry import builtin_bots
+t = builtin_bots("tictactoe")
+print(sorted(t), t["random"].__module__, t["best"].__name__, sorted(builtin_bots("hex")))
+"""
+
+
+def test_a_plugin_adds_bots_to_a_game_without_replacing_any(tmp_path: Path) -> None:
+    root = fake_dist(
+        tmp_path,
+        "extra-bots",
+        {"hexarena.bots": {"tictactoe": "extra_bots", "hex": "extra_bots_missing"}},
+        {"extra_bots.py": EXTRA_BOTS},
+    )
+    out = run_with(root, "-c", BOTS_PROBE)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[0] == (
+        "['best', 'lazy', 'perfect', 'random'] hexarena.bots.tictactoe PerfectTicTacToeBot ['best', 'mcts', 'random']"
+    )
+    assert "'tictactoe = extra_bots' in group hexarena.bots of distribution extra-bots 0.1" in out.stderr
+    assert "bot 'random' of tictactoe is already taken" in out.stderr
+    assert "'hex = extra_bots_missing'" in out.stderr and "ModuleNotFoundError" in out.stderr
