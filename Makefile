@@ -22,6 +22,7 @@ serve: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
+	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
@@ -29,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy
+	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
 
 bench: $(STAMP)

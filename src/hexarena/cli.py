@@ -209,6 +209,7 @@ def serve(
     except ValueError as exc:  # a create rate limit that does not parse
         _fail(str(exc))
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
+    _report_plugins()
     if public:
         click.echo(
             f"public mode: writes need an API token (`hexarena token create`); creates limited to "
@@ -234,6 +235,17 @@ def serve(
             app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
         )
     )
+
+
+def _report_plugins() -> None:
+    """Load every game and player scheme now, so a broken plugin is logged (a warning naming its distribution and
+    entry point) when the server starts rather than on the first request that lists games; the server runs
+    without it."""
+    from hexarena.core.registry import available_games
+    from hexarena.players.spec import registered_schemes
+
+    available_games()
+    registered_schemes()
 
 
 @main.group()

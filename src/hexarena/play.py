@@ -9,14 +9,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hexarena.core.contract import ClockConfig
+from hexarena.core.errors import ConfigError
 from hexarena.core.game import Game
-from hexarena.players.spec import make_player
+from hexarena.players.spec import make_player, scheme_of
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
 from hexarena.terminal import output_console
 
 
 async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
+    for spec in specs:
+        scheme = scheme_of(spec)
+        if scheme is not None and scheme.needs_server:
+            raise ConfigError(
+                f"{spec!r} is a seat that a running server serves: start `hexarena serve` and create the match "
+                "there (the web UI's lobby or POST /api/matches)"
+            )
     players = [await make_player(spec, game.name) for spec in specs]
     return await Referee(MatchConfig(game=game, params=params, clock=clock), players).run()
 

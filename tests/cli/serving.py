@@ -20,10 +20,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_serve(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``hexarena serve`` with a SQLite database and data directory under ``tmp``; wait until it answers."""
+def start_serve(tmp: Path, *extra: str, pythonpath: tuple[Path, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``hexarena serve`` with a SQLite database and data directory under ``tmp``; wait until it answers.
+    ``pythonpath``: folders put before hexarena's source (e.g. where a plugin is installed)."""
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp / "data"))
+    path = os.pathsep.join(str(p) for p in (*pythonpath, SRC))
+    env = dict(os.environ, PYTHONPATH=path, HEXARENA_DATA_DIR=str(tmp / "data"))
     env.pop("HEXARENA_DATABASE_URL", None)
     cmd = [
         sys.executable,

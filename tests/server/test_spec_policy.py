@@ -242,7 +242,6 @@ async def test_api_tournament_games_are_refused_program_specs_by_the_executor(tm
 
 
 def test_every_shipped_scheme_declares_its_policy() -> None:
-    create_app(Settings(use_store=False))  # registers the schemes of every protocol
     shipped = {n: s for n, s in registered_schemes().items() if s.factory.__module__.startswith("hexarena.")}
     assert {"builtin", "bws", "stateless", "human", "browser", "battlebot", "uais", "htp", "uhp", "hiveai"} <= set(
         shipped

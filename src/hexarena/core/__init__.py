@@ -13,7 +13,7 @@ from hexarena.core.errors import (
     InvalidMove,
     ProtocolViolation,
 )
-from hexarena.core.game import Game, Param, RuleGame
+from hexarena.core.game import Game, Param, RuleGame, state_view
 from hexarena.core.registry import available_games, get_game, register_game
 from hexarena.core.types import Outcome, Termination
 
@@ -34,4 +34,5 @@ __all__ = [
     "available_games",
     "get_game",
     "register_game",
+    "state_view",
 ]

@@ -236,6 +236,8 @@ class RuleGame(Generic[S, M]):
     title: ClassVar[str]
     seat_names: ClassVar[tuple[str, str]]
     params: ClassVar[tuple[Param, ...]] = ()
+    #: Other names the registry accepts for the game (e.g. the wire ids of other systems).
+    aliases: ClassVar[tuple[str, ...]] = ()
     #: Plies after which the referee calls a draw unless a match sets its own cap: only for games whose rules
     #: allow endless play (Hive has no repetition rule); None means the rules always end the game.
     max_plies: ClassVar[int | None] = None

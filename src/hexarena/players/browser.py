@@ -36,7 +36,6 @@ from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
-from hexarena.players.spec import register_scheme
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -320,17 +319,5 @@ class BrowserPlayer(BasePlayer):
         except Exception:  # the socket died under us: treat it as a disconnect (grace applies)
             self.disconnect(send)
 
-
-async def _make(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(name or "human")
-
-
-register_scheme(
-    "browser",
-    _make,
-    "browser[:NAME]  a person playing in the web UI (WS /api/play?token=...)",
-    starts_program=False,
-    remote=True,
-)
 
 __all__ = ["BrowserPlayer"]

@@ -23,6 +23,7 @@ from hexarena.games.hive import HiveGame, HiveMove, HiveState, trylobot
 from hexarena.games.hive.notation import resolve
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
+from hexarena.players.spec import Scheme
 from hexarena.wire import trylobot as tw
 
 DEFAULT_TIMEOUT = 30.0
@@ -200,24 +201,18 @@ async def _stdio(game: str, command: str) -> BasePlayer:
     return HiveAiPlayer(command, stdio=True)
 
 
-def _register() -> None:
-    from hexarena.players.spec import register_scheme
-
-    register_scheme(
-        "hiveai",
-        _tcp,
-        "hiveai:HOST:PORT  a Trylobot Hive AI module over TCP",
-        starts_program=False,
-        remote=True,
-        address=True,
-    )
-    register_scheme(
-        "hiveai-stdio",
-        _stdio,
-        "hiveai-stdio:COMMAND  a Trylobot Hive AI module on stdin/stdout",
-        starts_program=True,
-        remote=False,
-    )
-
-
-_register()
+TCP_SCHEME = Scheme(
+    "hiveai",
+    _tcp,
+    "hiveai:HOST:PORT  a Trylobot Hive AI module over TCP",
+    starts_program=False,
+    remote=True,
+    address=True,
+)
+STDIO_SCHEME = Scheme(
+    "hiveai-stdio",
+    _stdio,
+    "hiveai-stdio:COMMAND  a Trylobot Hive AI module on stdin/stdout",
+    starts_program=True,
+    remote=False,
+)

@@ -18,6 +18,7 @@ from hexarena.core.types import Seat
 from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
+from hexarena.players.spec import Scheme
 
 
 class GtpEngine:
@@ -120,10 +121,4 @@ async def _make(game: str, command: str) -> BasePlayer:
     return HtpPlayer(command)
 
 
-def _register() -> None:
-    from hexarena.players.spec import register_scheme
-
-    register_scheme("htp", _make, "htp:COMMAND  an HTP/GTP Hex engine (e.g. MoHex)", starts_program=True, remote=False)
-
-
-_register()
+SCHEME = Scheme("htp", _make, "htp:COMMAND  an HTP/GTP Hex engine (e.g. MoHex)", starts_program=True, remote=False)

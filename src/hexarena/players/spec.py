@@ -2,29 +2,42 @@
 
 ``builtin:NAME`` a built-in bot of the game; ``bws:URL`` or ``stateless:URL`` an HTTTX bot server; a bare
 ``http(s)://`` URL is an HTTTX bot server too, reached over bws when it declares it, else stateless;
-``human`` a seat for a person. Other protocol families add their schemes with ``register_scheme``.
+``human`` a seat for a person. Every scheme, these included, is a :class:`Scheme` object declared in the
+``hexarena.players`` entry-point group (hexarena's own in pyproject.toml, a plugin's in its own), so a protocol
+family is added by installing a package, and no scheme depends on which modules happen to be imported: each is
+loaded when a spec first names it. ``register_scheme`` adds one at run time (tests, embedding programs).
 
-Each scheme declares, where it is registered, what it does on the server: whether it starts a program
-(``starts_program``), whether a remote API client may use it (``remote``) and whether the rest of the spec is a
-network address the server will connect to (``address``). ``hexarena.players.policy`` applies these declarations
-to every spec that comes over the network. A scheme that declares nothing is taken at its worst (it may start a
-program, no remote client may use it): a new scheme is refused remotely until its author says it is safe.
+Each scheme declares what it does on the server: whether it starts a program (``starts_program``), whether a
+remote API client may use it (``remote``) and whether the rest of the spec is a network address the server will
+connect to (``address``). ``hexarena.players.policy`` applies these declarations to every spec that comes over
+the network. A scheme that declares nothing is taken at its worst (it may start a program, no remote client may
+use it): a new scheme is refused remotely until its author says it is safe.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.registry import declared, load_entry_point, plugin_failure
 from hexarena.players.base import BasePlayer
 
 Factory = Callable[[str, str], Awaitable[BasePlayer]]  # (game name, the spec after "scheme:") -> player
 
+#: The entry-point group player schemes are declared in; each entry names a :class:`Scheme` of the same name.
+PLAYERS_GROUP = "hexarena.players"
+
 
 @dataclass(frozen=True, slots=True)
 class Scheme:
-    """A registered ``scheme:`` with its declared policy (None: not declared, read as the unsafe answer)."""
+    """A ``scheme:`` with its declared policy (None: not declared, read as the unsafe answer).
+
+    ``starts_program``: building the player runs a program on the server. ``remote``: an API client may name
+    this scheme (never together with ``starts_program``: such engines reach clients only as operator-registered
+    ``engine:NAME``). Leaving either out makes the scheme local-only (CLI and operator configuration).
+    """
 
     name: str
     factory: Factory
@@ -32,6 +45,13 @@ class Scheme:
     starts_program: bool | None = None
     remote: bool | None = None
     address: bool = False  # the spec's rest is a URL or HOST:PORT the server connects to
+    #: The player is a seat a running server serves (a person's socket, a bot connected to the server): a match
+    #: the command line runs by itself refuses it at once instead of waiting for somebody who cannot come.
+    needs_server: bool = False
+
+    def __post_init__(self) -> None:
+        if self.starts_program and self.remote:
+            raise ValueError(f"scheme {self.name!r} starts programs, so it cannot be remote: register it as an engine")
 
     @property
     def declared(self) -> bool:
@@ -43,7 +63,50 @@ class Scheme:
         return self.remote is True and self.starts_program is False
 
 
-_SCHEMES: dict[str, Scheme] = {}
+_SCHEMES: dict[str, Scheme] = {}  # loaded or registered at run time
+_ENTRIES: dict[str, EntryPoint] | None = None  # declared, by name (read once)
+_BROKEN: dict[str, str] = {}  # scheme name -> why its entry point was left out
+
+
+def _entries() -> dict[str, EntryPoint]:
+    """The declared schemes by name; a second declaration of a name is left out, with a warning."""
+    global _ENTRIES
+    if _ENTRIES is None:
+        _ENTRIES = {}
+        for ep in declared(PLAYERS_GROUP):
+            first = _ENTRIES.setdefault(ep.name, ep)
+            if first is not ep:
+                plugin_failure(ep, f"scheme {ep.name!r} is already declared by '{first.value}'")
+    return _ENTRIES
+
+
+def _names() -> set[str]:
+    return set(_SCHEMES) | set(_entries())
+
+
+def _lookup(name: str) -> Scheme | None:
+    """The scheme ``name`` (loading its entry point on first use); None when nothing declares it, ConfigError
+    naming the plugin when its entry point cannot be loaded."""
+    scheme = _SCHEMES.get(name)
+    if scheme is not None:
+        return scheme
+    if name in _BROKEN:
+        raise ConfigError(_BROKEN[name])
+    ep = _entries().get(name)
+    if ep is None:
+        return None
+    obj = load_entry_point(ep)
+    if isinstance(obj, Exception):
+        problem = f"importing it raised {type(obj).__name__}: {obj}"
+    elif not isinstance(obj, Scheme):
+        problem = f"{obj!r} is not a hexarena.players.spec.Scheme"
+    elif obj.name != name:
+        problem = f"the entry point's name must be the scheme's name {obj.name!r}"
+    else:
+        _SCHEMES[name] = obj
+        return obj
+    _BROKEN[name] = plugin_failure(ep, problem)
+    raise ConfigError(_BROKEN[name])
 
 
 def register_scheme(
@@ -55,34 +118,43 @@ def register_scheme(
     remote: bool | None = None,
     address: bool = False,
 ) -> None:
-    """Teach ``make_player`` a new ``scheme:`` (e.g. ``uais:/path/to/bot``) and declare its policy.
-
-    ``starts_program``: building the player runs a program on the server. ``remote``: an API client may name
-    this scheme (never together with ``starts_program``: such engines reach clients only as operator-registered
-    ``engine:NAME``). Leaving either out makes the scheme local-only (CLI and operator configuration).
-    """
-    if starts_program and remote:
-        raise ValueError(f"scheme {scheme!r} starts programs, so it cannot be remote: register it as an engine")
-    _SCHEMES[scheme] = Scheme(scheme, factory, help_text, starts_program, remote, address)
+    """Teach ``make_player`` a new ``scheme:`` at run time and declare its policy (see :class:`Scheme`; packages
+    declare theirs as ``hexarena.players`` entry points instead). A name already in use is a ValueError: the
+    last registration silently winning would make a scheme depend on import order."""
+    new = Scheme(scheme, factory, help_text, starts_program, remote, address)
+    if scheme in _names():
+        raise ValueError(f"player scheme {scheme!r} is already registered")
+    _SCHEMES[scheme] = new
 
 
 def registered_schemes() -> dict[str, Scheme]:
-    """Every registered scheme with its declared policy, by name."""
+    """Every scheme that loads, with its declared policy, by name (a broken plugin is logged and left out)."""
+    for name in _entries():
+        try:
+            _lookup(name)
+        except ConfigError:
+            pass
     return dict(sorted(_SCHEMES.items()))
 
 
+def scheme_errors() -> dict[str, str]:
+    """Scheme name -> why the plugin declaring it was left out."""
+    registered_schemes()
+    return dict(_BROKEN)
+
+
 def scheme_of(spec: str) -> Scheme | None:
-    """The registered scheme a spec names (None for a bare URL or an unknown scheme)."""
-    return _SCHEMES.get(spec.strip().partition(":")[0])
+    """The scheme a spec names (None for a bare URL or an unknown scheme; ConfigError for a broken plugin)."""
+    return _lookup(spec.strip().partition(":")[0])
 
 
 def schemes() -> dict[str, str]:
-    return {k: v.help_text for k, v in sorted(_SCHEMES.items())}
+    return {k: v.help_text for k, v in registered_schemes().items()}
 
 
 def unknown_spec(spec: str) -> ConfigError:
     """The error for a spec no scheme accepts, listing the accepted forms."""
-    forms = ", ".join(f"{k}:..." for k in _SCHEMES)
+    forms = ", ".join(f"{k}:..." for k in sorted(_names()))
     return ConfigError(f"unknown player spec {spec!r}; use one of {forms}, or an http(s):// bot URL")
 
 
@@ -92,7 +164,7 @@ async def make_player(spec: str, game: str) -> BasePlayer:
     if spec.startswith(("http://", "https://")):
         return await _auto_http(spec, game)
     scheme, rest = _split(spec)
-    return await _SCHEMES[scheme].factory(game, rest)
+    return await scheme.factory(game, rest)
 
 
 #: Schemes whose factory only builds an object (no I/O, no process, no claim on a shared resource), so building
@@ -117,16 +189,15 @@ async def check_spec(spec: str, game: str) -> None:
         capabilities_url(spec)
         return
     scheme, _ = _split(spec)
-    if scheme in _BUILT_TO_CHECK:
+    if scheme.name in _BUILT_TO_CHECK:
         await make_player(spec, game)
 
 
-def _split(spec: str) -> tuple[str, str]:
+def _split(spec: str) -> tuple[Scheme, str]:
     """(scheme, the rest) of a non-URL spec; ConfigError lists the accepted forms for an unknown scheme."""
-    scheme, sep, rest = spec.partition(":")
-    if not sep and scheme in _SCHEMES:
-        rest = ""
-    if scheme not in _SCHEMES:
+    name, _, rest = spec.partition(":")
+    scheme = _lookup(name)
+    if scheme is None:
         raise unknown_spec(spec)
     return scheme, rest
 
@@ -180,8 +251,8 @@ async def _auto_http(url: str, game: str) -> BasePlayer:
     raise ConfigError(f"the bot at {url} declares neither basic_websocket nor stateless v1-alpha")
 
 
-register_scheme("builtin", _builtin, "builtin:NAME  a built-in bot of the game", starts_program=False, remote=True)
-register_scheme(
+BUILTIN = Scheme("builtin", _builtin, "builtin:NAME  a built-in bot of the game", starts_program=False, remote=True)
+BWS = Scheme(
     "bws",
     _bws,
     "bws:URL  an HTTTX bot server over basic_websocket v1-alpha",
@@ -189,7 +260,7 @@ register_scheme(
     remote=True,
     address=True,
 )
-register_scheme(
+STATELESS = Scheme(
     "stateless",
     _stateless,
     "stateless:URL  an HTTTX bot server over stateless v1-alpha",
@@ -197,16 +268,23 @@ register_scheme(
     remote=True,
     address=True,
 )
-register_scheme(
-    "human", _human, "human[:NAME]  a seat for a person (WS /ws?token=...)", starts_program=False, remote=True
+HUMAN = Scheme(
+    "human",
+    _human,
+    "human[:NAME]  a seat for a person (WS /ws?token=...)",
+    starts_program=False,
+    remote=True,
+    needs_server=True,
 )
 
 __all__ = [
+    "PLAYERS_GROUP",
     "Scheme",
     "check_spec",
     "make_player",
     "register_scheme",
     "registered_schemes",
+    "scheme_errors",
     "scheme_of",
     "schemes",
     "unknown_spec",

@@ -19,6 +19,7 @@ from hexarena.core.types import Seat
 from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
+from hexarena.players.spec import Scheme
 
 BLACK_CHAR, WHITE_CHAR = "B", "W"
 
@@ -142,16 +143,10 @@ async def _make(game: str, command: str) -> BasePlayer:
     return UaisPlayer(command)
 
 
-def _register() -> None:
-    from hexarena.players.spec import register_scheme
-
-    register_scheme(
-        "uais",
-        _make,
-        "uais:COMMAND  a UAIS Hex bot executable (started as COMMAND black|white)",
-        starts_program=True,
-        remote=False,
-    )
-
-
-_register()
+SCHEME = Scheme(
+    "uais",
+    _make,
+    "uais:COMMAND  a UAIS Hex bot executable (started as COMMAND black|white)",
+    starts_program=True,
+    remote=False,
+)

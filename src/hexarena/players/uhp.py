@@ -19,6 +19,7 @@ from hexarena.core.types import Seat
 from hexarena.games.hive import HiveGame, HiveMove, HiveState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
+from hexarena.players.spec import Scheme
 
 #: Think time asked of the engine when the match has no clock.
 DEFAULT_THINK = 5
@@ -144,16 +145,10 @@ async def _make(game: str, command: str) -> BasePlayer:
     return UhpPlayer(command)
 
 
-def _register() -> None:
-    from hexarena.players.spec import register_scheme
-
-    register_scheme(
-        "uhp",
-        _make,
-        "uhp:COMMAND  a UHP Hive engine (Mzinga, nokamute, `hexarena uhp`)",
-        starts_program=True,
-        remote=False,
-    )
-
-
-_register()
+SCHEME = Scheme(
+    "uhp",
+    _make,
+    "uhp:COMMAND  a UHP Hive engine (Mzinga, nokamute, `hexarena uhp`)",
+    starts_program=True,
+    remote=False,
+)

@@ -48,7 +48,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
     routers: list[APIRouter] = [meta.router, matches.router, seats.router, ui.router]
     lifespans: list[Lifespan] = [auth.lifespan]
-    ui.register_schemes()
     if settings.protocols:
         more_routers, more_lifespans = protocols()
         routers += more_routers
@@ -70,11 +69,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def protocols() -> tuple[list[APIRouter], list[Lifespan]]:
     """The routers and lifespans of the connect-in protocols, GraphQL, analysis and tournaments."""
     from hexarena.server import analysis, graphql, tournaments
-    from hexarena.server.battlebot import lobby as battlebot_lobby
     from hexarena.server.battlebot import routes as battlebot
     from hexarena.server.dots import routes as dots
 
-    battlebot_lobby.register()  # the ``battlebot:BOT_ID`` player scheme exists once the server has the protocol
     routers = [battlebot.router, dots.router, graphql.router, analysis.router, tournaments.router]
     return routers, [battlebot.lifespan, dots.lifespan, graphql.lifespan, tournaments.lifespan]
 

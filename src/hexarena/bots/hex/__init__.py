@@ -21,4 +21,7 @@ class RandomHexBot:
 
 BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomHexBot, "mcts": MctsHexBot}
 
-__all__ = ["BOTS", "MctsHexBot", "RandomHexBot", "SearchStats"]
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "mcts"
+
+__all__ = ["BEST", "BOTS", "MctsHexBot", "RandomHexBot", "SearchStats"]

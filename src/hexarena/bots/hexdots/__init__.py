@@ -12,4 +12,7 @@ BOTS: dict[str, Callable[[], EngineBot]] = {
     "greedy": GreedyBot,
 }
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "chain_given"]
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "greedy"
+
+__all__ = ["BEST", "BOTS", "GreedyBot", "RandomBot", "chain_given"]

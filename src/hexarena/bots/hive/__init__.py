@@ -15,7 +15,11 @@ BOTS: dict[str, Callable[[], EngineBot]] = {
     "alphabeta": AlphaBetaBot,
 }
 
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "alphabeta"
+
 __all__ = [
+    "BEST",
     "BOTS",
     "AlphaBeta",
     "AlphaBetaBot",

@@ -17,7 +17,11 @@ BOTS: dict[str, Callable[[], EngineBot]] = {
     "search": SearchBot,
 }
 
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "search"
+
 __all__ = [
+    "BEST",
     "BOTS",
     "CenterBot",
     "HeuristicBot",

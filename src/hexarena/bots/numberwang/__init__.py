@@ -20,4 +20,7 @@ class RandomNumberwangBot:
 
 BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomNumberwangBot}
 
-__all__ = ["BOTS", "RandomNumberwangBot"]
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "random"
+
+__all__ = ["BEST", "BOTS", "RandomNumberwangBot"]

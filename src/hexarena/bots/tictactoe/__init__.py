@@ -48,4 +48,7 @@ class PerfectTicTacToeBot:
 
 BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomTicTacToeBot, "perfect": PerfectTicTacToeBot}
 
-__all__ = ["BOTS", "PerfectTicTacToeBot", "RandomTicTacToeBot", "best_moves", "value"]
+#: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
+BEST = "perfect"
+
+__all__ = ["BEST", "BOTS", "PerfectTicTacToeBot", "RandomTicTacToeBot", "best_moves", "value"]

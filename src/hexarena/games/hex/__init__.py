@@ -1,11 +1,8 @@
 """Hex (N x N, swap rule as a move) registered as ``hex``; see ``game.py`` for the rules and notation."""
 
-from hexarena.core.registry import register_game
 from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.game import GAME, RESIGN, SWAP, HexAction, HexGame, HexMove, HexState
 from hexarena.games.hex.geometry import BLACK, EMPTY, WHITE, mirror
-
-register_game(GAME)
 
 __all__ = [
     "BLACK",

@@ -4,10 +4,7 @@
 ``game`` is the immutable face the referee uses, ``trylobot`` converts to and from Trylobot's AI wire.
 """
 
-from hexarena.core.registry import register_game
 from hexarena.games.hive.board import Board, perft
 from hexarena.games.hive.game import GAME, HiveGame, HiveMove, HiveState
-
-register_game(GAME)
 
 __all__ = ["GAME", "Board", "HiveGame", "HiveMove", "HiveState", "perft"]

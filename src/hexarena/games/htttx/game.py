@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
-from hexarena.core.registry import register_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
@@ -258,7 +257,6 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
 
 HTTTX = HtttxGame()
-register_game(HTTTX)
 
 if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
     _CHECKED: Game[HtttxState, Move] = HTTTX

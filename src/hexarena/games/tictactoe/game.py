@@ -65,6 +65,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Noughts and crosses"
     seat_names: ClassVar[tuple[str, str]] = ("X", "O")
+    aliases: ClassVar[tuple[str, ...]] = ("noughtsandcrosses", "noughts_and_crosses", "tic_tac_toe")
     params: ClassVar[tuple[Param, ...]] = ()
 
     def new(self, **params: Any) -> TicTacToeState:

@@ -28,6 +28,7 @@ from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer
 from hexarena.players.battlebot import MAX_TURN_CHARS, BattlebotConnection, BattlebotPlayer, DisconnectJudge
+from hexarena.players.spec import Scheme
 from hexarena.wire.battlebot import shape_for
 
 log = logging.getLogger(__name__)
@@ -231,6 +232,11 @@ async def _battlebot_scheme(game: str, bot_id: str) -> BasePlayer:
     name = get_game(game).name
     if not bot_id:
         raise ConfigError("a battlebot player spec needs a bot id: battlebot:BOT_ID")
+    if not LOBBIES:
+        raise ConfigError(
+            "battlebot:BOT_ID names a bot connected to a running hexarena server (`hexarena serve`), "
+            "and no battlebot lobby runs in this process"
+        )
     for lobby in list(LOBBIES):
         conn = lobby.claim(bot_id, name)
         if conn is not None:
@@ -242,14 +248,13 @@ async def _battlebot_scheme(game: str, bot_id: str) -> BasePlayer:
     )
 
 
-def register() -> None:
-    """Teach ``make_player`` the ``battlebot:`` scheme (idempotent)."""
-    from hexarena.players.spec import register_scheme
-
-    register_scheme(
-        "battlebot",
-        _battlebot_scheme,
-        "battlebot:BOT_ID  a battlebot bot connected to this server",
-        starts_program=False,
-        remote=True,
-    )
+#: The ``battlebot:`` player scheme, a ``hexarena.players`` entry point (pyproject.toml): declared statically, it
+#: refuses with a clear message where no server runs a lobby (e.g. ``hexarena play``).
+SCHEME = Scheme(
+    "battlebot",
+    _battlebot_scheme,
+    "battlebot:BOT_ID  a battlebot bot connected to this server",
+    starts_program=False,
+    remote=True,
+    needs_server=True,
+)

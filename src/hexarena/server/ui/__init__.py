@@ -4,11 +4,10 @@
 - ``replay``: every position of a game, so the replay page steps without a rules engine;
 - ``listings``: stored games filtered by game, player and result, and the bots of each game.
 
-A new UI module adds its router to :data:`ROUTERS`. :func:`register_schemes` (called by ``create_app``) teaches
-``make_player`` the ``browser`` and ``open`` schemes (each game gives its clickable legal-move view,
-``Game.legal_view``): ``browser[:NAME]`` is a seat for the match's creator (its token comes back in the create
-answer, and it is never open to anyone else); ``open[:NAME]`` is a seat for anyone, listed in ``open_seats``
-until somebody joins it.
+A new UI module adds its router to :data:`ROUTERS`. ``BROWSER`` and ``OPEN`` are the ``browser`` and ``open``
+player schemes (``hexarena.players`` entry points), each game giving its clickable legal-move view (``Game.legal_view``):
+``browser[:NAME]`` is a seat for the match's creator (its token comes back in the create answer, and it is never
+open to anyone else); ``open[:NAME]`` is a seat for anyone, listed in ``open_seats`` until somebody joins it.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from fastapi import APIRouter
 
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
-from hexarena.players.spec import register_scheme
+from hexarena.players.spec import Scheme
 from hexarena.server.ui import listings, play, replay
 
 #: The UI modules' routers, in the order they are included.
@@ -36,22 +35,24 @@ async def _open_scheme(game: str, name: str) -> BasePlayer:
     return BrowserPlayer(name or "guest", open_seat=True)
 
 
-def register_schemes() -> None:
-    """Register the ``browser`` and ``open`` player schemes (idempotent)."""
-    register_scheme(
-        "browser",
-        _browser_scheme,
-        "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
-        starts_program=False,
-        remote=True,
-    )
-    register_scheme(
-        "open",
-        _open_scheme,
-        "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
-        starts_program=False,
-        remote=True,
-    )
+#: The ``browser`` and ``open`` player schemes, declared as ``hexarena.players`` entry points (pyproject.toml).
+#: A seat of either is played through this server's ``/api/play`` socket.
+BROWSER = Scheme(
+    "browser",
+    _browser_scheme,
+    "browser[:NAME]  you, playing in the web UI (the token is in the create answer; WS /api/play?token=...)",
+    starts_program=False,
+    remote=True,
+    needs_server=True,
+)
+OPEN = Scheme(
+    "open",
+    _open_scheme,
+    "open[:NAME]  a web UI seat for anyone: listed as open, the first to join it gets its token",
+    starts_program=False,
+    remote=True,
+    needs_server=True,
+)
 
 
-__all__ = ["ROUTERS", "register_schemes", "router"]
+__all__ = ["BROWSER", "OPEN", "ROUTERS", "router"]

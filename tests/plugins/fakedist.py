@@ -1,0 +1,57 @@
+"""A distribution made by hand: a ``.dist-info`` folder with ``entry_points.txt`` and the modules it names.
+
+This is all ``importlib.metadata`` reads, so a folder put on ``PYTHONPATH`` is, for hexarena's registries, an
+installed plugin: the tests use it for plugins that are broken on purpose (an installable, working plugin is
+``examples/nim``, installed for real with pip in ``test_nim_plugin.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def fake_dist(root: Path, name: str, entry_points: dict[str, dict[str, str]], modules: dict[str, str]) -> Path:
+    """Write distribution ``name`` (version 0.1) under ``root``: its entry points by group, its modules by file
+    name. Returns ``root``, the folder to put on ``PYTHONPATH``."""
+    info = root / f"{name.replace('-', '_')}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    lines = []
+    for group, entries in entry_points.items():
+        lines.append(f"[{group}]")
+        lines += [f"{k} = {v}" for k, v in entries.items()]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+    for filename, source in modules.items():
+        (root / filename).write_text(source)
+    return root
+
+
+def run_with(path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` with ``path`` on ``PYTHONPATH`` (hexarena's own source after it), in a fresh process so the
+    registries load the entry points as a real start would."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(path), str(SRC)]))
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+EXAMPLE_NIM = Path(__file__).resolve().parents[2] / "examples" / "nim"
+
+
+def install_nim(dest: Path) -> Path:
+    """``pip install --no-deps --target DEST/site examples/nim`` from a copy (the build leaves ``build/`` and
+    ``*.egg-info`` behind): the plugin installed for real, as its own distribution. Returns the site folder."""
+    source = dest / "nim-source"
+    shutil.copytree(EXAMPLE_NIM, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = dest / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return site
