@@ -21,6 +21,8 @@ export async function matchPage(app, { args, name }) {
   const seats = info.seats;
   const board = await makeBoard(info.game, info.params);
   const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
+  // what a screen reader says as the game goes on: every move (the opponent's too) and the result
+  const announce = h("p.sr-only#announce", { "aria-live": "polite" });
   const result = h("div.result#result", { hidden: true });
   const resignBox = h("div.resign#resign", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
@@ -38,7 +40,7 @@ export async function matchPage(app, { args, name }) {
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     h("div.match",
-      h("div", h("div.boardbox", board.el), msg, resignBox),
+      h("div", h("div.boardbox", board.el), msg, resignBox, announce),
       h("div",
         h("div.players", playerEls),
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
@@ -140,6 +142,8 @@ export async function matchPage(app, { args, name }) {
     }
   }
 
+  function tell(text) { announce.textContent = text; }
+
   function addMove(m) {
     moveList.append(h("li", { class: `seat${m.seat}`, title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move));
     moveList.parentElement.scrollTop = 1e9;
@@ -177,6 +181,7 @@ export async function matchPage(app, { args, name }) {
       else lastState = m.state;
     } else if (m.type === "board_update") {
       addMove(m);
+      tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
       lastMove = m.move;
       lastConsiderations = m.considerations;
       showEval(m.evaluation, m.considerations);
@@ -202,6 +207,7 @@ export async function matchPage(app, { args, name }) {
       closeResign();
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}: ${endDetail(m)}`;
+      tell(`Game over. ${result.textContent}.`);
       tick();
     } else if (m.type === "nope") {
       say(m.reason, "illegal");

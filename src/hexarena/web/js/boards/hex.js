@@ -4,12 +4,13 @@
 
 import { h } from "../api.js";
 import { s, hexPoints, SQRT3, COLOURS } from "./svg.js";
+import { keyNav } from "./keynav.js";
 
 const R = 20;
 
 export function make(params) {
   let n = params.size || 11;
-  const svg = s("svg", { role: "img", "aria-label": "hex board" });
+  const svg = s("svg", { role: "group", "aria-label": "hex board" });
   const swapBtn = h("button.secondary", { type: "button", hidden: true }, "Swap");
   const el = h("div", svg, h("div.controls", swapBtn));
   let io = null;
@@ -19,6 +20,10 @@ export function make(params) {
 
   const centre = (r, c) => [R * SQRT3 * (c + r / 2), R * 1.5 * r];
   const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;
+  const STONES = { B: "black stone", W: "white stone" };
+  const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
+    label: (el) => { const stone = el.querySelector("[data-stone]")?.dataset.stone;
+      return `${el.dataset.cell} ${STONES[stone] || "empty"}`; } });
 
   function draw() {
     svg.replaceChildren();
@@ -64,6 +69,7 @@ export function make(params) {
       const [tx, ty] = centre(0, i);
       svg.append(s("text", { x: tx, y: ty - R * 1.5, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" }, i + 1));
     }
+    nav.refresh();
   }
 
   return {

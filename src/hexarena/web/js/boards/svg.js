@@ -59,3 +59,12 @@ export function hexDistance(q1, r1, q2, r2) {
 
 // "last" marks the last move, "selected" what the person picked: two colours, so one is never taken for the other
 export const COLOURS = { p0: "#1f5fbf", p1: "#b83c0a", last: "#f6c000", selected: "#805ad5", legal: "rgba(47,133,90,0.30)", ink: "#1d2330" };
+
+/** The side to move in a game's JSON position: its name (``to_move``) or its seat number (``toMove``) read as a
+ * name from ``sides``. One reader, so the boards don't care which spelling a game's to_json uses. */
+export function sideToMove(state, sides) {
+  if (!state) return null;
+  if (typeof state.to_move === "string") return state.to_move;
+  const seat = state.toMove ?? state.to_move;
+  return typeof seat === "number" ? sides[seat] ?? null : null;
+}
