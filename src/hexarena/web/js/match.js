@@ -39,10 +39,11 @@ export async function matchPage(app, { args, name }) {
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
-    h("div.match",
-      h("div", h("div.boardbox", board.el), msg, resignBox, announce),
-      h("div",
-        h("div.players", playerEls),
+    // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
+    h("div.match.live",
+      h("div.main", h("div.boardbox", board.el), msg, resignBox, announce),
+      h("div.players", playerEls),
+      h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
         h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList)))));
 

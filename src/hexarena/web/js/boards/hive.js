@@ -102,7 +102,9 @@ export function make() {
     const pad = R * 2.5;
     const minx = Math.min(...xy.map((p) => p[0])) - pad, maxx = Math.max(...xy.map((p) => p[0])) + pad;
     const miny = Math.min(...xy.map((p) => p[1])) - pad, maxy = Math.max(...xy.map((p) => p[1])) + pad;
-    svg.setAttribute("viewBox", `${minx} ${miny} ${Math.max(maxx - minx, R * 10)} ${Math.max(maxy - miny, R * 7)}`);
+    // a small hive is centred in the smallest frame, not pinned to its top-left corner
+    const vw = Math.max(maxx - minx, R * 10), vh = Math.max(maxy - miny, R * 7);
+    svg.setAttribute("viewBox", `${(minx + maxx - vw) / 2} ${(miny + maxy - vh) / 2} ${vw} ${vh}`);
     // empty neighbour cells as a faint grid (clickable for explanations)
     const occupied = new Set(cells.map((c) => `${c.q},${c.r}`));
     const ring = new Set();

@@ -55,7 +55,10 @@ export function make(params) {
     const pad = R * 5;
     const minx = Math.min(...xs) - pad, maxx = Math.max(...xs) + pad, miny = Math.min(...ys) - pad, maxy = Math.max(...ys) + pad;
     const [w, hgt] = size();
-    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2, zoom: Math.min(w / (maxx - minx), hgt / (maxy - miny), 2.5) };
+    // on a touch screen the cells stay finger-sized (48 px): a far stone is then panned to, not shrunk into view
+    const touch = matchMedia("(pointer: coarse), (max-width: 600px)").matches ? 48 / (R * Math.sqrt(3)) : 0;
+    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2,
+      zoom: Math.max(touch, Math.min(w / (maxx - minx), hgt / (maxy - miny), 2.5)) };
     applyView();
   }
   function zoomBy(f, cx, cy) {
