@@ -97,7 +97,7 @@ def test_playing_on_a_phone_board_and_clocks_on_screen_cells_finger_sized(
     shot(page, f"phone-{game}")
     assert len(boxes["clocks"]) == 2
     for clock in boxes["clocks"]:
-        assert 0 <= clock["top"] and clock["bottom"] <= boxes["height"], f"a clock is off screen: {clock}"
+        assert clock["top"] >= 0 and clock["bottom"] <= boxes["height"], f"a clock is off screen: {clock}"
         assert clock["right"] <= boxes["width"], f"a clock is cut off: {clock}"
     board = boxes["board"]
     # the board starts on screen with the clocks, and most of it is visible without scrolling
