@@ -183,20 +183,29 @@ def test_htttx_by_keyboard_cursor_first_stone_escape_and_second(page: Any, serve
     assert wait_turn_or_end(page)
     cursor = tab_to_board(page)
     assert cursor["key"] == "0,0" and "X stone" in cursor["label"], cursor
-    page.keyboard.press("ArrowRight")
-    assert focused(page) == {"key": "1,0", "label": "q 1, r 0: empty, playable"}
+    first = walk_line(page, "ArrowRight", lambda c: c["label"].endswith(": empty, playable"))
     page.keyboard.press("Enter")
-    page.wait_for_selector("[data-pending='1,0']")
+    page.wait_for_selector(f"[data-pending='{first['key']}']")
+    assert focused(page)["label"].endswith("your first stone")
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('[data-pending]')")
     page.keyboard.press("Enter")
-    page.wait_for_selector("[data-pending='1,0']")
-    page.keyboard.press("ArrowUp")
-    page.keyboard.press("ArrowUp")
-    assert focused(page)["key"] == "2,-2"
+    page.wait_for_selector(f"[data-pending='{first['key']}']")
+    second = walk_line(page, "ArrowUp", lambda c: c["label"].endswith(": empty, playable"))
     page.keyboard.press("Enter")
     assert wait_turn_or_end(page)
-    assert stored_moves(server, game_id)[0] == "[1,0][2,-2]"
+    assert stored_moves(server, game_id)[0] == f"[{first['key']}][{second['key']}]"
+
+
+def walk_line(page: Any, key: str, wanted: Any) -> dict[str, str]:
+    """Press ``key`` until the focus cell is one ``wanted``; the HTTTX cursor reports where it is."""
+    for _ in range(12):
+        page.keyboard.press(key)
+        cell = focused(page)
+        assert cell is not None
+        if wanted(cell):
+            return cell
+    raise AssertionError(f"{key} never reached a wanted cell")
 
 
 def test_numberwang_by_keyboard(page: Any, server: str) -> None:

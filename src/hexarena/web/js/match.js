@@ -7,6 +7,7 @@
 import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
 import { seatTokens } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
+import { invitePanel } from "./invite.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
   disconnect: "the other side left", resign: "resigned" };
@@ -36,12 +37,13 @@ export async function matchPage(app, { args, name }) {
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
+  const boardBox = h("div.boardbox", board.el);
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
-      h("div.main", h("div.boardbox", board.el), msg, resignBox, announce),
+      h("div.main", boardBox, msg, resignBox, announce),
       h("div.players", playerEls),
       h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
@@ -49,10 +51,29 @@ export async function matchPage(app, { args, name }) {
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
-  let toMoveSeat = null;
+  let toMoveSeatNow = null;  // tick() reads it as toMoveSeat
   let since = performance.now();
   let over = false;
   let mySeats = new Set();
+  // an open seat nobody took yet: the page waits (turns held, an invite link shown) until somebody joins
+  let waiting = !!(info.open_seats || []).length;
+  let heldTurn = null;
+  const invite = waiting ? invitePanel(id, info.open_seats[0]) : null;
+  if (invite) boardBox.before(invite);
+  function stopWaiting() {
+    waiting = false;
+    clearInterval(seatPoll);
+    if (invite) invite.hidden = true;
+  }
+  const seatPoll = waiting ? setInterval(async () => {
+    let now;
+    try { now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`); } catch { return; }
+    if ((now.open_seats || []).length && now.live) return;
+    stopWaiting();
+    now.players.forEach((p, i) => { playerEls[i].querySelector(".pname").textContent = playerName(p); });
+    if (now.live) tell("Your opponent joined: the game starts.");
+    if (heldTurn) { const turn = heldTurn; heldTurn = null; turn(); }
+  }, 1000) : null;
 
   function say(text, kind = "info") { msg.className = `msg ${kind}`; msg.textContent = text; }
 
@@ -95,6 +116,7 @@ export async function matchPage(app, { args, name }) {
 
   function tick() {
     const dt = (performance.now() - since) / 1000;
+    const toMoveSeat = waiting ? null : toMoveSeatNow;  // nobody's clock is shown running before both sit down
     for (let i = 0; i < 2; i++) {
       let v = null;
       if (clock.kind === "match" || clock.kind === "incremental") {
@@ -176,9 +198,9 @@ export async function matchPage(app, { args, name }) {
       lastMove = last ? last.move : null;
       if (last) showEval(last.evaluation, last.considerations);
       remaining = m.clocks || [null, null];
-      toMoveSeat = seatIndex(m.to_move);
+      toMoveSeatNow = seatIndex(m.to_move);
       since = performance.now();
-      if (!mySeats.size || toMoveSeat === null || !mySeats.has(toMoveSeat)) render(m.state);
+      if (!mySeats.size || toMoveSeatNow === null || !mySeats.has(toMoveSeatNow)) render(m.state);
       else lastState = m.state;
     } else if (m.type === "board_update") {
       addMove(m);
@@ -187,12 +209,14 @@ export async function matchPage(app, { args, name }) {
       lastConsiderations = m.considerations;
       showEval(m.evaluation, m.considerations);
       remaining = m.clocks || remaining;
-      toMoveSeat = seatIndex(m.to_move);
+      toMoveSeatNow = seatIndex(m.to_move);
       since = performance.now();
       render(m.state);
     } else if (m.type === "end") {
       over = true;
-      toMoveSeat = null;
+      stopWaiting();
+      heldTurn = null;
+      toMoveSeatNow = null;
       board.setTurn(null);
       render(m.state);
       // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
@@ -236,6 +260,21 @@ export async function matchPage(app, { args, name }) {
       },
       say,
     };
+    function takeTurn(m) {
+      lastState = m.state;
+      board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+      styleSeats(m.state);
+      board.setTurn(m.legal, io);
+      toMoveSeatNow = m.seat;
+      if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
+      if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
+        remaining = [...remaining];
+        remaining[m.seat] = m.time_left;
+        since = performance.now();
+      }
+      say(`Your move (${m.side}).`, "info");
+      app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
+    }
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "hello") {
@@ -244,19 +283,9 @@ export async function matchPage(app, { args, name }) {
         seatSockets.set(m.seat, ws);
         addResign(m.seat);
       } else if (m.type === "your_turn") {
-        lastState = m.state;
-        board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
-        styleSeats(m.state);
-        board.setTurn(m.legal, io);
-        toMoveSeat = m.seat;
-        if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
-        if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
-          remaining = [...remaining];
-          remaining[m.seat] = m.time_left;
-          since = performance.now();
-        }
-        say(`Your move (${m.side}).`, "info");
-        app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
+        // nobody in the other seat yet: hold the turn (the creator is not told "Your move" to an empty room)
+        if (waiting) { heldTurn = () => takeTurn(m); say("Waiting for an opponent to join: the game starts when they do.", "info"); return; }
+        takeTurn(m);
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
@@ -287,6 +316,7 @@ export async function matchPage(app, { args, name }) {
   return () => {
     closing = true;
     clearInterval(timer);
+    clearInterval(seatPoll);
     spec.close();
     for (const ws of sockets) ws.close();
     board.destroy?.();
