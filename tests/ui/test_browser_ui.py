@@ -29,9 +29,10 @@ def create(
     page.select_option("#game", game)
     for name, value in (params or {}).items():
         page.fill(f"#param-{name}", value)
-    if clock is not None:
+    if clock is not None:  # else the game's default preset
         page.select_option("#clock-type", clock[0])
-        page.fill("#clock-seconds", clock[1])
+        if clock[0] != "none":
+            page.fill("#clock-seconds", clock[1])
     page.select_option("#seat0-kind", "you")
     page.select_option("#seat1-kind", seat1)
     page.click("#create")

@@ -392,7 +392,7 @@ def test_the_count_up_clock_stays_on_one_line(page: Any, server: str, shot: Any)
     """A game without a clock counts the seconds of the turn on the player card: beside Hive's long name and
     colour in the 300 px side column it stays one line ("1 s", not "1" above "s")."""
     page.set_viewport_size({"width": 1280, "height": 900})
-    create(page, server, "hive", seat1="builtin:random")
+    create(page, server, "hive", seat1="builtin:random", clock=("none", ""))
     assert wait_turn_or_end(page)
     page.wait_for_function("() => /^\\d+ s$/.test(document.querySelector('#player0 .clock').textContent)")
     lines = page.evaluate(
