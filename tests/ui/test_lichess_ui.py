@@ -39,3 +39,36 @@ def test_clock_presets_with_a_default_per_game(page: Any, server: str) -> None:
     clock = httpx.get(f"{server}/api/ui/matches/{game_id}").json()["clock"]
     assert clock == {"kind": "incremental", "seconds": 180.0, "increment": 2.0}, clock
     page.wait_for_function("() => document.querySelector('#player1 .clock')?.textContent === '3:00'")
+
+
+def test_rematch_swaps_colours_against_the_same_bot_and_new_game_opens_the_lobby(
+    page: Any, server: str, shot: Any
+) -> None:
+    game_id = create(page, server, "tictactoe", seat1="builtin:perfect", clock=("match", "120"))
+    assert wait_turn_or_end(page)
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_selector("#rematch")
+    shot(page, "after-game")
+    assert page.get_attribute("#new-game", "href") == "#/lobby?game=tictactoe"
+    page.click("#rematch")
+    page.wait_for_function("(old) => /^#\\/play\\//.test(location.hash) && !location.hash.includes(old)", arg=game_id)
+    new_id = page.evaluate("() => { window.__seenTurns = 0; return location.hash.split('/')[2]; }")
+    info = httpx.get(f"{server}/api/ui/matches/{new_id}").json()
+    assert [p.get("spec") or p["kind"] for p in info["players"]][0] == "builtin:perfect", info["players"]
+    assert info["players"][1]["kind"] == "human" and info["clock"]["seconds"] == 120.0, info
+    # the bot opens as X now; I answer as O
+    assert wait_turn_or_end(page)
+    assert page.text_content("#msg") == "Your move (O)."
+    assert len(record_so_far(server, new_id)) == 1
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_selector("#new-game")
+    page.click("#new-game")
+    page.wait_for_selector("#create")
+    assert page.input_value("#game") == "tictactoe"
+    record(server, new_id)
+
+
+def record_so_far(server: str, game_id: str) -> list[dict[str, Any]]:
+    return httpx.get(f"{server}/api/ui/replay/{game_id}").json()["moves"]  # type: ignore[no-any-return]

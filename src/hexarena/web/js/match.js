@@ -4,8 +4,8 @@
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
 // moment, on the person's turn or while the bot thinks.
 
-import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
-import { seatTokens } from "./tokens.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName } from "./api.js";
+import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
 
@@ -167,6 +167,44 @@ export async function matchPage(app, { args, name }) {
 
   function tell(text) { announce.textContent = text; }
 
+  // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
+  const afterGame = h("div.controls#after-game", { hidden: true });
+  result.after(afterGame);
+  async function opponentSpec(seat) {
+    const now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);  // a joiner's name came later
+    const p = now.players[seat] || {};
+    if (p.kind === "human") return "open";  // a person: the rematch waits for them with an invite link
+    return p.spec || (p.kind === "builtin" ? `builtin:${p.name}` : null);
+  }
+  async function rematch(btn) {
+    const mine = [...mySeats][0], other = 1 - mine;
+    btn.disabled = true;
+    try {
+      const players = [];
+      players[mine] = await opponentSpec(other);
+      players[other] = "browser";
+      if (!players[mine]) throw new Error("this opponent cannot be asked for a rematch from here: use New game");
+      const c = info.clock || { kind: "none" };
+      const clockSpec = c.kind === "none" ? { type: "none" } : { type: c.kind, seconds: c.seconds, increment: c.increment ?? undefined };
+      const res = await postJSON("/api/matches", { game: info.game, params: info.params || {}, players, clock: clockSpec });
+      saveToken(res.game_id, seats[other], res.tokens[seats[other]]);
+      location.hash = `#/play/${res.game_id}`;
+    } catch (err) {
+      btn.disabled = false;
+      say(err.message, "illegal");
+    }
+  }
+  function showAfterGame() {
+    afterGame.replaceChildren();
+    if (mySeats.size === 1) {
+      const btn = h("button#rematch", { type: "button" }, "Rematch");
+      btn.addEventListener("click", () => rematch(btn));
+      afterGame.append(btn);
+    }
+    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"));
+    afterGame.hidden = false;
+  }
+
   function addMove(m) {
     moveList.append(h("li", { class: `seat${m.seat}`, title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move));
     moveList.parentElement.scrollTop = 1e9;
@@ -233,6 +271,7 @@ export async function matchPage(app, { args, name }) {
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}: ${endDetail(m)}`;
       tell(`Game over. ${result.textContent}.`);
+      showAfterGame();
       tick();
     } else if (m.type === "nope") {
       say(m.reason, "illegal");
