@@ -149,7 +149,7 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
             shot(page, "play-hex")
             # a reload rejoins the seat with the stored token: the game goes on
             page.wait_for_function(
-                "() => document.querySelectorAll('.moves li').length >= 2 || !document.querySelector('#result').hidden"
+                "() => document.querySelectorAll('.moves .mv').length >= 2 || !document.querySelector('#result').hidden"
             )
             page.reload()
     shot(page, "play-hex-end")
@@ -167,12 +167,12 @@ def test_spectator_follows_live_bot_game_to_its_end(page: Any, server: str, shot
     assert r.status_code == 200, r.text
     game_id = r.json()["game_id"]
     page.goto(f"{server}/ui/#/watch/{game_id}")
-    page.wait_for_selector(".moves li")
-    seen_live = page.evaluate("() => document.querySelectorAll('.moves li').length")
+    page.wait_for_selector(".moves .mv")
+    seen_live = page.evaluate("() => document.querySelectorAll('.moves .mv').length")
     page.wait_for_function("() => !document.querySelector('#result').hidden", timeout=60000)
     shot(page, "watch-hex-end")
     stored = record(server, game_id)
-    assert page.evaluate("() => document.querySelectorAll('.moves li').length") == len(stored["moves"])
+    assert page.evaluate("() => document.querySelectorAll('.moves .mv').length") == len(stored["moves"])
     assert seen_live < len(stored["moves"]), "the page saw no move arrive live"
     assert "wins" in page.text_content("#result")
 

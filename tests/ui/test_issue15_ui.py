@@ -283,7 +283,7 @@ def test_pages_pass_axe_contrast_labels_and_table_headers(page: Any, server: str
     assert wait_turn_or_end(page)
     page.click("[data-cell='b2']")
     assert wait_turn_or_end(page)
-    page.wait_for_selector(".moves li.seat1")
+    page.wait_for_selector(".moves .mv.seat1")
     found["play"] = axe_violations(page)
     lobby = page.context.new_page()  # the lobby while the game is live: its table of live games
     lobby.goto(f"{server}/ui/#/lobby")
@@ -317,7 +317,7 @@ def test_hive_a_second_click_on_the_selected_piece_deselects_it(page: Any, serve
     page.click("[data-hand='wG']")
     page.click("[data-target]")
     assert wait_turn_or_end(page)
-    moves_before = page.evaluate("() => document.querySelectorAll('.moves li').length")
+    moves_before = page.evaluate("() => document.querySelectorAll('.moves .mv').length")
     page.click("[data-hand='wQ']")  # pieces move once the queen is in
     page.click("[data-target]")
     assert wait_turn_or_end(page)
@@ -332,7 +332,7 @@ def test_hive_a_second_click_on_the_selected_piece_deselects_it(page: Any, serve
     piece.click()
     assert page.locator("[data-target]").count() == 0
     assert not page.text_content("#msg").startswith("Illegal"), page.text_content("#msg")
-    assert page.evaluate("() => document.querySelectorAll('.moves li').length") == moves_before + 2
+    assert page.evaluate("() => document.querySelectorAll('.moves .mv').length") == moves_before + 2
 
 
 def test_hexdots_shows_the_running_score_and_a_selection_unlike_the_last_move(page: Any, server: str) -> None:

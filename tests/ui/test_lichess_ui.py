@@ -72,3 +72,26 @@ def test_rematch_swaps_colours_against_the_same_bot_and_new_game_opens_the_lobby
 
 def record_so_far(server: str, game_id: str) -> list[dict[str, Any]]:
     return httpx.get(f"{server}/api/ui/replay/{game_id}").json()["moves"]  # type: ignore[no-any-return]
+
+
+def test_live_move_list_is_paired_by_turn_and_the_notation_exports(page: Any, server: str, shot: Any) -> None:
+    game_id = create(page, server, "tictactoe")
+    for cell in ("b2", "a1", "c3"):
+        assert wait_turn_or_end(page)
+        free = page.evaluate(
+            "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('path,circle')).map(g => g.dataset.cell)"
+        )
+        page.click(f"[data-cell='{cell if cell in free else free[0]}']")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#movelist .mv').length >= 5 || !document.querySelector('#result').hidden"
+    )
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#movelist li')].map(li => [...li.querySelectorAll('.mv')].map(m => m.textContent))"
+    )
+    moves = [m["move"] for m in record_so_far(server, game_id)]
+    assert rows == [moves[i : i + 2] for i in range(0, len(moves), 2)], (rows, moves)
+    page.click("#export")
+    page.wait_for_function("() => document.querySelector('#live-notation').value !== ''")
+    text = page.input_value("#live-notation")
+    assert all(m in text for m in moves), text
+    shot(page, "live-paired-moves")

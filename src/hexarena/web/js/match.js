@@ -4,7 +4,7 @@
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
 // moment, on the person's turn or while the bot thinks.
 
-import { getJSON, postJSON, h, wsURL, fmtClock, playerName } from "./api.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
@@ -33,7 +33,25 @@ export async function matchPage(app, { args, name }) {
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
-  const moveList = h("ol");
+  // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
+  const moveList = h("ol.paired#movelist");
+  // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
+  const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
+  const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
+  const copyBtn = h("button.secondary", { type: "button", hidden: true }, "Copy");
+  const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
+  exportBtn.addEventListener("click", async () => {
+    try { notation.value = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`)).notation || ""; }
+    catch (e) { notation.value = e.message; }
+    notation.hidden = copyBtn.hidden = dlBtn.hidden = false;
+  });
+  copyBtn.addEventListener("click", async () => {
+    notation.select();
+    try { await navigator.clipboard.writeText(notation.value); } catch { document.execCommand("copy"); }
+    copyBtn.textContent = "Copied";
+    setTimeout(() => { copyBtn.textContent = "Copy"; }, 1500);
+  });
+  dlBtn.addEventListener("click", () => download(`${info.game}-${id.slice(0, 8)}.txt`, notation.value));
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
@@ -47,7 +65,8 @@ export async function matchPage(app, { args, name }) {
       h("div.players", playerEls),
       h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList)))));
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
+          h("div.controls", exportBtn, copyBtn, dlBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -165,6 +184,7 @@ export async function matchPage(app, { args, name }) {
     }
   }
 
+  let firstSeat = null;  // the seat of the game's first move: the left column of the move list
   function tell(text) { announce.textContent = text; }
 
   // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
@@ -206,7 +226,17 @@ export async function matchPage(app, { args, name }) {
   }
 
   function addMove(m) {
-    moveList.append(h("li", { class: `seat${m.seat}`, title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move));
+    if (firstSeat === null) firstSeat = m.seat;
+    const slot = m.seat === firstSeat ? 0 : 1;
+    const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
+    // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
+    let row = moveList.lastElementChild;
+    if (!row || slot === 0 || row.children[2].textContent) {
+      row = h("li", h("span.num.muted", `${moveList.children.length + 1}.`), h("span.slot"), h("span.slot"));
+      moveList.append(row);
+      if (slot === 1) row.children[1].textContent = "…";
+    }
+    row.children[1 + slot].replaceChildren(mv);
     moveList.parentElement.scrollTop = 1e9;
   }
 
@@ -231,6 +261,7 @@ export async function matchPage(app, { args, name }) {
     const m = JSON.parse(ev.data);
     if (m.type === "setup") {
       moveList.replaceChildren();
+      firstSeat = null;
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
