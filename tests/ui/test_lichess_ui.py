@@ -95,3 +95,24 @@ def test_live_move_list_is_paired_by_turn_and_the_notation_exports(page: Any, se
     text = page.input_value("#live-notation")
     assert all(m in text for m in moves), text
     shot(page, "live-paired-moves")
+
+
+def test_sound_on_moves_is_off_until_turned_on_and_remembered(page: Any, server: str) -> None:
+    create(page, server, "tictactoe")
+    assert wait_turn_or_end(page)
+    assert page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    assert page.evaluate("() => document.body.dataset.sounds") is None  # two moves, not a sound
+    page.click("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    free = page.evaluate(
+        "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('path,circle'))"
+        ".map(g => g.dataset.cell)"
+    )
+    page.click(f"[data-cell='{free[0]}']")
+    page.wait_for_function("() => Number(document.body.dataset.sounds || 0) >= 1")
+    page.reload()
+    page.wait_for_selector("#sound")
+    assert page.get_attribute("#sound", "aria-pressed") == "true"
+    assert page.evaluate("() => localStorage.getItem('hexarena.sound')") == "on"

@@ -12,6 +12,11 @@ import { invitePanel } from "./invite.js";
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
   disconnect: "the other side left", resign: "resigned" };
 
+const SOUND_KEY = "hexarena.sound";
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
+
 export async function matchPage(app, { args, name }) {
   const id = args[0];
   app.dataset.turns = "0";
@@ -56,6 +61,31 @@ export async function matchPage(app, { args, name }) {
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   const boardBox = h("div.boardbox", board.el);
+  // ----- sound on moves: off until the person turns it on, remembered in this browser -----
+  const soundBtn = h("button.secondary#sound", { type: "button", "aria-pressed": String(soundOn()) }, "Sound");
+  let audio = null;
+  soundBtn.addEventListener("click", () => {
+    const on = !soundOn();
+    try { localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch { /* storage disabled: this page only */ }
+    soundBtn.setAttribute("aria-pressed", String(on));
+    if (on) { audio ||= new AudioContext(); audio.resume(); }  // made in a click: browsers let it play
+  });
+  const wake = () => { if (audio) audio.resume(); };
+  document.addEventListener("pointerdown", wake);
+  function beep(freq, seconds = 0.08) {
+    if (!soundOn()) return;
+    try {
+      audio ||= new AudioContext();
+      const osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + seconds);
+      document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+    } catch { /* no audio device: silence */ }
+  }
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
@@ -66,7 +96,7 @@ export async function matchPage(app, { args, name }) {
       h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
         h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
-          h("div.controls", exportBtn, copyBtn, dlBtn), notation))));
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -274,6 +304,7 @@ export async function matchPage(app, { args, name }) {
     } else if (m.type === "board_update") {
       addMove(m);
       tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
+      beep(m.seat ? 440 : 660);
       lastMove = m.move;
       lastConsiderations = m.considerations;
       showEval(m.evaluation, m.considerations);
@@ -303,6 +334,7 @@ export async function matchPage(app, { args, name }) {
       result.textContent = `${who}: ${endDetail(m)}`;
       tell(`Game over. ${result.textContent}.`);
       showAfterGame();
+      beep(330, 0.3);
       tick();
     } else if (m.type === "nope") {
       say(m.reason, "illegal");
@@ -385,6 +417,8 @@ export async function matchPage(app, { args, name }) {
   let closing = false;
   return () => {
     closing = true;
+    document.removeEventListener("pointerdown", wake);
+    if (audio) audio.close();
     clearInterval(timer);
     clearInterval(seatPoll);
     spec.close();
