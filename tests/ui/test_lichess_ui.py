@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 from test_browser_ui import create, record, wait_turn_or_end
+from test_issue15_ui import axe_violations
 
 
 def pressed_preset(page: Any) -> list[str]:
@@ -116,3 +117,47 @@ def test_sound_on_moves_is_off_until_turned_on_and_remembered(page: Any, server:
     page.wait_for_selector("#sound")
     assert page.get_attribute("#sound", "aria-pressed") == "true"
     assert page.evaluate("() => localStorage.getItem('hexarena.sound')") == "on"
+
+
+def background(page: Any) -> list[int]:
+    return page.evaluate(  # type: ignore[no-any-return]
+        "() => getComputedStyle(document.body).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number)"
+    )
+
+
+def test_dark_theme_follows_the_system_and_keeps_contrast(page: Any, server: str, shot: Any) -> None:
+    """With the system dark, every page is dark and axe finds no contrast, label or header violation; the
+    board keeps its light surface."""
+    page.emulate_media(color_scheme="dark")
+    found: dict[str, list[str]] = {}
+    page.goto(f"{server}/ui/#/lobby")
+    page.wait_for_selector("#create")
+    assert max(background(page)) < 60, background(page)
+    found["lobby"] = axe_violations(page)
+    shot(page, "dark-lobby")
+    game_id = create(page, server, "hive")
+    assert wait_turn_or_end(page)
+    page.click("[data-hand='wG']")
+    page.click("[data-target]")
+    assert wait_turn_or_end(page)
+    page.wait_for_selector("#movelist .mv.seat1")
+    found["play"] = axe_violations(page)
+    shot(page, "dark-play-hive")
+    page.click(".resign-ask")
+    found["play, confirming"] = axe_violations(page)
+    page.click(".resign-yes")
+    page.wait_for_selector("#rematch")
+    page.click("#export")
+    page.wait_for_function("() => document.querySelector('#live-notation').value !== ''")
+    found["play, over"] = axe_violations(page)
+    record(server, game_id)
+    for name, url, ready in (
+        ("replay", f"#/replay/{game_id}", "#notation"),
+        ("games", "#/games", f"tr[data-game='{game_id}']"),
+        ("bots", "#/bots", "#bots tbody tr"),
+    ):
+        page.goto(f"{server}/ui/{url}")
+        page.wait_for_selector(ready)
+        found[name] = axe_violations(page)
+        shot(page, f"dark-{name}")
+    assert not any(found.values()), "\n".join(f"{k}: {v}" for k, vs in found.items() for v in vs)
