@@ -161,3 +161,28 @@ def test_dark_theme_follows_the_system_and_keeps_contrast(page: Any, server: str
         found[name] = axe_violations(page)
         shot(page, f"dark-{name}")
     assert not any(found.values()), "\n".join(f"{k}: {v}" for k, vs in found.items() for v in vs)
+
+
+def test_a_game_between_instant_bots_can_be_watched_move_by_move(page: Any, server: str, shot: Any) -> None:
+    """The game is over before the page opens; watching it plays the replay from the first move, one ply at a
+    time at the chosen speed (remembered), every position shown in order."""
+    r = httpx.post(f"{server}/api/matches", json={"game": "tictactoe", "players": ["builtin:random", "builtin:random"]})
+    game_id = r.json()["game_id"]
+    n = len(record(server, game_id)["moves"])
+    page.add_init_script(
+        """window.__shown = []; new MutationObserver(() => { const a = document.querySelector('#app');
+            if (a && a.dataset.shown !== undefined && window.__shown.at(-1) !== a.dataset.shown)
+                window.__shown.push(a.dataset.shown); })
+            .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-shown']});"""
+    )
+    page.goto(f"{server}/ui/#/lobby")
+    page.evaluate("() => localStorage.setItem('hexarena.watchSpeed', '0.25')")
+    page.goto(f"{server}/ui/#/watch/{game_id}")
+    page.wait_for_selector("#play[aria-pressed=true]")
+    assert page.input_value("#speed") == "0.25"
+    page.wait_for_function("(n) => document.querySelector('#app').dataset.shown === String(n)", arg=n)
+    shown = [int(s) for s in page.evaluate("() => window.__shown")]
+    assert shown == list(range(n + 1)), shown
+    page.wait_for_selector("#play[aria-pressed=false]")
+    page.select_option("#speed", "1")
+    assert page.evaluate("() => localStorage.getItem('hexarena.watchSpeed')") == "1"

@@ -21,7 +21,9 @@ export async function matchPage(app, { args, name }) {
   const id = args[0];
   app.dataset.turns = "0";
   const info = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);
-  if (!info.live) { location.hash = `#/replay/${id}`; return null; }
+  // over already (a game between instant bots can end before the page opens): a spectator gets the replay
+  // playing from the first move at the watch speed; a player the final position
+  if (!info.live) { location.replace(name === "watch" ? `#/replay/${id}?ply=0&play=1` : `#/replay/${id}`); return null; }
   const games = await getJSON("/api/games");
   const meta = games.find((g) => g.name === info.game) || { title: info.game, seats: info.seats };
   const seats = info.seats;
