@@ -34,33 +34,40 @@ def tab_to_board(page: Any) -> dict[str, str]:
     raise AssertionError("Tab never reaches the board")
 
 
-def walk_to(page: Any, wanted: Any, limit: int = 400) -> dict[str, str]:
-    """Move the focus with the arrow keys, row by row (right to the end, down, left to the end, down...), to the
-    first cell for which ``wanted(cell)`` holds; then back up when the bottom is reached."""
+def press(page: Any, key: str) -> bool:
+    """Press an arrow key; True when the focus cell moved."""
+    before = focused(page)
+    page.keyboard.press(key)
+    after = focused(page)
+    assert before is not None and after is not None, "the board lost the focus"
+    return after["key"] != before["key"]
+
+
+def walk_to(page: Any, wanted: Any, rows: int = 40) -> dict[str, str]:
+    """Move the focus with the arrow keys to the first cell for which ``wanted(cell)`` holds, reading the board
+    row by row as a keyboard user would: up and left to the corner, then each row from its left end to its
+    right end, then down a row."""
     cell = focused(page)
     assert cell is not None, "the board lost the focus"
-    across, down = "ArrowRight", "ArrowDown"
-    for _ in range(limit):
-        if wanted(cell):
-            return cell
-        page.keyboard.press(across)
-        moved = focused(page)
-        assert moved is not None, "the board lost the focus"
-        if moved["key"] == cell["key"]:
-            page.keyboard.press(down)
-            moved = focused(page)
-            assert moved is not None
-            if moved["key"] == cell["key"]:
-                down = "ArrowUp" if down == "ArrowDown" else "ArrowDown"
-                page.keyboard.press(down)
-                moved = focused(page)
-                assert moved is not None
-            across = "ArrowLeft" if across == "ArrowRight" else "ArrowRight"
-        cell = moved
+    if wanted(cell):
+        return cell
+    while press(page, "ArrowUp"):
+        pass
+    for _ in range(rows):
+        while press(page, "ArrowLeft"):
+            pass
+        while True:
+            cell = focused(page)
+            if wanted(cell):
+                return cell  # type: ignore[no-any-return]
+            if not press(page, "ArrowRight"):
+                break
+        if not press(page, "ArrowDown"):
+            break
     seen = page.evaluate(
         "() => [...document.querySelectorAll('.boardbox [aria-label]')].map(e => e.getAttribute('aria-label'))"
     )
-    raise AssertionError(f"no wanted cell found by the arrow keys; at {cell}; cells {seen}")
+    raise AssertionError(f"no wanted cell found by the arrow keys; at {focused(page)}; cells {seen}")
 
 
 def announced(page: Any) -> str:
@@ -219,3 +226,30 @@ def test_numberwang_by_keyboard(page: Any, server: str) -> None:
     assert wait_turn_or_end(page)
     assert stored_moves(server, game_id)[0] == "2"
     page.wait_for_function("() => /played/.test(document.querySelector('#announce').textContent)")
+
+
+def test_arrow_keys_keep_to_rows_on_a_hex_board(page: Any, server: str) -> None:
+    """Left and right stay in the row (no jump to the row above at its end); down takes the next row, not the one
+    after it (on a rhombus the cell straight below is two rows down)."""
+    page.goto(f"{server}/ui/#/games")
+    page.wait_for_selector("h1")
+    log = page.evaluate(
+        """async () => {
+            const { make } = await import('/ui/js/boards/hex.js');
+            const board = make({size: 4});
+            const box = document.createElement('div');
+            box.className = 'boardbox';
+            box.append(board.el);
+            document.querySelector('#app').append(box);
+            board.render({size: 4, board: ['B...', '....', '....', '....']}, {});
+            box.querySelector('[data-cell=a1]').focus();
+            const log = [];
+            for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowLeft',
+                               'ArrowLeft', 'ArrowDown', 'ArrowUp', 'ArrowUp']) {
+                document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}));
+                log.push(document.activeElement.dataset.cell);
+            }
+            box.remove();
+            return log; }"""
+    )
+    assert log == ["a2", "a3", "a4", "b3", "b2", "b1", "b1", "c1", "b1", "a1"], log

@@ -8,8 +8,11 @@
 
 const DIRS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-/** The element nearest to `from` in direction (dx, dy): within 60 degrees of it, closest along it, straightest. */
+/** The element nearest to `from` in direction (dx, dy). Left and right stay in the row (within 31 degrees: a
+ * hex neighbour up-left is 60 degrees off, not in the row); up and down take the next row, whose hex cells sit
+ * 30 degrees off the vertical (within 50 degrees), nearest first, straightest on a tie. */
 export function nearestInDirection(from, items, dx, dy) {
+  const cone = dx ? 0.6 : 1.2;
   const centre = (el) => { const b = el.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; };
   const [x0, y0] = centre(from);
   let best = null, bestScore = Infinity;
@@ -18,8 +21,8 @@ export function nearestInDirection(from, items, dx, dy) {
     const [x, y] = centre(el);
     const along = (x - x0) * dx + (y - y0) * dy;
     const across = Math.abs((x - x0) * dy - (y - y0) * dx);
-    if (along < 1 || across > along * 1.74) continue;  // tan 60 degrees: a hex neighbour up-left still counts as up
-    const score = along + 2 * across;
+    if (along < 1 || across > along * cone) continue;
+    const score = along + 0.5 * across;
     if (score < bestScore - 0.5) { best = el; bestScore = score; }
   }
   return best;
