@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from test_browser_ui import wait_turn_or_end
+from test_issue15_ui import axe_violations
 
 
 @pytest.fixture
@@ -48,6 +49,7 @@ def test_the_creator_waits_with_an_invite_link_and_the_friend_joins_by_it(
     page.click("#invite-copy")
     assert page.evaluate("() => navigator.clipboard.readText()") == link
     shot(page, "two-people-waiting")
+    assert not axe_violations(page)
 
     friend.goto(link)
     friend.wait_for_function(f"() => location.hash === '#/play/{game_id}'")

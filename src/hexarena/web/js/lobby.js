@@ -57,7 +57,7 @@ export async function lobbyPage(app, { params } = {}) {
     h("p", "Each seat is played by one of these:"),
     h("ul",
       h("li", h("strong", "Me"), ": you play on this page."),
-      h("li", h("strong", "Open seat"), ": anyone who opens this lobby can join and play it, a friend for instance."),
+      h("li", h("strong", "Open seat"), ": for a friend: the game page gives you a link to send them (anyone in this lobby can join it too)."),
       h("li", h("strong", "Built-in bot"), ": a computer player that runs on this server."),
       h("li", h("strong", "Bot URL"), " (HTTTX): your own bot program, reached at its web address; it must be running."),
       engines.length ? h("li", h("strong", "Engine"), ": a program the server's operator has set up.") : null));
