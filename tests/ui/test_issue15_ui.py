@@ -87,6 +87,8 @@ def test_a_won_or_lost_game_by_the_rules_says_how_without_jargon(page: Any, serv
         page.click(f"[data-cell='{free[0]}']")
     banner = result_banner(page)
     assert "(normal)" not in banner["text"] and "(" not in banner["text"], banner["text"]
+    # the seat's own end message may come a moment after the spectators' result banner
+    page.wait_for_function("() => /^You (won|lost)/.test(document.querySelector('#msg').textContent)")
     won = page.text_content("#msg") == "You won!"
     side = "Black" if won else "White"
     edges = "top and bottom" if won else "left and right"

@@ -186,3 +186,45 @@ def test_a_game_between_instant_bots_can_be_watched_move_by_move(page: Any, serv
     page.wait_for_selector("#play[aria-pressed=false]")
     page.select_option("#speed", "1")
     assert page.evaluate("() => localStorage.getItem('hexarena.watchSpeed')") == "1"
+
+
+def test_leaderboard_plots_each_players_rating_history(
+    page: Any, tmp_path: Any, serve_in_thread: Any, app_factory: Any, shot: Any
+) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hexarena.store import Store
+    from hexarena.store.records import RatingRecord
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'history.db'}"
+
+    async def seed() -> None:
+        store = await Store.open(url)
+        try:
+            for alice, bob in ((1500.0, 1500.0), (1516.0, 1484.0), (1530.0, 1471.0)):
+                await store.upsert_ratings([RatingRecord("alice", "hex", alice), RatingRecord("bob", "hex", bob)])
+            await store.upsert_rating(RatingRecord("carol", "hex", 1490.0))
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API runs an event loop in this thread
+        pool.submit(asyncio.run, seed()).result()
+    with serve_in_thread(app_factory(url)) as srv:
+        history = httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history").json()["history"]
+        assert [p["rating"] for p in history["bob"]] == [1500.0, 1484.0, 1471.0]
+        assert httpx.get(f"{srv.url}/api/ui/leaderboard/nosuchgame/history").status_code == 404
+        page.goto(f"{srv.url}/ui/#/leaderboard/hex")
+        page.wait_for_selector("#leaderboard svg.ratingplot")
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll('#leaderboard tbody tr')].map(tr => [tr.cells[1].textContent,
+                tr.querySelector('svg.ratingplot')?.getAttribute('aria-label') ?? tr.cells[3].textContent,
+                tr.querySelectorAll('polyline').length])"""
+        )
+        shot(page, "leaderboard-history")
+        assert rows == [
+            ["alice", "rating history: 1500 to 1530 over 3 updates (low 1500, high 1530)", 1],
+            ["carol", "one rating", 0],
+            ["bob", "rating history: 1500 to 1471 over 3 updates (low 1471, high 1500)", 1],
+        ], rows
+        assert not axe_violations(page)

@@ -33,7 +33,7 @@ from hexarena.players.spec import register_scheme
 from hexarena.server import records
 from hexarena.server.schemas import MAX_OFFSET, SeatName
 from hexarena.server.sockets import serve_seat
-from hexarena.server.ui import moves
+from hexarena.server.ui import moves, ratings
 
 #: Most positions a replay serves (a longer game's replay is cut there, with ``truncated`` set).
 MAX_REPLAY_PLIES = 20000
@@ -119,6 +119,8 @@ def install(app: FastAPI) -> None:
         starts_program=False,
         remote=True,
     )
+
+    app.include_router(ratings.router)  # the leaderboard's rating history
 
     def manager() -> Any:
         return app.state.manager
