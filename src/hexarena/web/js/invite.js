@@ -1,7 +1,7 @@
 // Two people on one game: the creator of a match with an open seat sees "waiting for an opponent" and a link to
 // send; whoever opens the link (#/join/ID/SEAT) takes the seat (the first one only) and lands on the game.
 
-import { h, postJSON } from "./api.js";
+import { h, postJSON, copyButton } from "./api.js";
 import { saveToken } from "./tokens.js";
 
 export function inviteURL(id, seat) {
@@ -11,13 +11,7 @@ export function inviteURL(id, seat) {
 /** The "waiting for an opponent" box with the invite link and a Copy button. */
 export function invitePanel(id, seat) {
   const link = h("input#invite-link", { type: "text", readonly: true, value: inviteURL(id, seat) });
-  const copy = h("button.secondary#invite-copy", { type: "button" }, "Copy link");
-  copy.addEventListener("click", async () => {
-    link.select();
-    try { await navigator.clipboard.writeText(link.value); } catch { document.execCommand("copy"); }
-    copy.textContent = "Copied";
-    setTimeout(() => { copy.textContent = "Copy link"; }, 1500);
-  });
+  const copy = copyButton(link, "Copy link", "button.secondary#invite-copy");
   return h("div.panel.invite#waiting", { role: "status" },
     h("strong", "Waiting for an opponent"),
     h("p.muted", `Send this link to the person you want to play (they play ${seat}); the game starts when they open it.`),

@@ -4,7 +4,7 @@
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
 // moment, on the person's turn or while the bot thinks.
 
-import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download } from "./api.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
@@ -45,18 +45,13 @@ export async function matchPage(app, { args, name }) {
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
-  const copyBtn = h("button.secondary", { type: "button", hidden: true }, "Copy");
+  const copyBtn = copyButton(notation);
+  copyBtn.hidden = true;
   const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
   exportBtn.addEventListener("click", async () => {
     try { notation.value = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`)).notation || ""; }
     catch (e) { notation.value = e.message; }
     notation.hidden = copyBtn.hidden = dlBtn.hidden = false;
-  });
-  copyBtn.addEventListener("click", async () => {
-    notation.select();
-    try { await navigator.clipboard.writeText(notation.value); } catch { document.execCommand("copy"); }
-    copyBtn.textContent = "Copied";
-    setTimeout(() => { copyBtn.textContent = "Copy"; }, 1500);
   });
   dlBtn.addEventListener("click", () => download(`${info.game}-${id.slice(0, 8)}.txt`, notation.value));
   const startList = (board.startMoves?.() || []).map((sm) =>

@@ -1,7 +1,7 @@
 // Replay: any stored (or live) game step by step: first, back, forward, last, a slider, the arrow keys, and
 // its notation to copy or download.
 
-import { getJSON, h, playerName, resultText, download } from "./api.js";
+import { getJSON, h, playerName, resultText, download, copyButton } from "./api.js";
 import { makeBoard } from "./boards/index.js";
 
 export async function replayPage(app, { args, params }) {
@@ -31,7 +31,7 @@ export async function replayPage(app, { args, params }) {
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.notation || "");
-  const copyBtn = h("button.secondary", { type: "button" }, "Copy");
+  const copyBtn = copyButton(notation);
   const dlBtn = h("button.secondary", { type: "button" }, "Download");
   const info = h("div.muted");
   // watch speed: play the moves one by one (a game between instant bots that was over in 0.1 s can be followed)
@@ -82,12 +82,6 @@ export async function replayPage(app, { args, params }) {
         h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));
-  copyBtn.addEventListener("click", async () => {
-    notation.select();
-    try { await navigator.clipboard.writeText(notation.value); copyBtn.textContent = "Copied"; }
-    catch { document.execCommand("copy"); copyBtn.textContent = "Copied"; }
-    setTimeout(() => (copyBtn.textContent = "Copy"), 1500);
-  });
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
