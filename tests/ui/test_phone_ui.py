@@ -96,6 +96,13 @@ def test_playing_on_a_phone_board_and_clocks_on_screen_cells_finger_sized(
     )
     shot(page, f"phone-{game}")
     assert len(boxes["clocks"]) == 2
+    # my card says "(you)" where it can be seen, not cut off by a long name's ellipsis
+    you = page.evaluate(
+        """() => { const y = document.querySelector('#player0 .you').getBoundingClientRect();
+            const box = document.querySelector('#player0 > span').getBoundingClientRect();
+            return {left: y.left, right: y.right, end: box.right}; }"""
+    )
+    assert you["right"] > you["left"] and you["right"] <= you["end"] + 1, you
     for clock in boxes["clocks"]:
         assert clock["top"] >= 0 and clock["bottom"] <= boxes["height"], f"a clock is off screen: {clock}"
         assert clock["right"] <= boxes["width"], f"a clock is cut off: {clock}"
@@ -108,5 +115,4 @@ def test_playing_on_a_phone_board_and_clocks_on_screen_cells_finger_sized(
     assert not small, f"{len(small)} of {len(boxes['cells'])} cells under 40 px, e.g. {small[0]}"
     assert page.evaluate(OVERFLOW) <= 0, "the page scrolls sideways (only a zoomed board may pan inside its box)"
     page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(100)  # one layout pass for the screenshot
     shot(page, f"desktop-{game}")
