@@ -228,3 +228,53 @@ def test_leaderboard_plots_each_players_rating_history(
             ["bob", "rating history: 1500 to 1471 over 3 updates (low 1471, high 1500)", 1],
         ], rows
         assert not axe_violations(page)
+
+
+def test_a_spectator_can_follow_fast_play_a_move_at_a_time_and_catch_up(page: Any, server: str) -> None:
+    """A spectator at "a move every 1 s": moves made in a burst (a seat driven over its socket by the test)
+    appear one at a time, the page says how far behind live it is, and Catch up shows them all at once."""
+    import json
+
+    from websockets.sync.client import connect
+
+    r = httpx.post(
+        f"{server}/api/matches", json={"game": "hex", "params": {"size": 5}, "players": ["browser", "builtin:random"]}
+    )
+    game_id, token = r.json()["game_id"], r.json()["tokens"]["black"]
+    page.add_init_script(
+        """window.__counts = []; new MutationObserver(() => { const n = document.querySelectorAll('#movelist .mv').length;
+            if (window.__counts.at(-1) !== n) window.__counts.push(n); })
+            .observe(document, {subtree: true, childList: true});"""
+    )
+    page.goto(f"{server}/ui/#/lobby")
+    page.evaluate("() => localStorage.setItem('hexarena.liveSpeed', '1')")
+    page.goto(f"{server}/ui/#/watch/{game_id}")
+    page.wait_for_selector("#pace")
+    assert page.input_value("#pace") == "1"
+    ws_url = server.replace("http://", "ws://") + f"/api/play?token={token}"
+    with connect(ws_url) as seat:
+
+        def my_turn() -> dict[str, Any]:
+            while True:
+                m = json.loads(seat.recv(timeout=15))
+                if m["type"] == "your_turn":
+                    return m  # type: ignore[no-any-return]
+
+        for _ in range(3):  # three of my moves and the bot's three answers, as fast as the server goes
+            legal = my_turn()["legal"]["moves"]
+            seat.send(json.dumps({"type": "move", "move": legal[0]["move"]}))
+        pending = my_turn()
+        page.wait_for_function("() => /behind live/.test(document.querySelector('#behind').textContent)")
+        page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 6")
+        counts = [c for c in page.evaluate("() => window.__counts") if c]
+        assert counts == [1, 2, 3, 4, 5, 6], counts
+        assert page.text_content("#behind") == "" and page.locator("#catch-up").is_hidden()
+        # my turn is waiting (taken above): two more moves each, then Catch up shows the rest at once
+        seat.send(json.dumps({"type": "move", "move": pending["legal"]["moves"][0]["move"]}))
+        legal = my_turn()["legal"]["moves"]
+        seat.send(json.dumps({"type": "move", "move": legal[0]["move"]}))
+        my_turn()
+        page.wait_for_function("() => /behind live/.test(document.querySelector('#behind').textContent)")
+        page.click("#catch-up")
+        assert page.evaluate("() => document.querySelectorAll('#movelist .mv').length") == 10
+        assert page.text_content("#behind") == ""

@@ -13,6 +13,7 @@ const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "ill
   disconnect: "the other side left", resign: "resigned" };
 
 const SOUND_KEY = "hexarena.sound";
+const PACE_KEY = "hexarena.liveSpeed";
 function soundOn() {
   try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
 }
@@ -58,6 +59,18 @@ export async function matchPage(app, { args, name }) {
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   const boardBox = h("div.boardbox", board.el);
+  // a spectator's watch speed ("live", or a move every so often); the player of a seat always sees it live
+  const holdsSeat = Object.keys(seatTokens(id)).length > 0;
+  const paceSel = h("select#pace", ["0", "0.25", "0.5", "1", "2"].map((v) =>
+    h("option", { value: v }, v === "0" ? "live" : `a move every ${v} s`)));
+  try { paceSel.value = localStorage.getItem(PACE_KEY) || "0"; } catch { paceSel.value = "0"; }
+  if (!paceSel.value || holdsSeat) paceSel.value = "0";
+  let pace = parseFloat(paceSel.value) || 0;
+  const behind = h("span.muted#behind");
+  const catchUpBtn = h("button.secondary#catch-up", { type: "button", hidden: true }, "Catch up");
+  const paceBox = holdsSeat ? null
+    : h("div.controls.pace", h("label", { for: "pace" }, "Watch speed"), paceSel, behind, catchUpBtn);
+
   // ----- sound on moves: off until the person turns it on, remembered in this browser -----
   const soundBtn = h("button.secondary#sound", { type: "button", "aria-pressed": String(soundOn()) }, "Sound");
   let audio = null;
@@ -88,7 +101,7 @@ export async function matchPage(app, { args, name }) {
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
-      h("div.main", boardBox, msg, resignBox, announce),
+      h("div.main", boardBox, msg, resignBox, paceBox, announce),
       h("div.players", playerEls),
       h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
@@ -286,6 +299,46 @@ export async function matchPage(app, { args, name }) {
   const spec = new WebSocket(wsURL(`/spectate/${encodeURIComponent(id)}`));
   spec.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
+    if (m.type === "board_update" || m.type === "end") paced(m);
+    else { if (m.type === "setup") dropQueue(); showSpec(m); }
+  };
+
+  // ----- watch speed: a spectator may follow fast bots a move at a time; the moves wait in a queue -----
+  let queue = [], gate = null;
+  function paced(m) {
+    if (!pace) { showSpec(m); return; }
+    if (gate === null && !queue.length) { showSpec(m); gate = setTimeout(drain, pace * 1000); return; }
+    queue.push(m);
+    showBehind();
+  }
+  function drain() {
+    gate = null;
+    const m = queue.shift();
+    if (m === undefined) return;
+    showSpec(m);
+    showBehind();
+    gate = setTimeout(drain, pace * 1000);
+  }
+  function dropQueue() { clearTimeout(gate); gate = null; queue = []; showBehind(); }
+  function catchUp() {
+    clearTimeout(gate);
+    gate = null;
+    while (queue.length) showSpec(queue.shift());
+    showBehind();
+  }
+  function showBehind() {
+    const n = queue.filter((q) => q.type === "board_update").length;
+    behind.textContent = n ? `${n} move${n === 1 ? "" : "s"} behind live` : "";
+    catchUpBtn.hidden = !queue.length;
+  }
+  paceSel.addEventListener("change", () => {
+    pace = parseFloat(paceSel.value) || 0;
+    try { localStorage.setItem(PACE_KEY, paceSel.value); } catch { /* this page only */ }
+    if (!pace) catchUp();
+  });
+  catchUpBtn.addEventListener("click", catchUp);
+
+  function showSpec(m) {
     if (m.type === "setup") {
       moveList.replaceChildren();
       firstSeat = null;
@@ -336,7 +389,7 @@ export async function matchPage(app, { args, name }) {
     } else if (m.type === "nope") {
       say(m.reason, "illegal");
     }
-  };
+  }
 
   // ----- seat sockets: one per token this browser holds for the match -----
   const sockets = [];
@@ -418,6 +471,7 @@ export async function matchPage(app, { args, name }) {
     if (audio) audio.close();
     clearInterval(timer);
     clearInterval(seatPoll);
+    clearTimeout(gate);
     spec.close();
     for (const ws of sockets) ws.close();
     board.destroy?.();
