@@ -6,6 +6,7 @@ the laid-out page (bounding boxes). Each game is screenshotted at phone and desk
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -96,6 +97,9 @@ def test_playing_on_a_phone_board_and_clocks_on_screen_cells_finger_sized(
     )
     shot(page, f"phone-{game}")
     assert len(boxes["clocks"]) == 2
+    # my clock shows my time as soon as it is my turn (it read "—" until the next tick)
+    mine = page.text_content("#player0 .clock")
+    assert re.fullmatch(r"5:00|4:[0-5]\d", mine), mine
     # my card says "(you)" where it can be seen, not cut off by a long name's ellipsis
     you = page.evaluate(
         """() => { const y = document.querySelector('#player0 .you').getBoundingClientRect();

@@ -351,6 +351,7 @@ export async function matchPage(app, { args, name }) {
       since = performance.now();
       if (!mySeats.size || toMoveSeatNow === null || !mySeats.has(toMoveSeatNow)) render(m.state);
       else lastState = m.state;
+      tick();
     } else if (m.type === "board_update") {
       addMove(m);
       tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
@@ -425,6 +426,7 @@ export async function matchPage(app, { args, name }) {
         since = performance.now();
       }
       say(`Your move (${m.side}).`, "info");
+      tick();  // the clocks at once, not at the next 200 ms tick
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
     }
     ws.onmessage = (ev) => {
