@@ -1,6 +1,6 @@
 """Load benchmark of the connect-in protocols: prints battlebot handshake latency and matches/s, and dots matches/s.
 
-A real server (create_app + the battlebot and dots installs, a temporary SQLite store) runs on a loopback port in
+A real server (create_app with battlebot and dots settings, a temporary SQLite store) runs on a loopback port in
 this process; the bots are websockets / httpx clients in the same event loop, so the figures include the
 clients' own cost (they share the CPU with the server). Numbers are printed, never asserted.
 
@@ -28,8 +28,6 @@ import websockets
 
 from hexarena.server.app import Settings, create_app
 from hexarena.server.battlebot.lobby import BattlebotSettings
-from hexarena.server.battlebot.routes import install as install_battlebot
-from hexarena.server.dots.routes import install as install_dots
 from hexarena.server.dots.tables import DotsSettings
 
 
@@ -136,9 +134,11 @@ async def main() -> None:
     parser.add_argument("--dots", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(Settings(database_url=f"{tmp}/bench.sqlite3", protocols=False))
-        install_battlebot(app, BattlebotSettings(turn_seconds=10, login_seconds=30))
-        install_dots(app, DotsSettings(turn_seconds=30))
+        battlebot = BattlebotSettings(turn_seconds=10, login_seconds=30)
+        settings = Settings(
+            database_url=f"{tmp}/bench.sqlite3", battlebot=battlebot, dots=DotsSettings(turn_seconds=30)
+        )
+        app = create_app(settings)
         async with serve(app) as host:
             await battlebot_load(host, args.bots, args.rounds)
             await dots_load(host, args.dots)

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hexarena.core.errors import BotError, HexarenaError, IllegalMove, InvalidMove
-from hexarena.core.registry import get_game
+from hexarena.games.hex import GAME as HEX
+from hexarena.games.hex import HexGame
 from hexarena.players.process import Limits
 from hexarena.players.uais import UaisBot
 
@@ -79,7 +80,7 @@ class Central:
         move_timeout: float = 10.0,
         limits: Limits | None = None,
     ) -> None:
-        self.game = get_game("hex")
+        self.game: HexGame = HEX  # the Hex engine itself: UAIS is a Hex protocol
         self.size = size
         self.commands = [black, white]
         self.out, self.err = out, err
@@ -122,7 +123,8 @@ class Central:
         self.moves = []
         for move in moves:
             seat = self.game.to_move(self.state)
-            self.state = self.game.play(self.state, move)
+            self.state = self.game.play(self.state, move)  # IllegalMove once the game is over
+            assert seat is not None  # play accepted a move, so someone was to move
             self.moves.append(move)
             text = self.game.format(move)
             if text == "swap":
@@ -191,6 +193,7 @@ class Central:
             self.announce(outcome.winner)
             return
         seat = self.game.to_move(self.state)
+        assert seat is not None  # the game has no outcome, so someone is to move
         colour = self._colour(seat)
         try:
             answer = await self.bots[seat].ask("make_move", self.move_timeout)

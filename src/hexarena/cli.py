@@ -14,6 +14,7 @@ import click
 
 from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.game import Game
 
 #: Seconds a move may take in ``hexarena play`` when no clock is given: built-in bots think at most 60 s a move,
 #: so only a bot that went silent (or a very slow one) meets it, and no match hangs forever.
@@ -164,6 +165,8 @@ def serve(
     from hexarena.players.policy import parse_engine_option
     from hexarena.players.proctree import sweep_orphans
     from hexarena.server.app import Settings, create_app
+    from hexarena.server.battlebot.lobby import BattlebotSettings
+    from hexarena.server.dots.tables import DotsSettings
     from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
     try:
@@ -197,18 +200,14 @@ def serve(
         public=public,
         bot_hosts=list(allow_bot_hosts) if public else None,
         open_seat_seconds=open_seat_timeout,
+        battlebot=BattlebotSettings(contest_rules=battlebot_contest_rules),
+        dots=DotsSettings(match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds),
         **limits,
     )
     try:
         app = create_app(settings)
     except ValueError as exc:  # a create rate limit that does not parse
         _fail(str(exc))
-    from hexarena.server.dots.routes import configure as configure_dots
-
-    configure_dots(app, match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds)
-    from hexarena.server.battlebot.routes import configure as configure_battlebot
-
-    configure_battlebot(app, contest_rules=battlebot_contest_rules)
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     if public:
         click.echo(
@@ -326,7 +325,7 @@ def hiveai_serve(bot_name: str, host: str, port: int, stdio: bool) -> None:
         pass
 
 
-def _parse_extra(game: Any, args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
+def _parse_extra(game: Game[Any, Any], args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
     seats: dict[str, str] = {}
     params: dict[str, Any] = {}
@@ -380,7 +379,7 @@ class PlayCommand(click.Command):
             formatter.write_dl(_game_options(game))
 
 
-def _game_options(game: Any) -> list[tuple[str, str]]:
+def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
     """``--<seat> SPEC`` and ``--<param> VALUE`` rows for ``game``'s help."""
     from hexarena.bots.registry import builtin_bots
 

@@ -9,27 +9,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from hexarena.core.contract import ClockConfig
+from hexarena.core.game import Game
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
 from hexarena.terminal import output_console
 
 
-def render(game: Any, state: Any) -> str:
-    """A text picture of the position when the game offers one."""
-    renderer = getattr(game, "render", None)
-    if renderer is not None:
-        return str(renderer(state))
-    return str(game.to_json(state))
-
-
-async def play_one(game: Any, specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
+async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
     players = [await make_player(spec, game.name) for spec in specs]
     return await Referee(MatchConfig(game=game, params=params, clock=clock), players).run()
 
 
 async def play_games(
-    game: Any,
+    game: Game[Any, Any],
     specs: list[str],
     params: dict[str, Any],
     clock: ClockConfig,
@@ -42,7 +35,7 @@ async def play_games(
     if n == 1:
         result = await play_one(game, specs, params, clock)
         if show_board:
-            console.print(render(game, result.final_state), markup=False, highlight=False)
+            console.print(game.render(result.final_state), markup=False, highlight=False)
         _print_result(console, game, specs, result)
         return 0
     scores = {spec: [0, 0, 0] for spec in specs}  # wins, draws, losses
@@ -76,7 +69,7 @@ async def play_games(
     return 1 if errors == n else 0
 
 
-def _print_result(console: Console, game: Any, specs: list[str], result: MatchResult) -> None:
+def _print_result(console: Console, game: Game[Any, Any], specs: list[str], result: MatchResult) -> None:
     outcome = result.outcome
     if outcome.winner is None:
         headline = "draw"

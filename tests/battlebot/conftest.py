@@ -1,4 +1,4 @@
-"""A real hexarena server (create_app + the battlebot install) on a loopback port, with a fresh database."""
+"""A real hexarena server (create_app with battlebot settings) on a loopback port, with a fresh database."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 from fakes.servers import serve_app
 from hexarena.server.app import Settings, create_app
 from hexarena.server.battlebot.lobby import BattlebotSettings
-from hexarena.server.battlebot.routes import install
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
@@ -37,11 +36,11 @@ class Server:
 
     @property
     def store(self) -> Any:
-        return self.app.state.store
+        return self.app.state.services.store
 
     @property
     def manager(self) -> Any:
-        return self.app.state.manager
+        return self.app.state.services.manager
 
     @property
     def lobby(self) -> Any:
@@ -57,8 +56,7 @@ def make_server(database_url: str) -> Callable[..., Any]:
 
     @contextlib.asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[Server]:
-        app = create_app(Settings(database_url=database_url, protocols=False))
-        install(app, BattlebotSettings(**{**FAST, **overrides}))
+        app = create_app(Settings(database_url=database_url, battlebot=BattlebotSettings(**{**FAST, **overrides})))
         async with serve(app) as host:
             yield Server(host, app)
 

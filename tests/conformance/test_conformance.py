@@ -12,7 +12,10 @@ one, so that random playouts end by the rules):
   ``InvalidMove`` carrying a non-empty reason -- never any other exception -- and, where ``legal`` is small
   enough to list, a parsed move is accepted exactly when it is in ``legal`` (or, for a notation that spells
   one move several ways, when it reaches the same position as a listed move);
-* replaying a game's notation from the initial state reproduces the same final position and outcome.
+* replaying a game's notation from the initial state reproduces the same final position and outcome;
+* ``to_json`` says whose turn it is the same way in every game (``to_move``: the seat, None once over;
+  ``sides``: what each seat plays now), and ``legal_view`` (the web UI's clickable moves) names only legal
+  moves, and ``kind: none`` once the game is over.
 """
 
 from __future__ import annotations
@@ -217,6 +220,40 @@ def test_legal_moves_round_trip_and_are_accepted(name: str) -> None:
             game.play(state, m)
         assert snapshot(game, state) == before
     assert checked > 0
+
+
+def test_every_view_says_whose_turn_it_is_the_same_way(name: str) -> None:
+    """One JSON shape for whose turn it is, so a page or a client reads every game alike (issue 14)."""
+    game = GAMES[name]
+    for state in sample_positions(name, range(3)):
+        js = game.to_json(state)
+        assert js["to_move"] == game.to_move(state)
+        assert js["sides"] == [game.side_name(state, 0), game.side_name(state, 1)]
+        json.dumps(js)
+
+
+def _listed_moves(view: dict[str, Any]) -> list[str]:
+    """The notations a ``legal_view`` names, whatever its kind."""
+    if view["kind"] == "htttx":
+        return []  # first stones only: the pairs come from the ``htttx_first`` probe
+    if view["kind"] == "number":
+        return [str(n) for n in range(view["min"], view["max"] + 1)]
+    return [m["move"] for m in view.get("moves", [])] + list(view.get("extra", []))
+
+
+def test_legal_view_names_only_legal_moves(name: str) -> None:
+    game = GAMES[name]
+    for state in sample_positions(name, range(2), per_game=6):
+        view = game.legal_view(state)
+        if game.outcome(state) is not None:
+            assert view == {"kind": "none", "moves": []}
+            continue
+        assert view["kind"] != "none"
+        listed = _listed_moves(view)
+        for text in listed[:LEGAL_SAMPLE]:
+            game.play(state, game.parse(text))
+        if view["kind"] in ("list", "cells", "lines", "hive"):
+            assert len(listed) == len(list(itertools.islice(game.legal(state), ENUMERABLE + 1)))
 
 
 _ALPHABET = string.ascii_letters + string.digits + " ,;:-+[](){}'\"/\\.@#|_" + "éß１"

@@ -13,7 +13,7 @@ import pytest
 
 from fakes.servers import serve_app
 from hexarena.server.app import Settings, create_app
-from hexarena.server.dots.routes import dots_app, install
+from hexarena.server.dots.routes import dots_app
 from hexarena.server.dots.tables import DotsSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
@@ -40,8 +40,7 @@ class DotsServer:
 def make_dots(database_url: str) -> Callable[..., Any]:
     @contextlib.asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[DotsServer]:
-        app = create_app(Settings(database_url=database_url, protocols=False))
-        install(app, DotsSettings(**{"turn_seconds": 1.0, **overrides}))
+        app = create_app(Settings(database_url=database_url, dots=DotsSettings(**{"turn_seconds": 1.0, **overrides})))
         async with serve(app) as base, serve(dots_app(app), lifespan="off") as port_base:
             yield DotsServer(base, port_base, app)
 

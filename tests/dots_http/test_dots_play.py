@@ -22,7 +22,7 @@ def captured(game: dict[str, Any]) -> list[tuple[Any, str]]:
 
 async def wait_stored(app: Any, n: int = 1) -> list[Any]:
     for _ in range(200):
-        games = await app.state.store.list_games(status="finished")
+        games = await app.state.services.store.list_games(status="finished")
         if len(games) >= n:
             return games
         await asyncio.sleep(0.05)
@@ -49,7 +49,7 @@ async def test_two_reference_clients_play_a_game_on_the_dots_port(dots: Any) -> 
     assert state.over and list(state.scores) == [p["score"] for p in final["players"]]
     (game,) = await wait_stored(dots.app)
     assert [p.name for p in game.players] == [p["name"] for p in final["players"]] and game.game == "hexdots"
-    record = await dots.app.state.store.get_game(game.game_id)
+    record = await dots.app.state.services.store.get_game(game.game_id)
     assert len(record.moves) == len(final["lines"])
 
 

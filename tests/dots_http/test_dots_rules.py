@@ -35,9 +35,9 @@ async def seated(http: httpx.AsyncClient, url: str) -> tuple[str, asyncio.Task[h
 
 async def stored(app: Any) -> Any:
     for _ in range(100):
-        games = await app.state.store.list_games()
+        games = await app.state.services.store.list_games()
         if games and all(g.status == "finished" for g in games):
-            return await app.state.store.get_game(games[0].game_id)
+            return await app.state.services.store.get_game(games[0].game_id)
         await asyncio.sleep(0.05)
     raise AssertionError("no finished game stored")
 

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 
 from fakes.servers import serve_app
-from hexarena.server import graphql
 from hexarena.server.app import Settings, create_app
-from hexarena.server.battlebot.routes import install as install_battlebot
 
 
 @contextlib.asynccontextmanager
@@ -22,8 +20,6 @@ async def serve(app: Any) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[tuple[str, Any]]:
-    app = create_app(Settings(database_url=database_url, protocols=False))
-    install_battlebot(app)
-    graphql.install(app)
+    app = create_app(Settings(database_url=database_url))
     async with serve(app) as base:
         yield base, app

@@ -70,7 +70,7 @@ async def gql(base: str, query: str, **variables: Any) -> dict[str, Any]:
 
 async def test_the_seeds_queries(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
     d = await gql(base, "{ gameTypes { id name } }")
     ids = [t["id"] for t in d["gameTypes"]]
     assert ids[:2] == ["numberwang", "noughtsandcrosses"] and {"htttx", "hex", "hexdots", "hive"} <= set(ids)
@@ -98,7 +98,7 @@ async def test_the_seeds_queries(served: tuple[str, Any]) -> None:
 
 async def test_game_filters_and_one_game_with_turns(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
 
     async def ids(filters: str) -> list[str]:
         d = await gql(base, f'{{ gameType(id: "noughtsandcrosses") {{ games(filters: {filters}) {{ id }} }} }}')
@@ -129,7 +129,7 @@ async def test_game_filters_and_one_game_with_turns(served: tuple[str, Any]) -> 
 
 async def test_rest_twin_serves_the_same_data(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
     async with httpx.AsyncClient(base_url=base) as http:
         assert [t["id"] for t in (await http.get("/api/gametypes")).json()][:2] == ["numberwang", "noughtsandcrosses"]
         bots = (await http.get("/api/gametypes/noughtsandcrosses/bots", params={"owner": "owner2"})).json()
@@ -155,7 +155,7 @@ async def test_every_game_type_shows_its_turns_in_battlebot_shapes(served: tuple
     from hexarena.wire.battlebot import shape_for
 
     base, app = served
-    store = app.state.store
+    store = app.state.services.store
     for i, wire in enumerate(["numberwang", "noughtsandcrosses", "htttx", "hex", "hexdots", "hive"]):
         shape = shape_for(wire)
         game, rng = shape.game, random.Random(i)

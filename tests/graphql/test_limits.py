@@ -73,7 +73,7 @@ def aliased(n: int, selection: str) -> str:
 
 async def test_the_two_thousand_alias_query_is_refused_before_it_runs(served: tuple[str, Any]) -> None:
     base, app = served
-    await add_htttx_game(app.state.store, "g1", 30)
+    await add_htttx_game(app.state.services.store, "g1", 30)
     messages = await errors_of(base, aliased(2000, 'game(id: "g1") { turns { move } state }'))
     # refused while parsing (token limit) or validating (alias limit): either way, it says which limit
     assert any(
@@ -83,7 +83,7 @@ async def test_the_two_thousand_alias_query_is_refused_before_it_runs(served: tu
 
 async def test_aliases_beyond_the_cap_are_refused(served: tuple[str, Any]) -> None:
     base, app = served
-    await add_htttx_game(app.state.store, "g1", 3)
+    await add_htttx_game(app.state.services.store, "g1", 3)
     n = limits.MAX_ALIASES + 1
     messages = await errors_of(base, aliased(n, 'game(id: "g1") { id }'))
     assert messages == [f"{n} aliases found. Allowed: {limits.MAX_ALIASES}"]
@@ -98,7 +98,7 @@ async def test_too_many_tokens_are_refused(served: tuple[str, Any]) -> None:
 
 async def test_deep_queries_are_refused(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
     deep = '{ gameType(id: "noughtsandcrosses") { contest(id: "spring") { games { turns { move } } } } }'
     messages = await errors_of(base, deep)
     assert messages == [f"'anonymous' exceeds maximum operation depth of {limits.MAX_QUERY_DEPTH}"]
@@ -116,7 +116,7 @@ async def test_deep_queries_are_refused(served: tuple[str, Any]) -> None:
 )
 async def test_pages_above_the_cap_are_refused(served: tuple[str, Any], selection: str) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
     query = '{ gameType(id: "noughtsandcrosses") { ' + selection.format(n=limits.MAX_PAGE + 1) + " } }"
     r = await post(base, query)
     messages = [e["message"] for e in r.json()["errors"]]
@@ -127,7 +127,7 @@ async def test_pages_above_the_cap_are_refused(served: tuple[str, Any], selectio
 
 async def test_pages_of_bots_contests_and_rankings(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
+    await seed(app.state.services.store)
     d = (
         await data_of(
             base,
@@ -145,7 +145,7 @@ async def test_pages_of_bots_contests_and_rankings(served: tuple[str, Any]) -> N
 
 async def test_turns_come_in_capped_pages(served: tuple[str, Any]) -> None:
     base, app = served
-    moves = await add_htttx_game(app.state.store, "long", limits.MAX_TURNS + 20)
+    moves = await add_htttx_game(app.state.services.store, "long", limits.MAX_TURNS + 20)
     g = (await data_of(base, GAME.format(fields='game(id: "long") { turnCount turns { move } state }')))["gameType"][
         "game"
     ]
@@ -164,7 +164,7 @@ async def test_turns_come_in_capped_pages(served: tuple[str, Any]) -> None:
 async def test_a_big_but_legal_query_works(served: tuple[str, Any]) -> None:
     """Every alias allowed, each game with a full page of turns, plus a full page of games."""
     base, app = served
-    store = app.state.store
+    store = app.state.services.store
     moves = await add_htttx_game(store, "g0", limits.MAX_TURNS)
     for i in range(1, 12):
         await add_htttx_game(store, f"g{i}", 10)
@@ -180,7 +180,7 @@ async def test_graphql_never_holds_more_than_its_share_of_the_pool(served: tuple
     """Many concurrent aliased queries: the connections checked out stay within GraphQL's share, so the rest of
     the server (new matches, REST) always finds one."""
     base, app = served
-    store = app.state.store
+    store = app.state.services.store
     for i in range(4):
         await add_htttx_game(store, f"g{i}", 5)
     pool = store._engine.pool
@@ -207,7 +207,7 @@ async def test_graphql_never_holds_more_than_its_share_of_the_pool(served: tuple
 async def test_queries_beyond_the_concurrency_bound_are_refused(served: tuple[str, Any]) -> None:
     """With every GraphQL database slot busy, queries wait; one more than the bound is refused at once."""
     base, app = served
-    await add_htttx_game(app.state.store, "g1", 3)
+    await add_htttx_game(app.state.services.store, "g1", 3)
     gate = app.state.graphql_gate
     for _ in range(limits.DB_CONNECTIONS):
         await gate.db.acquire()
@@ -234,10 +234,9 @@ async def test_queries_beyond_the_concurrency_bound_are_refused(served: tuple[st
 
 async def test_a_query_that_runs_too_long_is_cancelled(database_url: str) -> None:
     """A query still waiting for the database when its time is up gets a clear error; its slot is given back."""
-    app = create_app(Settings(database_url=database_url, protocols=False))
-    graphql.install(app, limits=graphql.GraphQLLimits(timeout=0.3))
+    app = create_app(Settings(database_url=database_url, graphql=graphql.GraphQLLimits(timeout=0.3)))
     async with serve_app(app) as base:
-        await add_htttx_game(app.state.store, "g1", 3)
+        await add_htttx_game(app.state.services.store, "g1", 3)
         gate = app.state.graphql_gate
         for _ in range(limits.DB_CONNECTIONS):
             await gate.db.acquire()
@@ -257,8 +256,8 @@ async def test_a_query_that_runs_too_long_is_cancelled(database_url: str) -> Non
 
 async def test_the_rest_twin_has_the_same_caps(served: tuple[str, Any]) -> None:
     base, app = served
-    await seed(app.state.store)
-    moves = await add_htttx_game(app.state.store, "long", limits.MAX_TURNS + 5)
+    await seed(app.state.services.store)
+    moves = await add_htttx_game(app.state.services.store, "long", limits.MAX_TURNS + 5)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         r = await http.get("/api/gametypes/tictactoe/games", params={"limit": limits.MAX_PAGE + 1})
         assert r.status_code == 422 and f"less than or equal to {limits.MAX_PAGE}" in r.text

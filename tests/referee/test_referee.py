@@ -371,3 +371,23 @@ async def test_a_games_own_ply_cap_ends_a_match_that_sets_none() -> None:
     players = [InProcessPlayer.builtin("tictactoe", "random"), InProcessPlayer.builtin("tictactoe", "random")]
     result = await Referee(MatchConfig(game=capped, max_plies=1), players).run()
     assert len(result.moves) == 1  # the match's own cap wins
+
+
+async def test_an_htttx_move_is_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee's ``play`` checks a move's shape; writing the move it accepted must not check it again
+    (``coerce_move`` ran twice per move: in ``play`` and again in ``format``)."""
+    from hexarena.games.htttx import game as htttx_game
+
+    calls = []
+    real = htttx_game.coerce_move
+
+    def counting(move: Any) -> Any:
+        calls.append(move)
+        return real(move)
+
+    monkeypatch.setattr(htttx_game, "coerce_move", counting)
+    o = ScriptedPlayer("o", [((1, 0), (2, 0)), ((1, 1), (2, 1))])
+    x = ScriptedPlayer("x", [((-1, 0), (-2, 0)), ((-1, 1), (-2, 1))])
+    result, _ = await run(pair(x, o), game=get_game("htttx"), max_plies=4)
+    assert [m.move for m in result.moves] == ["[1,0][2,0]", "[-1,0][-2,0]", "[1,1][2,1]", "[-1,1][-2,1]"]
+    assert len(calls) == len(result.moves)

@@ -27,7 +27,7 @@ from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, M
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.games.htttx import HTTTX
 from hexarena.players.bws import BwsPlayer
-from hexarena.server.analysis import MAX_STONES, MAX_VIEW_DISTANCE, AnalysisLimits, install
+from hexarena.server.analysis import MAX_STONES, MAX_VIEW_DISTANCE, AnalysisLimits
 from hexarena.server.app import Settings, create_app
 
 ORIGIN = [{"q": 0, "r": 0, "p": "x"}]
@@ -118,8 +118,7 @@ async def bots() -> AsyncIterator[Bots]:
 
 @pytest.fixture
 async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=database_url, protocols=False))
-    install(app)
+    app = create_app(Settings(database_url=database_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         yield client
     assert_no_adapter_tasks()
@@ -349,8 +348,7 @@ async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_u
             await asyncio.sleep(0.002)
 
     body = {"bot_url": bots.urls["silent"], "cells": cells, "to_move": "o", "view_distance": MAX_VIEW_DISTANCE}
-    app = create_app(Settings(database_url=database_url, protocols=False))
-    install(app, AnalysisLimits(max_region=2_000_000))
+    app = create_app(Settings(database_url=database_url, analysis=AnalysisLimits(max_region=2_000_000)))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as api:
         task = asyncio.create_task(heartbeat())
         await asyncio.sleep(0.01)

@@ -22,7 +22,7 @@ from fakes.servers import serve_app
 from hexarena.server.app import Settings, create_app
 from hexarena.server.errors import MAX_ECHO
 from hexarena.server.schemas import MAX_BODY_BYTES, MAX_CLOCK_SECONDS, MAX_NAME, MAX_WORKERS
-from hexarena.tournament.request import MAX_GAMES
+from hexarena.server.tournament_request import MAX_GAMES
 
 PAIR = ["builtin:random", "builtin:perfect"]
 #: An error answer may quote a bad input (cut to MAX_ECHO characters) and say why, and no more.

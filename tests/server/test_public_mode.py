@@ -48,7 +48,7 @@ async def public(tmp_path: Path) -> AsyncIterator[tuple[str, FastAPI]]:
 
 
 async def new_token(app: FastAPI, name: str) -> str:
-    _, token = await app.state.store.create_api_token(name)
+    _, token = await app.state.services.store.create_api_token(name)
     return str(token)
 
 
@@ -100,10 +100,10 @@ async def test_a_revoked_token_is_refused(public: tuple[str, FastAPI]) -> None:
     other = await new_token(app, "carol")
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         assert (await client.post("/api/matches", json=MATCH, headers=bearer(token))).status_code == 200
-        assert await app.state.store.revoke_api_token("bob") is True
+        assert await app.state.services.store.revoke_api_token("bob") is True
         assert_401(await client.post("/api/matches", json=MATCH, headers=bearer(token)), "revoked")
         assert (await client.post("/api/matches", json=MATCH, headers=bearer(other))).status_code == 200
-    assert [t.name for t in await app.state.store.list_api_tokens()] == ["carol"]
+    assert [t.name for t in await app.state.services.store.list_api_tokens()] == ["carol"]
 
 
 async def test_tokens_are_stored_hashed_and_use_is_noted(public: tuple[str, FastAPI], tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ async def test_tokens_are_stored_hashed_and_use_is_noted(public: tuple[str, Fast
     secret = token.encode()
     files = list(tmp_path.glob("db.sqlite3*"))
     assert files and not any(secret in f.read_bytes() for f in files)
-    assert all(token not in repr(r) for r in await app.state.store.list_api_tokens())
+    assert all(token not in repr(r) for r in await app.state.services.store.list_api_tokens())
 
 
 async def test_the_token_never_reaches_the_logs(public: tuple[str, FastAPI], caplog: pytest.LogCaptureFixture) -> None:
@@ -129,7 +129,7 @@ async def test_the_token_never_reaches_the_logs(public: tuple[str, FastAPI], cap
     caplog.set_level(logging.DEBUG)
     token = await new_token(app, "erin")
     revoked = await new_token(app, "frank")
-    await app.state.store.revoke_api_token("frank")
+    await app.state.services.store.revoke_api_token("frank")
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         assert (await client.post("/api/matches", json=MATCH, headers=bearer(token))).status_code == 200
         assert (await client.post("/api/matches", json=MATCH, headers=bearer(revoked))).status_code == 401
@@ -209,18 +209,23 @@ async def test_open_writes_still_answer_and_registration_draws_on_the_create_bud
 
 async def test_local_mode_needs_no_token(tmp_path: Path) -> None:
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
-    assert app.state.settings.bot_hosts is None and not app.state.settings.public
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        settings = app.state.services.settings
+        assert settings.bot_hosts is None and not settings.public
         assert (await client.post("/api/matches", json=MATCH)).status_code == 200
         assert (await client.post("/game/new", json=HTTTX)).status_code == 200
 
 
-def test_public_mode_sets_the_public_defaults(tmp_path: Path) -> None:
+async def test_public_mode_sets_the_public_defaults(tmp_path: Path) -> None:
     app = public_app(tmp_path)
-    assert app.state.settings.bot_hosts == [] and app.state.settings.create_rate_limit == PUBLIC_CREATE_LIMIT
-    assert [str(i) for i in app.state.create_limiter.items] == ["10 per 1 minute", "200 per 1 hour"]
+    async with app.router.lifespan_context(app):
+        services = app.state.services
+        assert services.settings.bot_hosts == [] and services.settings.create_rate_limit == PUBLIC_CREATE_LIMIT
+        assert [str(i) for i in services.limiter.items] == ["10 per 1 minute", "200 per 1 hour"]
     kept = public_app(tmp_path, create_rate_limit="5/second", bot_hosts=["10.0.0.0/8"])
-    assert kept.state.settings.create_rate_limit == "5/second" and kept.state.settings.bot_hosts == ["10.0.0.0/8"]
+    async with kept.router.lifespan_context(kept):
+        settings = kept.state.services.settings
+        assert settings.create_rate_limit == "5/second" and settings.bot_hosts == ["10.0.0.0/8"]
     with pytest.raises(ValueError, match="store"):
         create_app(Settings(use_store=False, public=True))
 
@@ -278,7 +283,7 @@ async def test_an_unreachable_database_is_a_503_not_a_500(tmp_path: Path) -> Non
     app = public_app(tmp_path)
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         token = await new_token(app, "outage")
-        await app.state.store.close()  # every store call now fails with StoreError, as in an outage
+        await app.state.services.store.close()  # every store call now fails with StoreError, as in an outage
         r = await client.post("/api/matches", json=MATCH, headers=bearer(token))
         assert r.status_code == 503 and r.headers["Retry-After"] == "5" and "retry" in r.json()["detail"], r.text
         assert_401(await client.post("/api/matches", json=MATCH))  # no token: refused without the database

@@ -18,7 +18,6 @@ from hexarena.games.htttx import HTTTX
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
-from hexarena.server.analysis import install
 from hexarena.server.app import Settings, create_app
 
 
@@ -35,8 +34,7 @@ def search_url() -> Iterator[str]:
 
 @pytest.fixture
 async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=database_url, protocols=False))
-    install(app)
+    app = create_app(Settings(database_url=database_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as client:
         yield client
 

@@ -18,18 +18,18 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from fastapi import FastAPI
 
+from fakes.apps import module_app
 from fakes.servers import serve_app
 from hexarena.bots.sdk import make_app
 from hexarena.bots.sdk.adapter import bot_class_for
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, default_capabilities
 from hexarena.cli import main
 from hexarena.core.errors import ConfigError
+from hexarena.server import tournaments
 from hexarena.store import Store
 from hexarena.tournament.executors import GameJob, play_job
 from hexarena.tournament.report import render_report
-from hexarena.tournament.routes import router, shutdown_tournaments
 from hexarena.tournament.runner import Runner, TournamentConfig
 from hexarena.tournament.standings import crosstable, head_to_head, standings
 
@@ -206,13 +206,12 @@ async def test_an_unreachable_bot_with_openings_is_refused_before_any_game(store
 
 
 async def test_api_refuses_an_unknown_builtin_before_any_game(store: Store) -> None:
-    app = FastAPI()
-    app.include_router(router)
-    app.state.store = store
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+    async with (
+        module_app(tournaments.router, tournaments.lifespan, store) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
         body = {"game": "tictactoe", "players": ["builtin:random", "builtin:nosuch"]}
         r = await c.post("/api/tournaments", json=body)
-        await shutdown_tournaments(app)
     assert 400 <= r.status_code < 500, r.text
     assert "no built-in bot 'nosuch' for tictactoe; choose one of: best, perfect, random" in r.json()["detail"]
     assert await store.list_tournaments() == []

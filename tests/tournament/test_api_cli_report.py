@@ -13,22 +13,23 @@ import pytest
 from click.testing import CliRunner
 from fastapi import FastAPI
 
+from fakes.apps import module_app
 from hexarena.cli import main
+from hexarena.server import tournaments
 from hexarena.store import Store
 from hexarena.tournament.report import render_report
-from hexarena.tournament.routes import router, shutdown_tournaments
 from hexarena.tournament.runner import Runner, TournamentConfig
 
 
 @pytest.fixture
 async def client(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
-    app = FastAPI()
-    app.include_router(router)
-    app.state.store = await Store.open(f"sqlite:///{tmp_path / 'api.sqlite3'}")
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+    store = await Store.open(f"sqlite:///{tmp_path / 'api.sqlite3'}")
+    async with (
+        module_app(tournaments.router, tournaments.lifespan, store) as app,
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
         yield c, app
-    await shutdown_tournaments(app)
-    await app.state.store.close()
+    await store.close()
 
 
 async def test_api_runs_a_tournament_and_serves_its_standings(client: tuple[httpx.AsyncClient, FastAPI]) -> None:
@@ -150,7 +151,6 @@ async def test_report_is_self_contained_and_escapes_names() -> None:
 async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -> None:
     """Mounted in the real app: an API tournament left running by an earlier server is picked up again."""
     from hexarena.server.app import Settings, create_app
-    from hexarena.tournament.routes import resume_running_tournaments
 
     db = f"sqlite:///{tmp_path / 'srv.sqlite3'}"
     store = await Store.open(db)
@@ -165,9 +165,7 @@ async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -
     await store.update_tournament_state("cli-run", cli.state, status="running")
     await store.close()
 
-    app = create_app(Settings(database_url=db, protocols=False))
-    app.include_router(router)
-    app.state.startup_hooks = [resume_running_tournaments]
+    app = create_app(Settings(database_url=db))  # the tournaments module's lifespan resumes "left-over"
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
@@ -180,7 +178,6 @@ async def test_real_server_resumes_api_tournaments_at_start_up(tmp_path: Path) -
             assert (await c.get("/api/tournaments/cli-run")).json()["status"] == "running"
             ratings = (await c.get("/leaderboard/numberwang")).json()["ratings"]
             assert {r["player"] for r in ratings} == {"g", "r"}
-        await shutdown_tournaments(app)
 
 
 def test_tables_written_to_a_pipe_keep_the_player_names_whole(tmp_path: Path) -> None:
@@ -217,7 +214,7 @@ async def test_api_refuses_to_resume_a_command_line_tournament_that_starts_progr
     marker = tmp_path / "ran"
     spec = f"uais:sh -c {shlex.quote(f'touch {marker}')}"
     config = TournamentConfig(game="hex", params={"size": 3}, players=[spec, "builtin:random"], games_per_pairing=2)
-    runner = await Runner.create(config, app.state.store, tournament_id="cli-made")  # created, never run
+    runner = await Runner.create(config, app.state.services.store, tournament_id="cli-made")  # created, never run
     assert not runner.remote
     r = await c.post("/api/tournaments/cli-made/resume")
     assert r.status_code == 403 and "hexarena tournament resume cli-made" in r.json()["detail"], r.text

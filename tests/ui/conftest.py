@@ -25,17 +25,12 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 def make_app(database_url: str) -> Any:
     from hexarena.server.app import Settings, create_app
 
-    app = create_app(Settings(database_url=database_url))
-    if not any(getattr(r, "path", "") == "/api/play" for r in app.routes):  # until create_app calls it itself
-        from hexarena.server.ui import install
-
-        install(app)
-    return app
+    return create_app(Settings(database_url=database_url))
 
 
 @pytest.fixture
 def app_factory() -> Any:
-    """``app_factory(database_url)``: the full app with the UI routes installed."""
+    """``app_factory(database_url)``: the full app (the UI routes are part of it)."""
     return make_app
 
 

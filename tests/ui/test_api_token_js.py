@@ -55,7 +55,7 @@ async def test_the_page_asks_for_a_token_once_and_sends_it(tmp_path: Path) -> No
         Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", public=True, create_rate_limit=None)
     )
     async with serve_app(app) as url:
-        _, token = await app.state.store.create_api_token("browser")
+        _, token = await app.state.services.store.create_api_token("browser")
         proc = await asyncio.create_subprocess_exec(
             node,
             "--input-type=module",

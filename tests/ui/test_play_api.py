@@ -20,7 +20,6 @@ from hexarena.core.types import Termination
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.server.live import MatchManager
-from hexarena.server.ui import moves
 
 
 @pytest.fixture
@@ -169,41 +168,42 @@ async def test_a_person_who_leaves_forfeits_after_the_grace_period() -> None:
 
 
 def test_legal_views_of_every_game() -> None:
+    """Each game's ``legal_view`` and ``probes`` (the web UI's clickable moves), called as the browser seat does."""
     hive = get_game("hive")
-    view = moves.legal_view(hive, hive.new())
+    view = hive.legal_view(hive.new())
     assert view["kind"] == "hive" and all(m["from"] is None and m["to"] == [0, 0] for m in view["moves"])
     assert "wQ" not in {m["piece"] for m in view["moves"]}  # no queen on the first turn
     s = hive.play(hive.new(), hive.parse("wA1"))
     with pytest.raises(IllegalMove, match="queen"):
-        moves.hive_why(hive, s, "bQ", 1, 0)
-    assert moves.hive_why(hive, s, "bA1", 1, 0) == {"move": "bA1 wA1-"}
+        hive.probes()["hive_why"](s, "bQ", 1, 0)
+    assert hive.probes()["hive_why"](s, "bA1", 1, 0) == {"move": "bA1 wA1-"}
 
     hx = get_game("hex")
     s = hx.play(hx.new(size=3), hx.parse("b2"))
-    view = moves.legal_view(hx, s)
+    view = hx.legal_view(s)
     assert view["extra"] == ["swap"] and len(view["moves"]) == 8 and {"move": "a1", "row": 0, "col": 0} in view["moves"]
 
     dots = get_game("hexdots")
-    view = moves.legal_view(dots, dots.new(rows=3, cols=3))
+    view = dots.legal_view(dots.new(rows=3, cols=3))
     assert view["kind"] == "lines" and len(view["moves"]) == 12
     assert view["moves"][0] == {"move": "0,0-0,1", "a": [0, 0], "b": [0, 1]}
 
     nw = get_game("numberwang")
-    assert moves.legal_view(nw, nw.new()) == {"kind": "number", "min": -10, "max": 10}
+    assert nw.legal_view(nw.new()) == {"kind": "number", "min": -10, "max": 10}
 
     ht = get_game("htttx")
     s = ht.new(win_distance=2)
-    first = moves.htttx_first(ht, s, 5, 0)
+    first = ht.probes()["htttx_first"](s, 5, 0)
     assert first["wins"] is False and [13, 0] in first["cells"]
     s = ht.play(s, ((3, 0), (5, 0)))  # O's turn over; X to move with a stone at the origin
-    assert moves.htttx_first(ht, s, 1, 0)["wins"] is True
+    assert ht.probes()["htttx_first"](s, 1, 0)["wins"] is True
     with pytest.raises(IllegalMove, match="occupied"):
-        moves.htttx_first(ht, s, 3, 0)
+        ht.probes()["htttx_first"](s, 3, 0)
     ttt = get_game("tictactoe")
     over = ttt.new()
     for mv in ("a1", "b1", "a2", "b2", "a3"):
         over = ttt.play(over, ttt.parse(mv))
-    assert moves.legal_view(ttt, over) == {"kind": "none", "moves": []}
+    assert ttt.legal_view(over) == {"kind": "none", "moves": []}
 
 
 async def test_a_browser_token_used_on_the_htttx_socket_is_refused_and_still_works(server: str) -> None:

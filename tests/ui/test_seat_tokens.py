@@ -313,7 +313,7 @@ async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
 ) -> None:
     app = app_factory(database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
-        app.state.manager.open_seat_seconds = 0.5
+        app.state.services.manager.open_seat_seconds = 0.5
         m = await new_match(url, "tictactoe", players)
         mine = next(iter(m["tokens"].values()))
         async with connect(ws(url, f"/api/play?token={mine}")) as alice:
@@ -329,7 +329,7 @@ async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
 async def test_a_joined_seat_does_not_expire(database_url: str, app_factory: Any) -> None:
     app = app_factory(database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
-        app.state.manager.open_seat_seconds = 0.3
+        app.state.services.manager.open_seat_seconds = 0.3
         m = await new_match(url, "tictactoe", ["open", "builtin:random"])
         join = await client.post(f"{url}/api/ui/matches/{m['game_id']}/join", json={"seat": "X"})
         async with connect(ws(url, f"/api/play?token={join.json()['token']}")) as friend:
@@ -343,7 +343,7 @@ async def test_a_joined_seat_does_not_expire(database_url: str, app_factory: Any
 async def test_a_joined_seat_nobody_connects_to_expires_too(database_url: str, app_factory: Any) -> None:
     app = app_factory(database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
-        app.state.manager.open_seat_seconds = 0.3
+        app.state.services.manager.open_seat_seconds = 0.3
         m = await new_match(url, "tictactoe", ["open", "builtin:random"])
         join = await client.post(f"{url}/api/ui/matches/{m['game_id']}/join", json={"seat": "X"})
         assert join.status_code == 200  # taken, but its holder never connects: the seat holds the match hostage

@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from hexarena.bots.registry import make_builtin
 from hexarena.core.registry import get_game
+from hexarena.games.hex import HexGame
 
 EMPTY, BLACK, WHITE = ".", "B", "W"
 
@@ -146,7 +147,7 @@ def run_stdio(
     stdout: TextIO = sys.stdout,
 ) -> int:
     """Serve the UAIS protocol until ``quit`` or end of input; returns the exit code."""
-    if get_game(game).name != "hex":
+    if not isinstance(get_game(game), HexGame):
         print(f"stdio mode speaks UAIS, which is a Hex protocol; got game {game!r}", file=sys.stderr)
         return 2
     engine = UaisEngine(make_builtin("hex", bot_name), colour, time_limit)

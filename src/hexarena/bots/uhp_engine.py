@@ -16,7 +16,8 @@ from typing import Any, TextIO
 from hexarena import __version__
 from hexarena.bots.registry import make_builtin
 from hexarena.core.errors import HexarenaError, IllegalMove, InvalidMove
-from hexarena.core.registry import get_game
+from hexarena.games.hive import GAME as HIVE
+from hexarena.games.hive import HiveGame
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_THINK = 5.0
@@ -27,7 +28,7 @@ class UhpEngine:
     """The UHP state machine around a built-in EngineBot."""
 
     def __init__(self, bot: Any, bot_name: str, seed: int | None = None) -> None:
-        self.game = get_game("hive")
+        self.game: HiveGame = HIVE  # the Hive engine itself: UHP is a Hive protocol
         self.bot = bot
         self.bot_name = bot_name
         self.rng = random.Random(seed)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Seat, Termination
 
 if TYPE_CHECKING:  # typing only: core stays free of asyncio at run time
@@ -40,7 +41,7 @@ class MatchInfo:
     """What a player learns when a match starts."""
 
     match_id: str
-    game: Any  # the Game object
+    game: Game[Any, Any]  # the Game object
     params: dict[str, Any]
     seat: Seat
     initial_state: Any

@@ -3,21 +3,48 @@
 A ``Game`` object is stateless; states are immutable values the referee may keep, share and replay. Moves are
 game-specific values with a text notation (``parse`` / ``format``) used for storage, replays and several wires.
 Engines also offer a fast mutable core for bots; this protocol is the safe, immutable face used by the referee.
+
+Everything that differs from game to game is asked of the game, never decided elsewhere by its name (a test scans
+for ``game.name == "..."`` outside ``hexarena/games/``): its JSON view (``to_json``, which starts with the same
+``to_move`` seat and ``sides`` in every game, see ``state_view``), its text picture (``render``), the web UI's
+clickable moves (``legal_view``, ``probes``), extra spectator fields (``spectator_extras``), its record of a whole game (``record_notation``) and
+its battlebot wire shape (``battlebot_shape``). ``RuleGame`` has a generic default for each, so a new game
+needs none of them to work everywhere. Each engine module checks its class against ``Game[State, Move]`` under
+``TYPE_CHECKING``, so mypy compares every signature with this protocol.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError
 from hexarena.core.types import Outcome, Seat
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+#: A game with more legal moves than this gets a text box instead of a list in the web UI (``legal_view``).
+MAX_LISTED = 2000
+
+#: A partial move the web UI checks on its own (``Game.probes``): ``probe(state, *args)`` answers a JSON object
+#: or raises IllegalMove / InvalidMove with the rules' reason.
+Probe = Callable[..., dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFacts:
+    """What a game's record notation may say about a game besides its moves (``Game.record_notation``)."""
+
+    players: Sequence[str]  # names, seat 0 first
+    termination: str | None = None  # a ``Termination`` value once over
+    winner: Seat | None = None
+    finished: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +175,59 @@ class Game(Protocol[S, M]):
         """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
         ...
 
+    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``given`` with defaults filled and values coerced; ConfigError names an unknown or invalid one."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """JSON metadata (name, title, seats, parameters) for the API and the UI."""
+        ...
+
+    # ----- per-game presentation and export: ``RuleGame`` has a generic default for each -----
+
+    def render(self, state: S) -> str:
+        """A text picture of the position for a terminal (``hexarena play``)."""
+        ...
+
+    def legal_view(self, state: S) -> dict[str, Any]:
+        """The legal moves in a form the web UI's board can click on; every entry carries its notation."""
+        ...
+
+    def probes(self) -> Mapping[str, Probe]:
+        """Partial moves the web UI may check before the move is whole (HTTTX's first stone), by name."""
+        ...
+
+    def spectator_extras(self, state: S, view: dict[str, Any] | None) -> dict[str, Any]:
+        """Fields a spectator packet adds for this game's own clients (``view``: ``to_json(state)`` if known)."""
+        ...
+
+    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+        """The game's record of a whole game, as other tools of the game read it."""
+        ...
+
+    def battlebot_shape(self) -> BattlebotShape[S, M] | None:
+        """The game's state keys and turn shapes on the battlebot wire; None if it is not offered there."""
+        ...
+
+
+def state_view(game: Game[S, Any], state: S, /, **fields: Any) -> dict[str, Any]:
+    """The fields every game's ``to_json`` starts with, so every client reads whose turn it is the same way:
+    ``to_move`` (the seat to move, None once over) and ``sides`` (what each seat plays now, seat 0 first)."""
+    return {"to_move": game.to_move(state), "sides": [game.side_name(state, 0), game.side_name(state, 1)], **fields}
+
+
+def cells_view(game: Game[S, M], state: S) -> dict[str, Any]:
+    """``legal_view`` for games on a grid of (row, col) cells: ``moves`` the cells, ``extra`` any other move
+    (Hex's ``swap``)."""
+    cells: list[dict[str, Any]] = []
+    extra: list[str] = []
+    for m in game.legal(state):
+        if isinstance(m, tuple):
+            cells.append({"move": game.format(m), "row": m[0], "col": m[1]})
+        else:
+            extra.append(game.format(m))
+    return {"kind": "cells", "moves": cells, "extra": extra}
+
 
 class RuleGame(Generic[S, M]):
     """Convenience base: parameter validation and a default random_move. Games may override anything."""
@@ -184,6 +264,45 @@ class RuleGame(Generic[S, M]):
         """The seat's name: in most games a seat plays the same side all game. Games whose seats change sides
         (Hex's swap) override this, so pages and messages name the side a person really plays."""
         return self.seat_names[seat]
+
+    def legal_view(self, state: S) -> dict[str, Any]:
+        """Any game: the list of legal moves' notations (``kind: list``), or ``kind: text`` (a text box) past
+        ``MAX_LISTED`` moves; ``kind: none`` once over. Games with a board override it with clickable shapes."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        moves = []
+        for i, m in enumerate(self.legal(state)):
+            if i >= MAX_LISTED:
+                return {"kind": "text", "moves": []}
+            moves.append({"move": self.format(m)})
+        return {"kind": "list", "moves": moves}
+
+    def render(self, state: S) -> str:
+        """The JSON view as text: games with a board draw it instead."""
+        return str(self.to_json(state))
+
+    def probes(self) -> Mapping[str, Probe]:
+        return {}
+
+    def spectator_extras(self, state: S, view: dict[str, Any] | None) -> dict[str, Any]:
+        return {}
+
+    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+        """The moves in the game's own notation, separated by spaces."""
+        return " ".join(moves)
+
+    def battlebot_shape(self) -> BattlebotShape[S, M] | None:
+        return None
+
+    # The rest of the protocol, which every game defines; declared here so the defaults above are typed.
+    def to_move(self, state: S) -> Seat | None:
+        raise NotImplementedError
+
+    def format(self, move: M) -> str:
+        raise NotImplementedError
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:
         """JSON metadata for the API and the UI."""

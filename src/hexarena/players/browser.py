@@ -39,20 +39,9 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.spec import register_scheme
 
 Send = Callable[[str], Awaitable[None]]
-LegalView = Callable[[Any, Any], dict[str, Any]]
 
 
 _ALREADY_CONNECTED = "this seat is already connected from another page: one connection per seat (close it first)"
-
-
-def plain_legal_view(game: Any, state: Any) -> dict[str, Any]:
-    """Fallback when no richer view is installed: every legal move's notation (capped)."""
-    moves = []
-    for i, m in enumerate(game.legal(state)):
-        if i >= 2000:
-            return {"kind": "text", "moves": []}
-        moves.append({"move": game.format(m)})
-    return {"kind": "list", "moves": moves}
 
 
 class BrowserPlayer(BasePlayer):
@@ -64,8 +53,6 @@ class BrowserPlayer(BasePlayer):
         self,
         name: str = "human",
         *,
-        legal_view: LegalView | None = None,
-        probes: dict[str, Callable[..., dict[str, Any]]] | None = None,
         join_timeout: float = 600.0,
         grace: float = 30.0,
         open_seat: bool = False,
@@ -74,8 +61,6 @@ class BrowserPlayer(BasePlayer):
         self.name = name or "human"
         #: created open to anyone (joined through the lobby) rather than for the match's creator
         self.open_seat = open_seat
-        self.legal_view = legal_view or plain_legal_view
-        self.probes = probes or {}
         self.join_timeout = join_timeout
         self.grace = grace
         self._send: Send | None = None
@@ -212,15 +197,16 @@ class BrowserPlayer(BasePlayer):
     async def _probe(self, msg: dict[str, Any]) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
         request, what = self._request, msg.get("what")
-        probe = self.probes.get(str(what))
+        game = self.info.game if hasattr(self, "info") else None
+        probe = None if game is None else game.probes().get(str(what))
         if probe is None:
-            await self._emit({"type": "error", "reason": f"no probe {what!r} for {self.info.game.name}"})
+            await self._emit({"type": "error", "reason": f"no probe {what!r} for {game.name if game else 'this game'}"})
             return
         if request is None or self._pending is None or self._pending.done():
             await self._emit({"type": "illegal", "probe": what, "reason": "it is not your turn"})
             return
         try:
-            result = probe(self.info.game, request.state, *list(msg.get("args") or []))
+            result = probe(request.state, *list(msg.get("args") or []))
         except HexarenaError as exc:
             await self._emit({"type": "illegal", "probe": what, "reason": exc.reason})
             return
@@ -320,7 +306,7 @@ class BrowserPlayer(BasePlayer):
             "side": self._side(request.state),
             "ply": game.ply(request.state),
             "state": game.to_json(request.state),
-            "legal": self.legal_view(game, request.state),
+            "legal": game.legal_view(request.state),
             "time_limit": None if request.time_limit is None else max(0.0, request.time_limit - spent),
             "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),
         }
@@ -347,4 +333,4 @@ register_scheme(
     remote=True,
 )
 
-__all__ = ["BrowserPlayer", "plain_legal_view"]
+__all__ = ["BrowserPlayer"]

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.games.htttx import HtttxState
 from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
     BoardJson,
@@ -50,7 +51,7 @@ FRAME_LIMIT = 16 * w.MAX_BOT_PACKET_BYTES
 ANALYSIS_GRACE = 0.25
 
 
-def _is_origin_only(state: Any) -> bool:
+def _is_origin_only(state: HtttxState) -> bool:
     return dict(state.cells) == {(0, 0): 0}
 
 
@@ -166,7 +167,7 @@ class BwsPlayer(BasePlayer):
         ev = reply.evaluation
         return {k: v for k, v in (("heuristic", ev.heuristic), ("win_in", ev.win_in)) if v is not None}
 
-    async def analyse(self, state: Any, time_limit: float = 10.0) -> dict[str, Any]:
+    async def analyse(self, state: HtttxState, time_limit: float = 10.0) -> dict[str, Any]:
         """Evaluate ``state`` for its side to move on a connection of its own, with no referee or match.
 
         Why here: the capabilities fetch, the socket, the reader and the packet checks are the match adapter's;

@@ -19,7 +19,7 @@ from hexarena import __version__
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, ConfigError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat
-from hexarena.games.hive import trylobot
+from hexarena.games.hive import HiveGame, HiveMove, HiveState, trylobot
 from hexarena.games.hive.notation import resolve
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
@@ -118,9 +118,11 @@ class HiveAiPlayer(BasePlayer):
     # ----- player -----
 
     async def start(self, info: MatchInfo) -> None:
-        if info.game.name != "hive":
-            raise ConfigError(f"Hive AI modules play Hive, not {info.game.name}")
+        game = info.game
+        if not isinstance(game, HiveGame):
+            raise ConfigError(f"Hive AI modules play Hive, not {game.name}")
         self.info = info
+        self.game = game
         self.board = info.initial_state.board.copy()
         if self.stdio:
             self.process = BotProcess(split_command(self.address), self.limits, label=self.name)
@@ -168,9 +170,9 @@ class HiveAiPlayer(BasePlayer):
             raise ProtocolViolation(f"unreadable turn: {exc}") from None
         except IllegalMove:
             raise
-        return MoveReply(move=self.info.game.move_of(board, engine_move))
+        return MoveReply(move=self.game.move_of(board, engine_move))
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: HiveMove, state: HiveState) -> None:
         before = self.board
         try:
             text = state.moves[-1]

@@ -15,6 +15,7 @@ from typing import Any
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
+from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
@@ -69,13 +70,12 @@ class HtpPlayer(BasePlayer):
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
-    def _colour(self, state: Any) -> str:
-        return "b" if self.info.game.to_json(state)["colours"][self.info.seat] == "black" else "w"
-
     async def start(self, info: MatchInfo) -> None:
-        if info.game.name != "hex":
-            raise ConfigError(f"HTP engines play Hex, not {info.game.name}")
+        game = info.game
+        if not isinstance(game, HexGame):
+            raise ConfigError(f"HTP engines play Hex, not {game.name}")
         self.info = info
+        self.game = game
         self.engine = GtpEngine(self.command, self.limits, label=self.name)
         self.engine.process.on_failure = self.fail
         await self.engine.start()
@@ -86,10 +86,10 @@ class HtpPlayer(BasePlayer):
             await self.engine.command(f"boardsize {size}")
         await self._resync(info.initial_state)
 
-    async def _resync(self, state: Any) -> None:
+    async def _resync(self, state: HexState) -> None:
         assert self.engine is not None
         await self.engine.command("clear_board")
-        game = self.info.game
+        game = self.game
         for r, row in enumerate(game.rows(state)):
             for c, ch in enumerate(row):
                 if ch in "BW":
@@ -97,17 +97,17 @@ class HtpPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.engine is not None
-        answer = await self.engine.command(f"genmove {self._colour(request.state)}", timeout=None)
-        return MoveReply(move=self.info.game.from_htp(answer))
+        colour = self.game.htp_colour(request.state, self.info.seat)
+        answer = await self.engine.command(f"genmove {colour}", timeout=None)
+        return MoveReply(move=self.game.from_htp(answer))
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: HexMove, state: HexState) -> None:
         assert self.engine is not None
-        game = self.info.game
+        game = self.game
         if game.format(move) == "swap":
             await self._resync(state)
         elif seat != self.info.seat and isinstance(move, tuple):
-            colour = "b" if game.to_json(state)["colours"][seat] == "black" else "w"
-            await self.engine.command(f"play {colour} {game.to_htp(move)}")
+            await self.engine.command(f"play {game.htp_colour(state, seat)} {game.to_htp(move)}")
 
     async def finish(self, result: PlayerResult) -> None:
         if self.engine is not None:

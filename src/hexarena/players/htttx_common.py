@@ -10,9 +10,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from hexarena.core.contract import MatchEnded
+from hexarena.core.contract import MatchEnded, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Outcome, Termination
+from hexarena.games.htttx import HtttxState, Move
 from hexarena.wire import htttx as w
 
 CAPABILITIES = "capabilities.json"
@@ -134,7 +135,7 @@ class BoardJson:
     of its stones on the board (only a game-ending turn may ignore its second stone).
     """
 
-    def __init__(self, initial_state: Any) -> None:
+    def __init__(self, initial_state: HtttxState) -> None:
         self._initial = [_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items()]
         self._parts = list(self._initial)
         self._applied = 0
@@ -149,7 +150,7 @@ class BoardJson:
         return b'{"cells":[' + b",".join(self._parts) + b"]}"
 
 
-def check_setup_size(state: Any) -> int:
+def check_setup_size(state: HtttxState) -> int:
     """The stones of a starting position; ConfigError (the match is aborted, nobody loses) when it is larger than
     the bot API carries: the ``setup`` packet and every request after it could pass ``w.MAX_SERVER_PACKET_BYTES``."""
     stones = len(state.cells)
@@ -184,11 +185,11 @@ def move_request_json(side: str, previous: list[w.Move], board: bytes, time_limi
     return out + b"}"
 
 
-def board_of(state: Any) -> w.Board:
+def board_of(state: HtttxState) -> w.Board:
     return w.Board(cells=[w.Cell(q=q, r=r, p=w.side_of(seat)) for (q, r), seat in state.cells.items()])
 
 
-def stateless_board_of(state: Any) -> w.StatelessBoard:
+def stateless_board_of(state: HtttxState) -> w.StatelessBoard:
     seat = state.to_move_seat
     return w.StatelessBoard(
         to_move=w.side_of(seat if seat is not None else 0),
@@ -204,7 +205,7 @@ def move_of(option: w.MoveOption) -> tuple[tuple[int, int], tuple[int, int]]:
     return ((a.q, a.r), (b.q, b.r))
 
 
-def wire_move(seat: int, move: Any) -> w.Move:
+def wire_move(seat: int, move: Move) -> w.Move:
     return w.Move(side=w.side_of(seat), pieces=[w.Coord(q=q, r=r) for q, r in move])
 
 
@@ -225,7 +226,7 @@ def considerations_of(options: list[w.MoveOption] | None) -> list[Any] | None:
     return [{"pieces": [[p.q, p.r] for p in o.pieces], "evaluation": evaluation_of(o)} for o in options[:32]]
 
 
-def end_packet(result: Any, board: w.Board) -> w.End:
+def end_packet(result: PlayerResult, board: w.Board) -> w.End:
     """The Hivemaker ``end`` packet: reason win | draw | forfeit, with our reason text as ``detail``."""
     from hexarena.core.types import Termination
 

@@ -21,6 +21,7 @@ from hexarena.bots.registry import make_builtin
 from hexarena.bots.stopping import stoppable
 from hexarena.bots.timing import move_budget
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
+from hexarena.core.game import Game
 from hexarena.players.base import BasePlayer
 
 #: A bot is called inline after ``INLINE_AFTER`` consecutive moves each faster than this (seconds)...
@@ -55,7 +56,7 @@ class InProcessPlayer(BasePlayer):
         self.info = info
 
     def _timed_choose(
-        self, game: Any, state: Any, limit: float | None, stop: threading.Event | None = None
+        self, game: Game[Any, Any], state: Any, limit: float | None, stop: threading.Event | None = None
     ) -> tuple[Any, float]:
         begun = time.perf_counter()
         if stop is None:

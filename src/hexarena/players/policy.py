@@ -20,7 +20,6 @@ import ipaddress
 import socket
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
 from hexarena.core.errors import ConfigError
@@ -217,17 +216,6 @@ def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     )
 
 
-def spec_policy(app: Any) -> SpecPolicy:
-    """The policy of a served app, from its ``app.state.settings`` (``engines``, ``bot_hosts``).
-
-    An app without settings (a bare router in a test) gets the strictest engines (none) and local-mode hosts.
-    """
-    settings = getattr(getattr(app, "state", None), "settings", None)
-    return SpecPolicy(
-        engines=dict(getattr(settings, "engines", None) or {}), bot_hosts=getattr(settings, "bot_hosts", None)
-    )
-
-
 __all__ = [
     "LOCAL_ONLY_SCHEMES",
     "SpecPolicy",
@@ -236,6 +224,5 @@ __all__ = [
     "make_answering_player",
     "make_remote_player",
     "parse_engine_option",
-    "spec_policy",
     "vet_remote_spec",
 ]

@@ -139,8 +139,9 @@ async def _builtin(game: str, name: str) -> BasePlayer:
 
 def _htttx_only(game: str, kind: str) -> None:
     from hexarena.core.registry import get_game
+    from hexarena.games.htttx import HtttxGame
 
-    if get_game(game).name != "htttx":
+    if not isinstance(get_game(game), HtttxGame):
         raise ConfigError(f"{kind} bots play HTTTX only, not {game}")
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Seat, Termination
-from hexarena.games.hexdots import GAME
+from hexarena.games.hexdots import GAME, DotsState
 from hexarena.games.hexdots.wire import parse_move_body
 from hexarena.players.base import BasePlayer
 
@@ -27,7 +27,7 @@ class Table(Protocol):
     current: dict[str, Seat]  # live tokens
     used: dict[str, Seat]  # spent or expired tokens
 
-    def on_state(self, seat: Seat | None, state: Any) -> None: ...
+    def on_state(self, seat: Seat | None, state: DotsState) -> None: ...
 
     def on_end(self, result: PlayerResult) -> None: ...
 
@@ -42,7 +42,7 @@ class TurnTokenPlayer(BasePlayer):
         self.name = name
         self.table = table
         self.seat = seat
-        self.state: Any = None
+        self.state: DotsState | None = None
         self.token: str | None = None
         self.over = False
         self._claimed = False
@@ -112,15 +112,16 @@ class TurnTokenPlayer(BasePlayer):
         Returns (error, ply before the line): an error disqualifies (the referee records the loss); None means
         the line was handed to the referee and the caller should ``wait_turn`` for the next token.
         """
-        before = GAME.ply(self.state)
+        state = self.state
+        before = 0 if state is None else GAME.ply(state)
         line_fut = self._line
-        if line_fut is None or line_fut.done() or token != self.token:
+        if line_fut is None or line_fut.done() or token != self.token or state is None:
             return "turn token is not live", before
         try:
             if body is None:
                 raise InvalidMove("invalid line data: body too large")
             line = parse_move_body(body)
-            GAME.line_id(self.state, line)
+            GAME.line_id(state, line)
         except (InvalidMove, IllegalMove) as exc:
             line_fut.set_result(IllegalMove(exc.reason))
             return exc.reason, before

@@ -16,6 +16,7 @@ from typing import Any
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
+from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
@@ -73,7 +74,7 @@ class UaisBot:
         return await self.process.close(grace)
 
 
-def restore_lines(game: Any, state: Any, colour_char: str) -> list[str]:
+def restore_lines(game: HexGame, state: HexState, colour_char: str) -> list[str]:
     """``sety``/``seto`` messages that rebuild ``state``'s stones for the bot playing ``colour_char``."""
     lines = []
     for r, row in enumerate(game.rows(state)):
@@ -100,28 +101,30 @@ class UaisPlayer(BasePlayer):
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
     async def start(self, info: MatchInfo) -> None:
-        if info.game.name != "hex":
-            raise ConfigError(f"UAIS bots play Hex, not {info.game.name}")
+        game = info.game
+        if not isinstance(game, HexGame):
+            raise ConfigError(f"UAIS bots play Hex, not {game.name}")
         self.info = info
-        state = info.initial_state
-        colour = "black" if info.game.to_json(state)["colours"][info.seat] == "black" else "white"
+        self.game = game
+        state: HexState = info.initial_state
+        colour = "black" if game.htp_colour(state, info.seat) == "b" else "white"
         self.colour_char = BLACK_CHAR if colour == "black" else WHITE_CHAR
         self.bot = UaisBot(self.command, colour, self.limits, label=self.name)
         self.bot.process.on_failure = self.fail
         await self.bot.start(state.size)
-        for line in restore_lines(info.game, state, self.colour_char):
+        for line in restore_lines(game, state, self.colour_char):
             await self.bot.tell(line)
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.bot is not None
         answer = await self.bot.ask("make_move", None)  # the referee owns the deadline
-        return MoveReply(move=self.info.game.parse(answer))
+        return MoveReply(move=self.game.parse(answer))
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: HexMove, state: HexState) -> None:
         assert self.bot is not None
         if seat == self.info.seat:
             return  # the bot already set its own move
-        text = self.info.game.format(move)
+        text = self.game.format(move)
         await self.bot.tell("swap" if text == "swap" else f"seto {text}")
 
     async def finish(self, result: PlayerResult) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.types import Seat
+from hexarena.games.hive import HiveGame, HiveMove, HiveState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
 
@@ -108,26 +109,28 @@ class UhpPlayer(BasePlayer):
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
     async def start(self, info: MatchInfo) -> None:
-        if info.game.name != "hive":
-            raise ConfigError(f"UHP engines play Hive, not {info.game.name}")
+        game = info.game
+        if not isinstance(game, HiveGame):
+            raise ConfigError(f"UHP engines play Hive, not {game.name}")
         self.info = info
+        self.game = game
         self.engine = UhpEngineProcess(self.command, self.limits, label=self.name)
         self.engine.process.on_failure = self.fail
         await self.engine.start(self.limits.startup_timeout)
         ident = next((b for b in self.engine.banner if b.startswith("id ")), None)
         if ident and self.name.startswith("uhp:"):
             self.name = ident[3:]
-        await self.engine.command(f"newgame {info.game.game_string(info.initial_state)}")
+        await self.engine.command(f"newgame {game.game_string(info.initial_state)}")
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.engine is not None
         think = DEFAULT_THINK if request.time_limit is None else request.time_limit * 0.9
-        _, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.info.game.parse)
+        _, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.game.parse)
         return MoveReply(move=move)
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: HiveMove, state: HiveState) -> None:
         assert self.engine is not None
-        text = state.moves[-1] if getattr(state, "moves", None) else self.info.game.format(move)
+        text = state.moves[-1] if state.moves else self.game.format(move)
         await self.engine.command("pass" if text == "pass" else f"play {text}")
 
     async def finish(self, result: PlayerResult) -> None:

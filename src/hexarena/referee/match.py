@@ -35,6 +35,7 @@ from hexarena.core.errors import (
     InvalidMove,
     ProtocolViolation,
 )
+from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.referee.clock import Clock
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -60,7 +61,7 @@ class MatchListener(Protocol):
 class MatchConfig:
     """Everything that defines a match besides its players."""
 
-    game: Any
+    game: Game[Any, Any]
     params: dict[str, Any] = field(default_factory=dict)
     initial_state: Any = None  # a position to start from (opening, free setup); default: game.new(**params)
     clock: ClockConfig = field(default_factory=ClockConfig)

@@ -24,15 +24,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException
+from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
-from starlette.requests import Request
 
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
-from hexarena.players.policy import SpecPolicy, spec_policy, vet_remote_spec
+from hexarena.players.policy import SpecPolicy, vet_remote_spec
 from hexarena.server.schemas import Url
+from hexarena.server.services import ServicesDep
 from hexarena.wire import htttx as w
 
 #: The longest evaluation a client may ask for: a request holds a server connection and a bot socket open.
@@ -170,21 +170,17 @@ async def _analyse(body: AnalyseRequest, limits: AnalysisLimits) -> dict[str, An
     return {"evaluation": evaluation, "bot": player.name}
 
 
-def install(app: FastAPI, limits: AnalysisLimits | None = None) -> None:
-    """Mount ``POST /api/analyse`` on ``app``; ``limits`` bound the positions it accepts."""
-    bounds = limits or AnalysisLimits()
-
-    async def analyse_route(body: AnalyseRequest, request: Request) -> dict[str, Any]:
-        # the bot address goes through the server's spec policy like any seat's; the position through ``bounds``
-        return await analyse(body, spec_policy(request.app), bounds)
-
-    app.add_api_route(
-        "/api/analyse",
-        analyse_route,
-        methods=["POST"],
-        tags=["analysis"],
-        summary="Evaluate an HTTTX position with a bws bot that declares evaluation (and free_setup)",
-    )
+router = APIRouter()
 
 
-__all__ = ["AnalyseRequest", "AnalysisLimits", "analyse", "install", "position_of", "region_bound"]
+@router.post(
+    "/api/analyse",
+    tags=["analysis"],
+    summary="Evaluate an HTTTX position with a bws bot that declares evaluation (and free_setup)",
+)
+async def analyse_route(body: AnalyseRequest, services: ServicesDep) -> dict[str, Any]:
+    # the bot address goes through the server's spec policy like any seat's; the position through its bounds
+    return await analyse(body, services.policy, services.settings.analysis)
+
+
+__all__ = ["AnalyseRequest", "AnalysisLimits", "analyse", "position_of", "region_bound", "router"]

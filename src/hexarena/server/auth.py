@@ -16,7 +16,7 @@ token-holder's client passes the seat token it was given at creation to whoever 
 serves queries only (a test asserts the schema has no mutation); whoever adds a mutation must also guard the
 GraphQL WebSocket, which this middleware does not see.
 
-:func:`install_public_mode` also turns on the rest of what a public server needs: the bot-host check of the spec
+:func:`apply_public_defaults` also turns on the rest of what a public server needs: the bot-host check of the spec
 policy (loopback, private and link-local bot addresses refused unless ``--allow-bot-host``) and a tighter create
 rate limit (:data:`PUBLIC_CREATE_LIMIT`). In local mode it does nothing: no token is needed on one's own machine.
 
@@ -25,19 +25,20 @@ Tokens are never logged: refusals log the method, path and client, a success log
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from re import Pattern
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, limiter_of, refusal
+from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, refusal
+from hexarena.server.services import Settings, services_of
 from hexarena.store.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ class RequireApiToken:
         if token is None:
             log.info("refused %s from %s: no API token", what, client)
             return _unauthorized(f"this server is public: {what} needs an API token; {HOW_TO_GET_ONE}")
-        store = getattr(scope["app"].state, "store", None)
+        store = services_of(scope["app"]).store
         if store is None:
             return JSONResponse(status_code=503, content={"detail": "API tokens cannot be checked: no database"})
         try:
@@ -164,7 +165,7 @@ class RequireApiToken:
 
     def _over_budget(self, scope: Scope) -> JSONResponse | None:
         client = _client(scope)
-        refused = limiter_of(scope["app"]).hit(client)
+        refused = services_of(scope["app"]).limiter.hit(client)
         if refused is None:
             return None
         message, headers = refusal(client, *refused)
@@ -188,14 +189,14 @@ def _unauthorized(message: str, error: str = "") -> JSONResponse:
     return JSONResponse(status_code=401, content={"detail": message}, headers={"WWW-Authenticate": challenge})
 
 
-def install_public_mode(app: FastAPI, settings: Any) -> None:
-    """With ``settings.public``: the public defaults (bot-host check on, tighter create limit) and the token check.
+def apply_public_defaults(settings: Settings) -> None:
+    """With ``settings.public``: the public defaults, adjusted in place before anything reads them.
 
-    Settings are adjusted in place before the app reads them: ``bot_hosts`` None becomes ``[]`` (public hosts
-    only), and the local default create limit becomes :data:`PUBLIC_CREATE_LIMIT` (another limit is kept). Local
+    ``bot_hosts`` None becomes ``[]`` (public hosts only), and the local default create limit becomes
+    :data:`PUBLIC_CREATE_LIMIT` (another limit is kept). ValueError without the store (tokens live there). Local
     mode (``public`` false) changes nothing.
     """
-    if not getattr(settings, "public", False):
+    if not settings.public:
         return
     if not settings.use_store:
         raise ValueError("public mode needs the store: API tokens live in the database")
@@ -203,17 +204,24 @@ def install_public_mode(app: FastAPI, settings: Any) -> None:
         settings.bot_hosts = []
     if settings.create_rate_limit == DEFAULT_CREATE_LIMIT:
         settings.create_rate_limit = PUBLIC_CREATE_LIMIT
-    app.add_middleware(RequireApiToken, open=open_writes())
 
-    async def warn_without_tokens(app: FastAPI) -> None:
-        store = app.state.store
-        if store is not None and not await store.list_api_tokens():
-            log.warning(
-                "public mode and no API token yet: every write endpoint answers 401 until the operator runs "
-                "`hexarena token create --name NAME`"
-            )
 
-    app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), warn_without_tokens]
+def install_public_mode(app: FastAPI, settings: Settings) -> None:
+    """With ``settings.public``: the token check in front of every route (local mode: nothing)."""
+    if settings.public:
+        app.add_middleware(RequireApiToken, open=open_writes())
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """At start-up in public mode, warn when no API token exists yet: every write would be refused."""
+    services = services_of(app)
+    if services.settings.public and services.store is not None and not await services.store.list_api_tokens():
+        log.warning(
+            "public mode and no API token yet: every write endpoint answers 401 until the operator runs "
+            "`hexarena token create --name NAME`"
+        )
+    yield
 
 
 __all__ = [
@@ -222,7 +230,9 @@ __all__ = [
     "WRITE_METHODS",
     "OpenWrite",
     "RequireApiToken",
+    "apply_public_defaults",
     "bearer_token",
     "install_public_mode",
+    "lifespan",
     "open_writes",
 ]

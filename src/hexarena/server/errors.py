@@ -27,6 +27,7 @@ from hexarena.core.errors import ConfigError
 from hexarena.server.body_limit import BodySizeLimit
 from hexarena.server.schemas import MAX_BODY_BYTES
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
+from hexarena.store.recorder import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -128,12 +129,18 @@ async def store_error(request: Request, exc: Exception) -> Response:
     return error_response(503, "the database failed to answer; the error is in the server's log")
 
 
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    """The database can't record a new game: refuse it (no ghost match) and say when to come back."""
+    return JSONResponse(status_code=503, content={"detail": str(exc)}, headers={"Retry-After": "5"})
+
+
 def install(app: FastAPI) -> None:
     """Install the handlers above (replacing FastAPI's) and the request body cap on ``app``."""
     app.add_exception_handler(RequestValidationError, validation_failed)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(ConfigError, config_error)
     app.add_exception_handler(StoreError, store_error)
+    app.add_exception_handler(StoreUnavailable, store_unavailable)
     app.add_middleware(BodySizeLimit, limit=MAX_BODY_BYTES)
 
 

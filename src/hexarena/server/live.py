@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from hexarena.core.contract import ClockConfig, MatchEnded
+from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer
 from hexarena.referee.match import MatchConfig, Referee
@@ -98,7 +99,7 @@ class Spectator:
 @dataclass(eq=False)
 class LiveMatch:
     match_id: str
-    game: Any
+    game: Game[Any, Any]
     players: list[BasePlayer]
     referee: Referee
     created: float = field(default_factory=time.time)
@@ -160,7 +161,7 @@ class MatchManager:
 
     async def create(
         self,
-        game: Any,
+        game: Game[Any, Any],
         players: Sequence[BasePlayer],
         *,
         params: dict[str, Any] | None = None,

@@ -1,33 +1,27 @@
 """What spectators receive, for every game.
 
 HTTTX spectators get Hivemaker's packets (``setup{board}``, ``board_update{board, to_move, status}``,
-``end{winner, reason, board}``); every packet also carries the generic fields (``game``, ``state``, ``move``,
+``end{winner, reason, board}``: the game's ``spectator_extras`` add ``board``); every packet also carries the generic fields (``game``, ``state``, ``move``,
 ``ply``, ``evaluation``, ``considerations``, ``clocks``) that the web UI uses for all games. Clients ignore
 fields they don't know, so one stream serves both.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from hexarena.core.types import Termination
+from hexarena.core.game import Game
+from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
 
+S = TypeVar("S")
 
-def _seat_label(game: Any, seat: int | None) -> str | None:
+
+def _seat_label(game: Game[Any, Any], seat: Seat | None) -> str | None:
     return None if seat is None else str(game.seat_names[seat])
 
 
-def _htttx_board(game: Any, state: Any, state_json: dict[str, Any] | None = None) -> dict[str, Any] | None:
-    """Hivemaker's ``board``; the cells list of the generic ``state`` view is reused when given (same data)."""
-    if game.name != "htttx":
-        return None
-    if state_json is not None and isinstance(state_json.get("cells"), list):
-        return {"cells": state_json["cells"]}
-    return {"cells": [{"q": q, "r": r, "p": "x" if s == 0 else "o"} for (q, r), s in state.cells.items()]}
-
-
-def _status(game: Any, state: Any, outcome: Any = None) -> str:
+def _status(game: Game[S, Any], state: S, outcome: Outcome | None = None) -> str:
     outcome = outcome if outcome is not None else game.outcome(state)
     if outcome is None:
         return "in_progress"
@@ -38,8 +32,8 @@ def _status(game: Any, state: Any, outcome: Any = None) -> str:
 
 def snapshot(
     match_id: str,
-    game: Any,
-    state: Any,
+    game: Game[S, Any],
+    state: S,
     moves: list[PlayedMove],
     players: list[dict[str, Any]],
     clocks: list[float | None] | None = None,
@@ -55,13 +49,11 @@ def snapshot(
         "moves": [_move_json(m, game) for m in moves],
         "clocks": clocks,
     }
-    board = _htttx_board(game, state, state_json)
-    if board is not None:
-        msg["board"] = board
+    msg.update(game.spectator_extras(state, state_json))
     return msg
 
 
-def _move_json(record: PlayedMove, game: Any) -> dict[str, Any]:
+def _move_json(record: PlayedMove, game: Game[Any, Any]) -> dict[str, Any]:
     return {
         "ply": record.ply,
         "seat": record.seat,
@@ -75,7 +67,7 @@ def _move_json(record: PlayedMove, game: Any) -> dict[str, Any]:
 
 
 def update(
-    match_id: str, game: Any, record: PlayedMove, state: Any, clocks: list[float | None] | None = None
+    match_id: str, game: Game[S, Any], record: PlayedMove, state: S, clocks: list[float | None] | None = None
 ) -> dict[str, Any]:
     state_json = game.to_json(state)
     msg: dict[str, Any] = {
@@ -88,13 +80,11 @@ def update(
         "clocks": clocks,
         **_move_json(record, game),
     }
-    board = _htttx_board(game, state, state_json)
-    if board is not None:
-        msg["board"] = board
+    msg.update(game.spectator_extras(state, state_json))
     return msg
 
 
-def end(game: Any, result: MatchResult) -> dict[str, Any]:
+def end(game: Game[Any, Any], result: MatchResult) -> dict[str, Any]:
     outcome = result.outcome
     if outcome.winner is None:
         reason = "draw"
@@ -115,7 +105,5 @@ def end(game: Any, result: MatchResult) -> dict[str, Any]:
         "detail": outcome.reason,
         "state": game.to_json(result.final_state),
     }
-    board = _htttx_board(game, result.final_state)
-    if board is not None:
-        msg["board"] = board
+    msg.update(game.spectator_extras(result.final_state, None))
     return msg

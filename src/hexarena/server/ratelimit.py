@@ -5,7 +5,8 @@ nothing of the client, so one client looping on ``POST`` could fill every table 
 Every create endpoint draws on one budget per client address, counted in a moving window by the ``limits``
 library (in memory: one server process). The default, 60 creates a minute per client, is far above what a
 person in the web UI or a test does, and configurable with ``Settings.create_rate_limit`` (a ``limits`` string
-such as ``"10/minute;200/hour"``; None turns the limit off). A refused create gets 429 with ``Retry-After``
+such as ``"10/minute;200/hour"``; None turns the limit off); the server's one limiter is ``Services.limiter`` and
+``server.services.limit_creates`` the dependency of the create endpoints. A refused create gets 429 with ``Retry-After``
 (whole seconds) and a message saying when to retry.
 
 Clients are told apart by the connection's address; behind a reverse proxy that is the proxy's, so such a
@@ -16,9 +17,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
-from fastapi import HTTPException
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -58,23 +57,4 @@ def refusal(client: str, wait: int, item: RateLimitItem) -> tuple[str, dict[str,
     return message, {"Retry-After": str(wait)}
 
 
-def limiter_of(app: Any) -> CreateLimiter:
-    """The app's create limiter, made on first use from ``app.state.settings.create_rate_limit`` if set."""
-    limiter: CreateLimiter | None = getattr(app.state, "create_limiter", None)
-    if limiter is None:
-        settings = getattr(app.state, "settings", None)
-        limiter = CreateLimiter(getattr(settings, "create_rate_limit", DEFAULT_CREATE_LIMIT))
-        app.state.create_limiter = limiter
-    return limiter
-
-
-async def limit_creates(request: Request) -> None:
-    """FastAPI dependency of every create endpoint: 429 with ``Retry-After`` once the client's budget is spent."""
-    client = client_of(request)
-    refused = limiter_of(request.app).hit(client)
-    if refused is not None:
-        message, headers = refusal(client, *refused)
-        raise HTTPException(status_code=429, detail=message, headers=headers)
-
-
-__all__ = ["DEFAULT_CREATE_LIMIT", "CreateLimiter", "client_of", "limit_creates", "limiter_of", "refusal"]
+__all__ = ["DEFAULT_CREATE_LIMIT", "CreateLimiter", "client_of", "refusal"]

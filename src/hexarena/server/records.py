@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from hexarena.core.game import RecordFacts
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -14,54 +15,6 @@ from hexarena.store.recorder import status_for
 
 if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
     from hexarena.store.records import GameFacts, GameRecord, MoveRecord
-
-
-def notation(game_name: str, params: dict[str, Any], moves: list[str], headers: dict[str, str]) -> str:
-    """The game's record notation: HTTTX Notation v1; for a game with a standard record of the whole game (Hive's
-    UHP GameString, which Mzinga and other tools read), that record of the replayed moves; else the move list in
-    the game's own notation."""
-    if game_name == "htttx":
-        from hexarena.games.htttx import HTTTX
-        from hexarena.games.htttx.notation import GameRecord, write_record
-
-        return str(write_record(GameRecord(headers=headers, turns=[HTTTX.parse(m) for m in moves], threats=[])))
-    game = get_game(game_name)
-    record_of = getattr(game, "game_string", None)
-    if record_of is not None:
-        state = game.new(**params)
-        for m in moves:
-            state = game.play(state, game.parse(m))
-        return str(record_of(state))
-    return " ".join(moves)
-
-
-def _htttx_headers(players: list[str], termination: str | None, winner: int | None, finished: Any) -> dict[str, str]:
-    # Notation v1 knows win | time | resign | draw: a forfeit (disconnect, protocol violation, illegal move) is
-    # written as ``resign`` (the loser gave the game away; "win" would claim a line on the board).
-    reason = {
-        "normal": "win" if winner is not None else "draw",
-        "time": "time",
-        "resign": "resign",
-        "disconnect": "resign",
-        "protocol": "resign",
-        "illegal_move": "resign",
-        "turn_limit": "draw",
-    }.get(termination or "", "win" if winner is not None else "draw")
-    if winner is None and reason != "draw":
-        reason = "draw"
-    headers = {
-        "name": "hexarena game",
-        "platform": "hexarena",
-        "playercross": players[0],
-        "playercircle": players[1],
-        "endreason": reason,
-        "version": "1",
-    }
-    if winner is not None:
-        headers["winner"] = "cross" if winner == 0 else "circle"
-    if finished is not None:
-        headers["utcdatetime"] = finished.strftime("%Y-%m-%d %H:%M:%S")
-    return headers
 
 
 def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> dict[str, Any]:
@@ -98,13 +51,10 @@ def record_json(record: GameRecord) -> dict[str, Any]:
     out = summary_json(record)
     moves = [m.move for m in record.moves]
     out["moves"] = [_move_json(m, m.timestamp) for m in record.moves]
-    headers = {}
-    if record.game == "htttx":
-        headers = _htttx_headers(
-            [p.name for p in record.players], record.termination, record.winner, record.finished_at
-        )
+    facts = RecordFacts([p.name for p in record.players], record.termination, record.winner, record.finished_at)
     try:
-        out["notation"] = notation(record.game, record.params, moves, headers)
+        # the game's record (``Game.record_notation``): HTTTX Notation v1, Hive's UHP GameString, else the moves
+        out["notation"] = get_game(record.game).record_notation(record.params, moves, facts)
     except Exception as exc:  # a stored game that no longer parses must still be served
         out["notation"] = None
         out["notation_error"] = str(exc)
@@ -133,16 +83,14 @@ def live_record(live: LiveMatch) -> dict[str, Any]:
     out = live_summary(live)
     out["moves"] = [_move_json(m, utc(m.timestamp)) for m in live.moves]
     out["state"] = live.game.to_json(live.state)
-    headers: dict[str, str] = {}
-    if live.game.name == "htttx":
-        result = live.result
-        headers = _htttx_headers(
-            [str(p.get("name")) for p in live.describe_players()],
-            str(result.outcome.termination) if result else None,
-            result.outcome.winner if result else None,
-            utc(result.finished) if result else None,
-        )
-    out["notation"] = notation(live.game.name, live.referee.params, [m.move for m in live.moves], headers)
+    result = live.result
+    facts = RecordFacts(
+        [str(p.get("name")) for p in live.describe_players()],
+        str(result.outcome.termination) if result else None,
+        result.outcome.winner if result else None,
+        utc(result.finished) if result else None,
+    )
+    out["notation"] = live.game.record_notation(live.referee.params, [m.move for m in live.moves], facts)
     return out
 
 

@@ -10,7 +10,7 @@ Modules, from pure to IO:
 * ``runner``     ``TournamentConfig`` and ``Runner`` (state in the store, resumable, SPRT stop)
 * ``ratings``    persistent per-game Elo behind the leaderboard
 * ``report``     self-contained HTML report with SVG plots
-* ``cli``        ``hexarena tournament ...``; ``routes``: the HTTP API router
+* ``cli``        ``hexarena tournament ...`` (the HTTP API is the server's: ``hexarena.server.tournaments``)
 
 Kept import-free so that ``import hexarena.tournament.stats`` pulls in nothing else.
 """

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.game import Game
 
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -31,7 +32,7 @@ BALANCE_WINDOW = (0.3, 0.7)
 PLAYOUT_PLIES = 400
 
 
-def play_opening(game: Any, params: dict[str, Any], moves: Sequence[str]) -> Any:
+def play_opening(game: Game[Any, Any], params: dict[str, Any], moves: Sequence[str]) -> Any:
     """The state after ``moves`` from ``game.new(**params)``; ConfigError names the move that fails."""
     state = game.new(**params)
     for i, text in enumerate(moves):
@@ -46,7 +47,7 @@ def play_opening(game: Any, params: dict[str, Any], moves: Sequence[str]) -> Any
     return state
 
 
-def playout_score(game: Any, state: Any, rng: random.Random, playouts: int) -> float:
+def playout_score(game: Game[Any, Any], state: Any, rng: random.Random, playouts: int) -> float:
     """Seat 0's mean score over ``playouts`` uniformly random games from ``state``."""
     total = 0.0
     for _ in range(playouts):
@@ -61,7 +62,7 @@ def playout_score(game: Any, state: Any, rng: random.Random, playouts: int) -> f
 
 
 def random_opening(
-    game: Any, params: dict[str, Any], plies: int, rng: random.Random, tries: int = 50, balance: int = 0
+    game: Game[Any, Any], params: dict[str, Any], plies: int, rng: random.Random, tries: int = 50, balance: int = 0
 ) -> list[str]:
     """``plies`` random legal moves that leave the game open (retried up to ``tries`` times, then shortened).
 
@@ -93,7 +94,9 @@ def random_opening(
     return []
 
 
-def parse_openings(text: str, game: Any, params: dict[str, Any], source: str = "openings") -> list[list[str]]:
+def parse_openings(
+    text: str, game: Game[Any, Any], params: dict[str, Any], source: str = "openings"
+) -> list[list[str]]:
     """Openings from the text of an openings file, each replayed to check it."""
     out: list[list[str]] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -111,7 +114,7 @@ def parse_openings(text: str, game: Any, params: dict[str, Any], source: str = "
     return out
 
 
-def load_openings(path: str | Path, game: Any, params: dict[str, Any]) -> list[list[str]]:
+def load_openings(path: str | Path, game: Game[Any, Any], params: dict[str, Any]) -> list[list[str]]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -125,7 +128,7 @@ class OpeningBook:
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         params: dict[str, Any],
         seed: int,
         plies: int = 0,

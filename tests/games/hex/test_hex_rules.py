@@ -222,7 +222,8 @@ def test_states_compare_by_position() -> None:
     assert a == b and hash(a) == hash(b) and a.hash == b.hash
     assert a != play_all(GAME.new(size=4), "a1", "b2")
     j = GAME.to_json(a)
-    assert j["board"] == ["B...", ".W..", "..B.", "...."] and j["toMove"] == 1 and j["lastMove"] == "c3"
+    assert j["board"] == ["B...", ".W..", "..B.", "...."] and j["to_move"] == 1 and j["lastMove"] == "c3"
+    assert j["sides"] == ["black", "white"]
 
 
 def test_random_move_is_uniform_over_legal() -> None:

@@ -113,7 +113,8 @@ def test_to_json() -> None:
     s = HTTTX.play(HTTTX.new(turn_limit=9), ((1, -1), (2, 0)))
     assert HTTTX.to_json(s) == {
         "cells": [{"q": 0, "r": 0, "p": "x"}, {"q": 1, "r": -1, "p": "o"}, {"q": 2, "r": 0, "p": "o"}],
-        "to_move": "x",
+        "to_move": 0,
+        "sides": ["x", "o"],
         "winner": None,
         "win_line": None,
         "turns": 1,

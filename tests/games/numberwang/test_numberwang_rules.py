@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from hexarena.core import ConfigError, IllegalMove, InvalidMove, Termination, get_game
 from hexarena.games.numberwang import GAME, MAX_STEP, MIN_STEP
-from hexarena.games.numberwang.battlebot import battlebot_state, battlebot_turn
+from hexarena.games.numberwang.battlebot import battlebot_turn
+from hexarena.wire.battlebot import shape_for
 
 
 def test_first_player_wins_at_ten_second_at_minus_ten() -> None:
@@ -62,6 +63,7 @@ def test_parse_only_raises_invalid_move(text: str) -> None:
 
 
 def test_battlebot_shapes() -> None:
+    battlebot_state = shape_for("numberwang").state  # the wire layer around the game's own shape
     players = ("a", "b")
     s = GAME.new()
     assert battlebot_state(s, players) == {

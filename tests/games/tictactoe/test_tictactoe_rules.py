@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from hexarena.core import IllegalMove, InvalidMove, Outcome, Termination, get_game
 from hexarena.games.tictactoe import GAME, TicTacToeState
-from hexarena.games.tictactoe.battlebot import battlebot_state, battlebot_turn, battlebot_turn_of
+from hexarena.games.tictactoe.battlebot import battlebot_turn, battlebot_turn_of
+from hexarena.wire.battlebot import shape_for
 
 
 def test_registered_with_battlebot_alias() -> None:
@@ -118,6 +119,7 @@ def test_parse_only_raises_invalid_move(text: str) -> None:
 
 
 def test_battlebot_state_shapes() -> None:
+    battlebot_state = shape_for("tictactoe").state  # the wire layer around the game's own shape
     players = ("IdiotBot2", "IdiotBot")
     s = GAME.new()
     assert battlebot_state(s, players) == {

@@ -70,4 +70,5 @@ def make_game(accelerated: bool | None = None) -> HexGame:
     game: HexGame = AcceleratedHexGame()
     return game
 
+
 __all__ = ["PURE_PYTHON_ENV", "AcceleratedHexGame", "available", "enabled", "make_game"]

@@ -16,10 +16,11 @@ from __future__ import annotations
 import random
 from array import array
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.geometry import (
@@ -304,6 +305,21 @@ class HexGame(RuleGame[HexState, HexMove]):
         """The colour ``seat`` plays now: after a swap seat 0 plays white (``seat_names`` are the initial ones)."""
         return COLOUR_NAMES[state.colour_of(seat)]
 
+    def htp_colour(self, state: HexState, seat: Seat) -> str:
+        """The HTP colour argument (``b`` / ``w``) of what ``seat`` plays now (the HTP and UAIS adapters')."""
+        return "b" if state.colour_of(seat) == BLACK else "w"
+
+    def battlebot_shape(self) -> BattlebotShape[HexState, HexMove]:
+        from hexarena.games.hex.battlebot import shape
+
+        return shape(self)
+
+    def legal_view(self, state: HexState) -> dict[str, Any]:
+        """``kind: cells`` with (row, col) cells; ``swap`` is in ``extra``."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        return cells_view(self, state)
+
     def _show(self, move: object) -> str:
         if isinstance(move, tuple) and len(move) == 2 and all(type(x) is int and x >= 0 for x in move):
             r, c = move
@@ -326,17 +342,18 @@ class HexGame(RuleGame[HexState, HexMove]):
 
     def to_json(self, state: HexState) -> dict[str, Any]:
         last = state.last
-        return {
-            "size": state.size,
-            "swap": state.swap,
-            "ply": state.ply,
-            "swapped": state.swapped,
-            "colours": [COLOUR_NAMES[state.colour_of(0)], COLOUR_NAMES[state.colour_of(1)]],
-            "toMove": self.to_move(state),
-            "board": self.rows(state),
-            "lastMove": None if last is None else self.format(last),
-            "winner": state.winner,
-        }
+        return state_view(
+            self,
+            state,
+            size=state.size,
+            swap=state.swap,
+            ply=state.ply,
+            swapped=state.swapped,
+            colours=[COLOUR_NAMES[state.colour_of(0)], COLOUR_NAMES[state.colour_of(1)]],
+            board=self.rows(state),
+            lastMove=None if last is None else self.format(last),
+            winner=state.winner,
+        )
 
     @staticmethod
     def to_board(state: HexState) -> HexBoard:
@@ -416,3 +433,6 @@ def _default_game() -> HexGame:
 
 
 GAME = _default_game()
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[HexState, HexMove] = GAME

@@ -15,10 +15,11 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.game import Game, Param, RuleGame, state_view
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hexdots.board import DotsBoard, Line, apply_line, check_line, is_legal_id
 from hexarena.games.hexdots.geometry import MAX_SIZE, Coord, Geometry, geometry
@@ -234,13 +235,31 @@ class HexDotsGame(RuleGame[DotsState, Line]):
         return {"rows": state.rows, "cols": state.cols}
 
     def to_json(self, state: DotsState) -> dict[str, Any]:
-        """The original protocol's Game object, with the seat names as player names (UI and spectators)."""
+        """The original protocol's Game object, with the seat names as player names (UI and spectators), and the
+        fields every game's view starts with (``to_move``, ``sides``)."""
         from hexarena.games.hexdots.wire import game_json
 
-        return game_json(state, self.seat_names)
+        return state_view(self, state, **game_json(state, self.seat_names))
+
+    def battlebot_shape(self) -> BattlebotShape[DotsState, Line]:
+        from hexarena.games.hexdots.battlebot import shape
+
+        return shape()
+
+    def legal_view(self, state: DotsState) -> dict[str, Any]:
+        """``kind: lines``: ``moves = [{"move": "0,0-0,1", "a": [0, 0], "b": [0, 1]}]``."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        return {
+            "kind": "lines",
+            "moves": [{"move": self.format(m), "a": list(m[0]), "b": list(m[1])} for m in self.legal(state)],
+        }
 
     def ply(self, state: DotsState) -> int:
         return state.ply
 
 
 GAME = HexDotsGame()
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[DotsState, Line] = GAME

@@ -14,13 +14,26 @@ and shared freely (across threads too) and inputs are never mutated, not even tr
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from hexarena.core.errors import IllegalMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.battlebot import BattlebotShape
+from hexarena.core.errors import IllegalMove, InvalidMove
+from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
 from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.games.hive.board import KIND_COUNT, KIND_LETTERS, NAME, PASS, Board, Move, kinds_of, qr
+from hexarena.games.hive.board import (
+    KIND_COUNT,
+    KIND_LETTERS,
+    NAME,
+    PASS,
+    PID_OF_NAME,
+    Board,
+    Move,
+    cell_at,
+    kinds_of,
+    qr,
+)
 from hexarena.games.hive.notation import (
     EXPANSIONS,
     check_move_syntax,
@@ -184,17 +197,74 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
             seat: {KIND_LETTERS[k]: b.in_hand(c, k) for k in kinds_of(b.expansions) if b.in_hand(c, k)}
             for c, seat in enumerate(self.seat_names)
         }
-        r = b.result()
-        return {
-            "game_type": game_type(b.expansions),
-            "state": state_string(b),
-            "turn": turn_string(b),
-            "to_move": None if r >= 0 else self.seat_names[b.ply & 1],
-            "board": cells,
-            "hands": hands,
-            "last_moved": NAME[b.stunned] if b.stunned >= 0 else None,
-            "game_string": self.game_string(state),
-        }
+        return state_view(
+            self,
+            state,
+            game_type=game_type(b.expansions),
+            state=state_string(b),
+            turn=turn_string(b),
+            board=cells,
+            hands=hands,
+            last_moved=NAME[b.stunned] if b.stunned >= 0 else None,
+            game_string=self.game_string(state),
+        )
+
+    # ------------------------------------------------------------------ presentation and export
+    def legal_view(self, state: HiveState) -> dict[str, Any]:
+        """``kind: hive``: ``moves = [{"move": "wS1 wQ-", "piece": "wS1", "from": [q, r] | None, "to": [q, r]}]``;
+        a pass is ``{"move": "pass", "piece": None, "from": None, "to": None}``."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        board = state.board
+        out: list[dict[str, Any]] = []
+        for hm in self.legal(state):
+            pid, dest = self.resolve(state, hm)
+            if pid < 0:
+                out.append({"move": hm.text, "piece": None, "from": None, "to": None})
+                continue
+            src = board.pos[pid]
+            out.append(
+                {
+                    "move": hm.text,
+                    "piece": NAME[pid],
+                    "from": None if src is None else list(qr(src)),
+                    "to": list(qr(dest)),
+                }
+            )
+        return {"kind": "hive", "moves": out}
+
+    def battlebot_shape(self) -> BattlebotShape[HiveState, HiveMove]:
+        from hexarena.games.hive.battlebot import shape
+
+        return shape(self)
+
+    def probes(self) -> Mapping[str, Probe]:
+        return {"hive_why": self.why}
+
+    def why(self, state: HiveState, piece: Any, q: Any, r: Any) -> dict[str, Any]:
+        """A click outside the highlighted cells: the move it would be, or the rules' reason why not.
+
+        Returns ``{"move": text}`` when moving ``piece`` to (q, r) is legal after all; raises IllegalMove with the
+        engine's own explanation otherwise (``no piece may move before its side's queen is placed``...).
+        """
+        if not isinstance(piece, str) or piece not in PID_OF_NAME:
+            raise InvalidMove(f"no Hive piece {piece!r}")
+        if type(q) is not int or type(r) is not int:
+            raise InvalidMove(f"a cell is two integers (q, r), got {[q, r]!r}")
+        move = (PID_OF_NAME[piece], cell_at(q, r))
+        try:
+            text = format_move(state.board, move)
+        except IllegalMove:
+            raise IllegalMove(f"{piece} to ({q}, {r}): that cell does not touch the hive") from None
+        self.play(state, HiveMove(text))  # IllegalMove with the reason
+        return {"move": text}
+
+    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+        """The UHP GameString of the replayed moves, which Mzinga and other Hive tools read."""
+        state = self.new(**params)
+        for m in moves:
+            state = self.play(state, self.parse(m))
+        return self.game_string(state)
 
     # ------------------------------------------------------------------ Hive extras
     def normalize(self, state: HiveState, move: HiveMove) -> HiveMove:
@@ -256,3 +326,6 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
 
 
 GAME = HiveGame()
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[HiveState, HiveMove] = GAME

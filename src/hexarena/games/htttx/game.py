@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
 from hexarena.core.registry import register_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
@@ -178,7 +179,9 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return ((q1, r1), (q2, r2))
 
     def format(self, move: Move) -> str:
-        (q1, r1), (q2, r2) = coerce_move(move)
+        """``[q1,r1][q2,r2]``. ``move`` is a ``Move`` whose shape ``play`` or ``parse`` has checked: the referee
+        writes every move ``play`` accepted, so checking it again here cost each move a second ``coerce_move``."""
+        (q1, r1), (q2, r2) = move
         return f"[{q1},{r1}][{q2},{r2}]"
 
     def params_of(self, state: HtttxState) -> dict[str, Any]:
@@ -192,17 +195,70 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return state.turns
 
     def to_json(self, state: HtttxState) -> dict[str, Any]:
-        return {
-            "cells": [{"q": q, "r": r, "p": SIDES[seat]} for (q, r), seat in state.cells.items()],
-            "to_move": None if state.to_move_seat is None else SIDES[state.to_move_seat],
-            "winner": None if state.winner is None else SIDES[state.winner],
-            "win_line": None if state.win_line is None else [[q, r] for q, r in state.win_line],
-            "turns": state.turns,
-            "view_distance": state.view_distance,
-            "win_distance": state.win_distance,
-            "turn_limit": state.turn_limit,
-        }
+        return state_view(
+            self,
+            state,
+            cells=[{"q": q, "r": r, "p": SIDES[seat]} for (q, r), seat in state.cells.items()],
+            winner=None if state.winner is None else SIDES[state.winner],
+            win_line=None if state.win_line is None else [[q, r] for q, r in state.win_line],
+            turns=state.turns,
+            view_distance=state.view_distance,
+            win_distance=state.win_distance,
+            turn_limit=state.turn_limit,
+        )
+
+    # ----- presentation and export -----
+
+    def legal_view(self, state: HtttxState) -> dict[str, Any]:
+        """``kind: htttx``: ``cells = [[q, r], ...]`` legal for the first stone; the page asks the
+        ``htttx_first`` probe for the second stone's cells (a pair list would be quadratic)."""
+        if state.to_move_seat is None:
+            return {"kind": "none", "moves": []}
+        return {"kind": "htttx", "cells": [[q, r] for q, r in sorted(state.board().legal_cells())]}
+
+    def probes(self) -> Mapping[str, Probe]:
+        return {"htttx_first": self.first_stone}
+
+    def first_stone(self, state: HtttxState, q: Any, r: Any) -> dict[str, Any]:
+        """Check the first stone of a turn on its own (the web page asks before the second click).
+
+        Returns ``{"cell": [q, r], "wins": bool, "cells": [...]}`` with the cells legal for the second stone;
+        raises IllegalMove / InvalidMove with the rules' own reason (``cell (3, 4) is occupied``).
+        """
+        if type(q) is not int or type(r) is not int:
+            raise InvalidMove(f"a cell is two integers (q, r), got {[q, r]!r}")
+        seat = state.to_move_seat
+        if seat is None:
+            raise IllegalMove("the game is over")
+        board = state.board()  # a private copy: placing on it never touches the state
+        wins = board.place(q, r, seat)
+        if wins:
+            board.undo()
+            cells = [c for c in board.legal_cells() if c != (q, r)]
+        else:
+            cells = board.legal_cells()
+        return {"cell": [q, r], "wins": bool(wins), "cells": [[a, b] for a, b in sorted(cells)]}
+
+    def spectator_extras(self, state: HtttxState, view: dict[str, Any] | None) -> dict[str, Any]:
+        """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
+        if view is not None and isinstance(view.get("cells"), list):
+            return {"board": {"cells": view["cells"]}}
+        return {"board": {"cells": [{"q": q, "r": r, "p": SIDES[s]} for (q, r), s in state.cells.items()]}}
+
+    def battlebot_shape(self) -> BattlebotShape[HtttxState, Move]:
+        from hexarena.games.htttx.battlebot import shape
+
+        return shape(self)
+
+    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+        """Hexagonal Tic Tac Toe Notation v1, with the players, the end and the time as headers."""
+        from hexarena.games.htttx.notation import GameRecord, headers_for, write_record
+
+        return write_record(GameRecord(headers=headers_for(facts), turns=[self.parse(m) for m in moves], threats=[]))
 
 
 HTTTX = HtttxGame()
 register_game(HTTTX)
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[HtttxState, Move] = HTTTX

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hexarena.core.errors import ConfigError, HexarenaError, InvalidMove
+from hexarena.core.game import RecordFacts
 from hexarena.games.htttx.state import Move
 
 if TYPE_CHECKING:
@@ -130,6 +131,39 @@ def write_record(record: GameRecord) -> str:
     for n, ((q1, r1), (q2, r2)) in enumerate(record.turns, 1):
         turns.append(f"{n}. [{q1},{r1}][{q2},{r2}]{'!' * threats[n - 1]};")
     return "".join(parts) + ";\n" + " ".join(turns) + ("\n" if turns else "")
+
+
+def headers_for(facts: RecordFacts) -> dict[str, str]:
+    """The v1 headers of a game hexarena played: players, end reason, winner, time.
+
+    Notation v1 knows win | time | resign | draw: a forfeit (disconnect, protocol violation, illegal move) is
+    written as ``resign`` (the loser gave the game away; "win" would claim a line on the board).
+    """
+    winner = facts.winner
+    reason = {
+        "normal": "win" if winner is not None else "draw",
+        "time": "time",
+        "resign": "resign",
+        "disconnect": "resign",
+        "protocol": "resign",
+        "illegal_move": "resign",
+        "turn_limit": "draw",
+    }.get(facts.termination or "", "win" if winner is not None else "draw")
+    if winner is None and reason != "draw":
+        reason = "draw"
+    headers = {
+        "name": "hexarena game",
+        "platform": "hexarena",
+        "playercross": facts.players[0],
+        "playercircle": facts.players[1],
+        "endreason": reason,
+        "version": "1",
+    }
+    if winner is not None:
+        headers["winner"] = "cross" if winner == 0 else "circle"
+    if facts.finished is not None:
+        headers["utcdatetime"] = facts.finished.strftime("%Y-%m-%d %H:%M:%S")
+    return headers
 
 
 def record_from_state(state: HtttxState, headers: dict[str, str] | None = None) -> GameRecord:

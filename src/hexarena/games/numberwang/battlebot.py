@@ -9,25 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.types import Outcome, Seat
-from hexarena.games.numberwang.game import GAME, MAX_STEP, MIN_STEP, NumberwangState
-from hexarena.games.tictactoe.battlebot import reason_of
-
-
-def battlebot_state(state: NumberwangState, players: tuple[str, str], outcome: Outcome | None = None) -> dict[str, Any]:
-    """The battlebot state dict. ``outcome`` overrides the rules' result (e.g. a timeout decided by the referee)."""
-    result = outcome if outcome is not None else GAME.outcome(state)
-    out: dict[str, Any] = {
-        "players": [players[0], players[1]],
-        "complete": result is not None,
-        "board": {"n": state.n},
-        "nextPlayer": players[state.ply % 2],
-    }
-    if result is not None:
-        out["victor"] = None if result.winner is None else players[result.winner]
-        out["reason"] = reason_of(result)
-    return out
+from hexarena.core.types import Seat
+from hexarena.games.numberwang.game import MAX_STEP, MIN_STEP, NumberwangState
 
 
 def battlebot_turn(turn: Any, seat: Seat) -> int:
@@ -47,3 +32,14 @@ def battlebot_turn(turn: Any, seat: Seat) -> int:
 def battlebot_turn_of(move: int, seat: Seat) -> dict[str, Any]:
     """The turn a battlebot client would send for ``move``."""
     return {"n": move}
+
+
+def shape() -> BattlebotShape[NumberwangState, int]:
+    """Numberwang on the battlebot wire: the original server's smoke-test game, ``board: {n}``."""
+    return BattlebotShape(
+        "numberwang",
+        extra=lambda s, p: {"board": {"n": s.n}},
+        read=lambda t, seat, s: battlebot_turn(t, seat),
+        write=lambda m, seat, s: battlebot_turn_of(m, seat),
+        alternating=True,
+    )

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.game import Game, Param, RuleGame, state_view
 from hexarena.core.types import Outcome, Seat, Termination
 
 MIN_STEP, MAX_STEP = -10, 10
@@ -102,7 +103,21 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
         )
 
     def to_json(self, state: NumberwangState) -> dict[str, Any]:
-        return {"n": state.n, "ply": state.ply, "plyLimit": state.ply_limit, "toMove": self.to_move(state)}
+        return state_view(self, state, n=state.n, ply=state.ply, plyLimit=state.ply_limit)
+
+    def battlebot_shape(self) -> BattlebotShape[NumberwangState, int]:
+        from hexarena.games.numberwang.battlebot import shape
+
+        return shape()
+
+    def legal_view(self, state: NumberwangState) -> dict[str, Any]:
+        """``kind: number``: any integer from ``min`` to ``max``."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        return {"kind": "number", "min": MIN_STEP, "max": MAX_STEP}
 
 
 GAME = NumberwangGame()
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[NumberwangState, int] = GAME

@@ -1,49 +1,20 @@
 """The battlebot wire shapes of noughts and crosses (docs/protocols/battlebot.md; dprgarner/battlebot-server, 2017).
 
 State: ``{"players", "complete", "board" (3x3 of ""/"X"/"O"), "nextPlayer", "marks": {"X", "O"}}`` plus
-``victor`` (a bot id or None) and ``reason`` once complete. Turn: ``{"mark": "X", "space": [row, col]}``.
-Like the original reducer, ``nextPlayer`` keeps alternating after the last move (the example final state
-of the original names the loser as ``nextPlayer``); bots must look at ``complete`` first.
+``victor`` (a bot id or None) and ``reason`` once complete (the common keys are ``hexarena.wire.battlebot``'s).
+Turn: ``{"mark": "X", "space": [row, col]}``. Like the original reducer, ``nextPlayer`` keeps alternating after
+the last move (the example final state of the original names the loser as ``nextPlayer``); bots must look at
+``complete`` first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.games.tictactoe.game import GAME, Move, TicTacToeState
-
-# How a match's termination reads in the battlebot ``reason`` field (the original's words where it had them).
-REASONS: dict[Termination, str] = {
-    Termination.NORMAL: "complete",
-    Termination.TIME: "timeout",
-    Termination.DISCONNECT: "disconnect",
-    Termination.ILLEGAL_MOVE: "invalid",
-    Termination.PROTOCOL: "invalid",
-    Termination.ERROR: "error",
-}
-
-
-def reason_of(outcome: Outcome) -> str:
-    """The battlebot ``reason`` string for an outcome (termination value when the original had no word)."""
-    return REASONS.get(outcome.termination, str(outcome.termination))
-
-
-def battlebot_state(state: TicTacToeState, players: tuple[str, str], outcome: Outcome | None = None) -> dict[str, Any]:
-    """The battlebot state dict. ``outcome`` overrides the rules' result (e.g. a timeout decided by the referee)."""
-    result = outcome if outcome is not None else GAME.outcome(state)
-    out: dict[str, Any] = {
-        "players": [players[0], players[1]],
-        "complete": result is not None,
-        "board": GAME.rows(state),
-        "nextPlayer": players[state.ply % 2],
-        "marks": {"X": players[0], "O": players[1]},
-    }
-    if result is not None:
-        out["victor"] = None if result.winner is None else players[result.winner]
-        out["reason"] = reason_of(result)
-    return out
+from hexarena.core.types import Seat
+from hexarena.games.tictactoe.game import Move, TicTacToeGame, TicTacToeState
 
 
 def battlebot_turn(turn: Any, seat: Seat) -> Move:
@@ -81,3 +52,14 @@ def battlebot_turn(turn: Any, seat: Seat) -> Move:
 def battlebot_turn_of(move: Move, seat: Seat) -> dict[str, Any]:
     """The turn a battlebot client would send for ``move`` (used by reference clients and tests)."""
     return {"mark": "X" if seat == 0 else "O", "space": [move[0], move[1]]}
+
+
+def shape(game: TicTacToeGame) -> BattlebotShape[TicTacToeState, Move]:
+    """Noughts and crosses on the battlebot wire: the original server's game, under its own id."""
+    return BattlebotShape(
+        "noughtsandcrosses",
+        extra=lambda s, p: {"board": game.rows(s), "marks": {"X": p[0], "O": p[1]}},
+        read=lambda t, seat, s: battlebot_turn(t, seat),
+        write=lambda m, seat, s: battlebot_turn_of(m, seat),
+        alternating=True,
+    )

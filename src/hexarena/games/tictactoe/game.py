@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Param, RuleGame
+from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
 from hexarena.core.types import Outcome, Seat, Termination
 
 Move = tuple[int, int]
@@ -146,13 +147,28 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
         return "\n".join(lines)
 
     def to_json(self, state: TicTacToeState) -> dict[str, Any]:
-        return {
-            "board": self.rows(state),
-            "ply": state.ply,
-            "toMove": self.to_move(state),
-            "winner": state.winner,
-            "line": list(state.line) if state.line is not None else None,
-        }
+        return state_view(
+            self,
+            state,
+            board=self.rows(state),
+            ply=state.ply,
+            winner=state.winner,
+            line=list(state.line) if state.line is not None else None,
+        )
+
+    def battlebot_shape(self) -> BattlebotShape[TicTacToeState, Move]:
+        from hexarena.games.tictactoe.battlebot import shape
+
+        return shape(self)
+
+    def legal_view(self, state: TicTacToeState) -> dict[str, Any]:
+        """``kind: cells``: the empty (row, col) cells."""
+        if self.to_move(state) is None:
+            return {"kind": "none", "moves": []}
+        return cells_view(self, state)
 
 
 GAME = TicTacToeGame()
+
+if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
+    _CHECKED: Game[TicTacToeState, Move] = GAME

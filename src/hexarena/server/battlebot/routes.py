@@ -13,24 +13,25 @@ salt)``; the hash is compared in constant time. ``{"authentication": "OK", bot_i
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import contextlib
 import hashlib
 import hmac
 import json
 import logging
 import secrets
-from collections.abc import MutableMapping
+from collections.abc import AsyncIterator, MutableMapping
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import JSONResponse
 from starlette.requests import Request
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hexarena.core.errors import ConfigError
 from hexarena.players.battlebot import BattlebotConnection
-from hexarena.server.battlebot.lobby import BattlebotSettings, Lobby, register
+from hexarena.server.battlebot.lobby import Lobby
 from hexarena.server.schemas import text_problem
+from hexarena.server.services import services_of
 from hexarena.wire.battlebot import Shape, shape_for
 from hexarena.wire.http import read_limited_body
 
@@ -75,7 +76,7 @@ async def register_bot(game: str, request: Request) -> JSONResponse:
     problem = text_problem(owner, 200)
     if problem:
         return _error(400, f"owner {problem}")
-    store = request.app.state.store
+    store = services_of(request.app).store
     if store is None:
         return _error(503, "this server has no database: bots cannot be registered")
     from hexarena.store.errors import Conflict, InvalidRecord
@@ -171,7 +172,7 @@ async def _refuse(ws: WebSocket, why: str) -> BattlebotConnection | None:
 
 async def battlebot_socket(ws: WebSocket) -> None:
     """One bot's socket for its whole life: login, wait in the lobby, play, closed by the server at the end."""
-    lobby: Lobby | None = getattr(ws.app.state, "battlebot", None)
+    lobby = lobby_of(ws.app)
     if lobby is None:
         await ws.close(code=1011)
         return
@@ -202,31 +203,34 @@ async def battlebot_socket(ws: WebSocket) -> None:
         conn.lost()
 
 
-def install(app: FastAPI, settings: BattlebotSettings | None = None, prefix: str = "/battlebot") -> None:
-    """Add the battlebot routes and socket to ``app``; the lobby starts with the app (a startup hook)."""
-    app.state.battlebot_settings = settings or BattlebotSettings()
-    register()
-
-    async def start_lobby(app: FastAPI) -> None:
-        app.state.battlebot = Lobby(app.state.manager, app.state.store, app.state.battlebot_settings)
-
-    app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_lobby]
-    for path in ("/bots/{game}", f"{prefix}/bots/{{game}}"):
-        app.add_api_route(
-            path,
-            register_bot,
-            methods=["POST"],
-            status_code=201,
-            tags=["battlebot"],
-            summary="Register a battlebot bot: {bot_id, owner} -> {game, bot_id, pass_hash}",
-        )
-    for path in ("/", prefix, f"{prefix}/"):
-        app.add_api_websocket_route(path, battlebot_socket)
+def lobby_of(app: Any) -> Lobby | None:
+    """The running app's lobby (None before start-up made it)."""
+    lobby = getattr(app.state, "battlebot", None)
+    return lobby if isinstance(lobby, Lobby) else None
 
 
-def configure(app: FastAPI, **changes: Any) -> BattlebotSettings:
-    """Change the battlebot settings of an app the protocol is installed in, before it starts (``hexarena serve
-    --battlebot-contest-rules``); returns the settings the lobby will use. ConfigError for a bad value."""
-    settings: BattlebotSettings = dataclasses.replace(app.state.battlebot_settings, **changes)
-    app.state.battlebot_settings = settings
-    return settings
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The lobby lives as long as the server; at shutdown bots still waiting for a game are told (close 1001)."""
+    services = services_of(app)
+    lobby = Lobby(services.manager, services.store, services.settings.battlebot)
+    app.state.battlebot = lobby
+    try:
+        yield
+    finally:
+        await lobby.close()
+
+
+PREFIX = "/battlebot"
+router = APIRouter()
+for _path in ("/bots/{game}", f"{PREFIX}/bots/{{game}}"):
+    router.add_api_route(
+        _path,
+        register_bot,
+        methods=["POST"],
+        status_code=201,
+        tags=["battlebot"],
+        summary="Register a battlebot bot: {bot_id, owner} -> {game, bot_id, pass_hash}",
+    )
+for _path in ("/", PREFIX, f"{PREFIX}/"):
+    router.add_api_websocket_route(_path, battlebot_socket)

@@ -10,7 +10,7 @@
 | ``GET /<id>`` | 200 Game; unknown id 404 |
 | ``POST /<id>/observers`` ``{wrapper?}`` | streamed ``application/x-multi-json`` + ``X-Observer-Token``: the Game, then one Delta per move, one JSON document per line, each printed into ``wrapper`` at its first ``%s`` |
 
-Mounted under ``/dots`` in the main app (``install``) and at the root of its own port (``dots_app`` /
+Mounted under ``/dots`` in the main app (``router``, ``lifespan``) and at the root of its own port (``dots_app`` /
 ``serve_with_dots``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
 nobody was given gets 403 without disqualifying anyone (it cannot be traced to a seat); a token that was valid
 once (replayed, or used after its turn ended) disqualifies the seat it was given to. Wire facts and the
@@ -20,28 +20,27 @@ choices made where the seed is silent: docs/protocols/hexdots.md.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from hexarena.core.errors import ConfigError
 from hexarena.games.hexdots.wire import parse_new_game
-from hexarena.server.dots.tables import DotsLobby, DotsSettings, DotsTable
-from hexarena.server.ratelimit import client_of, limiter_of, refusal
+from hexarena.server.dots.tables import DotsLobby, DotsTable
+from hexarena.server.ratelimit import client_of, refusal
 from hexarena.server.schemas import text_problem
+from hexarena.server.services import services_of
 from hexarena.server.sockets import WS_MAX_SIZE
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
-
-GetLobby = Callable[[Request], DotsLobby]
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -76,176 +75,199 @@ def observer_wrapper(body: bytes) -> tuple[str, str] | str:
     return head.replace("%%", "%"), tail.replace("%%", "%")
 
 
-def make_router(get_lobby: GetLobby, prefix: str = "") -> APIRouter:
-    """The protocol's routes; ``prefix`` is where the router is mounted (for ``Location``)."""
-    router = APIRouter(tags=["hexagon dots"])
-
-    def table_or_404(request: Request, game_id: str) -> DotsTable | JSONResponse:
-        table = get_lobby(request).get(game_id)
-        return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
-
-    def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
-        """429 with Retry-After once this client spent its create budget (shared with the server's other creates)."""
-        if lobby.limiter is None:
-            return None
-        client = client_of(request)
-        refused = lobby.limiter.hit(client)
-        if refused is None:
-            return None
-        message, headers = refusal(client, *refused)
-        return _error(429, message, headers)
-
-    @router.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201, response_class=Response)
-    async def create(request: Request) -> Response:
-        lobby = get_lobby(request)
-        limited = too_many(request, lobby)
-        if limited is not None:
-            return limited
-        body = await read_limited_body(request, lobby.settings.max_body)
-        if body is None:
-            return _error(403, "invalid game data: body too large")
-        try:
-            params = parse_new_game(body)
-        except ConfigError as exc:
-            return _error(403, str(exc))
-        table = lobby.create(params["rows"], params["cols"])
-        if table is None:
-            return _error(503, "too many open games; try again later")
-        return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
-
-    @router.get("/", summary="Games and their state")
-    async def listing(request: Request) -> list[dict[str, Any]]:
-        lobby = get_lobby(request)
-        lobby.expire()
-        return [t.summary() for t in lobby.tables.values()]
-
-    @router.get("/match", summary="A game waiting for a second player", status_code=201, response_class=Response)
-    async def match(request: Request) -> Response:
-        limited = too_many(request, get_lobby(request))
-        if limited is not None:
-            return limited
-        table = get_lobby(request).match()
-        if table is None:
-            return _error(503, "too many open games; try again later")
-        return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
-
-    @router.get("/{game_id}", summary="One game")
-    async def one(request: Request, game_id: str) -> Any:
-        found = table_or_404(request, game_id)
-        return found.game() if isinstance(found, DotsTable) else found
-
-    @router.post("/{game_id}/players", summary="Join; blocks until your turn")
-    async def join(request: Request, game_id: str) -> Response:
-        found = table_or_404(request, game_id)
-        if not isinstance(found, DotsTable):
-            return found
-        lobby = get_lobby(request)
-        body = await read_limited_body(request, lobby.settings.max_body)
-        try:
-            data = json.loads(body) if body else None
-        except ValueError:
-            data = None
-        name = data.get("name") if isinstance(data, dict) else None
-        if not isinstance(name, str) or not name.strip() or text_problem(name, 64):
-            return _error(400, "invalid player data: expected {name: <string of 1 to 64 characters>}")
-        if len(found.names) >= 2 or found.over:
-            return _error(410, "game is full")
-        try:
-            player = await lobby.join(found, name)
-        except Exception:
-            log.exception("could not start dots game %s", found.id)
-            return _error(503, "the game could not be started")
-        if player is None:
-            return _error(410, "game is full")
-        try:
-            token = await player.wait_turn(lobby.settings.join_seconds)
-        except TimeoutError:
-            lobby.leave(found, player)
-            return _error(408, f"no opponent joined within {lobby.settings.join_seconds:g} s")
-        headers = {"X-Turn-Token": token} if token else None
-        return JSONResponse(found.game(), headers=headers)
-
-    @router.post("/{game_id}/moves", summary="Draw a line with your X-Turn-Token; blocks until your next turn")
-    async def moves(request: Request, game_id: str) -> Response:
-        found = table_or_404(request, game_id)
-        if not isinstance(found, DotsTable):
-            return found
-        lobby = get_lobby(request)
-        token = request.headers.get("x-turn-token")
-        body = await read_limited_body(request, lobby.settings.max_body)
-        if not token:
-            return _error(403, "missing X-Turn-Token header")
-        seat = found.current.get(token)
-        if seat is None:
-            old = found.used.get(token)
-            if old is None:
-                return _error(403, "unknown turn token")
-            if found.over:
-                why = found.reasons.get(old)
-                return _error(403, why) if why else _error(410, "the game is over")
-            found.players[old].disqualify("stale turn token: each token is good for one move")
-            return _error(403, "stale turn token: each token is good for one move; you are disqualified")
-        player = found.players[seat]
-        error, before = player.submit(token, body)
-        if error is not None:
-            return _error(403, f"{error}; you are disqualified")
-        next_token = await player.wait_turn()
-        headers = {"X-Turn-Token": next_token} if next_token else None
-        return JSONResponse(found.delta(before), headers=headers)
-
-    @router.post("/{game_id}/observers", summary="Stream the Game, then a Delta per move")
-    async def observers(request: Request, game_id: str) -> Response:
-        found = table_or_404(request, game_id)
-        if not isinstance(found, DotsTable):
-            return found
-        body = await read_limited_body(request, get_lobby(request).settings.max_body)
-        wrapper = (
-            observer_wrapper(body)
-            if body is not None
-            else f"observer payload too large: a wrapper has at most {MAX_WRAPPER} characters"
-        )
-        if isinstance(wrapper, str):
-            return _error(400, wrapper)
-        head, tail = wrapper
-        queue = found.observe()
-
-        async def stream() -> AsyncIterator[bytes]:
-            try:
-                while True:
-                    item = await queue.get()
-                    if item is None:
-                        return
-                    yield f"{head}{json.dumps(item)}\n{tail}".encode()
-            finally:
-                found.observers.discard(queue)
-
-        headers = {"X-Observer-Token": secrets.token_hex(16)}
-        return StreamingResponse(stream(), media_type=MULTI_JSON, headers=headers)
-
-    return router
+def lobby_of(app: Any) -> DotsLobby:
+    """The app's tables (made by :func:`lifespan` when it starts)."""
+    lobby = getattr(app.state, "dots", None)
+    if not isinstance(lobby, DotsLobby):
+        raise RuntimeError("the dots tables are made when the server starts")
+    return lobby
 
 
-def _main_lobby(request: Request) -> DotsLobby:
-    return request.app.state.dots  # type: ignore[no-any-return]
+def main_lobby(connection: HTTPConnection) -> DotsLobby:
+    """The app's tables: a dependency, which the dots-only app overrides with its main app's (``dots_app``)."""
+    return lobby_of(connection.app)
 
 
-def install(app: FastAPI, settings: DotsSettings | None = None, prefix: str = "/dots") -> None:
-    """Mount the protocol under ``prefix`` of the main app; the tables start with the app (a startup hook)."""
-    app.state.dots_settings = settings or DotsSettings()
-
-    async def start_tables(app: FastAPI) -> None:
-        app.state.dots = DotsLobby(app.state.manager, app.state.dots_settings, limiter=limiter_of(app))
-
-    app.state.startup_hooks = [*getattr(app.state, "startup_hooks", []), start_tables]
-    app.include_router(make_router(_main_lobby, prefix), prefix=prefix)
+def main_prefix() -> str:
+    """Where the protocol is mounted, for ``Location`` (``/dots``; the dots-only app overrides it with ``""``)."""
+    return PREFIX
 
 
-def configure(app: FastAPI, **changes: Any) -> DotsSettings:
-    """Change the dots settings of an app the protocol is installed in, before it starts (``hexarena serve
-    --dots-rows/--dots-cols/--dots-turn-seconds``); returns the settings the tables will use."""
-    settings: DotsSettings = dataclasses.replace(app.state.dots_settings, **changes)
-    app.state.dots_settings = settings
-    return settings
+PREFIX = "/dots"
+LobbyDep = Annotated[DotsLobby, Depends(main_lobby)]
+PrefixDep = Annotated[str, Depends(main_prefix)]
+#: The protocol's routes at the root (the dots-only app); ``router`` has them under ``/dots`` (the main app).
+routes = APIRouter(tags=["hexagon dots"])
+
+
+def table_or_404(lobby: DotsLobby, game_id: str) -> DotsTable | JSONResponse:
+    table = lobby.get(game_id)
+    return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
+
+
+def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
+    """429 with Retry-After once this client spent its create budget (shared with the server's other creates)."""
+    if lobby.limiter is None:
+        return None
+    client = client_of(request)
+    refused = lobby.limiter.hit(client)
+    if refused is None:
+        return None
+    message, headers = refusal(client, *refused)
+    return _error(429, message, headers)
+
+
+@routes.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201, response_class=Response)
+async def create(request: Request, lobby: LobbyDep, prefix: PrefixDep) -> Response:
+    limited = too_many(request, lobby)
+    if limited is not None:
+        return limited
+    body = await read_limited_body(request, lobby.settings.max_body)
+    if body is None:
+        return _error(403, "invalid game data: body too large")
+    try:
+        params = parse_new_game(body)
+    except ConfigError as exc:
+        return _error(403, str(exc))
+    table = lobby.create(params["rows"], params["cols"])
+    if table is None:
+        return _error(503, "too many open games; try again later")
+    return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
+
+
+@routes.get("/", summary="Games and their state")
+async def listing(lobby: LobbyDep) -> list[dict[str, Any]]:
+    lobby.expire()
+    return [t.summary() for t in lobby.tables.values()]
+
+
+@routes.get("/match", summary="A game waiting for a second player", status_code=201, response_class=Response)
+async def match(request: Request, lobby: LobbyDep, prefix: PrefixDep) -> Response:
+    limited = too_many(request, lobby)
+    if limited is not None:
+        return limited
+    table = lobby.match()
+    if table is None:
+        return _error(503, "too many open games; try again later")
+    return Response(status_code=201, headers={"Location": f"{prefix}/{table.id}"})
+
+
+@routes.get("/{game_id}", summary="One game")
+async def one(lobby: LobbyDep, game_id: str) -> Any:
+    found = table_or_404(lobby, game_id)
+    return found.game() if isinstance(found, DotsTable) else found
+
+
+def player_name(body: bytes | None) -> str | None:
+    """The ``name`` of a join payload, or None when it is not a usable name."""
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:
+        data = None
+    name = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not name.strip() or text_problem(name, 64):
+        return None
+    return name
+
+
+@routes.post("/{game_id}/players", summary="Join; blocks until your turn")
+async def join(request: Request, lobby: LobbyDep, game_id: str) -> Response:
+    found = table_or_404(lobby, game_id)
+    if not isinstance(found, DotsTable):
+        return found
+    name = player_name(await read_limited_body(request, lobby.settings.max_body))
+    if name is None:
+        return _error(400, "invalid player data: expected {name: <string of 1 to 64 characters>}")
+    if len(found.names) >= 2 or found.over:
+        return _error(410, "game is full")
+    try:
+        player = await lobby.join(found, name)
+    except Exception:
+        log.exception("could not start dots game %s", found.id)
+        return _error(503, "the game could not be started")
+    if player is None:
+        return _error(410, "game is full")
+    try:
+        token = await player.wait_turn(lobby.settings.join_seconds)
+    except TimeoutError:
+        lobby.leave(found, player)
+        return _error(408, f"no opponent joined within {lobby.settings.join_seconds:g} s")
+    headers = {"X-Turn-Token": token} if token else None
+    return JSONResponse(found.game(), headers=headers)
+
+
+@routes.post("/{game_id}/moves", summary="Draw a line with your X-Turn-Token; blocks until your next turn")
+async def moves(request: Request, lobby: LobbyDep, game_id: str) -> Response:
+    found = table_or_404(lobby, game_id)
+    if not isinstance(found, DotsTable):
+        return found
+    token = request.headers.get("x-turn-token")
+    body = await read_limited_body(request, lobby.settings.max_body)
+    if not token:
+        return _error(403, "missing X-Turn-Token header")
+    seat = found.current.get(token)
+    if seat is None:
+        return refused_token(found, token)
+    player = found.players[seat]
+    error, before = player.submit(token, body)
+    if error is not None:
+        return _error(403, f"{error}; you are disqualified")
+    next_token = await player.wait_turn()
+    headers = {"X-Turn-Token": next_token} if next_token else None
+    return JSONResponse(found.delta(before), headers=headers)
+
+
+def refused_token(table: DotsTable, token: str) -> JSONResponse:
+    """The answer to a token that is not the one of the seat to move: never given (403, nobody disqualified),
+    or used already (the seat it was given to is disqualified, unless the game is over)."""
+    old = table.used.get(token)
+    if old is None:
+        return _error(403, "unknown turn token")
+    if table.over:
+        why = table.reasons.get(old)
+        return _error(403, why) if why else _error(410, "the game is over")
+    table.players[old].disqualify("stale turn token: each token is good for one move")
+    return _error(403, "stale turn token: each token is good for one move; you are disqualified")
+
+
+@routes.post("/{game_id}/observers", summary="Stream the Game, then a Delta per move")
+async def observers(request: Request, lobby: LobbyDep, game_id: str) -> Response:
+    found = table_or_404(lobby, game_id)
+    if not isinstance(found, DotsTable):
+        return found
+    body = await read_limited_body(request, lobby.settings.max_body)
+    wrapper = (
+        observer_wrapper(body)
+        if body is not None
+        else f"observer payload too large: a wrapper has at most {MAX_WRAPPER} characters"
+    )
+    if isinstance(wrapper, str):
+        return _error(400, wrapper)
+    head, tail = wrapper
+    headers = {"X-Observer-Token": secrets.token_hex(16)}
+    return StreamingResponse(observe(found, found.observe(), head, tail), media_type=MULTI_JSON, headers=headers)
+
+
+async def observe(
+    table: DotsTable, queue: asyncio.Queue[dict[str, Any] | None], head: str, tail: str
+) -> AsyncIterator[bytes]:
+    """The Game, then a Delta per move (from ``queue``), each document printed into the observer's wrapper."""
+    try:
+        while True:
+            item = await queue.get()
+            if item is None:
+                return
+            yield f"{head}{json.dumps(item)}\n{tail}".encode()
+    finally:
+        table.observers.discard(queue)
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The tables live as long as the server (their matches are the match manager's, stopped with it)."""
+    services = services_of(app)
+    app.state.dots = DotsLobby(services.manager, services.settings.dots, limiter=services.limiter)
+    yield
 
 
 def dots_app(main: FastAPI) -> FastAPI:
@@ -254,12 +276,14 @@ def dots_app(main: FastAPI) -> FastAPI:
     Serve it on its own port (``serve_with_dots``): original clients post to ``/``.
     """
     app = FastAPI(title="hexarena: hexagon dots", docs_url=None, redoc_url=None, openapi_url=None)
-
-    def lobby(request: Request) -> DotsLobby:
-        return main.state.dots  # type: ignore[no-any-return]
-
-    app.include_router(make_router(lobby, ""))
+    app.dependency_overrides[main_lobby] = lambda: lobby_of(main)
+    app.dependency_overrides[main_prefix] = lambda: ""
+    app.include_router(routes)
     return app
+
+
+router = APIRouter()
+router.include_router(routes, prefix=PREFIX)
 
 
 def dots_servers(

@@ -20,7 +20,7 @@ from typing import Any
 
 from hexarena.core.contract import ClockConfig, PlayerResult
 from hexarena.core.types import Seat
-from hexarena.games.hexdots import GAME
+from hexarena.games.hexdots import GAME, DotsState
 from hexarena.games.hexdots.wire import COMPLETED, delta_json, game_json
 from hexarena.players.turntoken import TurnTokenPlayer, disqualified_seat
 
@@ -46,7 +46,7 @@ class DotsTable:
     id: str
     rows: int
     cols: int
-    state: Any
+    state: DotsState
     names: list[str] = field(default_factory=list)
     players: list[TurnTokenPlayer] = field(default_factory=list)
     current: dict[str, Seat] = field(default_factory=dict)
@@ -79,7 +79,7 @@ class DotsTable:
 
     # ----- called by the adapters -----
 
-    def on_state(self, seat: Seat | None, state: Any) -> None:
+    def on_state(self, seat: Seat | None, state: DotsState) -> None:
         before, self.state = self._ply, state
         self._ply = GAME.ply(state)
         self._publish(self.delta(before))

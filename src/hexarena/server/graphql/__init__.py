@@ -18,6 +18,8 @@ once and database connections held by them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query
@@ -28,12 +30,14 @@ from strawberry.types import ExecutionResult
 from graphql import GraphQLError
 from hexarena.server.graphql import data
 from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
+from hexarena.server.graphql.schema import schema
+from hexarena.server.services import services_of
 
-__all__ = ["GraphQLLimits", "install", "rest_router"]
+__all__ = ["GraphQLLimits", "lifespan", "rest_router", "router"]
 
 
 def _store(request: Request) -> Any:
-    store = request.app.state.store
+    store = services_of(request.app).store
     if store is None:
         raise HTTPException(status_code=503, detail="this server has no database")
     return store
@@ -46,75 +50,78 @@ def _type(game_type: str) -> dict[str, Any]:
     return found
 
 
-def rest_router() -> APIRouter:
-    router = APIRouter(prefix="/api/gametypes", tags=["records"])
+#: The REST twin of the GraphQL queries (see the module docstring).
+rest_router = APIRouter(prefix="/api/gametypes", tags=["records"])
 
-    @router.get("", summary="Game types (every hexarena game, by battlebot wire id)")
-    async def types() -> list[dict[str, Any]]:
-        return data.game_types()
 
-    @router.get("/{game_type}", summary="One game type")
-    async def one_type(game_type: str) -> dict[str, Any]:
-        return _type(game_type)
+@rest_router.get("", summary="Game types (every hexarena game, by battlebot wire id)")
+async def types() -> list[dict[str, Any]]:
+    return data.game_types()
 
-    @router.get("/{game_type}/bots", summary="Registered bots of a game type, by owner")
-    async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> Any:
-        return await data.bots(_store(request), _type(game_type)["name"], owner)
 
-    @router.get("/{game_type}/contests", summary="Contests of a game type")
-    async def contests(request: Request, game_type: str) -> Any:
-        return await data.contests(_store(request), _type(game_type)["name"])
+@rest_router.get("/{game_type}", summary="One game type")
+async def one_type(game_type: str) -> dict[str, Any]:
+    return _type(game_type)
 
-    @router.get("/{game_type}/contests/{name}", summary="One contest with its rankings")
-    async def contest(
-        request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)
-    ) -> Any:
-        game = _type(game_type)["name"]
-        found = await data.contest(_store(request), game, name)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no contest {name[:80]!r}")
-        try:
-            found["rankings"] = await data.contest_rankings(_store(request), game, name, method)
-        except ValueError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        return found
 
-    @router.get("/{game_type}/games", summary="Games with the seed's filters")
-    async def games(
-        request: Request,
-        game_type: str,
-        limit: int = Query(50, ge=0, le=MAX_PAGE),
-        offset: int = Query(0, ge=0),
-        victor: str | None = Query(None, max_length=64),
-        contest: str | None = Query(None, max_length=64),
-        anyPlayers: list[str] | None = Query(None),
-        players: list[str] | None = Query(None),
-    ) -> Any:
-        filters = {
-            "limit": limit,
-            "offset": offset,
-            "victor": victor,
-            "contest": contest,
-            "anyPlayers": anyPlayers,
-            "players": players,
-        }
-        return await data.games(_store(request), _type(game_type)["name"], filters)
+@rest_router.get("/{game_type}/bots", summary="Registered bots of a game type, by owner")
+async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> Any:
+    return await data.bots(_store(request), _type(game_type)["name"], owner)
 
-    @router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
-    async def game(
-        request: Request,
-        game_type: str,
-        game_id: str,
-        turnsOffset: int = Query(0, ge=0),
-        turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
-    ) -> Any:
-        found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
-        if found is None:
-            raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
-        found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
-        return found
 
-    return router
+@rest_router.get("/{game_type}/contests", summary="Contests of a game type")
+async def contests(request: Request, game_type: str) -> Any:
+    return await data.contests(_store(request), _type(game_type)["name"])
+
+
+@rest_router.get("/{game_type}/contests/{name}", summary="One contest with its rankings")
+async def contest(request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)) -> Any:
+    game = _type(game_type)["name"]
+    found = await data.contest(_store(request), game, name)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no contest {name[:80]!r}")
+    try:
+        found["rankings"] = await data.contest_rankings(_store(request), game, name, method)
+    except ValueError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    return found
+
+
+@rest_router.get("/{game_type}/games", summary="Games with the seed's filters")
+async def games(
+    request: Request,
+    game_type: str,
+    limit: int = Query(50, ge=0, le=MAX_PAGE),
+    offset: int = Query(0, ge=0),
+    victor: str | None = Query(None, max_length=64),
+    contest: str | None = Query(None, max_length=64),
+    anyPlayers: list[str] | None = Query(None),
+    players: list[str] | None = Query(None),
+) -> Any:
+    filters = {
+        "limit": limit,
+        "offset": offset,
+        "victor": victor,
+        "contest": contest,
+        "anyPlayers": anyPlayers,
+        "players": players,
+    }
+    return await data.games(_store(request), _type(game_type)["name"], filters)
+
+
+@rest_router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
+async def game(
+    request: Request,
+    game_type: str,
+    game_id: str,
+    turnsOffset: int = Query(0, ge=0),
+    turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
+) -> Any:
+    found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
+    found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
+    return found
 
 
 class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
@@ -132,10 +139,14 @@ class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
                 return ExecutionResult(data=None, errors=[GraphQLError(gate.timeout_message())])
 
 
-def install(app: FastAPI, path: str = "/graphql", limits: GraphQLLimits | None = None) -> None:
-    """Mount ``/graphql`` (GraphiQL on GET) and the REST twin; ``limits`` are the per-server bounds."""
-    from hexarena.server.graphql.schema import schema
+#: ``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`).
+router = APIRouter()
+router.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
+router.include_router(rest_router)
 
-    app.state.graphql_gate = QueryGate(limits or GraphQLLimits())
-    app.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix=path)
-    app.include_router(rest_router())
+
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The server's query gate (queries at once, time and database connections they may take), per server."""
+    app.state.graphql_gate = QueryGate(services_of(app).settings.graphql)
+    yield

@@ -17,7 +17,7 @@ from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.server.graphql.limits import MAX_PAGE
 from hexarena.store.contests import METHODS, contest_key, find_games, rankings
-from hexarena.wire.battlebot import Shape, shape_for, wire_id_of, wire_ids, wire_reason
+from hexarena.wire.battlebot import Shape, shape_for, shapes, wire_id_of, wire_reason
 
 
 def _iso(ts: datetime | None) -> str | None:
@@ -34,7 +34,8 @@ def game_type(wire_id: str) -> dict[str, Any] | None:
 
 
 def game_types() -> list[dict[str, Any]]:
-    return [t for t in (game_type(w) for w in wire_ids()) if t is not None]
+    """Every registered game that the battlebot protocol offers (``Game.battlebot_shape``), the original's first."""
+    return [{"id": s.wire_id, "name": s.game.name, "title": s.game.title} for s in shapes()]
 
 
 def bot_json(bot: Any) -> dict[str, Any]:

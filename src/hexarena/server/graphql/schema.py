@@ -40,10 +40,11 @@ from hexarena.server.graphql.limits import (
     QueryGate,
     check_page,
 )
+from hexarena.server.services import services_of
 
 
 def _store(info: Info) -> Any:
-    store = info.context["request"].app.state.store
+    store = services_of(info.context["request"].app).store
     if store is None:
         raise ValueError("this server has no database")
     return store

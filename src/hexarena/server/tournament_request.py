@@ -4,7 +4,8 @@ Why a model of its own: a tournament is the most work one request can ask of the
 kept for good), so its size is checked before anything starts: at most :data:`MAX_PLAYERS` players and
 :data:`MAX_GAMES` games in all (pairings x games per pairing x rounds), clocks of at most a day, concurrency and
 processes of at most 4 per CPU core, an id safe in URLs and file names. The types are the server's shared ones
-(``hexarena.server.schemas``); the runner's own checks (``TournamentConfig.validate``) follow.
+(``hexarena.server.schemas``); the runner's own checks (``TournamentConfig.validate``) follow. Part of the
+server's HTTP face of tournaments (``hexarena.server.tournaments``), above the ``tournament`` layer it uses.
 """
 
 from __future__ import annotations

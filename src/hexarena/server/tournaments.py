@@ -1,4 +1,4 @@
-"""HTTP API for tournaments and the leaderboard, as a FastAPI router the server mounts.
+"""HTTP API for tournaments and the leaderboard: the server's tournaments module (a router and a lifespan).
 
 * ``GET  /leaderboard/{game}``                persistent Elo ratings of a game, best first
 * ``POST /api/tournaments``                   create a tournament (JSON: a TournamentConfig) and start it
@@ -7,81 +7,70 @@
 * ``POST /api/tournaments/{id}/resume``       continue an interrupted tournament
 * ``GET  /api/tournaments/{id}/report``       the HTML report
 
-The router reads the store from ``request.app.state.store`` (set by the server's start-up). Running
-tournaments are asyncio tasks kept in ``app.state.tournaments``; :func:`shutdown_tournaments` cancels them (their
-results are already stored, so they can be resumed) and :func:`resume_running_tournaments`, as a start-up hook,
-picks up the API's tournaments that a previous server left running. To mount::
-
-    app.include_router(router)
-    app.state.startup_hooks = [..., resume_running_tournaments]
-    # and on shutdown, before the store closes: await shutdown_tournaments(app)
+The routes use the server's store, recorder and spec policy (``Services``). Running tournaments are asyncio
+tasks kept in :class:`Running` (``app.state.tournaments``); the module's :func:`lifespan` makes it, picks up the
+API's tournaments that a previous server left running (:func:`resume_running_tournaments`) and, at shutdown,
+before the store closes, cancels them (:func:`shutdown_tournaments`: their results are already stored, so they
+can be resumed). The request body is ``hexarena.server.tournament_request``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.players.policy import spec_policy, vet_remote_spec
-from hexarena.server.ratelimit import limit_creates
+from hexarena.players.policy import vet_remote_spec
+from hexarena.server.services import Services, ServicesDep, limit_creates, services_of
+from hexarena.server.tournament_request import TournamentRequest
 from hexarena.store.errors import StoreError
-from hexarena.tournament.request import TournamentRequest
 
 log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["tournaments"])
 
 
-def _recorder(app: Any) -> Any:
-    """The server's recorder: tournament games are written like every other game (None: the runner makes one)."""
-    return getattr(app.state, "recorder", None)
+class Running(dict[str, tuple[Any, "asyncio.Task[None]"]]):
+    """The tournaments this server is running: id -> (runner, task)."""
+
+    def start(self, runner: Any) -> None:
+        """Run ``runner`` in a task of its own, listed here until it ends."""
+
+        async def go() -> None:
+            try:
+                await runner.run()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("tournament %s failed", runner.id)
+            finally:
+                self.pop(runner.id, None)
+
+        self[runner.id] = (runner, asyncio.create_task(go(), name=f"tournament-{runner.id}"))
 
 
-def _store(request: Request) -> Any:
-    store = getattr(request.app.state, "store", None)
-    if store is None:
-        raise HTTPException(503, "this server runs without a store: tournaments and ratings are unavailable")
-    return store
-
-
-def _running(request: Request) -> dict[str, Any]:
-    running: dict[str, Any] | None = getattr(request.app.state, "tournaments", None)
-    if running is None:
-        running = {}
-        request.app.state.tournaments = running
+def running_of(app: Any) -> Running:
+    """The app's running tournaments (made by :func:`lifespan`)."""
+    running = getattr(app.state, "tournaments", None)
+    if not isinstance(running, Running):
+        raise RuntimeError("the tournaments are set up when the server starts")
     return running
 
 
-def _start(request: Request, runner: Any) -> None:
-    _start_on(request.app, runner)
-
-
-def _start_on(app: Any, runner: Any) -> None:
-    running: dict[str, Any] | None = getattr(app.state, "tournaments", None)
-    if running is None:
-        running = {}
-        app.state.tournaments = running
-
-    async def go() -> None:
-        try:
-            await runner.run()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("tournament %s failed", runner.id)
-        finally:
-            running.pop(runner.id, None)
-
-    running[runner.id] = (runner, asyncio.create_task(go(), name=f"tournament-{runner.id}"))
+def _store(services: Services) -> Any:
+    if services.store is None:
+        raise HTTPException(503, "this server runs without a store: tournaments and ratings are unavailable")
+    return services.store
 
 
 @router.get("/leaderboard/{game}", summary="Persistent Elo ratings of a game")
-async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict[str, Any]:
+async def get_leaderboard(services: ServicesDep, game: str, limit: int = 100) -> dict[str, Any]:
     from hexarena.core.registry import get_game
     from hexarena.tournament.ratings import leaderboard
 
@@ -89,7 +78,7 @@ async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict
         name = get_game(game).name
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
-    return {"game": name, "ratings": await leaderboard(_store(request), name, limit=min(max(limit, 1), 1000))}
+    return {"game": name, "ratings": await leaderboard(_store(services), name, limit=min(max(limit, 1), 1000))}
 
 
 @router.post(
@@ -98,14 +87,14 @@ async def get_leaderboard(request: Request, game: str, limit: int = 100) -> dict
     summary="Create and start a tournament",
     dependencies=[Depends(limit_creates)],
 )
-async def create_tournament(request: Request, body: TournamentRequest) -> dict[str, Any]:
+async def create_tournament(request: Request, body: TournamentRequest, services: ServicesDep) -> dict[str, Any]:
     """Every player spec passes the remote spec policy before anything is created; the config is marked
     ``remote`` so each game builds its players under the same policy again (a stored config is data too)."""
     from hexarena.tournament.executors import make_executor
     from hexarena.tournament.runner import Runner, TournamentConfig
 
-    store = _store(request)
-    policy = spec_policy(request.app)
+    store = _store(services)
+    policy = services.policy
     try:
         if body.ray_address not in (None, "", "local"):
             # a Ray client exchanges pickles with the cluster: a client-chosen address could run code here
@@ -120,22 +109,22 @@ async def create_tournament(request: Request, body: TournamentRequest) -> dict[s
             body.id,
             executor=make_executor(body.ray_address, body.processes),
             policy=policy,
-            recorder=_recorder(request.app),
+            recorder=services.recorder,
         )
     except StoreError:
         raise  # the server's error handlers answer it (the database's own text is not the client's business)
     except (HexarenaError, TypeError) as exc:  # 400 like every ConfigError; 422 is the request model's answer
         raise HTTPException(400, str(exc)) from None
     runner.state["origin"] = "api"
-    _start(request, runner)
+    running_of(request.app).start(runner)
     return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}
 
 
 @router.get("/api/tournaments", summary="Stored tournaments, newest first")
 async def list_tournaments(
-    request: Request, game: str | None = None, status: str | None = None
+    services: ServicesDep, game: str | None = None, status: str | None = None
 ) -> list[dict[str, Any]]:
-    rows = await _store(request).list_tournaments(game=game, status=status)
+    rows = await _store(services).list_tournaments(game=game, status=status)
     return [
         {
             "id": r.tournament_id,
@@ -151,13 +140,14 @@ async def list_tournaments(
 async def _summary(request: Request, tournament_id: str) -> dict[str, Any]:
     from hexarena.tournament.runner import Runner
 
-    live = _running(request).get(tournament_id)
+    live = running_of(request.app).get(tournament_id)
     if live is not None:
         return live[0].summary()  # type: ignore[no-any-return]
     if len(tournament_id) > 64:
         raise HTTPException(404, f"no tournament {tournament_id[:64]!r}...")
     try:
-        runner = await Runner.resume(_store(request), tournament_id, recorder=_recorder(request.app))
+        services = services_of(request.app)
+        runner = await Runner.resume(_store(services), tournament_id, recorder=services.recorder)
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
     return runner.summary()
@@ -169,14 +159,15 @@ async def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]
 
 
 @router.post("/api/tournaments/{tournament_id}/resume", summary="Continue an interrupted tournament")
-async def resume_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+async def resume_tournament(request: Request, tournament_id: str, services: ServicesDep) -> dict[str, Any]:
     from hexarena.tournament.runner import Runner
 
-    if tournament_id in _running(request):
+    running = running_of(request.app)
+    if tournament_id in running:
         return {"id": tournament_id, "status": "running"}
     try:
         runner = await Runner.resume(
-            _store(request), tournament_id, policy=spec_policy(request.app), recorder=_recorder(request.app)
+            _store(services), tournament_id, policy=services.policy, recorder=services.recorder
         )
     except ConfigError as exc:
         raise HTTPException(404, str(exc)) from None
@@ -189,7 +180,7 @@ async def resume_tournament(request: Request, tournament_id: str) -> dict[str, A
         )
     if runner.done:
         return {"id": tournament_id, "status": runner.state["status"]}
-    _start(request, runner)
+    running.start(runner)
     return {"id": tournament_id, "status": "running"}
 
 
@@ -211,10 +202,11 @@ async def tournament_report(request: Request, tournament_id: str) -> HTMLRespons
 
 
 async def resume_running_tournaments(app: Any) -> list[str]:
-    """Start-up hook: resume the tournaments created through the API that were still running (CLI runs stay put)."""
+    """Resume the tournaments created through the API that were still running (CLI runs stay put)."""
     from hexarena.tournament.runner import Runner
 
-    store = getattr(app.state, "store", None)
+    services = services_of(app)
+    store = services.store
     if store is None:
         return []
     resumed = []
@@ -222,22 +214,34 @@ async def resume_running_tournaments(app: Any) -> list[str]:
         if not isinstance(record.state, dict) or record.state.get("origin") != "api":
             continue
         try:
-            runner = await Runner.resume(store, record.tournament_id, policy=spec_policy(app), recorder=_recorder(app))
+            runner = await Runner.resume(
+                store, record.tournament_id, policy=services.policy, recorder=services.recorder
+            )
         except HexarenaError:
             log.exception("cannot resume tournament %s", record.tournament_id)
             continue
-        _start_on(app, runner)
+        running_of(app).start(runner)
         resumed.append(record.tournament_id)
     return resumed
 
 
 async def shutdown_tournaments(app: Any) -> None:
     """Cancel running tournaments (their state is saved; resume them later)."""
-    running: dict[str, Any] = getattr(app.state, "tournaments", None) or {}
-    tasks = [task for _, task in running.values()]
+    tasks = [task for _, task in running_of(app).values()]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-__all__ = ["resume_running_tournaments", "router", "shutdown_tournaments"]
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """Resume the API's tournaments a previous server left running; at shutdown cancel every running one."""
+    app.state.tournaments = Running()
+    await resume_running_tournaments(app)
+    try:
+        yield
+    finally:
+        await shutdown_tournaments(app)
+
+
+__all__ = ["Running", "lifespan", "resume_running_tournaments", "router", "running_of", "shutdown_tournaments"]

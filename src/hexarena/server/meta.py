@@ -1,0 +1,46 @@
+"""``GET /healthz`` and what the server offers: its games (with their built-in bots) and the player specs it takes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from hexarena import __version__
+from hexarena.bots.registry import builtin_bots
+from hexarena.core.registry import available_games
+from hexarena.players.policy import LOCAL_ONLY_SCHEMES
+from hexarena.players.spec import schemes
+from hexarena.server.services import ServicesDep
+
+router = APIRouter()
+
+
+@router.get("/healthz", tags=["meta"], summary="Liveness and the store's state (503 while it is degraded)")
+async def healthz(services: ServicesDep) -> JSONResponse:
+    recorder = services.recorder
+    store = "none" if recorder is None else recorder.health()
+    degraded = recorder is not None and recorder.degraded
+    body = {"ok": not degraded, "version": __version__, "live_matches": len(services.manager.live), "store": store}
+    return JSONResponse(status_code=503 if degraded else 200, content=body)
+
+
+@router.get("/api/games", tags=["games"], summary="Registered games, their parameters and built-in bots")
+async def games_meta() -> list[dict[str, Any]]:
+    out = []
+    for name, game in sorted(available_games().items()):
+        d = game.describe()
+        d["builtin_bots"] = sorted(builtin_bots(name))
+        out.append(d)
+    return out
+
+
+@router.get("/api/players", tags=["games"], summary="Player spec forms the server accepts")
+async def player_kinds(services: ServicesDep) -> dict[str, Any]:
+    local_only = {k: v for k, v in schemes().items() if k in LOCAL_ONLY_SCHEMES}
+    return {
+        "schemes": {k: v for k, v in schemes().items() if k not in LOCAL_ONLY_SCHEMES},
+        "engines": sorted(services.settings.engines),
+        "server_only": local_only,
+    }

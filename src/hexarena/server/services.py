@@ -1,0 +1,178 @@
+"""What every protocol module of the server shares: the settings, and the services opened once per server.
+
+Why one object: the routers of the protocol modules (``server.matches``, ``server.seats``, the UI, battlebot,
+dots, GraphQL, tournaments...) all need the same store, recorder, match manager, spec policy and create limiter.
+They used to read loose ``app.state`` attributes, set by whichever start-up hook ran first; now the server's
+lifespan opens one typed :class:`Services` (store, then recorder, then match manager), keeps it as
+``app.state.services``, and every route gets it the same way: the ``ServicesDep`` dependency (HTTP and WebSocket
+routes) or :func:`services_of` (code that holds the app). The lifespan closes them in the reverse order, after
+every module's own shutdown (``server.app``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, HTTPException
+from starlette.requests import HTTPConnection, Request
+
+from hexarena.players.policy import SpecPolicy
+from hexarena.server.battlebot.lobby import BattlebotSettings
+from hexarena.server.dots.tables import DotsSettings
+from hexarena.server.live import MatchManager
+from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, client_of, refusal
+
+if TYPE_CHECKING:
+    from hexarena.server.analysis import AnalysisLimits
+    from hexarena.server.graphql.limits import GraphQLLimits
+    from hexarena.store import Store
+    from hexarena.store.recorder import Recorder
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Settings:
+    """What ``hexarena serve`` configures."""
+
+    database_url: str | None = None
+    use_store: bool = True
+    #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
+    data_dir: Path | None = None
+    #: Write each move as it is played (the default). Off only to measure what those writes cost
+    #: (``bench/store_throughput.py``): a crash then loses the moves of live games. ``$HEXARENA_RECORD_MOVES=0``.
+    record_moves: bool = field(default_factory=lambda: os.environ.get("HEXARENA_RECORD_MOVES", "1") != "0")
+    #: Seconds an open seat (``open:NAME``) waits for someone to join before its match ends aborted; None:
+    #: ``$HEXARENA_OPEN_SEAT_SECONDS`` or 600.
+    open_seat_seconds: float | None = None
+    #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
+    engines: dict[str, str] = field(default_factory=dict)
+    #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, analysis and tournaments.
+    protocols: bool = True
+    #: None: bot URLs may name any host (local mode). A list turns on the bot-host check (what ``--public`` will
+    #: set): loopback, private and link-local hosts are refused unless listed (a host name, address or network).
+    bot_hosts: list[str] | None = None
+    #: Creates (matches, HTTTX games, tournaments, dots tables) per client address, as a ``limits`` string
+    #: (``"60/minute"``, ``"10/minute;200/hour"``); None: unlimited.
+    create_rate_limit: str | None = DEFAULT_CREATE_LIMIT
+    #: Public mode (``hexarena serve --public``, see ``server/auth.py``): write endpoints need an API token, the
+    #: bot-host check is on (``bot_hosts`` None becomes ``[]``) and the default create limit is tighter.
+    public: bool = False
+    #: The protocol modules' own settings (used when ``protocols`` is on).
+    battlebot: BattlebotSettings = field(default_factory=BattlebotSettings)
+    dots: DotsSettings = field(default_factory=DotsSettings)
+    graphql: GraphQLLimits = field(default_factory=lambda: _graphql_limits())
+    analysis: AnalysisLimits = field(default_factory=lambda: _analysis_limits())
+
+    def policy(self) -> SpecPolicy:
+        """The remote spec policy every API-created seat goes through (engines, bot hosts)."""
+        return SpecPolicy(engines=dict(self.engines), bot_hosts=self.bot_hosts)
+
+
+def _analysis_limits() -> AnalysisLimits:
+    from hexarena.server.analysis import AnalysisLimits  # imported when needed: the module imports this one
+
+    return AnalysisLimits()
+
+
+def _graphql_limits() -> GraphQLLimits:
+    from hexarena.server.graphql.limits import GraphQLLimits  # likewise (its package imports this module)
+
+    return GraphQLLimits()
+
+
+@dataclass
+class Services:
+    """The services of one running server (see the module docstring); ``store``/``recorder`` None: no database."""
+
+    settings: Settings
+    limiter: CreateLimiter
+    manager: MatchManager
+    store: Store | None = None
+    recorder: Recorder | None = None
+
+    @property
+    def policy(self) -> SpecPolicy:
+        return self.settings.policy()
+
+
+def services_of(app: Any) -> Services:
+    """The running app's services; RuntimeError before its start-up opened them (or after shutdown)."""
+    services = getattr(app.state, "services", None)
+    if not isinstance(services, Services):
+        raise RuntimeError("the server's services are not open: the app has not started")
+    return services
+
+
+def get_services(connection: HTTPConnection) -> Services:
+    """FastAPI dependency (HTTP and WebSocket routes alike): the app's :class:`Services`."""
+    return services_of(connection.app)
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+async def limit_creates(request: Request, services: ServicesDep) -> None:
+    """FastAPI dependency of every create endpoint: 429 with ``Retry-After`` once the client's budget is spent."""
+    client = client_of(request)
+    refused = services.limiter.hit(client)
+    if refused is not None:
+        message, headers = refusal(client, *refused)
+        raise HTTPException(status_code=429, detail=message, headers=headers)
+
+
+@contextlib.asynccontextmanager
+async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIterator[Services]:
+    """Open the store (migrated), replay the recorder's journal, mark what an earlier server left unfinished, and
+    make the match manager; on exit stop live matches (they end interrupted), flush the recorder, close the store."""
+    async with contextlib.AsyncExitStack() as stack:
+        store, recorder = (await _open_store(settings, stack)) if settings.use_store else (None, None)
+        manager = MatchManager(
+            recorder, open_seat_seconds=settings.open_seat_seconds, record_moves=settings.record_moves
+        )
+        stack.push_async_callback(manager.close)  # first on the way out: live matches end before the recorder
+        yield Services(settings=settings, limiter=limiter, manager=manager, store=store, recorder=recorder)
+
+
+async def _open_store(settings: Settings, stack: contextlib.AsyncExitStack) -> tuple[Store, Recorder]:
+    from hexarena.store import Store
+    from hexarena.store.recorder import Recorder, default_data_dir
+
+    url = settings.database_url or os.environ.get("HEXARENA_DATABASE_URL")
+    store = await Store.open(url)
+    stack.push_async_callback(store.close)
+    recorder = Recorder(store, settings.data_dir or default_data_dir(url))
+    try:
+        replayed = await recorder.start()  # journaled results first: they win over "interrupted"
+    except BaseException:
+        await recorder.close(timeout=0)
+        raise
+    stack.push_async_callback(recorder.close)
+    if replayed:
+        log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
+    interrupted, aborted = await store.mark_unfinished_as_interrupted()
+    if interrupted or aborted:
+        log.warning(
+            "an earlier server left %d game(s) mid-game (now interrupted, moves kept) and %d that never "
+            "started (now aborted)",
+            interrupted,
+            aborted,
+        )
+    return store, recorder
+
+
+__all__ = [
+    "Services",
+    "ServicesDep",
+    "Settings",
+    "get_services",
+    "limit_creates",
+    "open_services",
+    "services_of",
+]

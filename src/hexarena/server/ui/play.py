@@ -1,0 +1,104 @@
+"""Playing in the web UI: a person's seat socket, a match's seats and clock, and taking an open seat.
+
+- ``WS /api/play?token=``: the seat of a ``BrowserPlayer`` (see ``players/browser.py`` for the messages). The
+  token is valid for the match's life, so the page may reconnect (a reload), but one socket at a time: a second
+  connection while the first is live is refused (``nope``, close 1008) and cannot act.
+- ``GET /api/ui/matches/{id}``: players, seats, params and the clock configuration of a match (the page runs the
+  clocks between updates).
+- ``POST /api/ui/matches/{id}/join``: take an open seat: the first joiner gets a new token for it, anyone later
+  a 409 (the seat is taken), as does anyone asking for a seat that was not created open (the creator's, a bot's).
+  Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from hexarena.core.registry import get_game
+from hexarena.players.browser import BrowserPlayer
+from hexarena.server import records
+from hexarena.server.live import LiveMatch
+from hexarena.server.schemas import SeatName
+from hexarena.server.seats import refuse
+from hexarena.server.services import ServicesDep
+from hexarena.server.sockets import serve_seat
+
+router = APIRouter()
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
+
+
+@router.websocket("/api/play")
+async def play_socket(websocket: WebSocket, services: ServicesDep, token: str = "") -> None:
+    await websocket.accept()
+    found = services.manager.seat_of(token) if 0 < len(token) <= 200 else None
+    player = found[0].players[found[1]] if found is not None else None
+    if not isinstance(player, BrowserPlayer):  # unknown, over, or an HTTTX seat (its token belongs to /ws)
+        await refuse(websocket, "unknown or expired token")
+        return
+    await serve_seat(websocket, attach=player.connect, handle=player.handle, detach=player.disconnect, done=player.done)
+
+
+@router.get("/api/ui/matches/{game_id}", tags=["ui"], summary="A match's players, params and clock")
+async def match_info(game_id: str, services: ServicesDep) -> dict[str, Any]:
+    live = services.manager.get(game_id)
+    if live is None:
+        store = services.store
+        record = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
+        if record is None:
+            raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
+        out = records.summary_json(record)
+        out["seats"] = list(get_game(record.game).seat_names)
+        out["live"] = False
+        out["clock"] = None
+        return out
+    clock = live.referee.config.clock
+    out = records.live_summary(live)
+    out["seats"] = list(live.game.seat_names)
+    out["live"] = live.result is None
+    out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
+    out["open_seats"] = [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)]
+    return out
+
+
+def seat_index(live: LiveMatch, asked: str) -> int:
+    """The seat a join asks for, by name (any case) or number; 400 naming the seats for anything else."""
+    names = list(live.game.seat_names)
+    wanted = asked.strip()
+    lowered = [n.lower() for n in names]
+    if wanted.isascii() and wanted.isdigit():
+        seat = int(wanted)
+    else:
+        seat = lowered.index(wanted.lower()) if wanted.lower() in lowered else -1
+    if seat not in range(len(names)):
+        raise HTTPException(status_code=400, detail=f"no seat {asked!r}; seats are {names}")
+    return seat
+
+
+@router.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open seat (once: the first joiner)")
+async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[str, Any]:
+    """A new token for a seat created open (``open`` spec), for the first who asks; 409 for everyone later
+    and for seats that were never open (the creator's own, a bot's): their tokens are never handed out."""
+    live = services.manager.live.get(game_id)
+    if live is None:
+        raise HTTPException(status_code=404, detail=f"no live game {game_id!r}")
+    seat = seat_index(live, body.seat)
+    name = live.game.seat_names[seat]
+    token = services.manager.join_open_seat(live, seat)
+    if token is not None:
+        return {"game_id": live.match_id, "seat": name, "token": token}
+    if getattr(live.players[seat], "open_seat", False):
+        raise HTTPException(status_code=409, detail=f"seat {name!r} is already taken")
+    raise HTTPException(
+        status_code=409,
+        detail=f"seat {name!r} is not open: only seats created open to anyone ('open' spec) can be joined",
+    )
+
+
+__all__ = ["JoinRequest", "router"]
