@@ -211,7 +211,9 @@ def test_leaderboard_plots_each_players_rating_history(
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API runs an event loop in this thread
         pool.submit(asyncio.run, seed()).result()
     with serve_in_thread(app_factory(url)) as srv:
-        history = httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history").json()["history"]
+        answer = httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history")
+        assert answer.status_code == 200, answer.text
+        history = answer.json()["history"]
         assert [p["rating"] for p in history["bob"]] == [1500.0, 1484.0, 1471.0]
         assert httpx.get(f"{srv.url}/api/ui/leaderboard/nosuchgame/history").status_code == 404
         page.goto(f"{srv.url}/ui/#/leaderboard/hex")
