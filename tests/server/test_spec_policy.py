@@ -106,6 +106,7 @@ NO_SPEC_ROUTES = {
     ("GET", "/api/ui/replay/{game_id}/states"),
     ("GET", "/api/ui/games"),
     ("GET", "/api/ui/bots"),
+    ("GET", "/api/ui/leaderboard/{game}/history"),
     ("MOUNT", "/ui"),  # static files
     ("GET", "/"),
     ("POST", "/bots/{game}"),  # battlebot registration: bot_id and owner

@@ -105,6 +105,29 @@ async def test_ratings_upsert_and_leaderboard(store: Store) -> None:
         await store.upsert_rating(RatingRecord("x", "hex", float("nan")))
 
 
+async def test_rating_history_keeps_every_update_in_order(store: Store) -> None:
+    """``ratings`` holds the latest; ``rating_history`` every rating each player had, oldest first (the
+    leaderboard plots it), in the same transaction as the update."""
+    first = datetime(2026, 3, 1, tzinfo=UTC)
+    later = datetime(2026, 3, 2, tzinfo=UTC)
+    await store.upsert_ratings(
+        [RatingRecord("alice", "hex", 1500.0, updated_at=first), RatingRecord("bob", "hex", 1500.0)]
+    )
+    await store.upsert_ratings(
+        [RatingRecord("alice", "hex", 1516.0, games=1, updated_at=later), RatingRecord("bob", "hex", 1484.0, games=1)]
+    )
+    await store.upsert_rating(RatingRecord("alice", "hive", 1400.0))
+    history = await store.rating_history("hex")
+    assert sorted(history) == ["alice", "bob"]
+    assert [(p.rating, p.games, p.updated_at) for p in history["alice"]] == [(1500.0, 0, first), (1516.0, 1, later)]
+    assert [p.rating for p in history["bob"]] == [1500.0, 1484.0]
+    assert list(await store.rating_history("hex", keys=["bob"])) == ["bob"]
+    assert [p.rating for p in (await store.rating_history("hive"))["alice"]] == [1400.0]
+    with pytest.raises(InvalidRecord):
+        await store.upsert_rating(RatingRecord("alice", "hex", float("nan")))
+    assert len((await store.rating_history("hex"))["alice"]) == 2  # a refused update leaves no history
+
+
 async def test_tournaments(store: Store) -> None:
     config = {"format": "round_robin", "players": ["a", "b", "c"], "games_per_pair": 2}
     t = await store.create_tournament(name="RR", game="hex", config=config, tournament_id="rr1")

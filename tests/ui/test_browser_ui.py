@@ -29,9 +29,10 @@ def create(
     page.select_option("#game", game)
     for name, value in (params or {}).items():
         page.fill(f"#param-{name}", value)
-    if clock is not None:
+    if clock is not None:  # else the game's default preset
         page.select_option("#clock-type", clock[0])
-        page.fill("#clock-seconds", clock[1])
+        if clock[0] != "none":
+            page.fill("#clock-seconds", clock[1])
     page.select_option("#seat0-kind", "you")
     page.select_option("#seat1-kind", seat1)
     page.click("#create")
@@ -148,7 +149,7 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
             shot(page, "play-hex")
             # a reload rejoins the seat with the stored token: the game goes on
             page.wait_for_function(
-                "() => document.querySelectorAll('.moves li').length >= 2 || !document.querySelector('#result').hidden"
+                "() => document.querySelectorAll('.moves .mv').length >= 2 || !document.querySelector('#result').hidden"
             )
             page.reload()
     shot(page, "play-hex-end")
@@ -166,12 +167,12 @@ def test_spectator_follows_live_bot_game_to_its_end(page: Any, server: str, shot
     assert r.status_code == 200, r.text
     game_id = r.json()["game_id"]
     page.goto(f"{server}/ui/#/watch/{game_id}")
-    page.wait_for_selector(".moves li")
-    seen_live = page.evaluate("() => document.querySelectorAll('.moves li').length")
+    page.wait_for_selector(".moves .mv")
+    seen_live = page.evaluate("() => document.querySelectorAll('.moves .mv').length")
     page.wait_for_function("() => !document.querySelector('#result').hidden", timeout=60000)
     shot(page, "watch-hex-end")
     stored = record(server, game_id)
-    assert page.evaluate("() => document.querySelectorAll('.moves li').length") == len(stored["moves"])
+    assert page.evaluate("() => document.querySelectorAll('.moves .mv').length") == len(stored["moves"])
     assert seen_live < len(stored["moves"]), "the page saw no move arrive live"
     assert "wins" in page.text_content("#result")
 

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound
-from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, ratings, tournaments
+from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
 from hexarena.store.validate import check_float, check_id, check_int, check_name, check_text, clean_json, new_id, utc
 
@@ -141,6 +141,21 @@ class DirectoryMixin(StoreBase):
         async with self._read("list_ratings") as conn:
             return [RatingRecord(**r) for r in (await conn.execute(stmt)).mappings()]
 
+    async def rating_history(self, game: str, *, keys: Iterable[str] | None = None) -> dict[str, list[RatingRecord]]:
+        """Every rating each player of ``game`` (or of ``keys``) had, oldest first, keyed by player: the
+        leaderboard's plots. Each update of :meth:`upsert_ratings` added one."""
+        stmt = select(rating_history).where(rating_history.c.game == game)
+        if keys is not None:
+            stmt = stmt.where(rating_history.c.key.in_([check_name(k, "rating key", KEY_LENGTH) for k in keys]))
+        stmt = stmt.order_by(rating_history.c.key, rating_history.c.id)
+        out: dict[str, list[RatingRecord]] = {}
+        async with self._read("rating_history") as conn:
+            for row in (await conn.execute(stmt)).mappings():
+                values = dict(row)
+                values.pop("id")
+                out.setdefault(row["key"], []).append(RatingRecord(**values))
+        return out
+
     async def upsert_ratings(self, records: Iterable[RatingRecord]) -> None:
         """Insert or replace ratings in one transaction (both players of a game update together)."""
         rows = [_rating_row(r) for r in records]
@@ -231,6 +246,8 @@ async def upsert_ratings_in(conn: AsyncConnection, records: Iterable[RatingRecor
 
 
 async def _upsert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """The latest rating replaces the old one in ``ratings``; ``rating_history`` keeps them all (same transaction)."""
+    await conn.execute(rating_history.insert(), rows)
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     stmt = dialect.insert(ratings)
     stmt = stmt.on_conflict_do_update(

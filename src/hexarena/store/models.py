@@ -177,6 +177,23 @@ class RatingRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class RatingHistoryRow(Base):
+    """Every rating a player had in a game, one row per update (``ratings`` keeps only the latest): the
+    leaderboard's rating-history plots read it. ``id`` orders the updates of one player."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_game_key", "game", "key", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class TournamentRow(Base):
     __tablename__ = "tournaments"
 
@@ -211,5 +228,6 @@ moves = cast(Table, MoveRow.__table__)
 bots = cast(Table, BotRow.__table__)
 contests = cast(Table, ContestRow.__table__)
 ratings = cast(Table, RatingRow.__table__)
+rating_history = cast(Table, RatingHistoryRow.__table__)
 tournaments = cast(Table, TournamentRow.__table__)
 api_tokens = cast(Table, ApiTokenRow.__table__)

@@ -2,7 +2,8 @@
 
 - ``play``: a person's seat socket (``WS /api/play``), a match's seats and clock, taking an open seat;
 - ``replay``: every position of a game, so the replay page steps without a rules engine;
-- ``listings``: stored games filtered by game, player and result, and the bots of each game.
+- ``listings``: stored games filtered by game, player and result, and the bots of each game;
+- ``ratings``: each leaderboard player's rating history, for the leaderboard's plots.
 
 A new UI module adds its router to :data:`ROUTERS`. ``BROWSER`` and ``OPEN`` are the ``browser`` and ``open``
 player schemes (``hexarena.players`` entry points), each game giving its clickable legal-move view (``Game.legal_view``):
@@ -17,10 +18,10 @@ from fastapi import APIRouter
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import Scheme
-from hexarena.server.ui import listings, play, replay
+from hexarena.server.ui import listings, play, ratings, replay
 
 #: The UI modules' routers, in the order they are included.
-ROUTERS = (play.router, replay.router, listings.router)
+ROUTERS = (play.router, replay.router, listings.router, ratings.router)
 
 router = APIRouter()
 for _module_router in ROUTERS:

@@ -125,3 +125,15 @@ export function download(name, text) {
   a.click();
   a.remove();
 }
+
+/** A button that copies a text box's value (the clipboard API, else the old copy command) and says "Copied". */
+export function copyButton(box, text = "Copy", tag = "button.secondary") {
+  const btn = h(tag, { type: "button" }, text);
+  btn.addEventListener("click", async () => {
+    box.select();
+    try { await navigator.clipboard.writeText(box.value); } catch { document.execCommand("copy"); }
+    btn.textContent = "Copied";
+    setTimeout(() => { btn.textContent = text; }, 1500);
+  });
+  return btn;
+}

@@ -1,4 +1,4 @@
-// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/replay/ID, #/games, #/bots, #/leaderboard/GAME).
+// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/join/ID/SEAT, #/replay/ID, #/games, #/bots, #/leaderboard/GAME).
 // Hash routes keep the server side trivial (one static index.html) and make every page linkable.
 
 import { h } from "./api.js";
@@ -8,6 +8,7 @@ const routes = {
   play: () => import("./match.js").then((m) => m.matchPage),
   watch: () => import("./match.js").then((m) => m.matchPage),
   replay: () => import("./replay.js").then((m) => m.replayPage),
+  join: () => import("./invite.js").then((m) => m.joinPage),
   games: () => import("./lists.js").then((m) => m.gamesPage),
   bots: () => import("./lists.js").then((m) => m.botsPage),
   leaderboard: () => import("./lists.js").then((m) => m.leaderboardPage),

@@ -1,6 +1,7 @@
 // Games and bots: listings with filters; every game links to its replay (or to the live view).
 
 import { getJSON, h, playerName, resultText, fmtDate } from "./api.js";
+import { s } from "./boards/svg.js";
 
 export async function gamesPage(app, { params }) {
   const games = await getJSON("/api/games");
@@ -73,10 +74,30 @@ export async function leaderboardPage(app, { args }) {
   let board;
   try { board = await getJSON(`/leaderboard/${encodeURIComponent(name)}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
   if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: ratings come from tournaments.")); return; }
+  // each player's ratings over time, as a small plot in the row (a store without history: no plots)
+  let history = {};
+  try { history = (await getJSON(`/api/ui/leaderboard/${encodeURIComponent(name)}/history`)).history; } catch { /* none */ }
   box.replaceChildren(h("table#leaderboard",
-    h("thead", h("tr", ["Rank", "Player", "Rating", "Games", "Updated"].map((t) => h("th", t)))),
+    h("thead", h("tr", ["Rank", "Player", "Rating", "History", "Games", "Updated"].map((t) => h("th", t)))),
     h("tbody", board.ratings.map((r) => h("tr",
       h("td", r.rank),
       h("td", h("a", { href: `#/games?game=${board.game}&player=${encodeURIComponent(r.player)}` }, r.player)),
-      h("td", Math.round(r.rating)), h("td", r.games), h("td", fmtDate(r.updated_at)))))));
+      h("td", Math.round(r.rating)), h("td", ratingPlot(history[r.player] || [])), h("td", r.games),
+      h("td", fmtDate(r.updated_at)))))));
+}
+
+/** A rating history as a small line plot (oldest left), with its first and last rating said in words. */
+export function ratingPlot(points) {
+  if (points.length < 2) return points.length ? h("span.muted", "one rating") : "";
+  const W = 160, H = 36, pad = 3;
+  const ys = points.map((p) => p.rating);
+  const lo = Math.min(...ys), hi = Math.max(...ys), span = hi - lo || 1;
+  const xy = ys.map((y, i) => [pad + (W - 2 * pad) * i / (ys.length - 1), H - pad - (H - 2 * pad) * (y - lo) / span]);
+  const line = s("polyline", { points: xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "), fill: "none",
+    stroke: "currentColor", "stroke-width": 2, "stroke-linejoin": "round" });
+  const [lx, ly] = xy[xy.length - 1];
+  const words = `rating history: ${Math.round(ys[0])} to ${Math.round(ys[ys.length - 1])} over ${ys.length} updates`
+    + ` (low ${Math.round(lo)}, high ${Math.round(hi)})`;
+  return s("svg", { class: "ratingplot", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": words },
+    s("title", {}, words), line, s("circle", { cx: lx, cy: ly, r: 3, fill: "currentColor" }));
 }

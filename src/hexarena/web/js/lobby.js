@@ -4,7 +4,20 @@
 import { getJSON, postJSON, h, playerName } from "./api.js";
 import { saveToken } from "./tokens.js";
 
-export async function lobbyPage(app) {
+// Time controls as lichess shows them: minutes+increment, a per-move limit, or none.
+export const PRESETS = [
+  { label: "1 min", type: "match", seconds: 60 },
+  { label: "3+2", type: "incremental", seconds: 180, increment: 2 },
+  { label: "5+3", type: "incremental", seconds: 300, increment: 3 },
+  { label: "10+5", type: "incremental", seconds: 600, increment: 5 },
+  { label: "15+10", type: "incremental", seconds: 900, increment: 10 },
+  { label: "30 s a move", type: "turn", seconds: 30 },
+  { label: "No clock", type: "none" },
+];
+// a game's default: a few minutes for a short game, more for the long thinking of Hex and Hive
+const DEFAULT_PRESET = { tictactoe: "1 min", numberwang: "1 min", hexdots: "5+3", htttx: "5+3", hex: "10+5", hive: "10+5" };
+
+export async function lobbyPage(app, { params } = {}) {
   const [games, kinds] = await Promise.all([getJSON("/api/games"), getJSON("/api/players")]);
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
   // {schemes, engines, server_only}; older servers answered the schemes map alone
@@ -16,12 +29,23 @@ export async function lobbyPage(app) {
   const clockType = h("select#clock-type", ["none", "turn", "match", "incremental"].map((k) => h("option", { value: k }, k)));
   const clockSecs = h("input#clock-seconds", { type: "number", min: 1, step: "any", value: 300, style: "width:7rem" });
   const clockInc = h("input#clock-increment", { type: "number", min: 0, step: "any", value: 2, style: "width:7rem" });
+  // lichess-style clock presets, one of them each game's default; the fields below stay for any other clock
+  const presetBox = h("div.presets#clock-presets", { role: "group", "aria-label": "clock presets" },
+    PRESETS.map((p) => h("button.secondary.preset", { type: "button", "aria-pressed": "false", dataset: { preset: p.label },
+      onclick: () => usePreset(p) }, p.label)));
+  function usePreset(p) {
+    clockType.value = p.type;
+    if (p.seconds !== undefined) clockSecs.value = p.seconds;
+    if (p.increment !== undefined) clockInc.value = p.increment;
+    syncClock();
+  }
   const msg = h("p.msg");
   const createBtn = h("button#create", { type: "submit" }, "Create match");
   const form = h("form.panel",
     h("h2", "New match"),
     h("label", h("span", "Game"), gameSel),
     paramsBox,
+    h("div.label", h("span.muted", "Time control"), presetBox),
     h("label", h("span", "Clock"), clockType),
     h("label.clock-seconds", h("span", "Seconds"), clockSecs),
     h("label.clock-increment", h("span", "Increment (s)"), clockInc),
@@ -33,7 +57,7 @@ export async function lobbyPage(app) {
     h("p", "Each seat is played by one of these:"),
     h("ul",
       h("li", h("strong", "Me"), ": you play on this page."),
-      h("li", h("strong", "Open seat"), ": anyone who opens this lobby can join and play it, a friend for instance."),
+      h("li", h("strong", "Open seat"), ": for a friend: the game page gives you a link to send them (anyone in this lobby can join it too)."),
       h("li", h("strong", "Built-in bot"), ": a computer player that runs on this server."),
       h("li", h("strong", "Bot URL"), " (HTTTX): your own bot program, reached at its web address; it must be running."),
       engines.length ? h("li", h("strong", "Engine"), ": a program the server's operator has set up.") : null));
@@ -47,7 +71,15 @@ export async function lobbyPage(app) {
     const t = clockType.value;
     form.querySelector(".clock-seconds").hidden = t === "none";
     form.querySelector(".clock-increment").hidden = t !== "incremental";
+    const now = { type: t, seconds: Number(clockSecs.value), increment: Number(clockInc.value) };
+    for (const b of presetBox.children) {
+      const p = PRESETS.find((x) => x.label === b.dataset.preset);
+      const same = p.type === now.type && (p.type === "none" || p.seconds === now.seconds)
+        && (p.type !== "incremental" || p.increment === now.increment);
+      b.setAttribute("aria-pressed", String(same));
+    }
   }
+  for (const el of [clockType, clockSecs, clockInc]) el.addEventListener("input", syncClock);
   clockType.addEventListener("change", syncClock);
 
   function paramInput(p) {
@@ -100,9 +132,10 @@ export async function lobbyPage(app) {
     paramsBox.replaceChildren(...game.params.map(paramInput));
     seatInputs = [seatInput(game, 0), seatInput(game, 1)];
     seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
-    // small, quick defaults for the first look
+    usePreset(PRESETS.find((p) => p.label === (DEFAULT_PRESET[game.name] || "5+3")));
   }
   gameSel.addEventListener("change", syncGame);
+  if (params?.get("game") && byName[params.get("game")]) gameSel.value = params.get("game");  // "New game" links
   syncGame();
   syncClock();
 

@@ -4,23 +4,34 @@
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
 // moment, on the person's turn or while the bot thinks.
 
-import { getJSON, h, wsURL, fmtClock, playerName } from "./api.js";
-import { seatTokens } from "./tokens.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton } from "./api.js";
+import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
+import { invitePanel } from "./invite.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
   disconnect: "the other side left", resign: "resigned" };
+
+const SOUND_KEY = "hexarena.sound";
+const PACE_KEY = "hexarena.liveSpeed";
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
 
 export async function matchPage(app, { args, name }) {
   const id = args[0];
   app.dataset.turns = "0";
   const info = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);
-  if (!info.live) { location.hash = `#/replay/${id}`; return null; }
+  // over already (a game between instant bots can end before the page opens): a spectator gets the replay
+  // playing from the first move at the watch speed; a player the final position
+  if (!info.live) { location.replace(name === "watch" ? `#/replay/${id}?ply=0&play=1` : `#/replay/${id}`); return null; }
   const games = await getJSON("/api/games");
   const meta = games.find((g) => g.name === info.game) || { title: info.game, seats: info.seats };
   const seats = info.seats;
   const board = await makeBoard(info.game, info.params);
   const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
+  // what a screen reader says as the game goes on: every move (the opponent's too) and the result
+  const announce = h("p.sr-only#announce", { "aria-live": "polite" });
   const result = h("div.result#result", { hidden: true });
   const resignBox = h("div.resign#resign", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
@@ -30,26 +41,98 @@ export async function matchPage(app, { args, name }) {
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
-  const moveList = h("ol");
+  // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
+  const moveList = h("ol.paired#movelist");
+  // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
+  const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
+  const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
+  const copyBtn = copyButton(notation);
+  copyBtn.hidden = true;
+  const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
+  exportBtn.addEventListener("click", async () => {
+    try { notation.value = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`)).notation || ""; }
+    catch (e) { notation.value = e.message; }
+    notation.hidden = copyBtn.hidden = dlBtn.hidden = false;
+  });
+  dlBtn.addEventListener("click", () => download(`${info.game}-${id.slice(0, 8)}.txt`, notation.value));
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
+  const boardBox = h("div.boardbox", board.el);
+  // a spectator's watch speed ("live", or a move every so often); the player of a seat always sees it live
+  const holdsSeat = Object.keys(seatTokens(id)).length > 0;
+  const paceSel = h("select#pace", ["0", "0.25", "0.5", "1", "2"].map((v) =>
+    h("option", { value: v }, v === "0" ? "live" : `a move every ${v} s`)));
+  try { paceSel.value = localStorage.getItem(PACE_KEY) || "0"; } catch { paceSel.value = "0"; }
+  if (!paceSel.value || holdsSeat) paceSel.value = "0";
+  let pace = parseFloat(paceSel.value) || 0;
+  const behind = h("span.muted#behind");
+  const catchUpBtn = h("button.secondary#catch-up", { type: "button", hidden: true }, "Catch up");
+  const paceBox = holdsSeat ? null
+    : h("div.controls.pace", h("label", { for: "pace" }, "Watch speed"), paceSel, behind, catchUpBtn);
+
+  // ----- sound on moves: off until the person turns it on, remembered in this browser -----
+  const soundBtn = h("button.secondary#sound", { type: "button", "aria-pressed": String(soundOn()) }, "Sound");
+  let audio = null;
+  soundBtn.addEventListener("click", () => {
+    const on = !soundOn();
+    try { localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch { /* storage disabled: this page only */ }
+    soundBtn.setAttribute("aria-pressed", String(on));
+    if (on) { audio ||= new AudioContext(); audio.resume(); }  // made in a click: browsers let it play
+  });
+  const wake = () => { if (audio) audio.resume(); };
+  document.addEventListener("pointerdown", wake);
+  function beep(freq, seconds = 0.08) {
+    if (!soundOn()) return;
+    try {
+      audio ||= new AudioContext();
+      const osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + seconds);
+      document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+    } catch { /* no audio device: silence */ }
+  }
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
-    h("div.match",
-      h("div", h("div.boardbox", board.el), msg, resignBox),
-      h("div",
-        h("div.players", playerEls),
+    // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
+    h("div.match.live",
+      h("div.main", boardBox, msg, resignBox, paceBox, announce),
+      h("div.players", playerEls),
+      h("div.side",
         h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList)))));
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
-  let toMoveSeat = null;
+  let toMoveSeatNow = null;  // tick() reads it as toMoveSeat
   let since = performance.now();
   let over = false;
   let mySeats = new Set();
+  // an open seat nobody took yet: the page waits (turns held, an invite link shown) until somebody joins
+  let waiting = !!(info.open_seats || []).length;
+  let heldTurn = null;
+  const invite = waiting ? invitePanel(id, info.open_seats[0]) : null;
+  if (invite) boardBox.before(invite);
+  function stopWaiting() {
+    waiting = false;
+    clearInterval(seatPoll);
+    if (invite) invite.hidden = true;
+  }
+  const seatPoll = waiting ? setInterval(async () => {
+    let now;
+    try { now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`); } catch { return; }
+    if ((now.open_seats || []).length && now.live) return;
+    stopWaiting();
+    now.players.forEach((p, i) => { playerEls[i].querySelector(".pname").textContent = playerName(p); });
+    if (now.live) tell("Your opponent joined: the game starts.");
+    if (heldTurn) { const turn = heldTurn; heldTurn = null; turn(); }
+  }, 1000) : null;
 
   function say(text, kind = "info") { msg.className = `msg ${kind}`; msg.textContent = text; }
 
@@ -92,6 +175,7 @@ export async function matchPage(app, { args, name }) {
 
   function tick() {
     const dt = (performance.now() - since) / 1000;
+    const toMoveSeat = waiting ? null : toMoveSeatNow;  // nobody's clock is shown running before both sit down
     for (let i = 0; i < 2; i++) {
       let v = null;
       if (clock.kind === "match" || clock.kind === "incremental") {
@@ -140,8 +224,59 @@ export async function matchPage(app, { args, name }) {
     }
   }
 
+  let firstSeat = null;  // the seat of the game's first move: the left column of the move list
+  function tell(text) { announce.textContent = text; }
+
+  // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
+  const afterGame = h("div.controls#after-game", { hidden: true });
+  result.after(afterGame);
+  async function opponentSpec(seat) {
+    const now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);  // a joiner's name came later
+    const p = now.players[seat] || {};
+    if (p.kind === "human") return "open";  // a person: the rematch waits for them with an invite link
+    return p.spec || (p.kind === "builtin" ? `builtin:${p.name}` : null);
+  }
+  async function rematch(btn) {
+    const mine = [...mySeats][0], other = 1 - mine;
+    btn.disabled = true;
+    try {
+      const players = [];
+      players[mine] = await opponentSpec(other);
+      players[other] = "browser";
+      if (!players[mine]) throw new Error("this opponent cannot be asked for a rematch from here: use New game");
+      const c = info.clock || { kind: "none" };
+      const clockSpec = c.kind === "none" ? { type: "none" } : { type: c.kind, seconds: c.seconds, increment: c.increment ?? undefined };
+      const res = await postJSON("/api/matches", { game: info.game, params: info.params || {}, players, clock: clockSpec });
+      saveToken(res.game_id, seats[other], res.tokens[seats[other]]);
+      location.hash = `#/play/${res.game_id}`;
+    } catch (err) {
+      btn.disabled = false;
+      say(err.message, "illegal");
+    }
+  }
+  function showAfterGame() {
+    afterGame.replaceChildren();
+    if (mySeats.size === 1) {
+      const btn = h("button#rematch", { type: "button" }, "Rematch");
+      btn.addEventListener("click", () => rematch(btn));
+      afterGame.append(btn);
+    }
+    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"));
+    afterGame.hidden = false;
+  }
+
   function addMove(m) {
-    moveList.append(h("li", { class: `seat${m.seat}`, title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move));
+    if (firstSeat === null) firstSeat = m.seat;
+    const slot = m.seat === firstSeat ? 0 : 1;
+    const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
+    // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
+    let row = moveList.lastElementChild;
+    if (!row || slot === 0 || row.children[2].textContent) {
+      row = h("li", h("span.num.muted", `${moveList.children.length + 1}.`), h("span.slot"), h("span.slot"));
+      moveList.append(row);
+      if (slot === 1) row.children[1].textContent = "…";
+    }
+    row.children[1 + slot].replaceChildren(mv);
     moveList.parentElement.scrollTop = 1e9;
   }
 
@@ -164,29 +299,75 @@ export async function matchPage(app, { args, name }) {
   const spec = new WebSocket(wsURL(`/spectate/${encodeURIComponent(id)}`));
   spec.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
+    if (m.type === "board_update" || m.type === "end") paced(m);
+    else { if (m.type === "setup") dropQueue(); showSpec(m); }
+  };
+
+  // ----- watch speed: a spectator may follow fast bots a move at a time; the moves wait in a queue -----
+  let queue = [], gate = null;
+  function paced(m) {
+    if (!pace) { showSpec(m); return; }
+    if (gate === null && !queue.length) { showSpec(m); gate = setTimeout(drain, pace * 1000); return; }
+    queue.push(m);
+    showBehind();
+  }
+  function drain() {
+    gate = null;
+    const m = queue.shift();
+    if (m === undefined) return;
+    showSpec(m);
+    showBehind();
+    gate = setTimeout(drain, pace * 1000);
+  }
+  function dropQueue() { clearTimeout(gate); gate = null; queue = []; showBehind(); }
+  function catchUp() {
+    clearTimeout(gate);
+    gate = null;
+    while (queue.length) showSpec(queue.shift());
+    showBehind();
+  }
+  function showBehind() {
+    const n = queue.filter((q) => q.type === "board_update").length;
+    behind.textContent = n ? `${n} move${n === 1 ? "" : "s"} behind live` : "";
+    catchUpBtn.hidden = !queue.length;
+  }
+  paceSel.addEventListener("change", () => {
+    pace = parseFloat(paceSel.value) || 0;
+    try { localStorage.setItem(PACE_KEY, paceSel.value); } catch { /* this page only */ }
+    if (!pace) catchUp();
+  });
+  catchUpBtn.addEventListener("click", catchUp);
+
+  function showSpec(m) {
     if (m.type === "setup") {
       moveList.replaceChildren();
+      firstSeat = null;
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
       if (last) showEval(last.evaluation, last.considerations);
       remaining = m.clocks || [null, null];
-      toMoveSeat = seatIndex(m.to_move);
+      toMoveSeatNow = seatIndex(m.to_move);
       since = performance.now();
-      if (!mySeats.size || toMoveSeat === null || !mySeats.has(toMoveSeat)) render(m.state);
+      if (!mySeats.size || toMoveSeatNow === null || !mySeats.has(toMoveSeatNow)) render(m.state);
       else lastState = m.state;
+      tick();
     } else if (m.type === "board_update") {
       addMove(m);
+      tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
+      beep(m.seat ? 440 : 660);
       lastMove = m.move;
       lastConsiderations = m.considerations;
       showEval(m.evaluation, m.considerations);
       remaining = m.clocks || remaining;
-      toMoveSeat = seatIndex(m.to_move);
+      toMoveSeatNow = seatIndex(m.to_move);
       since = performance.now();
       render(m.state);
     } else if (m.type === "end") {
       over = true;
-      toMoveSeat = null;
+      stopWaiting();
+      heldTurn = null;
+      toMoveSeatNow = null;
       board.setTurn(null);
       render(m.state);
       // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
@@ -202,11 +383,14 @@ export async function matchPage(app, { args, name }) {
       closeResign();
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}: ${endDetail(m)}`;
+      tell(`Game over. ${result.textContent}.`);
+      showAfterGame();
+      beep(330, 0.3);
       tick();
     } else if (m.type === "nope") {
       say(m.reason, "illegal");
     }
-  };
+  }
 
   // ----- seat sockets: one per token this browser holds for the match -----
   const sockets = [];
@@ -229,6 +413,22 @@ export async function matchPage(app, { args, name }) {
       },
       say,
     };
+    function takeTurn(m) {
+      lastState = m.state;
+      board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+      styleSeats(m.state);
+      board.setTurn(m.legal, io);
+      toMoveSeatNow = m.seat;
+      if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
+      if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
+        remaining = [...remaining];
+        remaining[m.seat] = m.time_left;
+        since = performance.now();
+      }
+      say(`Your move (${m.side}).`, "info");
+      tick();  // the clocks at once, not at the next 200 ms tick
+      app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
+    }
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.type === "hello") {
@@ -237,19 +437,9 @@ export async function matchPage(app, { args, name }) {
         seatSockets.set(m.seat, ws);
         addResign(m.seat);
       } else if (m.type === "your_turn") {
-        lastState = m.state;
-        board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
-        styleSeats(m.state);
-        board.setTurn(m.legal, io);
-        toMoveSeat = m.seat;
-        if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
-        if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
-          remaining = [...remaining];
-          remaining[m.seat] = m.time_left;
-          since = performance.now();
-        }
-        say(`Your move (${m.side}).`, "info");
-        app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
+        // nobody in the other seat yet: hold the turn (the creator is not told "Your move" to an empty room)
+        if (waiting) { heldTurn = () => takeTurn(m); say("Waiting for an opponent to join: the game starts when they do.", "info"); return; }
+        takeTurn(m);
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
@@ -279,7 +469,11 @@ export async function matchPage(app, { args, name }) {
   let closing = false;
   return () => {
     closing = true;
+    document.removeEventListener("pointerdown", wake);
+    if (audio) audio.close();
     clearInterval(timer);
+    clearInterval(seatPoll);
+    clearTimeout(gate);
     spec.close();
     for (const ws of sockets) ws.close();
     board.destroy?.();

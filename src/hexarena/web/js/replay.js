@@ -1,7 +1,7 @@
 // Replay: any stored (or live) game step by step: first, back, forward, last, a slider, the arrow keys, and
 // its notation to copy or download.
 
-import { getJSON, h, playerName, resultText, download } from "./api.js";
+import { getJSON, h, playerName, resultText, download, copyButton } from "./api.js";
 import { makeBoard } from "./boards/index.js";
 
 export async function replayPage(app, { args, params }) {
@@ -31,9 +31,34 @@ export async function replayPage(app, { args, params }) {
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.notation || "");
-  const copyBtn = h("button.secondary", { type: "button" }, "Copy");
+  const copyBtn = copyButton(notation);
   const dlBtn = h("button.secondary", { type: "button" }, "Download");
   const info = h("div.muted");
+  // watch speed: play the moves one by one (a game between instant bots that was over in 0.1 s can be followed)
+  const SPEED_KEY = "hexarena.watchSpeed";
+  const speedSel = h("select#speed", { "aria-label": "watch speed" },
+    [["0.25", "4 moves a second"], ["0.5", "2 moves a second"], ["1", "1 move a second"], ["2", "a move every 2 s"]]
+      .map(([v, text]) => h("option", { value: v }, text)));
+  try { speedSel.value = localStorage.getItem(SPEED_KEY) || "0.5"; } catch { speedSel.value = "0.5"; }
+  if (!speedSel.value) speedSel.value = "0.5";
+  speedSel.addEventListener("change", () => { try { localStorage.setItem(SPEED_KEY, speedSel.value); } catch { /* this page only */ } });
+  const playBtn = h("button#play", { type: "button", "aria-pressed": "false" }, "Play");
+  let playing = null;
+  function stopPlaying() { clearTimeout(playing); playing = null; playBtn.textContent = "Play"; playBtn.setAttribute("aria-pressed", "false"); }
+  function step() {
+    playing = setTimeout(async () => {
+      if (ply >= n) { stopPlaying(); return; }
+      await go(ply + 1);
+      if (playing !== null) step();
+    }, parseFloat(speedSel.value) * 1000);
+  }
+  function startPlaying() {
+    if (ply >= n) go(0);
+    playBtn.textContent = "Pause";
+    playBtn.setAttribute("aria-pressed", "true");
+    step();
+  }
+  playBtn.addEventListener("click", () => (playing !== null ? stopPlaying() : startPlaying()));
   app.append(
     h("h1", `Replay: ${meta.title} `, h("small.muted", id.slice(0, 8))),
     h("div.match",
@@ -43,6 +68,7 @@ export async function replayPage(app, { args, params }) {
           btn("first", "|◀", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
           slider,
           btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "▶|", "last", () => go(n)), label),
+        h("div.controls", playBtn, speedSel),
         info),
       h("div",
         h("div.panel",
@@ -56,12 +82,6 @@ export async function replayPage(app, { args, params }) {
         h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));
-  copyBtn.addEventListener("click", async () => {
-    notation.select();
-    try { await navigator.clipboard.writeText(notation.value); copyBtn.textContent = "Copied"; }
-    catch { document.execCommand("copy"); copyBtn.textContent = "Copied"; }
-    setTimeout(() => (copyBtn.textContent = "Copy"), 1500);
-  });
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
@@ -97,6 +117,6 @@ export async function replayPage(app, { args, params }) {
     else if (e.key === "End") go(n);
   };
   document.addEventListener("keydown", keys);
-  requestAnimationFrame(() => go(ply));
-  return () => { document.removeEventListener("keydown", keys); board.destroy?.(); };
+  requestAnimationFrame(() => { go(ply); if (params.get("play") === "1") startPlaying(); });
+  return () => { stopPlaying(); document.removeEventListener("keydown", keys); board.destroy?.(); };
 }

@@ -4,14 +4,21 @@
 
 import { h } from "../api.js";
 import { s, hexPoints, SQRT3, COLOURS } from "./svg.js";
+import { keyNav } from "./keynav.js";
 
 const R = 20;
 
 export function make(params) {
   let n = params.size || 11;
-  const svg = s("svg", { role: "img", "aria-label": "hex board" });
+  const svg = s("svg", { role: "group", "aria-label": "hex board" });
   const swapBtn = h("button.secondary", { type: "button", hidden: true }, "Swap");
-  const el = h("div", svg, h("div.controls", swapBtn));
+  // Large boards on a phone: cells zoomed to a finger's width (44 px) in a box that scrolls (pans); the button
+  // switches between that and the whole board at a glance. Decided once the box has a width, then the person's.
+  const zoomBtn = h("button.secondary#hex-zoom", { type: "button", "aria-pressed": "false" }, "Zoom");
+  const scroller = h("div.scroller", svg);
+  const el = h("div", scroller, h("div.controls", swapBtn, zoomBtn));
+  let zoomed = null;
+  zoomBtn.addEventListener("click", () => { zoomed = !zoomed; draw(); });
   let io = null;
   let legal = new Set();
   let state = null;
@@ -19,15 +26,27 @@ export function make(params) {
 
   const centre = (r, c) => [R * SQRT3 * (c + r / 2), R * 1.5 * r];
   const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;
+  const STONES = { B: "black stone", W: "white stone" };
+  const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
+    label: (el) => { const stone = el.querySelector("[data-stone]")?.dataset.stone;
+      return `${el.dataset.cell} ${STONES[stone] || "empty"}`; } });
 
   function draw() {
     svg.replaceChildren();
     const [x0] = centre(0, 0);
     const [x1, y1] = centre(n - 1, n - 1);
     const pad = R * 2.2;
-    svg.setAttribute("viewBox", `${x0 - pad} ${-pad} ${x1 - x0 + 2 * pad} ${y1 + 2 * pad}`);
+    const vbw = x1 - x0 + 2 * pad;
+    svg.setAttribute("viewBox", `${x0 - pad} ${-pad} ${vbw} ${y1 + 2 * pad}`);
     svg.style.maxWidth = `${Math.max(360, n * 75 + 150)}px`;
     svg.style.margin = "0 auto";
+    if (zoomed === null && scroller.clientWidth > 0) {
+      zoomed = Math.min(scroller.clientWidth, parseFloat(svg.style.maxWidth)) / vbw * R * SQRT3 < 40;
+    }
+    svg.classList.toggle("zoomed", !!zoomed);
+    svg.style.width = zoomed ? `${vbw * 44 / (R * SQRT3)}px` : "";
+    zoomBtn.setAttribute("aria-pressed", String(!!zoomed));
+    zoomBtn.textContent = zoomed ? "Whole board" : "Zoom";
     // edges: top/bottom for Black, left/right for White
     const edge = (pts, colour) => svg.append(s("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none",
       stroke: colour, "stroke-width": 7, "stroke-linecap": "round" }));
@@ -64,6 +83,7 @@ export function make(params) {
       const [tx, ty] = centre(0, i);
       svg.append(s("text", { x: tx, y: ty - R * 1.5, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" }, i + 1));
     }
+    nav.refresh();
   }
 
   return {

@@ -2,13 +2,14 @@
 // neighbouring dots to draw a line; closing a hexagon captures it (filled in the capturer's colour).
 
 import { s, COLOURS } from "./svg.js";
+import { keyNav } from "./keynav.js";
 
 const D = 60;
 const H = D * Math.sqrt(3) / 2;
 
 export function make(params) {
   let rows = params.rows || 5, cols = params.cols || 5;
-  const svg = s("svg", { role: "img", "aria-label": "hexagon dots board" });
+  const svg = s("svg", { role: "group", "aria-label": "hexagon dots board" });
   let state = null, io = null, legal = [], picked = null, last = null;
 
   const pos = (r, c) => [(c + (r % 2 === 0 ? 0.5 : 0)) * D, r * H];
@@ -20,6 +21,10 @@ export function make(params) {
     const i = players.findIndex((p) => p.name === name);
     return i < 0 ? 0 : i;
   };
+
+  const nav = keyNav(svg, { selector: "[data-dot]", keyOf: (el) => el.dataset.dot,
+    label: (el) => `dot ${el.dataset.dot}${picked && key(...picked) === el.dataset.dot ? " picked" : ""}`,
+    cancel: () => { if (picked) { picked = null; draw(); io?.say("Nothing picked: pick a dot.", "info"); } } });
 
   function click(r, c) {
     if (!io) return;
@@ -81,13 +86,14 @@ export function make(params) {
         const [x, y] = pos(r, c);
         const isPicked = picked && picked[0] === r && picked[1] === c;
         const g = s("g", { class: "cell", "data-dot": key(r, c), onclick: () => click(r, c) });
-        g.append(s("circle", { cx: x, cy: y, r: 16, fill: "transparent" }));
+        g.append(s("circle", { cx: x, cy: y, r: D * 0.45, fill: "transparent" }));  // a finger-sized target
         g.append(s("circle", { cx: x, cy: y, r: isPicked ? 10 : 7,
           fill: isPicked ? COLOURS.selected : "#1d2330" }));
         if (io && !isPicked && endpoints.has(key(r, c))) g.append(s("circle", { cx: x, cy: y, r: 12, fill: "none", stroke: "#2f855a", "stroke-width": 2 }));
         svg.append(g);
       }
     }
+    nav.refresh();
   }
 
   return {

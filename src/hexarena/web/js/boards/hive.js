@@ -3,7 +3,8 @@
 // destinations; a click elsewhere is explained by the server. Pillbug throws are listed under the thrown piece.
 
 import { h } from "../api.js";
-import { s, axialToPixel, hexPoints, COLOURS } from "./svg.js";
+import { s, axialToPixel, hexPoints, COLOURS, sideToMove } from "./svg.js";
+import { keyNav } from "./keynav.js";
 
 const R = 26;
 const BUG = { Q: "Queen", S: "Spider", B: "Beetle", G: "Grasshopper", A: "Ant", M: "Mosquito", L: "Ladybug", P: "Pillbug" };
@@ -12,7 +13,7 @@ const BUG_COLOUR_ON_DARK = { Q: "#f6c05a", S: "#f4a58a", B: "#c4a8f7", G: "#68d3
 const BUG_COLOUR = { Q: "#b7791f", S: "#7b341e", B: "#6b46c1", G: "#2f855a", A: "#2b6cb0", M: "#4a5568", L: "#c53030", P: "#319795" };
 
 export function make() {
-  const svg = s("svg", { role: "img", "aria-label": "Hive board" });
+  const svg = s("svg", { role: "group", "aria-label": "Hive board" });
   const hands = { white: h("div.hand"), black: h("div.hand") };
   const passBtn = h("button.secondary", { type: "button", hidden: true }, "Pass");
   const el = h("div",
@@ -24,19 +25,35 @@ export function make() {
   passBtn.addEventListener("click", () => io && io.move("pass"));
 
   const key = (c) => (c ? `${c[0]},${c[1]}` : "hand");
-  const myColour = () => (state?.to_move === 1 ? "b" : "w");
+  const myColour = () => (sideToMove(state, ["white", "black"]) === "black" ? "b" : "w");
+  const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell, label: cellLabel });
+  function cellLabel(el) {
+    const k = el.dataset.cell;
+    const target = movesOf(selected).some((m) => key(m.to) === k) ? ", a legal destination" : "";
+    const piece = el.dataset.piece;
+    if (!piece) return `empty ${k}${target}`;
+    const isSel = selected && key(selected.from) === k ? ", selected" : "";
+    const movable = io && legal.some((m) => m.piece === piece && key(m.from) === k) ? ", can move" : "";
+    return `${piece} ${BUG[piece[1]] || ""} at ${k}${isSel}${movable}${target}`;
+  }
+  function deselect() {
+    if (!selected || !io) return;
+    selected = null;
+    io.say("Nothing selected: pick a piece.", "info");
+    draw();
+  }
+  // Escape drops the picked piece, from the board or from a hand
+  el.addEventListener("keydown", (e) => { if (e.key === "Escape" && selected) { e.preventDefault(); deselect(); } });
 
   function movesOf(sel) {
     if (!sel) return [];
     return legal.filter((m) => m.piece === sel.piece && key(m.from) === key(sel.from));
   }
 
-  function pickHand(colour, kind) {
+  function pickHand(colour, kind, ev) {
     if (!io) return;
     if (selected && selected.from === null && selected.piece[0] === colour && selected.piece[1] === kind) {
-      selected = null;  // the picked piece again: put it back
-      io.say("Nothing selected: pick a piece.", "info");
-      draw();
+      deselect();  // the picked piece again: put it back
       return;
     }
     if (colour !== myColour()) { io.say(`Those are ${colour === "w" ? "White" : "Black"}'s pieces: pick one of yours.`, "illegal"); return; }
@@ -49,14 +66,14 @@ export function make() {
     selected = { piece: m.piece, from: null };
     io.say(`${m.piece}: pick a highlighted cell.`, "info");
     draw();
+    // picked with the keyboard (a click without a pointer): the focus goes to the first place it may go
+    if (ev && ev.detail === 0) { const to = movesOf(selected)[0]?.to; if (to) nav.focusKey(key(to)); }
   }
 
   async function clickCell(q, r, top) {
     if (!io) return;
     if (top && selected && selected.from && selected.from[0] === q && selected.from[1] === r) {
-      selected = null;  // the selected piece again: deselect it rather than try to move it onto itself
-      io.say("Nothing selected: pick a piece.", "info");
-      draw();
+      deselect();  // the selected piece again: deselect it rather than try to move it onto itself
       return;
     }
     const dest = selected ? movesOf(selected).find((m) => m.to[0] === q && m.to[1] === r) : null;
@@ -85,7 +102,9 @@ export function make() {
     const pad = R * 2.5;
     const minx = Math.min(...xy.map((p) => p[0])) - pad, maxx = Math.max(...xy.map((p) => p[0])) + pad;
     const miny = Math.min(...xy.map((p) => p[1])) - pad, maxy = Math.max(...xy.map((p) => p[1])) + pad;
-    svg.setAttribute("viewBox", `${minx} ${miny} ${Math.max(maxx - minx, R * 10)} ${Math.max(maxy - miny, R * 7)}`);
+    // a small hive is centred in the smallest frame, not pinned to its top-left corner
+    const vw = Math.max(maxx - minx, R * 10), vh = Math.max(maxy - miny, R * 7);
+    svg.setAttribute("viewBox", `${(minx + maxx - vw) / 2} ${(miny + maxy - vh) / 2} ${vw} ${vh}`);
     // empty neighbour cells as a faint grid (clickable for explanations)
     const occupied = new Set(cells.map((c) => `${c.q},${c.r}`));
     const ring = new Set();
@@ -137,10 +156,11 @@ export function make() {
         const canPlace = io && colour === myColour() && legal.some((m) => m.from === null && m.piece && m.piece[0] === colour && m.piece[1] === kind);
         const isSel = selected && selected.from === null && selected.piece[0] === colour && selected.piece[1] === kind;
         const cls = `button.piece.${colour}${canPlace ? ".movable" : ""}${isSel ? ".selected" : ""}`;
-        box.append(h(cls, { type: "button", title: `${BUG[kind]} ×${n}`, "data-hand": `${colour}${kind}`, onclick: () => pickHand(colour, kind) }, `${kind}×${n}`));
+        box.append(h(cls, { type: "button", title: `${BUG[kind]} ×${n}`, "data-hand": `${colour}${kind}`, onclick: (ev) => pickHand(colour, kind, ev) }, `${kind}×${n}`));
       }
       if (!Object.keys(hand).length) box.append(h("span.muted", "empty"));
     }
+    nav.refresh();
   }
 
   return {

@@ -3,7 +3,7 @@
 // clicks: the first stone is checked by the server (probe), then the second completes the move.
 
 import { h } from "../api.js";
-import { s, axialToPixel, pixelToAxial, hexPath, COLOURS } from "./svg.js";
+import { s, axialToPixel, pixelToAxial, hexPath, COLOURS, sideToMove } from "./svg.js";
 
 const R = 20;
 const parseMove = (text) => {
@@ -12,19 +12,23 @@ const parseMove = (text) => {
 };
 
 export function make(params) {
-  const svg = s("svg", { class: "infinite", role: "img", "aria-label": "HTTTX board" });
+  // the board takes the focus as a whole: the arrow keys move a cursor cell over the endless grid
+  const svg = s("svg", { class: "infinite", role: "application", tabindex: 0, "data-cursor": "0,0",
+    "aria-label": "HTTTX board: the arrow keys move the cursor, Enter places a stone, Escape takes the first one back" });
   const shade = s("path", { fill: "#e8eefb", stroke: "#c3cde0", "stroke-width": 1 });
   const extra = s("path", { fill: "rgba(47,133,90,0.18)", stroke: "#b6d9c2", "stroke-width": 1 });
   const marks = s("g");
   const stones = s("g");
   const overlay = s("g");
   const hoverCell = s("path", { fill: "none", stroke: "#1d2330", "stroke-width": 2, opacity: 0.5 });
-  svg.append(shade, extra, marks, stones, overlay, hoverCell);
+  const cursorCell = s("path", { class: "cursor", fill: "none", stroke: COLOURS.selected, "stroke-width": 4 });
+  svg.append(shade, extra, marks, stones, overlay, hoverCell, cursorCell);
   const hover = h("div.hover", "");
+  const cursorStatus = h("p.sr-only.cursor-status", { "aria-live": "polite" });
   const zin = h("button.secondary", { type: "button", title: "zoom in" }, "+");
   const zout = h("button.secondary", { type: "button", title: "zoom out" }, "−");
   const fitB = h("button.secondary", { type: "button", title: "show every stone" }, "fit");
-  const el = h("div", { style: "position:relative" }, svg, hover, h("div.zoom", zin, zout, fitB));
+  const el = h("div", { style: "position:relative" }, svg, hover, h("div.zoom", zin, zout, fitB), cursorStatus);
 
   let state = null, io = null, legalSet = new Set(), first = null, second = null, info = {};
   let view = { x: 0, y: 0, zoom: 1 };  // centre in board units, pixels per unit
@@ -51,7 +55,10 @@ export function make(params) {
     const pad = R * 5;
     const minx = Math.min(...xs) - pad, maxx = Math.max(...xs) + pad, miny = Math.min(...ys) - pad, maxy = Math.max(...ys) + pad;
     const [w, hgt] = size();
-    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2, zoom: Math.min(w / (maxx - minx), hgt / (maxy - miny), 2.5) };
+    // on a touch screen the cells stay finger-sized (48 px): a far stone is then panned to, not shrunk into view
+    const touch = matchMedia("(pointer: coarse), (max-width: 600px)").matches ? 48 / (R * Math.sqrt(3)) : 0;
+    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2,
+      zoom: Math.max(touch, Math.min(w / (maxx - minx), hgt / (maxy - miny), 2.5)) };
     applyView();
   }
   function zoomBy(f, cx, cy) {
@@ -106,6 +113,43 @@ export function make(params) {
   }, { passive: false });
   const ro = new ResizeObserver(() => (follow ? fit() : applyView()));
   ro.observe(svg);
+
+  // ----- the keyboard cursor -----
+  let cursor = [0, 0];
+  const even = (n) => ((n % 2) + 2) % 2 === 0;
+  // up and down zigzag between the two cells above (below) so the cursor stays in its screen column
+  const STEP = {
+    ArrowRight: ([q, r]) => [q + 1, r], ArrowLeft: ([q, r]) => [q - 1, r],
+    ArrowUp: ([q, r]) => [even(r) ? q + 1 : q, r - 1], ArrowDown: ([q, r]) => [even(r) ? q : q - 1, r + 1],
+  };
+  function describe([q, r]) {
+    const stone = (state?.cells || []).find((c) => c.q === q && c.r === r);
+    if (stone) return `q ${q}, r ${r}: ${stone.p === "x" ? "X" : "O"} stone`;
+    if (first && first[0] === q && first[1] === r) return `q ${q}, r ${r}: your first stone`;
+    const open = first ? second?.has(key(q, r)) : legalSet.has(key(q, r));
+    return `q ${q}, r ${r}: empty${io ? (open ? ", playable" : ", out of reach") : ""}`;
+  }
+  function drawCursor() {
+    const [x, y] = axialToPixel(cursor[0], cursor[1], R);
+    cursorCell.setAttribute("d", document.activeElement === svg ? hexPath(x, y, R) : "");
+    svg.dataset.cursor = key(...cursor);
+  }
+  function moveCursor(next) {
+    cursor = next;
+    const [x, y] = axialToPixel(cursor[0], cursor[1], R);
+    const [w, hgt] = size();
+    const hw = w / view.zoom / 2 - R * 1.5, hh = hgt / view.zoom / 2 - R * 1.5;
+    if (Math.abs(x - view.x) > hw || Math.abs(y - view.y) > hh) { follow = false; view.x = x; view.y = y; applyView(); }
+    drawCursor();
+    cursorStatus.textContent = describe(cursor);
+  }
+  svg.addEventListener("keydown", (ev) => {
+    if (STEP[ev.key]) { ev.preventDefault(); ev.stopPropagation(); moveCursor(STEP[ev.key](cursor)); }
+    else if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); click(...cursor); }
+    else if (ev.key === "Escape" && first) { ev.preventDefault(); click(...first); }
+  });
+  svg.addEventListener("focus", () => { drawCursor(); cursorStatus.textContent = describe(cursor); });
+  svg.addEventListener("blur", drawCursor);
 
   async function click(q, r) {
     if (!io) return;
@@ -186,11 +230,12 @@ export function make(params) {
         d += hexPath(x, y, R);
       }
       const [x, y] = axialToPixel(first[0], first[1], R);
-      const seat = state?.to_move === 1 ? 1 : 0;
+      const seat = sideToMove(state, ["x", "o"]) === "o" ? 1 : 0;
       overlay.append(s("circle", { cx: x, cy: y, r: R * 0.78, fill: seat ? COLOURS.p1 : COLOURS.p0, opacity: 0.55,
         stroke: "#1d2330", "stroke-dasharray": "4 3", "stroke-width": 2, "data-pending": `${first[0]},${first[1]}` }));
     }
     extra.setAttribute("d", d);
+    if (document.activeElement === svg) cursorStatus.textContent = describe(cursor);
   }
 
   return {

@@ -1,11 +1,12 @@
 // Noughts and crosses: a 3x3 grid; rows a-c from the top, columns 1-3 ("b2" is the centre).
 
 import { s, COLOURS } from "./svg.js";
+import { keyNav } from "./keynav.js";
 
 const CELL = 100;
 
 export function make() {
-  const svg = s("svg", { viewBox: "-20 -20 340 340", role: "img", "aria-label": "noughts and crosses board",
+  const svg = s("svg", { viewBox: "-20 -20 340 340", role: "group", "aria-label": "noughts and crosses board",
     style: "max-width:520px;margin:0 auto" });
   let io = null;
   let legal = new Set();
@@ -13,6 +14,10 @@ export function make() {
   let last = null;
 
   function name(r, c) { return `${"abc"[r]}${c + 1}`; }
+  const MARKS = { X: "X", O: "O" };
+  const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
+    label: (el) => { const [r, c] = ["abc".indexOf(el.dataset.cell[0]), Number(el.dataset.cell[1]) - 1];
+      return `${el.dataset.cell} ${MARKS[state?.board?.[r]?.[c]] || "empty"}`; } });
 
   function draw() {
     svg.replaceChildren();
@@ -48,6 +53,7 @@ export function make() {
       svg.append(s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: COLOURS.last, "stroke-width": 8,
         "stroke-linecap": "round", opacity: 0.8 }));
     }
+    nav.refresh();
   }
 
   return {

@@ -1,0 +1,77 @@
+"""Two people on one game in a real browser (issue 15): the creator of a match with an open seat waits with an
+invite link to copy, is not told "Your move" while the other seat is empty, and the friend who opens the link
+takes the seat and plays; a second opener of the same link is told the seat is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from test_browser_ui import wait_turn_or_end
+from test_issue15_ui import axe_violations
+
+
+@pytest.fixture
+def friend(browser: Any) -> Iterator[Any]:
+    """A second person: another browser profile (its own localStorage, so its own seat tokens)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.set_default_timeout(15000)
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors on the friend's page: {errors}"
+
+
+def test_the_creator_waits_with_an_invite_link_and_the_friend_joins_by_it(
+    page: Any, friend: Any, server: str, shot: Any
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", "tictactoe")
+    page.select_option("#seat0-kind", "you")
+    page.select_option("#seat1-kind", "open")
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    game_id = page.evaluate("() => location.hash.split('/')[2]")
+    # my turn came (X moves first) but nobody sits opposite: no "Your move", the board takes no move
+    page.wait_for_function("() => /Waiting for an opponent/.test(document.querySelector('#msg').textContent)")
+    assert "Your move" not in page.text_content("#msg")
+    page.click("[data-cell='b2']")
+    link = page.input_value("#invite-link")
+    assert link == f"{server}/ui/#/join/{game_id}/O", link
+    page.click("#invite-copy")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    shot(page, "two-people-waiting")
+    assert not axe_violations(page)
+
+    friend.goto(link)
+    friend.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
+    friend.wait_for_selector("#player1 .you:text(' (you)')")
+    # the creator's page notices, drops the invite, and hands over the held turn
+    page.wait_for_selector("#waiting", state="hidden")
+    assert wait_turn_or_end(page)
+    assert page.text_content("#msg") == "Your move (X)."
+    assert httpx.get(f"{server}/api/ui/replay/{game_id}").json()["moves"] == []  # the click while waiting did nothing
+    page.click("[data-cell='b2']")
+    friend.evaluate("() => { window.__seenTurns = 0; }")
+    assert wait_turn_or_end(friend)
+    assert friend.text_content("#msg") == "Your move (O)."
+    friend.click("[data-cell='a1']")
+    assert wait_turn_or_end(page)
+    shot(friend, "two-people-friend-phone")
+    moves = [m["move"] for m in httpx.get(f"{server}/api/ui/replay/{game_id}").json()["moves"]]
+    assert moves == ["b2", "a1"]
+
+    # the link again, from a third browser: the seat is taken, said plainly
+    third = friend.context.browser.new_context().new_page()
+    third.goto(link)
+    third.wait_for_selector("#join-error")
+    assert "already taken" in third.text_content("#join-error")
+    third.context.close()
