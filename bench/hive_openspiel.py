@@ -13,19 +13,20 @@ test_openspiel_crosscheck.py`` documents them: OpenSpiel sometimes offers a move
 hive outgrows its board (radius 8; then a random legal move is played: ``off_board``).
 
 ``register()`` adds the player scheme ``openspiel:mcts`` (local only, in-process) so the tournament runner meets
-it like any built-in: ``openspiel:mcts`` thinks for the same share of the offered time as ``alphabeta``
-(``max_wall_clock_time``), ``openspiel:mcts@N`` runs exactly N simulations a move instead.
+it like any built-in: ``openspiel:mcts`` thinks for as long as ``alphabeta`` would on the same offer
+(``max_wall_clock_time``; it overruns by up to one random rollout, tens of milliseconds), ``openspiel:mcts@N`` runs exactly N simulations a move instead.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import pyspiel
 
-from hexarena.bots.hive.alphabeta import SEARCH_SHARE
+from hexarena.bots.hive.alphabeta import AlphaBetaBot
 from hexarena.games.hive.board import KIND_LETTERS, NAME, PASS, Board, Move
 from hexarena.games.hive.game import HiveGame, HiveState
 from hexarena.games.hive.notation import resolve
@@ -117,12 +118,18 @@ class OpenSpielMcts:
     """EngineBot: OpenSpiel's C++ ``MCTSBot`` with a random-rollout evaluator, through a ``Bridge``."""
 
     name = "openspiel-mcts"
+    #: ``stats`` summed over every instance of the process (the runner makes a player per game).
+    totals: ClassVar[dict[str, float]] = {}
 
     def __init__(self, simulations: int | None = None, seed: int = 0) -> None:
         self.simulations = simulations
         self.seed = seed
         self.bridge: Bridge | None = None
-        self.stats = {"moves": 0, "simulations": 0, "illegal_skipped": 0, "off_board": 0}
+        self.stats = {"moves": 0, "simulations": 0, "illegal_skipped": 0, "off_board": 0, "seconds": 0.0}
+
+    def _count(self, what: str, n: float = 1) -> None:
+        self.stats[what] += n
+        self.totals[what] = self.totals.get(what, 0) + n
 
     def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> Any:
         if self.bridge is None or self.bridge.board.expansions != state.expansions:
@@ -131,9 +138,10 @@ class OpenSpielMcts:
         bridge.sync(state)
         legal = set(bridge.board.copy().moves())
         if bridge.state.is_terminal():
-            self.stats["off_board"] += 1
+            self._count("off_board")
             return game.move_of(bridge.board, rng.choice(sorted(legal)))
-        seconds = -1.0 if self.simulations is not None else max(0.001, (time_limit or 1.0) * SEARCH_SHARE)
+        # by time: exactly the search time alphabeta would take for this move (its share, its lag reserve)
+        seconds = -1.0 if self.simulations is not None else AlphaBetaBot().deadlines(time_limit, 0.0)[0]
         bot = pyspiel.MCTSBot(
             bridge.game,
             pyspiel.RandomRolloutEvaluator(1, rng.randrange(1 << 30)),
@@ -146,16 +154,18 @@ class OpenSpielMcts:
             pyspiel.ChildSelectionPolicy.UCT,
             seconds,
         )
+        began = time.monotonic()
         root = bot.mcts_search(bridge.state)
-        self.stats["moves"] += 1
-        self.stats["simulations"] += root.explore_count
+        self._count("seconds", time.monotonic() - began)
+        self._count("moves")
+        self._count("simulations", root.explore_count)
         # most visited first, as MCTSBot itself chooses (its solver's proven wins carry their visits along)
         children = sorted(root.children, key=lambda c: (c.explore_count, c.total_reward))
         for child in reversed(children):
             move = bridge.to_ours(child.action)
             if move in legal:
                 return game.move_of(bridge.board, move)
-            self.stats["illegal_skipped"] += 1
+            self._count("illegal_skipped")
         return game.move_of(bridge.board, rng.choice(sorted(legal)))
 
 

@@ -46,9 +46,13 @@ ORDER_KILLER = 1 << 22
 ORDER_FREE_QUEEN = 1 << 20
 #: Seconds a move may take when there is no clock (``think_cap`` bounds every budget).
 NO_CLOCK_SECONDS = 2.0
-#: Part of the budget the search may use (the rest: the board copy, writing the move, a descheduled thread).
-SEARCH_SHARE = 0.85
-SEARCH_RESERVE = 0.01
+#: Part of the budget the search may use (the rest: the board copy, writing the move, and above all the moments
+#: a loaded machine does not run us: measured on a 2-core box at load 7, a search thread got 1 ms of CPU in 220
+#: ms). Short budgets keep ``1 - SEARCH_SHARE`` in reserve, long ones ``1 - SEARCH_SHARE_LONG`` plus 30 ms
+#: (the HTTTX search's constants).
+SEARCH_SHARE = 0.6
+SEARCH_SHARE_LONG = 0.9
+SEARCH_RESERVE_LONG = 0.03
 #: A new depth is not begun after this part of the budget: it would not finish, and its first move (the
 #: previous best) could not change the answer anyway.
 NEW_DEPTH_SHARE = 0.5
@@ -58,7 +62,7 @@ NEW_DEPTH_SHARE = 0.5
 _lag = [0.0]
 LAG_DECAY = 0.9
 #: The least share of the budget a remembered lag leaves the search.
-LAG_FLOOR = 0.3
+LAG_FLOOR = 0.25
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from white's point of view.
 BAR_SCALE = 400.0
 #: Root moves reported as considerations.
@@ -252,7 +256,10 @@ class AlphaBeta:
         self.pv = self._principal_variation(board, best)
         return best
 
-    def _principal_variation(self, board: Board, first: Move, limit: int = 8) -> list[Move]:
+    def _principal_variation(self, board: Board, first: Move, limit: int = 6) -> list[Move]:
+        """The expected line, from the table's best moves. Runs after the deadline, so it generates no moves
+        (that costs milliseconds a position): a table move is trusted when it moves a piece of the side to move
+        (a 64-bit key collision is the only way it could be illegal, and it is only reported)."""
         pv = [first]
         played = 0
         board.play(first)
@@ -260,7 +267,7 @@ class AlphaBeta:
         try:
             while len(pv) < limit and board.result() < 0:
                 entry = self.tt.get(board.key())
-                if entry is None or entry[3] is None or entry[3] not in board.moves():
+                if entry is None or entry[3] is None or entry[3][0] >> 4 != board.ply & 1 or entry[3] == PASS:
                     break
                 pv.append(entry[3])
                 board.play(entry[3])
@@ -295,7 +302,8 @@ class AlphaBetaBot:
     """EngineBot: iterative-deepening PVS within the move's time budget (and ``max_depth`` plies).
 
     ``time_limit`` is the budget the host gives this move (``bots.timing.move_budget`` turns the clock into
-    it); the search uses ``SEARCH_SHARE`` of it and keeps ``SEARCH_RESERVE`` seconds back. After each move,
+    it); the search uses ``SEARCH_SHARE`` of a short one, ``SEARCH_SHARE_LONG`` less ``SEARCH_RESERVE_LONG`` of
+    a long one, and less when recent moves came back late (``_lag``). After each move,
     ``last_evaluation`` (score for the mover, depth, nodes, principal variation, the bar's ``heuristic`` and
     ``win_in`` from white's point of view) and ``last_considerations`` (the best root moves and their scores)
     are reported the same way as the HTTTX search bot's.
@@ -314,8 +322,8 @@ class AlphaBetaBot:
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:
         """(hard, soft) deadlines for a move begun at ``start`` with budget ``time_limit`` (None: no clock)."""
         budget = think_cap(self.default_time if time_limit is None else time_limit)
-        usable = max(0.002, min(budget * SEARCH_SHARE, budget - SEARCH_RESERVE))
-        usable = max(budget * LAG_FLOOR, min(usable, budget - 2 * _lag[0]))
+        usable = max(budget * SEARCH_SHARE, budget * SEARCH_SHARE_LONG - SEARCH_RESERVE_LONG)
+        usable = max(0.001, budget * LAG_FLOOR, min(usable, budget - 2 * _lag[0]))
         return start + usable, start + usable * NEW_DEPTH_SHARE
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
