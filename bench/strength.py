@@ -241,6 +241,13 @@ def add_hive_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hive-sprt", default="0,50", help="ELO0,ELO1 of the Hive SPRT")
     parser.add_argument("--hive-max-plies", type=int, default=200, help="a Hive game is drawn after this many plies")
     parser.add_argument("--hive-expansions", default="MLP")
+    parser.add_argument(
+        "--hive-margin",
+        type=float,
+        default=0.5,
+        help="seconds a Hive move may overrun its turn without a time forfeit (the referee's time_margin): OpenSpiel's"
+        " MCTS checks its clock only between random rollouts, and a loaded machine delays both bots",
+    )
 
 
 def previous_hive_bot(commit: str) -> Any:
@@ -263,8 +270,35 @@ def previous_hive_bot(commit: str) -> Any:
     return module.AlphaBetaBot
 
 
+class Timed:
+    """An EngineBot wrapper that adds up its bot's think time by name (``TIMES``), to show the time was equal."""
+
+    TIMES: ClassVar[dict[str, list[float]]] = {}
+
+    def __init__(self, bot: Any, name: str) -> None:
+        self.bot = bot
+        self.name = name
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: Any) -> Any:
+        began = time.monotonic()
+        try:
+            return self.bot.choose(game, state, time_limit, rng)
+        finally:
+            tally = self.TIMES.setdefault(self.name, [0.0, 0.0])
+            tally[0] += 1
+            tally[1] += time.monotonic() - began
+
+    @property
+    def last_evaluation(self) -> Any:
+        return getattr(self.bot, "last_evaluation", None)
+
+    @property
+    def last_considerations(self) -> Any:
+        return getattr(self.bot, "last_considerations", None)
+
+
 def register_hive_players(baseline: str) -> None:
-    """Player schemes for the Hive matches: ``previous:hive`` and OpenSpiel's ``openspiel:mcts``."""
+    """Player schemes for the Hive matches: ``previous:hive``, ``timed:BOT`` and OpenSpiel's ``openspiel:mcts``."""
     sys.path.insert(0, str(Path(__file__).parent))
     from hexarena.players.inprocess import InProcessPlayer
     from hexarena.players.spec import register_scheme
@@ -274,9 +308,15 @@ def register_hive_players(baseline: str) -> None:
     bot_class = previous_hive_bot(baseline)
 
     async def previous(game: str, rest: str) -> Any:
-        return InProcessPlayer(bot_class(), name=f"previous:{baseline}")
+        return InProcessPlayer(Timed(bot_class(), "previous"), name=f"previous:{baseline}")
+
+    async def timed(game: str, rest: str) -> Any:
+        from hexarena.bots.registry import make_builtin
+
+        return InProcessPlayer(Timed(make_builtin(game, rest), rest), name=f"builtin:{rest}")
 
     register_scheme("previous", previous, f"previous:hive  alphabeta at {baseline} (bench only)")
+    register_scheme("timed", timed, "timed:BOT  a built-in bot with its think time added up (bench only)")
 
 
 async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console: Console) -> dict[str, Any]:
@@ -284,7 +324,7 @@ async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console
     elo0, elo1 = (float(x) for x in args.hive_sprt.split(","))
     config = TournamentConfig(
         game="hive",
-        players=["builtin:alphabeta", spec],
+        players=["timed:alphabeta", spec],
         names=["alphabeta", opponent],
         games_per_pairing=args.games,
         params={"expansions": args.hive_expansions},
@@ -292,6 +332,7 @@ async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console
         opening_plies=2,
         seed=args.seed,
         max_plies=args.hive_max_plies,
+        time_margin=args.hive_margin,
         sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
         name=f"strength: hive alphabeta vs {opponent}",
         rated=False,
@@ -311,13 +352,19 @@ def hive_main(args: argparse.Namespace, console: Console) -> None:
     register_hive_players(args.hive_baseline)
     from hive_openspiel import OpenSpielMcts
 
-    specs = {"previous": "previous:hive", "greedy": "builtin:greedy", "openspiel": "openspiel:mcts"}
+    specs = {"previous": "previous:hive", "greedy": "timed:greedy", "openspiel": "openspiel:mcts"}
     names = list(HIVE_OPPONENTS) if args.hive_opponent == "all" else [args.hive_opponent]
     for name in names:
         OpenSpielMcts.totals.clear()
+        Timed.TIMES.clear()
         asyncio.run(hive_match(name, specs[name], args, console))
+        for who, (moves, seconds) in Timed.TIMES.items():
+            console.print(f"{who}: {seconds / max(moves, 1):.3f} s a move on average over {moves:.0f} moves")
         if name == "openspiel" and OpenSpielMcts.totals.get("moves"):
-            t = OpenSpielMcts.totals
+            t = {
+                k: OpenSpielMcts.totals.get(k, 0)
+                for k in ("moves", "simulations", "seconds", "illegal_skipped", "off_board")
+            }
             console.print(
                 f"OpenSpiel MCTS: {t['simulations'] / t['moves']:.0f} simulations and {t['seconds'] / t['moves']:.3f} s"
                 f" a move on average over {t['moves']:.0f} moves; moves it offered that break the one-hive rule skipped: {t['illegal_skipped']:.0f};"
