@@ -169,14 +169,15 @@ def test_finds_a_mate_in_two_and_plays_it() -> None:
     s = GAME.from_game_string(MATE_IN_TWO)
     assert GAME.to_move(s) == 1 and not _wins_now(s, 1)  # no win in one: it takes two moves
     bot = AlphaBetaBot(max_depth=3)
-    after = GAME.play(s, bot.choose(GAME, s, 60.0, random.Random(0)))
+    move = bot.choose(GAME, s, 60.0, random.Random(0))
+    after = GAME.play(s, move)
     assert GAME.outcome(after) is None
     for reply in GAME.legal(after):  # whatever white answers, black then surrounds the white queen
         s2 = GAME.play(after, reply)
         assert GAME.outcome(s2) is None and _wins_now(s2, 1), reply
     ev = bot.last_evaluation
     assert ev is not None and ev["mate_in"] == 2 and ev["win_in"] == -2 and ev["heuristic"] == -1.0
-    assert len(ev["pv"]) == 3 and ev["pv"][0] == GAME.play(s, GAME.parse(ev["pv"][0])).moves[-1]
+    assert len(ev["pv"]) >= 2 and ev["pv"][0] == move.text
 
 
 def test_reports_its_evaluation_and_considered_moves() -> None:

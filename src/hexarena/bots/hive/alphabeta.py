@@ -82,6 +82,7 @@ class AlphaBeta:
         self.rng = rng
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.evals: dict[int, int] = {}
         self.depth_reached = 0
         self.score = 0
         self.killers: list[list[Move | None]] = []
@@ -152,7 +153,17 @@ class AlphaBeta:
             # a win found sooner is worth more; the side to move here lost or won on the last move
             return (WIN - height) if r == board.ply & 1 else -(WIN - height)
         if depth <= 0:
-            return assess(board, board.ply & 1)
+            if self._wins_now(board):
+                return WIN - height - 1
+            # leaves repeat across iterations and transpositions: their white-view score is cached by the
+            # board's Zobrist hash (the evaluation reads the stacks only, not the side to move)
+            zh = board.zh
+            v = self.evals.get(zh)
+            if v is None:
+                if len(self.evals) > TT_SIZE:
+                    self.evals.clear()
+                v = self.evals[zh] = assess(board, 0)
+            return v if board.ply & 1 == 0 else -v
         key = board.key()
         entry = self.tt.get(key)
         tt_move = None
@@ -194,6 +205,25 @@ class AlphaBeta:
             self.tt.clear()
         self.tt[key] = (depth, best, flag, best_move)
         return best
+
+    def _wins_now(self, board: Board) -> bool:
+        """At a leaf: can the side to move surround the enemy queen at once? Checked only when that queen has
+        five neighbours (rare, so the move generation it costs is affordable); without it, a two-ply search
+        would score "our move fills the sixth cell next" as a mere five-neighbour squeeze."""
+        color = board.ply & 1
+        eq = board.pos[(1 - color) << 4]
+        if eq is None or board.queen_neighbours(1 - color) != 5:
+            return False
+        stacks = board.stacks
+        hole = next(eq + d for d in DIRS if eq + d not in stacks)
+        for m in board.moves():
+            if m[1] == hole:
+                board.play(m)
+                r = board.result()
+                board.undo()
+                if r == color:
+                    return True
+        return False
 
     def _root(self, board: Board, moves: list[Move], depth: int, first: Move) -> tuple[Move | None, int]:
         """One iteration at the root; the scores of every root move searched go to ``root_scores``."""
