@@ -13,8 +13,13 @@ so the search must always have an answer ready and must spend its nodes where th
   then the two killer moves of the ply, then the history score of ``(piece, destination)``;
 - principal variation search (null windows after the first move) with a one-ply late-move reduction for
   quiet moves far down the list at depth >= 3, re-searched at full depth when they surprise;
-- the clock is read at every node (a node costs about a millisecond here, a clock read 60 ns), so the search
-  stops within a node of its deadline; ``stop_requested`` lets the host cancel it.
+- a leaf whose enemy queen has five neighbours is not judged statically: when the side to move can fill the
+  sixth cell it is a win (so a 2-ply search sees wins in 3 plies, and a 1-ply one a loss in 2);
+- time: the host turns the clock into this move's budget (``bots.timing.move_budget``); the search takes 60 %
+  of a short budget, 90 % less 30 ms of a long one, and less after moves that came back late (``_lag``, a
+  loaded machine); no new depth is begun after half of it; the clock is read at every node (a node costs about a
+  millisecond here, a clock read 60 ns), so the search stops within a node of its deadline, and nothing after
+  the deadline generates moves; ``stop_requested`` lets the host cancel it.
 
 The leaf evaluation is ``evaluation.assess`` (queen pressure, pinned pieces, mobility, hand, beetle on queen,
 Pillbug guard). Mate scores are ``WIN - plies``, so shorter wins are preferred and longer losses fought.
