@@ -231,3 +231,19 @@ def test_assess_values_a_pillbug_guarding_its_queen() -> None:
     guarded = _board([*line, ("wP", W), ("wS1", 2 * W)])
     unguarded = _board([*line, ("wS1", W), ("wP", 2 * W)])
     assert assess(guarded, 0) > assess(unguarded, 0)
+
+
+async def test_no_time_loss_under_a_match_clock() -> None:
+    """A match clock of 8 s a side: the in-process player spreads it over the expected moves (``move_budget``)
+    and the search keeps within each move's share, so the game ends by the rules, not on alphabeta's clock."""
+    from hexarena.core.contract import ClockConfig
+    from hexarena.core.types import Termination
+    from hexarena.players.inprocess import InProcessPlayer
+    from hexarena.referee.match import MatchConfig, Referee
+
+    players = [InProcessPlayer.builtin("hive", "alphabeta", seed=1), InProcessPlayer.builtin("hive", "greedy", seed=1)]
+    config = MatchConfig(game=GAME, clock=ClockConfig("match", 8.0), max_plies=60)
+    result = await Referee(config, players).run()
+    assert result.outcome.termination in (Termination.NORMAL, Termination.TURN_LIMIT), result.outcome
+    mine = [m for m in result.moves if m.seat == 0]
+    assert len(mine) >= 5 and all(m.evaluation for m in mine)
