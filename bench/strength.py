@@ -3,6 +3,8 @@
     PYTHONPATH=src .venv/bin/python bench/strength.py [--opponent heuristic|hexbot-ab|hexbot-heuristic|all]
         [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python]
     PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
+    PYTHONPATH=src .venv/bin/python bench/strength.py --game hive [--hive-opponent previous|greedy|openspiel|all]
+        [--clock 0.3] [--games 20] [--hive-sprt 0,50] [--hive-max-plies 200]
 
 Each match is ``search`` against one opponent at equal time per move (a turn clock, ``--clock`` seconds a turn),
 in pairs of games on the same random two-turn opening with colours swapped, until the SPRT decides (H1: search is
@@ -18,6 +20,12 @@ hexbot plays through ``bench/hexbot/bridge.py`` (run by that venv's Python), ser
 hexarena's bot SDK, so the tournament meets it like any remote bot: ``hexbot-ab`` is its alpha-beta search
 (``HexGame.search``, transposition table, killers, late-move reductions; iterative deepening by time in the bridge),
 ``hexbot-heuristic`` its one-ply move scorer. hexbot's neural bots need downloaded weights and are left out.
+
+Hive (``--game hive``): ``alphabeta`` against ``previous`` (the ``alphabeta`` of ``--hive-baseline`` in git, the
+previous best, loaded from that commit's source), ``greedy`` and OpenSpiel's C++ MCTS with random rollouts
+(``bench/hive_openspiel.py``; it thinks for the same share of each turn as ``alphabeta`` through its wall-clock
+limit, and the simulations it ran are printed), on the base game with all expansions (Base+MLP), a turn clock,
+random two-ply openings in colour-swapped pairs and a ply cap (a capped game is a draw).
 """
 
 from __future__ import annotations
@@ -220,6 +228,152 @@ def speed(console: Console, positions: int = 12, nodes: int = 3000) -> None:
         console.print(f"{name:>6}: {total:,} nodes in {used:.2f} CPU s = {total / used:,.0f} nodes/s")
 
 
+# ---------------------------------------------------------------------------------------------------------- Hive
+#: The commit whose ``alphabeta`` is the previous best Hive bot (main before the principal-variation search).
+HIVE_BASELINE = "119c22d"
+HIVE_OPPONENTS = ("previous", "greedy", "openspiel")
+
+
+def add_hive_arguments(parser: argparse.ArgumentParser) -> None:
+    """The Hive section's options (``--clock`` and ``--games`` are shared with HTTTX)."""
+    parser.add_argument("--hive-opponent", default="all", choices=[*HIVE_OPPONENTS, "all"])
+    parser.add_argument("--hive-baseline", default=HIVE_BASELINE, help="git commit of the previous alphabeta")
+    parser.add_argument("--hive-sprt", default="0,50", help="ELO0,ELO1 of the Hive SPRT")
+    parser.add_argument("--hive-max-plies", type=int, default=200, help="a Hive game is drawn after this many plies")
+    parser.add_argument("--hive-expansions", default="MLP")
+    parser.add_argument(
+        "--hive-margin",
+        type=float,
+        default=2.0,
+        help="seconds a Hive move may overrun its turn without a time forfeit (the referee's time_margin): OpenSpiel's"
+        " MCTS checks its clock only between random rollouts (one can take half a second on a loaded machine), and the"
+        " previous alphabeta read its clock every 256 nodes: the match measures strength at equal think time, not"
+        " clock handling (tests/bots/test_hive_bots.py checks that alphabeta loses no game on time)",
+    )
+
+
+def previous_hive_bot(commit: str) -> Any:
+    """The ``AlphaBetaBot`` class of ``commit``'s ``bots/hive/alphabeta.py``, loaded from git as its own module
+    (the bot, not its evaluation: greedy's ``evaluate``, which it used, is unchanged)."""
+    import types
+
+    root = Path(__file__).resolve().parents[1]
+    source = subprocess.run(
+        ["git", "show", f"{commit}:src/hexarena/bots/hive/alphabeta.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    module = types.ModuleType(f"hive_alphabeta_{commit}")
+    module.__file__ = f"{commit}:src/hexarena/bots/hive/alphabeta.py"
+    sys.modules[module.__name__] = module
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module.AlphaBetaBot
+
+
+class Timed:
+    """An EngineBot wrapper that adds up its bot's think time by name (``TIMES``), to show the time was equal."""
+
+    TIMES: ClassVar[dict[str, list[float]]] = {}
+
+    def __init__(self, bot: Any, name: str) -> None:
+        self.bot = bot
+        self.name = name
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: Any) -> Any:
+        began = time.monotonic()
+        try:
+            return self.bot.choose(game, state, time_limit, rng)
+        finally:
+            tally = self.TIMES.setdefault(self.name, [0.0, 0.0])
+            tally[0] += 1
+            tally[1] += time.monotonic() - began
+
+    @property
+    def last_evaluation(self) -> Any:
+        return getattr(self.bot, "last_evaluation", None)
+
+    @property
+    def last_considerations(self) -> Any:
+        return getattr(self.bot, "last_considerations", None)
+
+
+def register_hive_players(baseline: str) -> None:
+    """Player schemes for the Hive matches: ``previous:hive``, ``timed:BOT`` and OpenSpiel's ``openspiel:mcts``."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from hexarena.players.inprocess import InProcessPlayer
+    from hexarena.players.spec import register_scheme
+    from hive_openspiel import register
+
+    register()
+    bot_class = previous_hive_bot(baseline)
+
+    async def previous(game: str, rest: str) -> Any:
+        return InProcessPlayer(Timed(bot_class(), "previous"), name=f"previous:{baseline}")
+
+    async def timed(game: str, rest: str) -> Any:
+        from hexarena.bots.registry import make_builtin
+
+        return InProcessPlayer(Timed(make_builtin(game, rest), rest), name=f"builtin:{rest}")
+
+    register_scheme("previous", previous, f"previous:hive  alphabeta at {baseline} (bench only)")
+    register_scheme("timed", timed, "timed:BOT  a built-in bot with its think time added up (bench only)")
+
+
+async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    """``alphabeta`` against one opponent through the tournament runner; prints standings and the score line."""
+    elo0, elo1 = (float(x) for x in args.hive_sprt.split(","))
+    config = TournamentConfig(
+        game="hive",
+        players=["timed:alphabeta", spec],
+        names=["alphabeta", opponent],
+        games_per_pairing=args.games,
+        params={"expansions": args.hive_expansions},
+        clock={"kind": "turn", "seconds": args.clock, "increment": None},
+        opening_plies=2,
+        seed=args.seed,
+        max_plies=args.hive_max_plies,
+        time_margin=args.hive_margin,
+        sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
+        name=f"strength: hive alphabeta vs {opponent}",
+        rated=False,
+    ).validate()
+    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
+    began = time.monotonic()
+    summary: dict[str, Any] = await runner.run()
+    console.rule(f"hive alphabeta vs {opponent}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s")
+    print_final(console, summary)
+    row = next(r for r in summary["standings"] if r["index"] == 0)
+    console.print(f"hive alphabeta vs {opponent}: {score_line(row['wins'], row['draws'], row['losses'])}")
+    return summary
+
+
+def hive_main(args: argparse.Namespace, console: Console) -> None:
+    """The Hive section: the new alphabeta against the previous best, greedy and OpenSpiel's MCTS."""
+    register_hive_players(args.hive_baseline)
+    from hive_openspiel import OpenSpielMcts
+
+    specs = {"previous": "previous:hive", "greedy": "timed:greedy", "openspiel": "openspiel:mcts"}
+    names = list(HIVE_OPPONENTS) if args.hive_opponent == "all" else [args.hive_opponent]
+    for name in names:
+        OpenSpielMcts.totals.clear()
+        Timed.TIMES.clear()
+        asyncio.run(hive_match(name, specs[name], args, console))
+        for who, (moves, seconds) in Timed.TIMES.items():
+            console.print(f"{who}: {seconds / max(moves, 1):.3f} s a move on average over {moves:.0f} moves")
+        if name == "openspiel" and OpenSpielMcts.totals.get("moves"):
+            t = {
+                k: OpenSpielMcts.totals.get(k, 0)
+                for k in ("moves", "simulations", "seconds", "illegal_skipped", "off_board")
+            }
+            console.print(
+                f"OpenSpiel MCTS: {t['simulations'] / t['moves']:.0f} simulations and {t['seconds'] / t['moves']:.3f} s"
+                f" a move on average over {t['moves']:.0f} moves; moves it offered that break the one-hive rule skipped: {t['illegal_skipped']:.0f};"
+                f" moves past its board edge (random): {t['off_board']:.0f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
@@ -231,8 +385,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hexbot-python", default=os.environ.get("HEXBOT_PYTHON", "/tmp/hexbot-venv/bin/python"))
     parser.add_argument("--speed", action="store_true", help="only measure nodes/s of the C and Python engines")
+    parser.add_argument("--game", default="htttx", choices=["htttx", "hive"])
+    add_hive_arguments(parser)
     args = parser.parse_args()
     console = Console(width=150)
+    if args.game == "hive":
+        hive_main(args, console)
+        return
     if args.speed:
         speed(console)
         return
