@@ -35,7 +35,7 @@
 #define PRIOR_NEAR 0.55
 #define PRIOR_PLAIN 0.5
 #define EXPAND_AFTER 2
-#define CHECK_EVERY 64
+#define CHECK_EVERY 64 /* the Python reference checks more often: only when a search stops depends on it */
 
 static const int RING[6][2] = {{0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}, {1, 0}};
 
@@ -467,7 +467,7 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
             }
             Py_DECREF(item);
         }
-    out = Py_BuildValue("(NLi)", children, done, (int)r0->proof);
+    out = Py_BuildValue("(NLil)", children, done, (int)r0->proof, t.count);
 done:
     free(t.nodes);
     free(g);
