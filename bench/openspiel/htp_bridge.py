@@ -113,7 +113,11 @@ def main() -> None:
             state = game.new_initial_state()  # type: ignore[attr-defined]
             blacks = [s for s in stones if s[0] == "b"]
             whites = [s for s in stones if s[0] == "w"]
-            order = [x for pair in zip(blacks, whites, strict=False) for x in pair] + blacks[len(whites) :] + whites[len(blacks) :]
+            order = (
+                [x for pair in zip(blacks, whites, strict=False) for x in pair]
+                + blacks[len(whites) :]
+                + whites[len(blacks) :]
+            )
             for _, r, c in order:
                 state.apply_action(r * size + c)
             want = 0 if colour == "b" else 1

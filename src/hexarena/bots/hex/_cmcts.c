@@ -35,7 +35,11 @@
 #define PRIOR_NEAR 0.55
 #define PRIOR_PLAIN 0.5
 #define EXPAND_AFTER 2
-#define CHECK_EVERY 64 /* the Python reference checks more often: only when a search stops depends on it */
+/* Simulations between clock reads, and between calls of the stop callback (which takes the GIL back: rarely, since
+ * the GIL may be busy and waiting for it is time the clock still counts). The Python reference checks more often:
+ * only when a search stops depends on these, never the tree. */
+#define CHECK_EVERY 64
+#define STOP_EVERY 1024
 
 static const int RING[6][2] = {{0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}, {1, 0}};
 
@@ -366,7 +370,7 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     while (!oom && done < iterations && !t.nodes[0].proof) {
         if (done % CHECK_EVERY == 0 && done) {
             if (seconds > 0 && now() >= deadline) break;
-            if (stop != NULL) {
+            if (stop != NULL && done % STOP_EVERY == 0) {
                 PyEval_RestoreThread(ts);
                 PyObject *res = PyObject_CallNoArgs(stop);
                 int r = res == NULL ? -1 : PyObject_IsTrue(res);
