@@ -4,7 +4,7 @@
         [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python]
     PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
     PYTHONPATH=src .venv/bin/python bench/strength.py --game hex [--opponent uct|openspiel|all] [--size 9]
-        [--clock 0.3] [--games 40]                               # Hex mcts (see hex_main)
+        [--clock 0.3] [--games 40] [--openspiel-factor 1]        # Hex mcts (see hex_main)
 
 Each match is ``search`` against one opponent at equal time per move (a turn clock, ``--clock`` seconds a turn),
 in pairs of games on the same random two-turn opening with colours swapped, until the SPRT decides (H1: search is
@@ -279,18 +279,27 @@ def hex_main(args: argparse.Namespace, console: Console) -> None:
             asyncio.run(hex_match(("uct", "builtin:uct"), args, console))
             continue
         cal = hex_calibrate(args.size, args.clock * SAFETY)
+        sims = max(1, round(cal["simulations"] * args.openspiel_factor))
         console.print(
             f"OpenSpiel MCTS on {args.size}x{args.size}: {cal['rate']:,} simulations/s measured here, so "
-            f"{cal['simulations']:,} simulations a move for {args.clock * SAFETY:.3f} s"
+            f"{cal['simulations']:,} simulations a move for {args.clock * SAFETY:.3f} s; x{args.openspiel_factor:g}:"
+            f" {sims:,} a move"
         )
-        command = f"{sys.executable} {OPENSPIEL_BRIDGE} --simulations {cal['simulations']} --seed {args.seed}"
-        asyncio.run(hex_match(("openspiel-mcts", f"htp:{command}"), args, console))
+        command = f"{sys.executable} {OPENSPIEL_BRIDGE} --simulations {sims} --seed {args.seed}"
+        label = "openspiel-mcts" + (f"-x{args.openspiel_factor:g}" if args.openspiel_factor != 1 else "")
+        asyncio.run(hex_match((label, f"htp:{command}"), args, console))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="htttx", choices=["htttx", "hex"])
     parser.add_argument("--size", type=int, default=9, help="Hex board size")
+    parser.add_argument(
+        "--openspiel-factor",
+        type=float,
+        default=1.0,
+        help="Hex: OpenSpiel gets this many times its equal-time simulations",
+    )
     parser.add_argument(
         "--opponent",
         default=None,

@@ -105,6 +105,21 @@ def test_c_and_python_engines_grow_the_same_tree(size: int) -> None:
 
 
 @needs_c
+def test_the_bot_plays_the_same_moves_on_either_engine() -> None:
+    rng = random.Random(2)
+    s = GAME.new(size=6)
+    while GAME.to_move(s) is not None and s.ply < 12:
+        seed = rng.getrandbits(32)
+        c_bot, py_bot = MctsHexBot(iterations=300), MctsHexBot(iterations=300, implementation="Python")
+        move = c_bot.choose(GAME, s, None, random.Random(seed))
+        assert py_bot.choose(GAME, s, None, random.Random(seed)) == move
+        c_eval = c_bot.last_evaluation
+        assert py_bot.last_evaluation == (None if c_eval is None else {**c_eval, "engine": "Python"})
+        assert py_bot.last_considerations == c_bot.last_considerations
+        s = GAME.play(s, move)
+
+
+@needs_c
 def test_the_pure_python_switch_selects_the_reference_engine() -> None:
     code = "from hexarena.bots.hex import mcts; print(mcts.IMPLEMENTATION, mcts.MctsHexBot().implementation)"
     env = {**os.environ, "HEXARENA_PURE_PYTHON": "1"}
