@@ -48,8 +48,10 @@ _lag = [0.0]
 LAG_DECAY = 0.9
 #: Root moves reported as considerations.
 CONSIDERED = 8
-#: Tree nodes one search may grow (48 bytes each in C): 48 MB at most.
+#: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
+#: gets MAX_NODES_PYTHON at most).
 MAX_NODES = 1_000_000
+MAX_NODES_PYTHON = 250_000
 #: Below this value of our best reply (win probability) an opening on the border is swapped anyway.
 SWAP_BELOW = 0.42
 #: Up to this size an unproven swap decision follows the search's value alone.
@@ -119,10 +121,10 @@ class MctsHexBot:
             raise ValueError(f"iterations must be at least 1, got {iterations!r}")
         self.iterations = iterations
         self.default_time = default_time
-        self.max_nodes = max_nodes
         self.openings = openings
         self.search = engine(implementation)
         self.implementation = "Python" if self.search is engine_py.search else "C"
+        self.max_nodes = max_nodes if self.implementation == "C" else min(max_nodes, MAX_NODES_PYTHON)
         self.stats = SearchStats()
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
