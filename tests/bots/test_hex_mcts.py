@@ -158,6 +158,23 @@ def test_a_bridge_intrusion_is_answered_in_the_other_carrier() -> None:
     assert save_reply(cells, ring(size), 1 * size + 2, BLACK) == -1
 
 
+def test_virtual_connections_through_bridges_and_edge_templates() -> None:
+    size = 5
+    rg, br = ring(size), engine_py.bridges(size)
+    # Black b3 (template to the top over a3/a4), bridged to d2 over c2/c3, d2 with a template to the bottom (e1/e2)
+    chain = [(1, 2), (3, 1)]
+    cells = bytearray(board_of(size, chain, []))
+    assert engine_py.virtually_connected(cells, size, rg, br, BLACK)
+    assert not engine_py.virtually_connected(cells, size, rg, br, WHITE)
+    cut = bytearray(board_of(size, chain, [(2, 1), (2, 2)]))  # both carriers of the middle bridge taken
+    assert not engine_py.virtually_connected(cut, size, rg, br, BLACK)
+    one = bytearray(board_of(size, chain, [(2, 1)]))  # one carrier taken: the link is a threat, not a connection
+    assert not engine_py.virtually_connected(one, size, rg, br, BLACK)
+    # a corner stone has no level-2 template: b2 (template to the top) bridged to d1, which touches one cell of
+    # the bottom row only
+    assert not engine_py.virtually_connected(bytearray(board_of(size, [(1, 1), (3, 0)], [])), size, rg, br, BLACK)
+
+
 def test_winning_cells() -> None:
     size = 5
     cells = bytearray(board_of(size, [(0, 2), (1, 2), (2, 2), (3, 2)], [(0, 0), (1, 0), (2, 0)]))

@@ -200,6 +200,66 @@ static int winning_cells(const uint8_t *board, const Geo *g, int colour, int *ou
     return count;
 }
 
+static inline int free_pair(const uint8_t *board, const uint8_t *used, int c1, int c2) {
+    return c1 >= 0 && !board[c1] && !board[c2] && !used[c1] && !used[c2];
+}
+
+static int touches(const Geo *g, int x, int code) {
+    for (int k = 0; k < 6; k++)
+        if (g->rg[6 * x + k] == code) return 1;
+    return 0;
+}
+
+static int virtually_connected(const uint8_t *board, const Geo *g, int colour) {
+    int n2 = g->n2, a = colour == BLACK ? TOP : LEFT, b = colour == BLACK ? BOTTOM : RIGHT;
+    uint8_t used[MAXN], seen[MAXN];
+    int stack[MAXN], sp = 0;
+    memset(used, 0, (size_t)n2);
+    memset(seen, 0, (size_t)n2);
+    for (int x = 0; x < n2; x++)
+        if (board[x] == colour && touches(g, x, a)) {
+            seen[x] = 1;
+            stack[sp++] = x;
+        }
+    for (int x = 0; x < n2; x++) {
+        if (board[x] != colour || seen[x]) continue;
+        for (int k = 0; k < 6; k++) {
+            const int *q = g->br + 18 * x + 3 * k;
+            if (q[0] == a && free_pair(board, used, q[1], q[2])) {
+                used[q[1]] = used[q[2]] = 1;
+                seen[x] = 1;
+                stack[sp++] = x;
+                break;
+            }
+        }
+    }
+    while (sp) {
+        int x = stack[--sp];
+        if (touches(g, x, b)) return 1;
+        for (int k = 0; k < 6; k++) {
+            const int *q = g->br + 18 * x + 3 * k;
+            if (q[0] == b && free_pair(board, used, q[1], q[2])) return 1;
+        }
+        for (int k = 0; k < 6; k++) {
+            int y = g->rg[6 * x + k];
+            if (y >= 0 && !seen[y] && board[y] == colour) {
+                seen[y] = 1;
+                stack[sp++] = y;
+            }
+        }
+        for (int k = 0; k < 6; k++) {
+            const int *q = g->br + 18 * x + 3 * k;
+            int p = q[0];
+            if (p >= 0 && !seen[p] && board[p] == colour && free_pair(board, used, q[1], q[2])) {
+                used[q[1]] = used[q[2]] = 1;
+                seen[p] = 1;
+                stack[sp++] = p;
+            }
+        }
+    }
+    return 0;
+}
+
 static double prior(const uint8_t *board, const Geo *g, int cell, int me, int last, int save) {
     if (cell == save) return PRIOR_SAVE;
     const int *b = g->br + 18 * cell;
@@ -239,6 +299,18 @@ static int expand(Tree *t, long node, const uint8_t *board, const Geo *g, int me
             if (!is_root) return 0;
             memcpy(cand, theirs, sizeof(int) * (size_t)nt);
             nc = nt;
+        } else if (!is_root && virtually_connected(board, g, me)) {
+            t->nodes[node].proof = LOSS;
+            return 0;
+        } else if (virtually_connected(board, g, 3 - me)) {
+            t->nodes[node].proof = WIN;
+            if (!is_root) return 0;
+            if (nt) {
+                cand[nc++] = theirs[0];
+            } else {
+                for (int x = 0; x < n2; x++)
+                    if (!board[x]) cand[nc++] = x;
+            }
         } else if (nt) {
             cand[nc++] = theirs[0];
         } else {

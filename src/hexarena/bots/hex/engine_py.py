@@ -19,7 +19,8 @@ Why each part (the Hex MCTS literature: MoHex, Arneson/Hayward/Henderson 2010; G
   intruded bridge, moves that form a bridge (or an edge template), moves next to the opponent's last stone.
 * **Solver**: when a node is expanded, the cells that connect at once are computed for both sides. A side to move
   with such a cell has won (the node is proven); an opponent with two of them has won; an opponent with exactly
-  one leaves a single sensible move (the block), so the node gets that one child. Proofs are backed up MCTS-solver
+  one leaves a single sensible move (the block), so the node gets that one child. A side whose stones join its
+  edges through bridges and edge templates with disjoint carriers (``virtually_connected``) has won too. Proofs are backed up MCTS-solver
   style: a child proven won for the side that chose it proves the parent; a parent all of whose children are lost
   is lost. Proven nodes end simulations without a playout, and the root plays a proven win when it has one.
 
@@ -197,6 +198,57 @@ def winning_cells(board: bytearray, size: int, rg: tuple[int, ...], colour: int)
     return out
 
 
+def _free(board: bytearray, used: bytearray, c1: int, c2: int) -> bool:
+    return c1 >= 0 and not board[c1] and not board[c2] and not used[c1] and not used[c2]
+
+
+def virtually_connected(board: bytearray, size: int, rg: tuple[int, ...], br: tuple[int, ...], colour: int) -> bool:
+    """True when ``colour`` joins its edges through its stones, bridges and level-2 edge templates whose carriers
+    (two empty cells each) are pairwise disjoint: whoever moves next, every intrusion into one carrier is answered
+    in the other, so the connection cannot be stopped. Greedy (first found, first reserved), so it may miss a
+    connection that exists, but what it finds is sound."""
+    n2 = size * size
+    a, b = (TOP, BOTTOM) if colour == BLACK else (LEFT, RIGHT)
+    used = bytearray(n2)
+    seen = bytearray(n2)
+    stack = []
+    for x in range(n2):
+        if board[x] == colour and a in rg[6 * x : 6 * x + 6]:
+            seen[x] = 1
+            stack.append(x)
+    for x in range(n2):
+        if board[x] != colour or seen[x]:
+            continue
+        for k in range(6):
+            q = 18 * x + 3 * k
+            if br[q] == a and _free(board, used, br[q + 1], br[q + 2]):
+                used[br[q + 1]] = used[br[q + 2]] = 1
+                seen[x] = 1
+                stack.append(x)
+                break
+    while stack:
+        x = stack.pop()
+        if b in rg[6 * x : 6 * x + 6]:
+            return True
+        for k in range(6):
+            q = 18 * x + 3 * k
+            if br[q] == b and _free(board, used, br[q + 1], br[q + 2]):
+                return True
+        for k in range(6):
+            y = rg[6 * x + k]
+            if y >= 0 and not seen[y] and board[y] == colour:
+                seen[y] = 1
+                stack.append(y)
+        for k in range(6):
+            q = 18 * x + 3 * k
+            p = br[q]
+            if p >= 0 and not seen[p] and board[p] == colour and _free(board, used, br[q + 1], br[q + 2]):
+                used[br[q + 1]] = used[br[q + 2]] = 1
+                seen[p] = 1
+                stack.append(p)
+    return False
+
+
 def prior(
     board: bytearray, rg: tuple[int, ...], br: tuple[int, ...], cell: int, me: int, last: int, save: int
 ) -> float:
@@ -255,6 +307,14 @@ def _expand(
             if not is_root:
                 return
             cand = theirs
+        elif not is_root and virtually_connected(board, size, rg, br, me):
+            t.proof[node] = LOSS  # (the root needs its children: the search finds the moves that keep it)
+            return
+        elif virtually_connected(board, size, rg, br, 3 - me):
+            t.proof[node] = WIN
+            if not is_root:
+                return
+            cand = theirs or [x for x in range(n2) if not board[x]]
         elif theirs:
             cand = theirs
         else:
