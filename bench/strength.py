@@ -252,9 +252,9 @@ async def hex_match(opponent: tuple[str, str], args: argparse.Namespace, console
         sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
         name=f"strength: hex mcts vs {name}",
         rated=False,
-        # OpenSpiel's simulation count is calibrated, not clocked: forgive its overruns (and the longer thinking
-        # --openspiel-factor gives it); the standings' "time" column still counts any forfeit beyond that
-        time_margin=args.clock * max(1.0, getattr(args, "openspiel_factor", 1.0)),
+        # OpenSpiel's simulation count is calibrated, not clocked: forgive its overruns (a turn's worth; and any with
+        # --openspiel-factor, whose point is to give it longer); the standings' "time" column counts the rest
+        time_margin=args.clock if getattr(args, "openspiel_factor", 1.0) <= 1 else 60.0,
     ).validate()
     runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
     began = time.monotonic()
