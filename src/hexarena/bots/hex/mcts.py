@@ -1,7 +1,7 @@
 """``mcts``: the strong Hex bot -- UCT with RAVE, Hex-aware priors and playouts, and an MCTS solver.
 
 The engine is ``engine_py`` (the reference: read it for the algorithm) or its C port ``_cmcts`` (used when built,
-unless ``HEXARENA_PURE_PYTHON=1``; ~120,000 simulations a second on 9x9, ~70x the reference). This module gives
+unless ``HEXARENA_PURE_PYTHON=1``; ~120,000 simulations a CPU second on 9x9, ~35x the reference). This module gives
 it a time budget, makes the decisions that are not a search (the opening stone and the swap), and reports what it
 saw: ``last_evaluation`` (the win probability of the chosen move, proofs, simulations, and the bar's
 ``heuristic`` from seat 0's point of view) and ``last_considerations`` (the most simulated root moves), which the
