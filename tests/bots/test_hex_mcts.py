@@ -349,6 +349,20 @@ async def play(size: int, clock: ClockConfig, bots: list[str], margin: float = 0
     return await Referee(config, players).run()
 
 
+def test_the_budget_keeps_a_reserve_and_shrinks_on_a_starved_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = MctsHexBot()
+    monkeypatch.setattr(mcts_mod, "_lag", [0.0])
+    monkeypatch.setattr(mcts_mod, "_cpu_share", [1.0])
+    assert bot.budget(0.24) == pytest.approx(0.12)  # half of a short budget
+    assert bot.budget(10.0) == pytest.approx(9.8)  # all but the reserve of a long one
+    assert bot.budget(None) == pytest.approx(mcts_mod.NO_CLOCK_SECONDS - mcts_mod.ENGINE_RESERVE)
+    monkeypatch.setattr(mcts_mod, "_cpu_share", [0.1])  # recent searches got a tenth of a CPU
+    assert bot.budget(0.24) == pytest.approx(0.12 * mcts_mod.CPU_FLOOR)
+    monkeypatch.setattr(mcts_mod, "_cpu_share", [1.0])
+    monkeypatch.setattr(mcts_mod, "_lag", [0.3])  # recent searches returned 0.3 s late: keep twice that
+    assert bot.budget(1.0) == pytest.approx(0.4)
+
+
 async def test_no_time_losses_on_a_short_turn_clock() -> None:
     """0.5 s a move, with a 0.2 s margin for what happens outside the bot. On this shared 2-core machine (CPU
     pressure 93 %) a move whose ``choose`` returned after 0.20 s was seen measured at 0.42 s by the referee (the

@@ -46,6 +46,12 @@ ENGINE_FLOOR = 0.25
 #: (fading by LAG_DECAY a move), so a loaded machine shortens the budgets instead of losing on time.
 _lag = [0.0]
 LAG_DECAY = 0.9
+#: The share of a CPU recent searches of this process actually got (thread CPU time over wall time, a moving
+#: average): on a starved machine a thread stops for 100-300 ms at a time and those stalls strike before and after
+#: the search as well, where no deadline check sees them, so the budget shrinks with the share (to CPU_FLOOR).
+_cpu_share = [1.0]
+CPU_SHARE_WEIGHT = 0.3
+CPU_FLOOR = 0.3
 #: Root moves reported as considerations.
 CONSIDERED = 8
 #: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
@@ -132,7 +138,7 @@ class MctsHexBot:
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(self.default_time, MAX_THINK_SECONDS))
-        share = max(limit * ENGINE_SHARE, limit - ENGINE_RESERVE)
+        share = max(limit * ENGINE_SHARE, limit - ENGINE_RESERVE) * max(CPU_FLOOR, min(1.0, _cpu_share[0]))
         return max(0.0005, min(share, max(limit * ENGINE_FLOOR, limit - 2 * _lag[0])))
 
     def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
@@ -155,11 +161,16 @@ class MctsHexBot:
         else:
             iterations, seconds = 1 << 62, self.budget(time_limit)
         seconds = max(0.0005, seconds - (time.perf_counter() - begun))
+        wall, cpu = time.perf_counter(), time.thread_time()
         children, done, root_proof, nodes = self.search(
             size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
         )
         if self.iterations is None:
             _lag[0] = max(time.perf_counter() - begun - seconds, _lag[0] * LAG_DECAY)
+            wall = time.perf_counter() - wall
+            if wall > 0.01:
+                got = (time.thread_time() - cpu) / wall
+                _cpu_share[0] += CPU_SHARE_WEIGHT * (got - _cpu_share[0])
         best = self._pick(children)
         move_i, _sims, wins, visits, proof = best
         value = 1.0 if proof == engine_py.WIN else 0.0 if root_proof == engine_py.WIN else wins / visits
