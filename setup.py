@@ -1,4 +1,4 @@
-"""Build the optional C accelerators (HTTTX board and search, Hex); all metadata lives in pyproject.toml.
+"""Build the optional C accelerators (HTTTX board and search, Hex rules and MCTS); all metadata lives in pyproject.toml.
 
 Why a setup.py at all: pyproject.toml cannot declare C extensions. ``optional=True`` makes a failed compile a
 warning, so an install without a compiler still works and the pure-Python code is used instead (for HTTTX,
@@ -24,6 +24,12 @@ setup(
         Extension(
             "hexarena.games.hex._chex",
             sources=["src/hexarena/games/hex/_chex.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "hexarena.bots.hex._cmcts",
+            sources=["src/hexarena/bots/hex/_cmcts.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -5,6 +5,8 @@
     PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
     PYTHONPATH=src .venv/bin/python bench/strength.py --game hive [--hive-opponent previous|greedy|openspiel|all]
         [--clock 0.3] [--games 20] [--hive-sprt 0,50] [--hive-max-plies 200]
+    PYTHONPATH=src .venv/bin/python bench/strength.py --game hex [--opponent uct|openspiel|all] [--size 9]
+        [--clock 0.3] [--games 40] [--openspiel-factor 1]        # Hex mcts (see hex_main)
 
 Each match is ``search`` against one opponent at equal time per move (a turn clock, ``--clock`` seconds a turn),
 in pairs of games on the same random two-turn opening with colours swapped, until the SPRT decides (H1: search is
@@ -54,6 +56,7 @@ from hexarena.tournament.cli import _executor, print_final
 from hexarena.tournament.runner import Runner, TournamentConfig
 
 BRIDGE = Path(__file__).with_name("hexbot") / "bridge.py"
+OPENSPIEL_BRIDGE = Path(__file__).with_name("openspiel") / "htp_bridge.py"
 #: Part of the turn's time hexbot's bridge may spend (the same share our search keeps in reserve at short clocks).
 HEXBOT_SHARE = 0.6
 
@@ -374,10 +377,94 @@ def hive_main(args: argparse.Namespace, console: Console) -> None:
             )
 
 
+def hex_calibrate(size: int, seconds: float) -> dict[str, Any]:
+    """How many simulations OpenSpiel's MCTS runs in ``seconds`` here, now (the bridge measures it: see there)."""
+    out = subprocess.run(
+        [sys.executable, str(OPENSPIEL_BRIDGE), "--calibrate", str(size), str(seconds)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+async def hex_match(
+    opponent: tuple[str, str], args: argparse.Namespace, console: Console, margin: float = 0.0
+) -> dict[str, Any]:
+    """Hex ``mcts`` against one opponent at ``args.clock`` seconds a turn on ``args.size``, without the swap rule
+    (OpenSpiel's Hex has none), in pairs of games on the same random one-stone opening with colours swapped.
+    ``margin``: seconds of overrun the referee forgives (``MatchConfig.time_margin``), for both players."""
+    name, spec = opponent
+    elo0, elo1 = (float(x) for x in args.sprt.split(","))
+    config = TournamentConfig(
+        game="hex",
+        players=["builtin:mcts", spec],
+        names=["mcts", name],
+        games_per_pairing=args.games,
+        params={"size": args.size, "swap": False},
+        clock={"kind": "turn", "seconds": args.clock, "increment": None},
+        opening_plies=1,
+        seed=args.seed,
+        sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
+        name=f"strength: hex mcts vs {name}",
+        rated=False,
+        time_margin=margin,
+    ).validate()
+    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
+    began = time.monotonic()
+    summary: dict[str, Any] = await runner.run()
+    console.rule(
+        f"hex {args.size}x{args.size}: mcts vs {name}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s"
+    )
+    print_final(console, summary)
+    row = next(r for r in summary["standings"] if r["index"] == 0)
+    console.print(f"hex mcts vs {name}: {score_line(row['wins'], row['draws'], row['losses'])}")
+    return summary
+
+
+def hex_main(args: argparse.Namespace, console: Console) -> None:
+    """Hex: ``mcts`` against ``uct`` (the previous best built-in) and OpenSpiel's C++ MCTS
+    (``pyspiel.MCTSBot`` with random rollouts, as an HTP engine through ``bench/openspiel/htp_bridge.py``). OpenSpiel
+    has no clock, so its simulation count is calibrated first: its measured simulations a second on this machine,
+    now, times the part of the turn our bot is told it may use (``bots.timing.SAFETY`` of the clock)."""
+    from hexarena.bots.timing import SAFETY
+
+    names = ["uct", "openspiel"] if args.opponent == "all" else [args.opponent]
+    for name in names:
+        if name == "uct":
+            asyncio.run(hex_match(("uct", "builtin:uct"), args, console))
+            continue
+        cal = hex_calibrate(args.size, args.clock * SAFETY)
+        sims = max(1, round(cal["simulations"] * args.openspiel_factor))
+        console.print(
+            f"OpenSpiel MCTS on {args.size}x{args.size}: {cal['rate']:,} simulations/s measured here, so "
+            f"{cal['simulations']:,} simulations a move for {args.clock * SAFETY:.3f} s; x{args.openspiel_factor:g}:"
+            f" {sims:,} a move"
+        )
+        command = f"{sys.executable} {OPENSPIEL_BRIDGE} --simulations {sims} --seed {args.seed}"
+        label = "openspiel-mcts" + (f"-x{args.openspiel_factor:g}" if args.openspiel_factor != 1 else "")
+        # OpenSpiel's strength is its simulation count, not the clock (a calibration at the start cannot follow the
+        # load of a shared machine: on 11x11 it lost 15 of 24 games on time with a 0.3 s margin), so the clock is
+        # not allowed to decide: our bot's time discipline is measured against uct (no margin) and in the tests.
+        asyncio.run(hex_match((label, f"htp:{command}"), args, console, margin=60.0))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="htttx", choices=["htttx", "hex", "hive"])
+    parser.add_argument("--size", type=int, default=9, help="Hex board size")
     parser.add_argument(
-        "--opponent", default="heuristic", choices=["heuristic", "hexbot-ab", "hexbot-heuristic", "all"]
+        "--openspiel-factor",
+        type=float,
+        default=1.0,
+        help="Hex: OpenSpiel gets this many times its equal-time simulations",
+    )
+    parser.add_argument(
+        "--opponent",
+        default=None,
+        choices=["heuristic", "hexbot-ab", "hexbot-heuristic", "uct", "openspiel", "all"],
+        help="HTTTX: heuristic (default), hexbot-ab, hexbot-heuristic; Hex: uct, openspiel (default); or all",
     )
     parser.add_argument("--clock", type=float, default=0.1, help="seconds a turn, for both players")
     parser.add_argument("--games", type=int, default=200, help="most games a match plays if SPRT does not stop it")
@@ -385,13 +472,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hexbot-python", default=os.environ.get("HEXBOT_PYTHON", "/tmp/hexbot-venv/bin/python"))
     parser.add_argument("--speed", action="store_true", help="only measure nodes/s of the C and Python engines")
-    parser.add_argument("--game", default="htttx", choices=["htttx", "hive"])
     add_hive_arguments(parser)
     args = parser.parse_args()
     console = Console(width=150)
     if args.game == "hive":
         hive_main(args, console)
         return
+    if args.game == "hex":
+        args.opponent = args.opponent or "openspiel"
+        hex_main(args, console)
+        return
+    args.opponent = args.opponent or "heuristic"
     if args.speed:
         speed(console)
         return

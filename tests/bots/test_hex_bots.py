@@ -1,14 +1,18 @@
-"""Hex reference bots: legality, the rollout's exactness, tactics, strength against random, limits."""
+"""Hex reference bots: ``uct`` (the previous MCTS) -- legality, the rollout's exactness, tactics, strength against
+random, limits. The new ``mcts`` is tested in test_hex_mcts.py."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from hexarena.bots.base import EngineBot
-from hexarena.bots.hex import BOTS, MctsHexBot, RandomHexBot
-from hexarena.bots.hex.mcts import bridge_pairs, connected, forced_move, masks
+from hexarena.bots.hex import BOTS, RandomHexBot
+from hexarena.bots.hex import MctsHexBot as NewMctsHexBot
+from hexarena.bots.hex import UctHexBot as MctsHexBot
+from hexarena.bots.hex.uct import bridge_pairs, connected, forced_move, masks
 from hexarena.games.hex import BLACK, GAME, SWAP, HexState
 
 
@@ -19,7 +23,7 @@ def play_all(state: HexState, *moves: str) -> HexState:
 
 
 def test_bots_follow_the_engine_bot_interface() -> None:
-    assert set(BOTS) == {"random", "mcts"}
+    assert set(BOTS) == {"random", "mcts", "uct"}
     for factory in BOTS.values():
         assert isinstance(factory(), EngineBot)
 
@@ -66,8 +70,8 @@ def test_forced_move_finds_nothing_without_threats() -> None:
     assert forced_move(5, s.cells, s.colour_of(0)) is None
 
 
-def test_mcts_swap_decisions() -> None:
-    bot = MctsHexBot(iterations=400)
+@pytest.mark.parametrize("bot", [MctsHexBot(iterations=400), NewMctsHexBot(iterations=3000)], ids=["uct", "mcts"])
+def test_mcts_swap_decisions(bot: Any) -> None:
     centre = play_all(GAME.new(size=7), "d4")
     assert bot.choose(GAME, centre, None, random.Random(2)) == SWAP and bot.stats.swapped
     corner = play_all(GAME.new(size=7), "a1")

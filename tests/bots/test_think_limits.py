@@ -46,7 +46,7 @@ def test_a_search_offered_a_day_returns_once_its_caller_stops_it(bot_name: str) 
     event = threading.Event()
     if bot_name == "mcts":
         bot: Any = MctsHexBot()
-        game, state = HEX, HEX.new(size=11)
+        game, state = HEX, HEX.new(size=11, swap=False)  # (with the swap rule the first move is a fixed opening)
     else:
         bot = AlphaBetaBot(max_depth=40)
         game, state = HIVE, hive_midgame()
@@ -66,7 +66,7 @@ def test_a_search_offered_a_day_returns_once_its_caller_stops_it(bot_name: str) 
 
 def test_stop_all_stops_every_running_search() -> None:
     bots = [MctsHexBot(), MctsHexBot()]
-    state = HEX.new(size=9)
+    state = HEX.new(size=9, swap=False)
 
     def work(bot: MctsHexBot) -> Callable[[], Any]:
         def go() -> Any:
@@ -103,9 +103,9 @@ def test_think_time_is_capped_whatever_the_clock(bot_name: str, monkeypatch: pyt
     monkeypatch.setattr(stopping, "MAX_THINK_SECONDS", 0.3)
     if bot_name == "mcts-iterations":
         bot: Any = MctsHexBot(iterations=10**9)
-        game, state, limit = HEX, HEX.new(size=11), None
+        game, state, limit = HEX, HEX.new(size=11, swap=False), None
     elif bot_name == "mcts-day":
-        bot, game, state, limit = MctsHexBot(), HEX, HEX.new(size=11), DAY
+        bot, game, state, limit = MctsHexBot(), HEX, HEX.new(size=11, swap=False), DAY
     else:
         bot, game, state, limit = AlphaBetaBot(max_depth=40), HIVE, hive_midgame(), DAY
     thread, out = run_in_thread(lambda: bot.choose(game, state, limit, random.Random(3)))
@@ -115,16 +115,19 @@ def test_think_time_is_capped_whatever_the_clock(bot_name: str, monkeypatch: pyt
 
 
 def test_mcts_tree_is_capped_in_nodes() -> None:
-    bot = MctsHexBot(max_nodes=300)
-    bot.choose(HEX, HEX.new(size=11), 30.0, random.Random(4))
-    assert 0 < bot.stats.iterations <= 300
+    bot = MctsHexBot(iterations=5000, max_nodes=300)
+    bot.choose(HEX, HEX.new(size=11, swap=False), None, random.Random(4))
+    assert bot.stats.iterations == 5000  # the search goes on, from leaves that may no longer grow
+    assert 0 < bot.stats.nodes <= 300
 
 
 async def test_cancelling_a_threaded_move_stops_its_search() -> None:
     bot = MctsHexBot()
     player = InProcessPlayer(bot, seed=1)
-    state = HEX.new(size=11)
-    await player.start(MatchInfo(match_id="m", game=HEX, params={"size": 11}, seat=0, initial_state=state))
+    state = HEX.new(size=11, swap=False)
+    await player.start(
+        MatchInfo(match_id="m", game=HEX, params={"size": 11, "swap": False}, seat=0, initial_state=state)
+    )
     task = asyncio.create_task(player.move(MoveRequest(state=state, history=[], time_limit=DAY)))
     await asyncio.sleep(0.3)
     assert bot.stats.iterations == 0  # still searching (stats are written when a search ends)

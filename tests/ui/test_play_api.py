@@ -136,7 +136,12 @@ async def test_replay_listing_and_bots(server: str) -> None:
         assert (await client.get(f"{server}/api/ui/games", params={"result": "bogus"})).status_code == 400
         assert (await client.get(f"{server}/api/ui/replay/nope")).status_code == 404
         bots = (await client.get(f"{server}/api/ui/bots", params={"game": "hex"})).json()
-        assert {b["spec"] for b in bots if b["kind"] == "builtin"} == {"builtin:random", "builtin:mcts", "builtin:best"}
+        assert {b["spec"] for b in bots if b["kind"] == "builtin"} == {
+            "builtin:random",
+            "builtin:mcts",
+            "builtin:uct",
+            "builtin:best",
+        }
 
 
 async def test_a_person_who_leaves_forfeits_after_the_grace_period() -> None:

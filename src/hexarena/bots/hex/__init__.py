@@ -1,4 +1,5 @@
-"""Reference Hex bots: ``random`` and ``mcts`` (UCT with bridge-aware fill-the-board rollouts)."""
+"""Reference Hex bots: ``random``, ``mcts`` (the strong one: UCT + RAVE, Hex-aware priors and playouts, a solver;
+see mcts.py) and ``uct`` (the previous MCTS, kept as a weaker reference and the benchmark's baseline)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from hexarena.bots.base import EngineBot
 from hexarena.bots.hex.mcts import MctsHexBot, SearchStats
+from hexarena.bots.hex.uct import UctHexBot
 
 
 class RandomHexBot:
@@ -19,9 +21,9 @@ class RandomHexBot:
         return game.random_move(state, rng)
 
 
-BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomHexBot, "mcts": MctsHexBot}
+BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomHexBot, "mcts": MctsHexBot, "uct": UctHexBot}
 
 #: The strongest of ``BOTS``, also served as ``best`` (``builtin:best``).
 BEST = "mcts"
 
-__all__ = ["BEST", "BOTS", "MctsHexBot", "RandomHexBot", "SearchStats"]
+__all__ = ["BEST", "BOTS", "MctsHexBot", "RandomHexBot", "SearchStats", "UctHexBot"]

@@ -1,156 +1,98 @@
-"""A UCT Monte-Carlo tree search Hex bot with fast, bridge-aware fill-the-board rollouts.
+"""``mcts``: the strong Hex bot -- UCT with RAVE, Hex-aware priors and playouts, and an MCTS solver.
 
-Rollouts do not play move by move: they drop the remaining stones onto the empty cells in random order
-(a random subset of the right size for each colour) and ask once who connects. Hex cannot end in a draw and a
-filled board has exactly one connected colour, which is the colour that would have connected first had the
-same stones been played one at a time -- so this is exactly a uniform random playout, minus the per-move cost.
-The board is a pair of Python ints (one bit per cell, rows of ``N + 2`` bits so shifts never wrap), and the
-connection test is a flood fill by shifts: a few dozen big-int operations.
+The engine is ``engine_py`` (the reference: read it for the algorithm) or its C port ``_cmcts`` (used when built,
+unless ``HEXARENA_PURE_PYTHON=1``; ~120,000 simulations a CPU second on 9x9, ~35x the reference). This module gives
+it a time budget, makes the decisions that are not a search (the opening stone and the swap), and reports what it
+saw: ``last_evaluation`` (the win probability of the chosen move, proofs, simulations, and the bar's
+``heuristic`` from seat 0's point of view) and ``last_considerations`` (the most simulated root moves), which the
+in-process player passes on to the referee, the store and the spectators.
 
-Rollouts are bridge-aware by default (``bridges=True``): the two empty carrier cells of every bridge and edge
-template at the leaf are filled one per side, which is what a sequential rollout that answers intrusions would
-produce. At equal iterations that version won 19 of 20 games against plain rollouts on 7x7, and 9 of 10 at
-equal time (0.25 s a move) on 9x9, despite ~30% fewer simulations.
-
-The swap rule is handled at the root (``_should_swap``): take over any opening stone off the border, or one
-the search rates clearly in its owner's favour.
+Openings and the swap (swap rule on): every opening off the border wins for the first player on the usual
+boards, so the second player swaps them; the first player therefore opens on the border, near the acute
+corner on the opponent's edge (``a2``-style below 6x6, ``a3``-style above: the classic fair openings). On boards
+small enough for the solver (3x3, 4x4) the swap decision is exact: the search proves the opening won or lost.
+On 3x3, ``b1`` (row b, column 1) is a won opening, but the one a random opponent is least likely to punish (it
+swaps once in nine; exact expectimax: 99.9 % for us, against 98.8 % for the centre).
 """
 
 from __future__ import annotations
 
-import math
+import importlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from types import ModuleType
 from typing import Any
 
-from hexarena.bots.stopping import stop_requested, think_cap
-from hexarena.games.hex import BLACK, SWAP, HexMove, HexState
+from hexarena.bots.hex import engine_py
+from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
+from hexarena.games.accel_env import pure_python_forced
+from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
 
+SearchFn = Callable[..., tuple[list[tuple[int, int, float, float, int]], int, int, int]]
 
-@dataclass(frozen=True, slots=True)
-class Masks:
-    """Bit layout of one board size: cell ``i`` -> ``bit[i]``; the four edges as masks; bridge patterns.
-
-    Rows are ``size + 2`` bits apart: two always-empty guard columns keep every shift used here (up to two
-    columns sideways) from wrapping into the next row.
-    """
-
-    size: int
-    stride: int
-    bit: tuple[int, ...]
-    top: int
-    bottom: int
-    left: int
-    right: int
-    # (mask of stones that may own the pattern, partner offset or 0 for an edge template, carrier offsets)
-    black_patterns: tuple[tuple[int, int, int, int], ...]
-    white_patterns: tuple[tuple[int, int, int, int], ...]
-
-
-@cache
-def masks(size: int) -> Masks:
-    s = size + 2
-    bit = tuple(1 << (r * s + c) for r in range(size) for c in range(size))
-    everything = sum(bit)
-
-    def row(r: int) -> int:
-        return sum(bit[r * size + c] for c in range(size)) if 0 <= r < size else 0
-
-    def col(c: int) -> int:
-        return sum(bit[r * size + c] for r in range(size)) if 0 <= c < size else 0
-
-    # Bridges, each found once from its lower end: partner (1, 1) over (0, 1)/(1, 0); (2, -1) over
-    # (1, 0)/(1, -1); (1, -2) over (1, -1)/(0, -1).
-    bridges = ((everything, s + 1, 1, s), (everything, 2 * s - 1, s, s - 1), (everything, s - 2, s - 1, -1))
-    black: tuple[tuple[int, int, int, int], ...] = bridges
-    white: tuple[tuple[int, int, int, int], ...] = bridges
-    if size >= 2:  # edge templates: a stone next to its edge with both cells between them empty
-        black += ((row(1), 0, -s, -s + 1), (row(size - 2), 0, s - 1, s))
-        white += ((col(1), 0, -1, s - 1), (col(size - 2), 0, -s + 1, 1))
-    return Masks(size, s, bit, row(0), row(size - 1), col(0), col(size - 1), black, white)
+#: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
+NO_CLOCK_SECONDS = 1.0
+#: Part of the budget the engine may search: at least ENGINE_SHARE of it, or all but ENGINE_RESERVE seconds. The
+#: reserve is large because on a loaded machine a thread can stop running for 100-200 ms at any moment (measured
+#: here under a load of 10 on 2 cores: a search told 0.34 s returned after 0.50 s, having had 0.05 s of CPU),
+#: and that lateness must fit in the reserve, not overrun the clock.
+ENGINE_SHARE = 0.5
+ENGINE_RESERVE = 0.2
+ENGINE_FLOOR = 0.25
+#: How far past its deadline a recent search of this process returned, kept in reserve by the next ones
+#: (fading by LAG_DECAY a move), so a loaded machine shortens the budgets instead of losing on time.
+_lag = [0.0]
+LAG_DECAY = 0.9
+#: The share of a CPU recent searches of this process actually got (thread CPU time over wall time, a moving
+#: average): on a starved machine a thread stops for 100-300 ms at a time and those stalls strike before and after
+#: the search as well, where no deadline check sees them, so the budget shrinks with the share (to CPU_FLOOR).
+_cpu_share = [1.0]
+CPU_SHARE_WEIGHT = 0.3
+CPU_FLOOR = 0.3
+#: Root moves reported as considerations.
+CONSIDERED = 8
+#: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
+#: gets MAX_NODES_PYTHON at most).
+MAX_NODES = 1_000_000
+MAX_NODES_PYTHON = 250_000
+#: Below this value of our best reply (win probability) an opening on the border is swapped anyway.
+SWAP_BELOW = 0.42
+#: Up to this size an unproven swap decision follows the search's value alone.
+SMALL_BOARD = 4
 
 
-def _shift(mask: int, k: int) -> int:
-    """Move bit ``p + k`` to bit ``p``."""
-    return mask >> k if k > 0 else mask << -k
+def _load_c() -> ModuleType | None:
+    if pure_python_forced():
+        return None
+    try:
+        return importlib.import_module("hexarena.bots.hex._cmcts")
+    except ImportError:
+        return None
 
 
-def bridge_pairs(m: Masks, black: int, white: int, empty: int, rnd: Any) -> tuple[int, int]:
-    """Pair the two empty carrier cells of every bridge and edge template (first come, first served) and
-    split each pair at random: ``(carriers, black's share)``. A rollout that gives each side one cell of each
-    pair keeps every bridge connected -- the fill-the-board form of "answer an intrusion into a bridge"."""
-    carriers = 0
-    share = 0
-    for stones, patterns in ((black, m.black_patterns), (white, m.white_patterns)):
-        for where, partner, d1, d2 in patterns:
-            x = stones & where & _shift(empty, d1) & _shift(empty, d2)
-            if partner:
-                x &= _shift(stones, partner)
-            while x:
-                low = x & -x
-                x ^= low
-                c1, c2 = _shift(low, -d1), _shift(low, -d2)
-                if (c1 | c2) & carriers:
-                    continue
-                carriers |= c1 | c2
-                share |= c1 if rnd() < 0.5 else c2
-    return carriers, share
+_CMCTS = _load_c()
+#: "C" or "Python": which engine ``mcts`` uses by default.
+IMPLEMENTATION = "C" if _CMCTS is not None else "Python"
 
 
-def connected(stones: int, start: int, goal: int, stride: int) -> bool:
-    """True when ``stones`` link the ``start`` edge to the ``goal`` edge (flood fill by bit shifts)."""
-    reach = stones & start
-    s1 = stride - 1
-    while reach:
-        if reach & goal:
-            return True
-        grown = (
-            reach | (reach << 1) | (reach >> 1) | (reach << stride) | (reach >> stride) | (reach << s1) | (reach >> s1)
-        ) & stones
-        if grown == reach:
-            return False
-        reach = grown
-    return False
+def engine(implementation: str | None = None) -> SearchFn:
+    """The search function: ``"C"``, ``"Python"`` or None for the default (C when built)."""
+    if implementation == "Python" or (implementation is None and _CMCTS is None):
+        return engine_py.search
+    if _CMCTS is None:
+        raise RuntimeError("the C Hex MCTS engine is not built (or HEXARENA_PURE_PYTHON is set)")
+    fn: SearchFn = _CMCTS.search
+    return fn
 
 
-def forced_move(size: int, cells: bytes, colour: int) -> int | None:
-    """A cell that wins at once for ``colour``, else the only cell that stops the opponent winning at once.
-
-    Search finds these too, given enough iterations; checking them first (a flood fill per empty cell, a few
-    milliseconds on 11x11) makes the bot sound under very short time limits.
-    """
-    m = masks(size)
-    bit, stride = m.bit, m.stride
-    black = sum(bit[i] for i, v in enumerate(cells) if v == BLACK)
-    white = sum(bit[i] for i, v in enumerate(cells) if v and v != BLACK)
-    empties = [i for i, v in enumerate(cells) if not v]
-
-    def wins_for(who: int) -> list[int]:
-        if who == BLACK:
-            return [i for i in empties if connected(black | bit[i], m.top, m.bottom, stride)]
-        return [i for i in empties if connected(white | bit[i], m.left, m.right, stride)]
-
-    mine = wins_for(colour)
-    if mine:
-        return mine[0]
-    theirs = wins_for(3 - colour)
-    return theirs[0] if len(theirs) == 1 else None
-
-
-class _Node:
-    __slots__ = ("children", "move", "mover", "untried", "visits", "winner", "wins")
-
-    def __init__(self, move: int, mover: int, untried: list[int] | None) -> None:
-        self.move = move  # flat cell index (-1 at the root)
-        self.mover = mover  # colour that played ``move`` (the opponent of the colour to play here)
-        self.untried = untried  # None until the node is reached again (see ``search``)
-        self.children: list[_Node] = []
-        self.visits = 0
-        self.wins = 0.0  # rollouts won by ``mover``
-        self.winner = 0  # colour that has connected in this node's position, 0 if none
+def opening_cell(size: int) -> tuple[int, int]:
+    """The first player's opening stone when the swap rule is on (see the module docstring)."""
+    if size <= 2:
+        return (size - 1, 0)
+    return (1, 0) if size <= 5 else (2, 0)
 
 
 @dataclass(slots=True)
@@ -161,175 +103,152 @@ class SearchStats:
     seconds: float = 0.0
     best_rate: float = 0.0
     swapped: bool = False
-
-
-#: Most tree nodes one search grows (one per iteration, ~0.2-1 KB each): bounds its memory whatever the budget.
-MAX_NODES = 400_000
+    nodes: int = 0
+    proven: int = 0  # +1: a proven win for the bot, -1: a proven loss, 0: not proven
 
 
 class MctsHexBot:
-    """UCT over a Hex position. ``iterations`` caps the work (deterministic given the rng); ``time_limit``
-    passed to ``choose`` caps the wall time, keeping ``margin`` (a fraction of it, at least ``min_margin``
-    seconds) in hand for the transport. Whatever either says, a search stops after ``think_cap`` seconds and
-    ``max_nodes`` nodes, and as soon as its caller asks (``stop_requested``)."""
+    """EngineBot: MCTS with RAVE, priors, bridge-saving playouts and a solver. ``iterations`` caps the simulations
+    (deterministic given the rng); otherwise the time budget decides. Whatever either says, a search stops after
+    ``think_cap`` seconds, at ``max_nodes`` tree nodes it stops growing, and it returns as soon as its caller asks
+    (``stop_requested``)."""
 
     name = "mcts"
 
     def __init__(
         self,
         iterations: int | None = None,
-        exploration: float = 0.9,
-        default_time: float = 1.0,
-        margin: float = 0.15,
-        min_margin: float = 0.02,
-        tactics: bool = True,
-        bridges: bool = True,
+        default_time: float = NO_CLOCK_SECONDS,
+        implementation: str | None = None,
         max_nodes: int = MAX_NODES,
+        openings: bool = True,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError(f"iterations must be at least 1, got {iterations!r}")
         self.iterations = iterations
-        self.tactics = tactics
-        self.bridges = bridges
-        self.exploration = exploration
         self.default_time = default_time
-        self.margin = margin
-        self.min_margin = min_margin
-        self.max_nodes = max_nodes
+        self.openings = openings
+        self.search = engine(implementation)
+        self.implementation = "Python" if self.search is engine_py.search else "C"
+        self.max_nodes = max_nodes if self.implementation == "C" else min(max_nodes, MAX_NODES_PYTHON)
         self.stats = SearchStats()
+        self.last_evaluation: dict[str, Any] | None = None
+        self.last_considerations: list[dict[str, Any]] | None = None
 
-    def _deadline(self, time_limit: float | None, start: float) -> float:
-        if time_limit is None:
-            if self.iterations is not None:
-                return start + think_cap(None)
-            time_limit = self.default_time
-        budget = max(0.0, time_limit - max(self.min_margin, self.margin * time_limit))
-        return start + think_cap(budget)
+    def budget(self, time_limit: float | None) -> float:
+        """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
+        limit = think_cap(time_limit if time_limit is not None else min(self.default_time, MAX_THINK_SECONDS))
+        share = max(limit * ENGINE_SHARE, limit - ENGINE_RESERVE) * max(CPU_FLOOR, min(1.0, _cpu_share[0]))
+        return max(0.0005, min(share, max(limit * ENGINE_FLOOR, limit - 2 * _lag[0])))
 
     def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
-        start = time.perf_counter()
-        deadline = self._deadline(time_limit, start)
+        begun = time.perf_counter()
+        self.last_evaluation = None
+        self.last_considerations = None
         seat = game.to_move(state)
         if seat is None:
             raise ValueError("the game is over")
-        can_swap = state.swap and state.ply == 1
+        size = state.size
+        cells_t = cell_tuples(size)
+        if self.openings and state.swap and state.ply == 0:
+            self.stats = SearchStats()
+            return opening_cell(size)
         colour = state.colour_of(seat)
-        if self.tactics:
-            forced = forced_move(state.size, state.cells, colour)
-            if forced is not None:
-                self.stats = SearchStats(0, time.perf_counter() - start, 1.0, False)
-                return cell_tuples(state.size)[forced]
-        root, iterations = self.search(state.size, state.cells, colour, deadline, rng)
-        best = max(root.children, key=lambda n: n.visits)
-        rate = best.wins / best.visits if best.visits else 0.0
-        self.stats = SearchStats(iterations, time.perf_counter() - start, rate, False)
-        if can_swap and self._should_swap(state, root):
+        last = state.last
+        last_i = last[0] * size + last[1] if isinstance(last, tuple) else -1
+        if self.iterations is not None:
+            iterations, seconds = self.iterations, think_cap(None)
+        else:
+            iterations, seconds = 1 << 62, self.budget(time_limit)
+        seconds = max(0.0005, seconds - (time.perf_counter() - begun))
+        wall, cpu = time.perf_counter(), time.thread_time()
+        children, done, root_proof, nodes = self.search(
+            size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
+        )
+        if self.iterations is None:
+            _lag[0] = max(time.perf_counter() - begun - seconds, _lag[0] * LAG_DECAY)
+            wall = time.perf_counter() - wall
+            if wall > 0.01:
+                got = (time.thread_time() - cpu) / wall
+                _cpu_share[0] += CPU_SHARE_WEIGHT * (got - _cpu_share[0])
+        best = self._pick(children)
+        move_i, _sims, wins, visits, proof = best
+        value = 1.0 if proof == engine_py.WIN else 0.0 if root_proof == engine_py.WIN else wins / visits
+        proven = 1 if proof == engine_py.WIN else -1 if root_proof == engine_py.WIN else 0
+        self.stats = SearchStats(done, time.perf_counter() - begun, value, False, nodes, proven)
+        move: HexMove = cells_t[move_i]
+        if state.swap and state.ply == 1 and self._should_swap(state, value, root_proof):
             self.stats.swapped = True
-            return SWAP
-        return cell_tuples(state.size)[best.move]
+            move, value = SWAP, 1.0 - value
+            proven = -proven
+            self.stats.proven = proven
+        self._report(game, state, seat, move, value, proven, children, done, nodes)
+        return move
 
     @staticmethod
-    def _should_swap(state: HexState, root: _Node) -> bool:
-        """Swap a stone off the border (Hex theory: such openings win for the first player on usual boards),
-        or any opening the search rates as good for its owner. UCT's root average is the opponent's rate
-        under the search's own replies; random rollouts underrate central stones, hence the static rule."""
+    def _pick(children: list[tuple[int, int, float, float, int]]) -> tuple[int, int, float, float, int]:
+        """A proven win; else the most simulated move not proven lost; in a lost position, the move that took
+        the solver longest to refute (the most simulated: the hardest for an imperfect opponent)."""
+        for ch in children:
+            if ch[4] == engine_py.WIN:
+                return ch
+        alive = [ch for ch in children if ch[4] != engine_py.LOSS] or children
+        return max(alive, key=lambda ch: (ch[1], ch[2] / ch[3]))
+
+    @staticmethod
+    def _should_swap(state: HexState, value: float, root_proof: int) -> bool:
+        """Swap an opening the solver proves won for its owner, keep one it proves lost; otherwise swap every
+        stone off the border (Hex theory: they win for the first player on the usual boards, and random playouts
+        underrate central stones) and any stone after which our best reply looks clearly bad; on the smallest
+        boards, whatever the search prefers."""
+        if root_proof == engine_py.WIN:
+            return True
+        if root_proof == engine_py.LOSS:
+            return False
         n = state.size
+        if n <= SMALL_BOARD:  # the static rule is wrong here (4x4: b2 and c3 lose); the search is reliable
+            return value < 0.5
         i = next(i for i, v in enumerate(state.cells) if v)
         r, c = divmod(i, n)
-        off_border = 0 < r < n - 1 and 0 < c < n - 1
-        opener_rate = root.wins / root.visits if root.visits else 0.0
-        return off_border or opener_rate > 0.55
+        return (0 < r < n - 1 and 0 < c < n - 1) or value < SWAP_BELOW
 
-    def search(self, size: int, cells: bytes, colour: int, deadline: float, rng: random.Random) -> tuple[_Node, int]:
-        """Run UCT from a position (``cells``: colour per flat index; ``colour`` to play); return the root."""
-        m = masks(size)
-        bit, stride = m.bit, m.stride
-        black0 = sum(bit[i] for i, v in enumerate(cells) if v == BLACK)
-        white0 = sum(bit[i] for i, v in enumerate(cells) if v and v != BLACK)
-        empties0 = [i for i, v in enumerate(cells) if not v]
-        root = _Node(-1, 3 - colour, list(empties0))
-        cap = self.max_nodes if self.iterations is None else min(self.iterations, self.max_nodes)
-        c = self.exploration
-        rnd = rng.random
-        sample = rng.sample
-        bridges = self.bridges
-        log = math.log
-        sqrt = math.sqrt
-        done = 0
-        while done < cap:
-            if done & 15 == 0 and done > 0 and (time.perf_counter() >= deadline or stop_requested()):
-                break
-            done += 1
-            node = root
-            path = [root]
-            black, white = black0, white0
-            used: set[int] = set()
-            # Selection. A node lists its untried moves only when it is reached a second time: most leaves
-            # never are, and an eager list per node would cost hundreds of megabytes in a long search.
-            while not node.winner:
-                if node.untried is None:
-                    node.untried = [i for i in empties0 if i not in used]
-                if node.untried or not node.children:
-                    break
-                log_n = log(node.visits)
-                best_score = -1.0
-                best_child = node.children[0]
-                for ch in node.children:
-                    score = ch.wins / ch.visits + c * sqrt(log_n / ch.visits)
-                    if score > best_score:
-                        best_score, best_child = score, ch
-                node = best_child
-                if node.mover == BLACK:
-                    black |= bit[node.move]
-                else:
-                    white |= bit[node.move]
-                used.add(node.move)
-                path.append(node)
-            # Expansion.
-            if not node.winner and node.untried:
-                untried = node.untried
-                j = int(rnd() * len(untried))  # expand a random untried move (swap-with-last pop)
-                untried[j], untried[-1] = untried[-1], untried[j]
-                move = untried.pop()
-                mover = 3 - node.mover
-                if mover == BLACK:
-                    black |= bit[move]
-                else:
-                    white |= bit[move]
-                used.add(move)
-                child = _Node(move, mover, None)
-                if mover == BLACK:
-                    if connected(black, m.top, m.bottom, stride):
-                        child.winner = BLACK
-                elif connected(white, m.left, m.right, stride):
-                    child.winner = 3 - BLACK
-                node.children.append(child)
-                node = child
-                path.append(node)
-            # Rollout.
-            if node.winner:
-                winner = node.winner
-            else:
-                rest = [i for i in empties0 if i not in used]
-                k = (len(rest) + 1) // 2  # the colour to play gets the extra stone
-                if bridges:
-                    empty = sum(bit[i] for i in rest)
-                    carriers, filled_black = bridge_pairs(m, black, white, empty, rnd)
-                    if carriers:
-                        rest = [i for i in rest if not bit[i] & carriers]
-                        k -= carriers.bit_count() // 2  # each pair gave the side to play one cell
-                    filled_black |= black
-                else:
-                    filled_black = black
-                mine = sum(bit[i] for i in sample(rest, k))
-                if node.mover != BLACK:  # Black is to play
-                    filled_black |= mine
-                else:
-                    filled_black |= sum(bit[i] for i in rest) - mine
-                winner = BLACK if connected(filled_black, m.top, m.bottom, stride) else 3 - BLACK
-            # Backpropagation.
-            for n in path:
-                n.visits += 1
-                if n.mover == winner:
-                    n.wins += 1.0
-        return root, done
+    def _report(
+        self,
+        game: Any,
+        state: HexState,
+        seat: int,
+        move: HexMove,
+        value: float,
+        proven: int,
+        children: list[tuple[int, int, float, float, int]],
+        done: int,
+        nodes: int,
+    ) -> None:
+        """``last_evaluation`` / ``last_considerations`` in the shape the referee, store and UI use."""
+        size = state.size
+        cells_t = cell_tuples(size)
+
+        def seat0(v: float) -> float:  # the bar: -1..1, seat 0's point of view
+            h = 2.0 * v - 1.0
+            return round(h if seat == 0 else -h, 4)
+
+        evaluation: dict[str, Any] = {
+            "heuristic": seat0(value),
+            "win_probability": round(value, 4),
+            "move": game.format(move),
+            "simulations": done,
+            "nodes": nodes,
+            "engine": self.implementation,
+        }
+        if proven:
+            evaluation["proven"] = "win" if proven > 0 else "loss"
+        self.last_evaluation = evaluation
+        ranked = sorted(children, key=lambda ch: (-ch[1], ch[0]))[:CONSIDERED]
+        considerations = []
+        for m, sims, wins, visits, proof in ranked:
+            v = 1.0 if proof == engine_py.WIN else 0.0 if proof == engine_py.LOSS else wins / visits
+            ev: dict[str, Any] = {"heuristic": seat0(v), "win_probability": round(v, 4), "simulations": sims}
+            if proof:
+                ev["proven"] = "win" if proof == engine_py.WIN else "loss"
+            considerations.append({"move": game.format(cells_t[m]), "evaluation": ev})
+        self.last_considerations = considerations
