@@ -126,7 +126,10 @@ async def test_no_time_losses_under_a_turn_clock_through_the_referee() -> None:
     """Real matches, alphabeta against itself and against greedy, at 0.5 s a move: every game ends by the rules
     (a win, a surrounded pair of queens or the ply cap), none on time, and every alphabeta move reported what its
     search saw. (0.5 s, not less: on a 2-core machine at load 7 a search thread was seen getting 1 ms of CPU in
-    220 ms, and a pure-Python search cannot keep a larger reserve without wasting most of a short turn.)"""
+    220 ms, and a pure-Python search cannot keep a larger reserve without wasting most of a short turn.) The
+    referee forgives 0.2 s of overrun, as in the Hex test: a fresh-clone CI run on the idle machine once measured
+    0.534 s for a move whose search stopped at its 0.33 s deadline (the thread hop and the process around it, not
+    the search); a bot that ignored its budget would still lose on time."""
     from hexarena.core.contract import ClockConfig
     from hexarena.core.types import Termination
     from hexarena.players.inprocess import InProcessPlayer
@@ -138,7 +141,7 @@ async def test_no_time_losses_under_a_turn_clock_through_the_referee() -> None:
         if g % 2:
             names.reverse()
         players = [InProcessPlayer.builtin("hive", n, seed=g) for n in names]
-        config = MatchConfig(game=GAME, clock=ClockConfig("turn", 0.5), max_plies=40)
+        config = MatchConfig(game=GAME, clock=ClockConfig("turn", 0.5), max_plies=40, time_margin=0.2)
         result = await Referee(config, players).run()
         assert result.outcome.termination in (Termination.NORMAL, Termination.TURN_LIMIT), result.outcome
         for seat, name in enumerate(names):

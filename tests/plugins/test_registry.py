@@ -188,7 +188,7 @@ def test_a_plugin_adds_bots_to_a_game_without_replacing_any(tmp_path: Path) -> N
     out = run_with(root, "-c", BOTS_PROBE)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[0] == (
-        "['best', 'lazy', 'perfect', 'random'] hexarena.bots.tictactoe PerfectTicTacToeBot ['best', 'mcts', 'random']"
+        "['best', 'lazy', 'perfect', 'random'] hexarena.bots.tictactoe PerfectTicTacToeBot ['best', 'mcts', 'random', 'uct']"
     )
     assert "'tictactoe = extra_bots' in group hexarena.bots of distribution extra-bots 0.1" in out.stderr
     assert "bot 'random' of tictactoe is already taken" in out.stderr
