@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from hexarena.bots.hex.mcts import SearchStats  # one record of a search for both Hex MCTS bots
 from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.games.hex import BLACK, SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
@@ -154,16 +155,6 @@ class _Node:
         self.visits = 0
         self.wins = 0.0  # rollouts won by ``mover``
         self.winner = 0  # colour that has connected in this node's position, 0 if none
-
-
-@dataclass(slots=True)
-class SearchStats:
-    """What the last ``choose`` did (for tests, logs and the benchmark)."""
-
-    iterations: int = 0
-    seconds: float = 0.0
-    best_rate: float = 0.0
-    swapped: bool = False
 
 
 #: Most tree nodes one search grows (one per iteration, ~0.2-1 KB each): bounds its memory whatever the budget.
