@@ -45,7 +45,7 @@ async def test_api_runs_a_tournament_and_serves_its_standings(client: tuple[http
     r = await c.post("/api/tournaments", json=body)
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
-    for _ in range(200):
+    for _ in range(1500):  # up to 30 s: a loaded machine (CI) once needed more than 4
         info = (await c.get(f"/api/tournaments/{tid}")).json()
         if info["status"] == "finished":
             break

@@ -162,11 +162,11 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
 def test_spectator_follows_live_bot_game_to_its_end(page: Any, server: str, shot: Any) -> None:
     r = httpx.post(
         f"{server}/api/matches",
-        # 7x7 at 0.2 s a move: a game that lasts seconds (on 3x3 today's mcts proves the win at once, and a game
-        # over before the page opens is shown as a replay, not followed live)
+        # 11x11 at 0.2 s a move: a game that lasts many seconds (on small boards today's mcts proves the win
+        # early and then moves at once; a game over before the page opens is shown as a replay, not followed live)
         json={
             "game": "hex",
-            "params": {"size": 7},
+            "params": {"size": 11},
             "players": ["builtin:mcts", "builtin:mcts"],
             "clock": {"type": "turn", "seconds": 0.2},
         },
