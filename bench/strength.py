@@ -25,7 +25,7 @@ hexarena's bot SDK, so the tournament meets it like any remote bot: ``hexbot-ab`
 
 Hive (``--game hive``): ``alphabeta`` against ``previous`` (the ``alphabeta`` of ``--hive-baseline`` in git, the
 previous best, loaded from that commit's source), ``greedy`` and OpenSpiel's C++ MCTS with random rollouts
-(``bench/hive_openspiel.py``; it thinks for the same share of each turn as ``alphabeta`` through its wall-clock
+(``bench/openspiel/hive_bridge.py``; it thinks for the same share of each turn as ``alphabeta`` through its wall-clock
 limit, and the simulations it ran are printed), on the base game with all expansions (Base+MLP), a turn clock,
 random two-ply openings in colour-swapped pairs and a ply cap (a capped game is a draw).
 """
@@ -304,10 +304,11 @@ class Timed:
 
 def register_hive_players(baseline: str) -> None:
     """Player schemes for the Hive matches: ``previous:hive``, ``timed:BOT`` and OpenSpiel's ``openspiel:mcts``."""
-    sys.path.insert(0, str(Path(__file__).parent))
+    sys.path.insert(0, str(OPENSPIEL_BRIDGE.parent))  # bench/openspiel: the OpenSpiel bridges
+    from hive_bridge import register
+
     from hexarena.players.inprocess import InProcessPlayer
     from hexarena.players.spec import register_scheme
-    from hive_openspiel import register
 
     register()
     bot_class = previous_hive_bot(baseline)
@@ -355,7 +356,7 @@ async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console
 def hive_main(args: argparse.Namespace, console: Console) -> None:
     """The Hive section: the new alphabeta against the previous best, greedy and OpenSpiel's MCTS."""
     register_hive_players(args.hive_baseline)
-    from hive_openspiel import OpenSpielMcts
+    from hive_bridge import OpenSpielMcts
 
     specs = {"previous": "previous:hive", "greedy": "timed:greedy", "openspiel": "openspiel:mcts"}
     names = list(HIVE_OPPONENTS) if args.hive_opponent == "all" else [args.hive_opponent]

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pyspiel")
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "openspiel"))
+
+from hive_bridge import Bridge, OpenSpielMcts
 
 from hexarena.games.hive import GAME
 from hexarena.games.hive.board import NAME, PASS, Board, Move
-from hive_openspiel import Bridge, OpenSpielMcts
 
 
 def _what(b: Board, m: Move) -> tuple[object, ...]:

@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 
+from hexarena.bots import timing
 from hexarena.bots.hex import MctsHexBot, RandomHexBot, engine_py
 from hexarena.bots.hex import mcts as mcts_mod
 from hexarena.bots.hex.engine_py import BLACK, LOSS, WHITE, WIN, ring, save_reply, winner_of_full, winning_cells
@@ -351,16 +352,20 @@ async def play(size: int, clock: ClockConfig, bots: list[str], margin: float = 0
 
 def test_the_budget_keeps_a_reserve_and_shrinks_on_a_starved_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     bot = MctsHexBot()
-    monkeypatch.setattr(mcts_mod, "_lag", [0.0])
-    monkeypatch.setattr(mcts_mod, "_cpu_share", [1.0])
+    lateness, cpu = timing.LATENESS, timing.CPU_SHARE  # the process's memories, restored after the test
+    monkeypatch.setattr(lateness, "value", 0.0)
+    monkeypatch.setattr(cpu, "value", 1.0)
     assert bot.budget(0.24) == pytest.approx(0.12)  # half of a short budget
     assert bot.budget(10.0) == pytest.approx(9.8)  # all but the reserve of a long one
-    assert bot.budget(None) == pytest.approx(mcts_mod.NO_CLOCK_SECONDS - mcts_mod.ENGINE_RESERVE)
-    monkeypatch.setattr(mcts_mod, "_cpu_share", [0.1])  # recent searches got a tenth of a CPU
-    assert bot.budget(0.24) == pytest.approx(0.12 * mcts_mod.CPU_FLOOR)
-    monkeypatch.setattr(mcts_mod, "_cpu_share", [1.0])
-    monkeypatch.setattr(mcts_mod, "_lag", [0.3])  # recent searches returned 0.3 s late: keep twice that
+    assert bot.budget(None) == pytest.approx(mcts_mod.NO_CLOCK_SECONDS - mcts_mod.SHARE.reserve)
+    for _ in range(30):  # searches got a tenth of a CPU: the share falls toward it, the budget to its floor
+        cpu.record(0.01, 0.1)
+    assert bot.budget(0.24) == pytest.approx(0.12 * cpu.floor)
+    cpu.value = 1.0
+    lateness.record(0.3)  # a search returned 0.3 s late: keep twice that
     assert bot.budget(1.0) == pytest.approx(0.4)
+    lateness.record(0.0)  # ... and remember it, fading
+    assert lateness.value == pytest.approx(0.27)
 
 
 async def test_no_time_losses_on_a_short_turn_clock() -> None:

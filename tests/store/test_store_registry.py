@@ -128,6 +128,21 @@ async def test_rating_history_keeps_every_update_in_order(store: Store) -> None:
     assert len((await store.rating_history("hex"))["alice"]) == 2  # a refused update leaves no history
 
 
+async def test_rating_history_answers_each_players_newest_points_only(store: Store) -> None:
+    """The leaderboard's plots must not read a player's whole history (one row per rated game, unbounded): each
+    player gets at most ``points`` of its newest ratings, still oldest first."""
+    for n in range(12):
+        await store.upsert_ratings([RatingRecord("alice", "hex", 1500.0 + n), RatingRecord("bob", "hex", 1400.0 - n)])
+    await store.upsert_rating(RatingRecord("carol", "hex", 1490.0))
+    history = await store.rating_history("hex", points=5)
+    assert [p.rating for p in history["alice"]] == [1507.0, 1508.0, 1509.0, 1510.0, 1511.0]
+    assert [p.rating for p in history["bob"]] == [1393.0, 1392.0, 1391.0, 1390.0, 1389.0]
+    assert [p.rating for p in history["carol"]] == [1490.0]
+    assert len((await store.rating_history("hex"))["alice"]) == 12  # the default reads up to MAX_HISTORY_POINTS
+    with pytest.raises(InvalidRecord, match="points"):
+        await store.rating_history("hex", points=0)
+
+
 async def test_tournaments(store: Store) -> None:
     config = {"format": "round_robin", "players": ["a", "b", "c"], "games_per_pair": 2}
     t = await store.create_tournament(name="RR", game="hex", config=config, tournament_id="rr1")

@@ -215,6 +215,9 @@ def test_leaderboard_plots_each_players_rating_history(
         assert answer.status_code == 200, answer.text
         history = answer.json()["history"]
         assert [p["rating"] for p in history["bob"]] == [1500.0, 1484.0, 1471.0]
+        newest = httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history?points=2&limit=1").json()["history"]
+        assert {k: [p["rating"] for p in v] for k, v in newest.items()} == {"alice": [1516.0, 1530.0]}
+        assert httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history?points=100000").status_code == 422
         assert httpx.get(f"{srv.url}/api/ui/leaderboard/nosuchgame/history").status_code == 404
         page.goto(f"{srv.url}/ui/#/leaderboard/hex")
         page.wait_for_selector("#leaderboard svg.ratingplot")

@@ -11,6 +11,8 @@ search then stops itself at its deadline (``stopping.think_cap`` caps any budget
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from hexarena.core.contract import ClockConfig
 
 #: Part of a budget a bot is told it has (the rest covers the thread hop and the referee's bookkeeping).
@@ -40,3 +42,69 @@ def move_budget(clock: ClockConfig, time_limit: float | None, time_left: float |
         share = left / to_go + INCREMENT_SHARE * increment
         budget = min(share, left * MAX_SHARE + INCREMENT_SHARE * increment, time_limit)
     return max(0.0, budget * SAFETY)
+
+
+class Lateness:
+    """How far past its deadline a recent search of this process returned, fading by ``decay`` a move.
+
+    Why one per process and not per bot: a loaded machine deschedules every thread of the process alike (measured
+    on a 2-core box at load 7: a search thread got 1 ms of CPU in 220 ms), so what one search learnt about the
+    machine protects the next search of any game, even the first move of a new match. Searches keep twice the
+    remembered lateness in reserve (``SearchShare.seconds``).
+    """
+
+    def __init__(self, decay: float = 0.9) -> None:
+        self.decay = decay
+        self.value = 0.0
+
+    def record(self, late: float) -> None:
+        """A search returned ``late`` seconds after its deadline (negative: early)."""
+        self.value = max(late, self.value * self.decay, 0.0)
+
+
+class CpuShare:
+    """The share of a CPU recent searches of this process actually got (thread CPU time over wall time, a moving
+    average). On a starved machine a thread stops for 100-300 ms at a time, and those stalls strike before and after
+    the search too, where no deadline check sees them: a budget scaled by the share leaves room for them."""
+
+    def __init__(self, weight: float = 0.3, floor: float = 0.3) -> None:
+        self.weight = weight
+        self.floor = floor
+        self.value = 1.0
+
+    def record(self, cpu: float, wall: float) -> None:
+        """A search ran ``wall`` seconds and got ``cpu`` seconds of CPU (ignored when too short to tell)."""
+        if wall > 0.01:
+            self.value += self.weight * (cpu / wall - self.value)
+
+    def factor(self) -> float:
+        """What to scale a budget by: the share, between ``floor`` and 1."""
+        return max(self.floor, min(1.0, self.value))
+
+
+#: The process's memory of late searches, shared by every built-in search bot.
+LATENESS = Lateness()
+#: The process's memory of how much CPU its searches got (the Hex MCTS scales its budget by it).
+CPU_SHARE = CpuShare()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchShare:
+    """How much of a move's budget (``move_budget``'s answer) a search may spend; the rest pays for what happens
+    around it (copying the board, checking and spelling the move, the thread hop) and a loaded machine's stalls.
+
+    A short budget keeps ``1 - short`` of itself in reserve, a long one a fixed ``reserve`` seconds past
+    ``long``; twice the remembered lateness comes off too, but never below ``floor`` of the budget, and never
+    below ``least`` seconds.
+    """
+
+    short: float
+    long: float
+    reserve: float
+    floor: float = 0.25
+    least: float = 0.001
+
+    def seconds(self, budget: float, lateness: Lateness = LATENESS, cpu: float = 1.0) -> float:
+        """Seconds to search for a move whose budget is ``budget``; ``cpu`` scales the share (``CpuShare``)."""
+        usable = max(budget * self.short, budget * self.long - self.reserve) * cpu
+        return max(self.least, min(usable, max(budget * self.floor, budget - 2 * lateness.value)))

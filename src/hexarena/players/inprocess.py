@@ -19,7 +19,7 @@ from typing import Any
 
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.stopping import stoppable
-from hexarena.bots.timing import move_budget
+from hexarena.bots.timing import LATENESS, move_budget
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
 from hexarena.core.game import Game
 from hexarena.players.base import BasePlayer
@@ -77,11 +77,14 @@ class InProcessPlayer(BasePlayer):
             move, took = self._timed_choose(game, request.state, limit)
         else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
             stop = threading.Event()
+            sent = time.perf_counter()
             try:
                 move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit, stop)
             except asyncio.CancelledError:
                 stop.set()  # the thread runs on; make its search return now
                 raise
+            if limit is not None:  # the hop there and back is on the clock too: searches keep it in reserve
+                LATENESS.record(time.perf_counter() - sent - limit)
         if inline:
             if took > BACK_TO_THREAD:
                 self._fast_streak = 0

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
@@ -21,6 +21,9 @@ from hexarena.store.errors import Conflict, InvalidRecord, NotFound
 from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
 from hexarena.store.validate import check_float, check_id, check_int, check_name, check_text, clean_json, new_id, utc
+
+#: The most ratings :meth:`DirectoryMixin.rating_history` answers per player (the newest).
+MAX_HISTORY_POINTS = 1000
 
 
 class DirectoryMixin(StoreBase):
@@ -141,18 +144,25 @@ class DirectoryMixin(StoreBase):
         async with self._read("list_ratings") as conn:
             return [RatingRecord(**r) for r in (await conn.execute(stmt)).mappings()]
 
-    async def rating_history(self, game: str, *, keys: Iterable[str] | None = None) -> dict[str, list[RatingRecord]]:
-        """Every rating each player of ``game`` (or of ``keys``) had, oldest first, keyed by player: the
-        leaderboard's plots. Each update of :meth:`upsert_ratings` added one."""
-        stmt = select(rating_history).where(rating_history.c.game == game)
+    async def rating_history(
+        self, game: str, *, keys: Iterable[str] | None = None, points: int = MAX_HISTORY_POINTS
+    ) -> dict[str, list[RatingRecord]]:
+        """The newest ``points`` ratings each player of ``game`` (or of ``keys``) had, oldest first, keyed by
+        player: the leaderboard's plots. Each update of :meth:`upsert_ratings` added one; a busy bot has one per
+        rated game, so the answer is bounded per player (a window over each player's rows, newest first)."""
+        points = check_int(points, "points", minimum=1)
+        newest = func.row_number().over(partition_by=rating_history.c.key, order_by=rating_history.c.id.desc())
+        inner = select(rating_history, newest.label("newest")).where(rating_history.c.game == game)
         if keys is not None:
-            stmt = stmt.where(rating_history.c.key.in_([check_name(k, "rating key", KEY_LENGTH) for k in keys]))
-        stmt = stmt.order_by(rating_history.c.key, rating_history.c.id)
+            inner = inner.where(rating_history.c.key.in_([check_name(k, "rating key", KEY_LENGTH) for k in keys]))
+        rows = inner.subquery()
+        stmt = select(rows).where(rows.c.newest <= points).order_by(rows.c.key, rows.c.id)
         out: dict[str, list[RatingRecord]] = {}
         async with self._read("rating_history") as conn:
             for row in (await conn.execute(stmt)).mappings():
                 values = dict(row)
                 values.pop("id")
+                values.pop("newest")
                 out.setdefault(row["key"], []).append(RatingRecord(**values))
         return out
 

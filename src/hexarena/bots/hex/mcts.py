@@ -27,6 +27,7 @@ from typing import Any
 
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
+from hexarena.bots.timing import CPU_SHARE, LATENESS, SearchShare
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
@@ -35,23 +36,12 @@ SearchFn = Callable[..., tuple[list[tuple[int, int, float, float, int]], int, in
 
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 1.0
-#: Part of the budget the engine may search: at least ENGINE_SHARE of it, or all but ENGINE_RESERVE seconds. The
-#: reserve is large because on a loaded machine a thread can stop running for 100-200 ms at any moment (measured
-#: here under a load of 10 on 2 cores: a search told 0.34 s returned after 0.50 s, having had 0.05 s of CPU),
-#: and that lateness must fit in the reserve, not overrun the clock.
-ENGINE_SHARE = 0.5
-ENGINE_RESERVE = 0.2
-ENGINE_FLOOR = 0.25
-#: How far past its deadline a recent search of this process returned, kept in reserve by the next ones
-#: (fading by LAG_DECAY a move), so a loaded machine shortens the budgets instead of losing on time.
-_lag = [0.0]
-LAG_DECAY = 0.9
-#: The share of a CPU recent searches of this process actually got (thread CPU time over wall time, a moving
-#: average): on a starved machine a thread stops for 100-300 ms at a time and those stalls strike before and after
-#: the search as well, where no deadline check sees them, so the budget shrinks with the share (to CPU_FLOOR).
-_cpu_share = [1.0]
-CPU_SHARE_WEIGHT = 0.3
-CPU_FLOOR = 0.3
+#: Part of the budget the engine may search: at least half of it, or all but 0.2 s. The reserve is large because
+#: on a loaded machine a thread can stop running for 100-200 ms at any moment (measured here under a load of 10 on
+#: 2 cores: a search told 0.34 s returned after 0.50 s, having had 0.05 s of CPU), and that lateness must fit in
+#: the reserve, not overrun the clock. The share also shrinks with the CPU share recent searches got
+#: (``timing.CPU_SHARE``) and the process's remembered lateness (``timing.LATENESS``).
+SHARE = SearchShare(short=0.5, long=1.0, reserve=0.2, least=0.0005)
 #: Root moves reported as considerations.
 CONSIDERED = 8
 #: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
@@ -138,8 +128,7 @@ class MctsHexBot:
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(self.default_time, MAX_THINK_SECONDS))
-        share = max(limit * ENGINE_SHARE, limit - ENGINE_RESERVE) * max(CPU_FLOOR, min(1.0, _cpu_share[0]))
-        return max(0.0005, min(share, max(limit * ENGINE_FLOOR, limit - 2 * _lag[0])))
+        return SHARE.seconds(limit, cpu=CPU_SHARE.factor())
 
     def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
         begun = time.perf_counter()
@@ -166,11 +155,8 @@ class MctsHexBot:
             size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
         )
         if self.iterations is None:
-            _lag[0] = max(time.perf_counter() - begun - seconds, _lag[0] * LAG_DECAY)
-            wall = time.perf_counter() - wall
-            if wall > 0.01:
-                got = (time.thread_time() - cpu) / wall
-                _cpu_share[0] += CPU_SHARE_WEIGHT * (got - _cpu_share[0])
+            LATENESS.record(time.perf_counter() - begun - seconds)
+            CPU_SHARE.record(time.thread_time() - cpu, time.perf_counter() - wall)
         best = self._pick(children)
         move_i, _sims, wins, visits, proof = best
         value = 1.0 if proof == engine_py.WIN else 0.0 if root_proof == engine_py.WIN else wins / visits

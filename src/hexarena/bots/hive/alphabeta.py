@@ -16,8 +16,8 @@ so the search must always have an answer ready and must spend its nodes where th
 - a leaf whose enemy queen has five neighbours is not judged statically: when the side to move can fill the
   sixth cell it is a win (so a 2-ply search sees wins in 3 plies, and a 1-ply one a loss in 2);
 - time: the host turns the clock into this move's budget (``bots.timing.move_budget``); the search takes 60 %
-  of a short budget, 90 % less 30 ms of a long one, and less after moves that came back late (``_lag``, a
-  loaded machine); no new depth is begun after half of it; the clock is read at every node (a node costs about a
+  of a short budget, 90 % less 30 ms of a long one, and less after searches that came back late
+  (``timing.LATENESS``, a loaded machine); no new depth is begun after half of it; the clock is read at every node (a node costs about a
   millisecond here, a clock read 60 ns), so the search stops within a node of its deadline, and nothing after
   the deadline generates moves; ``stop_requested`` lets the host cancel it.
 
@@ -34,6 +34,7 @@ from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, assess
 from hexarena.bots.stopping import stop_requested, think_cap
+from hexarena.bots.timing import LATENESS, SearchShare
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -53,21 +54,11 @@ ORDER_FREE_QUEEN = 1 << 20
 NO_CLOCK_SECONDS = 2.0
 #: Part of the budget the search may use (the rest: the board copy, writing the move, and above all the moments
 #: a loaded machine does not run us: measured on a 2-core box at load 7, a search thread got 1 ms of CPU in 220
-#: ms). Short budgets keep ``1 - SEARCH_SHARE`` in reserve, long ones ``1 - SEARCH_SHARE_LONG`` plus 30 ms
-#: (the HTTTX search's constants).
-SEARCH_SHARE = 0.6
-SEARCH_SHARE_LONG = 0.9
-SEARCH_RESERVE_LONG = 0.03
+#: ms). Short budgets keep 40 % in reserve, long ones 10 % plus 30 ms (the HTTTX search's constants).
+SHARE = SearchShare(short=0.6, long=0.9, reserve=0.03)
 #: A new depth is not begun after this part of the budget: it would not finish, and its first move (the
 #: previous best) could not change the answer anyway.
 NEW_DEPTH_SHARE = 0.5
-#: How far past its deadline a recent move of this process returned (a loaded machine deschedules us, and the
-#: principal variation and the move's spelling cost a little after the search): twice it is kept in reserve, so
-#: the next move already knows the machine. It fades by ``LAG_DECAY`` a move.
-_lag = [0.0]
-LAG_DECAY = 0.9
-#: The least share of the budget a remembered lag leaves the search.
-LAG_FLOOR = 0.25
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from white's point of view.
 BAR_SCALE = 400.0
 #: Root moves reported as considerations.
@@ -337,9 +328,8 @@ class AlphaBetaBot:
     """EngineBot: iterative-deepening PVS within the move's time budget (and ``max_depth`` plies).
 
     ``time_limit`` is the budget the host gives this move (``bots.timing.move_budget`` turns the clock into
-    it); the search uses ``SEARCH_SHARE`` of a short one, ``SEARCH_SHARE_LONG`` less ``SEARCH_RESERVE_LONG`` of
-    a long one, and less when recent moves came back late (``_lag``). After each move,
-    ``last_evaluation`` (score for the mover, depth, nodes, principal variation, the bar's ``heuristic`` and
+    it); the search uses ``SHARE`` of it, less when recent searches came back late (``timing.LATENESS``).
+    After each move, ``last_evaluation`` (score for the mover, depth, nodes, principal variation, the bar's ``heuristic`` and
     ``win_in`` from white's point of view) and ``last_considerations`` (the best root moves and their scores)
     are reported the same way as the HTTTX search bot's.
     """
@@ -357,8 +347,7 @@ class AlphaBetaBot:
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:
         """(hard, soft) deadlines for a move begun at ``start`` with budget ``time_limit`` (None: no clock)."""
         budget = think_cap(self.default_time if time_limit is None else time_limit)
-        usable = max(budget * SEARCH_SHARE, budget * SEARCH_SHARE_LONG - SEARCH_RESERVE_LONG)
-        usable = max(0.001, budget * LAG_FLOOR, min(usable, budget - 2 * _lag[0]))
+        usable = SHARE.seconds(budget)
         return start + usable, start + usable * NEW_DEPTH_SHARE
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
@@ -371,7 +360,7 @@ class AlphaBetaBot:
         self.last_depth, self.last_nodes = search.depth_reached, search.nodes
         self._report(game, board, color, search, move)
         out = game.move_of(board, move)
-        _lag[0] = max(time.monotonic() - hard, _lag[0] * LAG_DECAY, 0.0)
+        LATENESS.record(time.monotonic() - hard)
         return out
 
     def _report(self, game: Any, board: Board, color: int, search: AlphaBeta, move: Move) -> None:

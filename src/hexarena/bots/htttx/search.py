@@ -22,6 +22,7 @@ from hexarena.bots.htttx.heuristic import choose_on_board
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
+from hexarena.bots.timing import LATENESS, SearchShare
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
 
@@ -33,20 +34,11 @@ SearchFn = Callable[..., tuple[Any, int, int, int, list[Any], list[Any]]]
 NO_CLOCK_SECONDS = 5.0
 #: Part of the budget the engine may search: the rest pays for copying the board, checking the move, and the
 #: moments a busy machine does not run us at all (measured: up to ~20 ms on a loaded 2-core box). Short budgets
-#: keep a large share in reserve, long ones a fixed 30 ms.
-ENGINE_SHARE = 0.6
-ENGINE_SHARE_LONG = 0.9
-ENGINE_RESERVE_LONG = 0.03
-#: The least share a remembered lag leaves the engine.
-ENGINE_FLOOR = 0.25
+#: keep 40 % in reserve, long ones a fixed 30 ms; twice the process's remembered lateness comes off too.
+SHARE = SearchShare(short=0.6, long=0.9, reserve=0.03)
 #: Below these budgets (seconds) the search is not started (its setup alone costs ~1 ms in C, ~10 ms in Python).
 MIN_SEARCH_C = 0.002
 MIN_SEARCH_PYTHON = 0.015
-#: How far past its deadline a recent search of this process returned (a loaded machine deschedules us): kept in
-#: reserve by every search bot of the process, so a new game's first move already knows the machine.
-_lag = [0.0]
-#: How fast the remembered lag fades (per move).
-LAG_DECAY = 0.9
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
 BAR_SCALE = 600.0
 #: Root turns reported as considerations.
@@ -122,8 +114,7 @@ class SearchBot:
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
-        share = max(limit * ENGINE_SHARE, limit * ENGINE_SHARE_LONG - ENGINE_RESERVE_LONG)
-        return max(0.001, min(share, max(limit * ENGINE_FLOOR, limit - 2 * _lag[0])))
+        return SHARE.seconds(limit)
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         begun = time.monotonic()
@@ -157,7 +148,7 @@ class SearchBot:
             tt_bits = 18
         result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits)
         if secs:  # how late the search returned, the board copy before it included
-            _lag[0] = max(time.monotonic() - begun - seconds, _lag[0] * LAG_DECAY)
+            LATENESS.record(time.monotonic() - begun - seconds)
         mv, score, done, count, pv, root = result
         move: Move | None = None
         if mv is not None:

@@ -76,7 +76,7 @@ export async function leaderboardPage(app, { args }) {
   if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: ratings come from tournaments.")); return; }
   // each player's ratings over time, as a small plot in the row (a store without history: no plots)
   let history = {};
-  try { history = (await getJSON(`/api/ui/leaderboard/${encodeURIComponent(name)}/history`)).history; } catch { /* none */ }
+  try { history = (await getJSON(`/api/ui/leaderboard/${encodeURIComponent(name)}/history?limit=${Math.min(board.ratings.length, 100)}`)).history; } catch { /* none */ }
   box.replaceChildren(h("table#leaderboard",
     h("thead", h("tr", ["Rank", "Player", "Rating", "History", "Games", "Updated"].map((t) => h("th", t)))),
     h("tbody", board.ratings.map((r) => h("tr",
