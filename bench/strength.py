@@ -144,29 +144,54 @@ def serve_in_thread(app: Any) -> tuple[str, Any]:
     return f"http://127.0.0.1:{port}", server
 
 
-async def match(opponent: tuple[str, str], args: argparse.Namespace, console: Console) -> dict[str, Any]:
-    name, spec = opponent
-    elo0, elo1 = (float(x) for x in args.sprt.split(","))
-    config = TournamentConfig(
-        game="htttx",
-        players=["builtin:search", spec],
-        names=["search", name],
+async def run_pairing(
+    console: Console,
+    title: str,
+    *,
+    args: argparse.Namespace,
+    sprt: str,
+    players: list[str],
+    names: list[str],
+    **config: Any,
+) -> dict[str, Any]:
+    """One pairing through hexarena's tournament runner, ``args.games`` games at most at ``args.clock`` seconds a
+    turn, stopped early by SPRT (``sprt`` is "elo0,elo1"); prints the standings and the first player's score line.
+    ``config``: the game and the rest of ``TournamentConfig`` (params, opening plies, margin...)."""
+    elo0, elo1 = (float(x) for x in sprt.split(","))
+    tournament = TournamentConfig(
+        players=players,
+        names=names,
         games_per_pairing=args.games,
         clock={"kind": "turn", "seconds": args.clock, "increment": None},
-        opening_plies=2,
         seed=args.seed,
         sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
-        name=f"strength: search vs {name}",
+        name=f"strength: {title}",
         rated=False,
+        **config,
     ).validate()
-    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
+    runner = await Runner.create(tournament, None, None, executor=_executor(None, 0, 1))
     began = time.monotonic()
     summary: dict[str, Any] = await runner.run()
-    console.rule(f"search vs {name}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s")
+    console.rule(f"{title}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s")
     print_final(console, summary)
     row = next(r for r in summary["standings"] if r["index"] == 0)
-    console.print(f"search vs {name}: {score_line(row['wins'], row['draws'], row['losses'])}")
+    console.print(f"{title}: {score_line(row['wins'], row['draws'], row['losses'])}")
     return summary
+
+
+async def match(opponent: tuple[str, str], args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    """HTTTX ``search`` against one opponent."""
+    name, spec = opponent
+    return await run_pairing(
+        console,
+        f"search vs {name}",
+        args=args,
+        sprt=args.sprt,
+        players=["builtin:search", spec],
+        names=["search", name],
+        game="htttx",
+        opening_plies=2,
+    )
 
 
 def score_line(wins: int, draws: int, losses: int) -> str:
@@ -212,7 +237,8 @@ def speed(console: Console, positions: int = 12, nodes: int = 3000) -> None:
                 for c in board.legal_cells()
                 if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
             )
-            nxt = HTTTX.play(state, tuple(rng.sample(near, 2)))
+            first, second = rng.sample(near, 2)
+            nxt = HTTTX.play(state, (first, second))
             if nxt.is_over:
                 break
             state = nxt
@@ -327,30 +353,19 @@ def register_hive_players(baseline: str) -> None:
 
 async def hive_match(opponent: str, spec: str, args: argparse.Namespace, console: Console) -> dict[str, Any]:
     """``alphabeta`` against one opponent through the tournament runner; prints standings and the score line."""
-    elo0, elo1 = (float(x) for x in args.hive_sprt.split(","))
-    config = TournamentConfig(
-        game="hive",
+    return await run_pairing(
+        console,
+        f"hive alphabeta vs {opponent}",
+        args=args,
+        sprt=args.hive_sprt,
         players=["timed:alphabeta", spec],
         names=["alphabeta", opponent],
-        games_per_pairing=args.games,
+        game="hive",
         params={"expansions": args.hive_expansions},
-        clock={"kind": "turn", "seconds": args.clock, "increment": None},
         opening_plies=2,
-        seed=args.seed,
         max_plies=args.hive_max_plies,
         time_margin=args.hive_margin,
-        sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
-        name=f"strength: hive alphabeta vs {opponent}",
-        rated=False,
-    ).validate()
-    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
-    began = time.monotonic()
-    summary: dict[str, Any] = await runner.run()
-    console.rule(f"hive alphabeta vs {opponent}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s")
-    print_final(console, summary)
-    row = next(r for r in summary["standings"] if r["index"] == 0)
-    console.print(f"hive alphabeta vs {opponent}: {score_line(row['wins'], row['draws'], row['losses'])}")
-    return summary
+    )
 
 
 def hive_main(args: argparse.Namespace, console: Console) -> None:
@@ -397,31 +412,18 @@ async def hex_match(
     (OpenSpiel's Hex has none), in pairs of games on the same random one-stone opening with colours swapped.
     ``margin``: seconds of overrun the referee forgives (``MatchConfig.time_margin``), for both players."""
     name, spec = opponent
-    elo0, elo1 = (float(x) for x in args.sprt.split(","))
-    config = TournamentConfig(
-        game="hex",
+    return await run_pairing(
+        console,
+        f"hex {args.size}x{args.size}: mcts vs {name}",
+        args=args,
+        sprt=args.sprt,
         players=["builtin:mcts", spec],
         names=["mcts", name],
-        games_per_pairing=args.games,
+        game="hex",
         params={"size": args.size, "swap": False},
-        clock={"kind": "turn", "seconds": args.clock, "increment": None},
         opening_plies=1,
-        seed=args.seed,
-        sprt={"elo0": elo0, "elo1": elo1, "alpha": 0.05, "beta": 0.05, "model": "logistic"},
-        name=f"strength: hex mcts vs {name}",
-        rated=False,
         time_margin=margin,
-    ).validate()
-    runner = await Runner.create(config, None, None, executor=_executor(None, 0, 1))
-    began = time.monotonic()
-    summary: dict[str, Any] = await runner.run()
-    console.rule(
-        f"hex {args.size}x{args.size}: mcts vs {name}: {args.clock:g} s a turn, {time.monotonic() - began:.0f} s"
     )
-    print_final(console, summary)
-    row = next(r for r in summary["standings"] if r["index"] == 0)
-    console.print(f"hex mcts vs {name}: {score_line(row['wins'], row['draws'], row['losses'])}")
-    return summary
 
 
 def hex_main(args: argparse.Namespace, console: Console) -> None:
