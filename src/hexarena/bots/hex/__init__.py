@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from hexarena.bots.base import EngineBot
 from hexarena.bots.hex.mcts import MctsHexBot, SearchStats
 from hexarena.bots.hex.uct import UctHexBot
+from hexarena.games.hex.game import HexGame, HexMove, HexState
 
 
 class RandomHexBot:
@@ -17,7 +17,7 @@ class RandomHexBot:
 
     name = "random"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: HexGame, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
         return game.random_move(state, rng)
 
 

@@ -36,6 +36,7 @@ from hexarena.bots.hive.evaluation import WIN, assess
 from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.bots.timing import LATENESS, SearchShare
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
+from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
 EXACT, LOWER, UPPER = 0, 1, 2
 #: Scores beyond this are forced wins or losses (``WIN - plies``).
@@ -350,7 +351,7 @@ class AlphaBetaBot:
         usable = SHARE.seconds(budget)
         return start + usable, start + usable * NEW_DEPTH_SHARE
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
         start = time.monotonic()
         hard, soft = self.deadlines(time_limit, start)
         board = game.core(state)

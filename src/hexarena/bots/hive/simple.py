@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from hexarena.bots.hive.evaluation import evaluate
 from hexarena.games.hive.board import Board, Move
+from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
 
 def random_on_board(board: Board, rng: random.Random) -> Move:
@@ -43,7 +43,7 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
         board = game.core(state)
         return game.move_of(board, random_on_board(board, rng))
 
@@ -53,6 +53,6 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
         board = game.core(state)
         return game.move_of(board, greedy_on_board(board, rng))

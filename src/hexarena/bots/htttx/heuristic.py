@@ -19,9 +19,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from itertools import combinations
-from typing import Any
 
+from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.games.htttx.board import Board
+from hexarena.games.htttx.game import HtttxGame
+from hexarena.games.htttx.state import Move
 
 Cell = tuple[int, int]
 AXES: tuple[Cell, ...] = ((1, 0), (0, 1), (1, -1))
@@ -225,5 +227,5 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
-        return choose_on_board(state.board(), state.to_move_seat)
+    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+        return choose_on_board(state.board(), seat_to_move(state))

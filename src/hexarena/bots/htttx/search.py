@@ -19,12 +19,14 @@ from types import ModuleType
 from typing import Any
 
 from hexarena.bots.htttx.heuristic import choose_on_board
+from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import LATENESS, SearchShare
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
+from hexarena.games.htttx.game import HtttxGame
 
 Cell = tuple[int, int]
 Move = tuple[Cell, Cell]
@@ -116,10 +118,10 @@ class SearchBot:
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
         return SHARE.seconds(limit)
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
         begun = time.monotonic()
         board = state.board()
-        seat = state.to_move_seat
+        seat = seat_to_move(state)
         move, _ = self.analyse_board(board, seat, self.budget(time_limit), begun)
         return move
 

@@ -6,9 +6,11 @@ Both work on the engine's mutable ``Board`` (``state.board()``) so they cost O(1
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.games.htttx.board import Board, hex_distance
+from hexarena.games.htttx.game import HtttxGame
+from hexarena.games.htttx.state import Move
 
 Cell = tuple[int, int]
 
@@ -56,8 +58,8 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
-        return random_on_board(state.board(), state.to_move_seat, rng)
+    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+        return random_on_board(state.board(), seat_to_move(state), rng)
 
 
 class CenterBot:
@@ -65,5 +67,5 @@ class CenterBot:
 
     name = "center"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
-        return center_on_board(state.board(), state.to_move_seat)
+    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+        return center_on_board(state.board(), seat_to_move(state))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from hexarena.bots.base import EngineBot
+from hexarena.games.numberwang.game import NumberwangGame, NumberwangState
 
 
 class RandomNumberwangBot:
@@ -14,7 +14,7 @@ class RandomNumberwangBot:
 
     name = "random"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: NumberwangGame, state: NumberwangState, time_limit: float | None, rng: random.Random) -> int:
         return game.random_move(state, rng)
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from hexarena.bots.base import EngineBot
 from hexarena.games.tictactoe import GAME, TicTacToeState
-from hexarena.games.tictactoe.game import Move
+from hexarena.games.tictactoe.game import Move, TicTacToeGame
 
 
 class RandomTicTacToeBot:
@@ -17,7 +16,7 @@ class RandomTicTacToeBot:
 
     name = "random"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: TicTacToeGame, state: TicTacToeState, time_limit: float | None, rng: random.Random) -> Move:
         return game.random_move(state, rng)
 
 
@@ -42,7 +41,7 @@ class PerfectTicTacToeBot:
 
     name = "perfect"
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: TicTacToeGame, state: TicTacToeState, time_limit: float | None, rng: random.Random) -> Move:
         return rng.choice(best_moves(state))
 
 
