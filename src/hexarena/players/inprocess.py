@@ -54,6 +54,8 @@ class InProcessPlayer(BasePlayer):
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
+        if self.threaded:  # start the loop's worker thread now, off the clock (the first hop would pay for it)
+            await asyncio.to_thread(_warm)
 
     def _timed_choose(
         self, game: Game[Any, Any], state: Any, limit: float | None, stop: threading.Event | None = None
@@ -95,3 +97,7 @@ class InProcessPlayer(BasePlayer):
         evaluation = getattr(self.bot, "last_evaluation", None)
         considerations = getattr(self.bot, "last_considerations", None)
         return MoveReply(move=move, evaluation=evaluation, considerations=considerations)
+
+
+def _warm() -> None:
+    """Nothing: running it makes the event loop's default executor start a worker thread."""
