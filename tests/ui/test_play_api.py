@@ -237,3 +237,73 @@ async def test_long_games_replay_in_chunks(server: str) -> None:
         assert [len(s["cells"]) for s in part["states"]] == [1 + 2 * ply for ply in range(300, 351)]
         first = (await client.get(f"{server}/api/ui/replay/{m['game_id']}/states", params={"count": 2})).json()
         assert [len(s["cells"]) for s in first["states"]] == [1, 3]
+
+
+async def test_the_clocks_start_only_when_every_seat_is_taken(server: str) -> None:
+    """Issue 15: the creator of a two-person game is not asked to move (and its clock does not run) while the
+    invited seat is empty; the first move's recorded think time is counted from the friend's arrival."""
+    async with httpx.AsyncClient() as client:
+        r = await client.post(
+            f"{server}/api/matches",
+            json={
+                "game": "tictactoe",
+                "players": ["browser:ann", "open:bob"],
+                "clock": {"type": "match", "seconds": 60},
+            },
+        )
+        assert r.status_code == 200, r.text
+        m = r.json()
+        async with connect(ws(server, f"/api/play?token={m['tokens']['X']}")) as creator:
+            await recv(creator, "hello")
+            loop = asyncio.get_running_loop()
+            waited_from = loop.time()
+            with pytest.raises(TimeoutError):  # nobody opposite: no turn, no clock
+                await recv(creator, "your_turn", timeout=1.0)
+            joined = await client.post(f"{server}/api/ui/matches/{m['game_id']}/join", json={"seat": "O"})
+            async with connect(ws(server, f"/api/play?token={joined.json()['token']}")) as friend:
+                await recv(friend, "hello")
+                turn = await recv(creator, "your_turn")
+                waited = loop.time() - waited_from
+                assert turn["time_left"] > 60 - waited  # the wait was not taken from the creator's clock
+                await creator.send(json.dumps({"type": "move", "move": "b2"}))
+                await recv(creator, "accepted")
+                await recv(friend, "your_turn")
+                replay = (await client.get(f"{server}/api/ui/replay/{m['game_id']}")).json()
+                assert replay["moves"][0]["think_time"] < waited
+
+
+async def test_a_rematch_is_answered_by_the_other_person_only(server: str) -> None:
+    """Issue 15: the rematch route knows each person by their seat token of the finished game; a stranger, an
+    answer to one's own offer, and an offer on a live game are refused; a decline is seen by the offerer."""
+    async with httpx.AsyncClient() as client:
+        m = await new_match(server, "tictactoe", ["browser:ann", "browser:bob"])
+        tokens = m["tokens"]
+        url = f"{server}/api/ui/matches/{m['game_id']}/rematch"
+        live = await client.post(url, json={"token": tokens["X"], "action": "offer"})
+        assert live.status_code == 409 and "not over" in live.json()["detail"]
+        async with (
+            connect(ws(server, f"/api/play?token={tokens['X']}")) as ann,
+            connect(ws(server, f"/api/play?token={tokens['O']}")) as bob,
+        ):
+            await recv(bob, "hello")
+            await recv(ann, "your_turn")
+            await ann.send(json.dumps({"type": "resign"}))
+            await recv(ann, "end")
+        assert (await client.post(url, json={"token": "x" * 43})).status_code == 403
+        offered = (await client.post(url, json={"token": tokens["X"], "action": "offer"})).json()
+        assert offered["offer"] == {"by_seat": 0, "by": "ann", "mine": True} and offered["token"] is None
+        own = await client.post(url, json={"token": tokens["X"], "action": "accept"})
+        assert own.status_code == 409
+        seen = (await client.post(url, json={"token": tokens["O"]})).json()
+        assert seen["offer"]["mine"] is False and seen["offer"]["by"] == "ann"
+        declined = (await client.post(url, json={"token": tokens["O"], "action": "decline"})).json()
+        assert declined["declined"] is True and declined["game_id"] is None
+        assert (await client.post(url, json={"token": tokens["X"]})).json()["declined"] is True
+        # bob offers in turn, ann accepts: each gets a new token of the other seat
+        await client.post(url, json={"token": tokens["O"], "action": "offer"})
+        accepted = (await client.post(url, json={"token": tokens["X"], "action": "accept"})).json()
+        assert accepted["seat"] == "O" and accepted["game_id"] and len(accepted["token"]) >= 32
+        bobs = (await client.post(url, json={"token": tokens["O"]})).json()
+        assert bobs["seat"] == "X" and bobs["game_id"] == accepted["game_id"] and bobs["token"] != accepted["token"]
+        players = (await client.get(f"{server}/api/ui/matches/{accepted['game_id']}")).json()["players"]
+        assert [p["name"] for p in players] == ["bob", "ann"]

@@ -236,17 +236,25 @@ class BrowserPlayer(BasePlayer):
         state = self._state if state is None else state
         return str(game.seat_names[self.seat] if state is None else game.side_name(state, self.seat))
 
+    async def seated(self) -> None:
+        """Return once a person's page has taken the seat: the referee asks for no move (and runs no clock)
+        before every seat is taken, so nobody's time runs while the invited friend has not arrived. Bounded by
+        ``join_timeout``: a seat offered to anyone that nobody took ends the match ``aborted`` (no game was
+        played, so no result); the creator's own seat left empty is a timeout of that seat."""
+        if self._joined.is_set():
+            return
+        try:
+            await asyncio.wait_for(self._joined.wait(), self.join_timeout)
+        except TimeoutError:
+            if self.open_seat:
+                side = self.info.game.seat_names[self.seat]
+                reason = f"nobody joined seat {side} within {self.join_timeout:g} s"
+                raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
+            raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+
     async def move(self, request: MoveRequest) -> MoveReply:
         self._state = request.state
-        if not self._joined.is_set():
-            try:
-                await asyncio.wait_for(self._joined.wait(), self.join_timeout)
-            except TimeoutError:
-                if self.open_seat:  # nobody took a seat offered to anyone: no game was played, so no result
-                    side = self.info.game.seat_names[self.seat]
-                    reason = f"nobody joined seat {side} within {self.join_timeout:g} s"
-                    raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
-                raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+        await self.seated()  # already taken when a referee runs the match; kept for callers that ask directly
         self._request = request
         self._asked_at = time.monotonic()
         self._pending = asyncio.get_running_loop().create_future()

@@ -135,6 +135,7 @@ class Referee:
         culprit: Seat | None = None
         try:
             await self._start_players()
+            await self._await_seated()
             await self._notify("on_start", self.match_id, self.state)
             await self._loop()
             raise AssertionError("unreachable")  # pragma: no cover
@@ -194,6 +195,39 @@ class Referee:
                 reasons.append(f"{self._seat_name(seat)} could not start: {text}")
             culprit = failed[0][0] if len(failed) == 1 else None
             raise MatchEnded(Outcome(None, Termination.ABORTED, "; ".join(reasons)), culprit=culprit)
+
+    async def _await_seated(self) -> None:
+        """Wait until every seat is taken before the first move is asked for, so no clock runs for a seat whose
+        opponent has not sat down yet (a person invited by link). A player that can be waited for has a
+        ``seated()`` coroutine, which bounds its own wait; the wait is raced against both failure signals, so an
+        open seat that expires (the match manager fails it) or a resignation ends the match at once."""
+        for seat, player in enumerate(self.players):
+            seated = getattr(player, "seated", None)
+            if seated is None:
+                continue
+            task = asyncio.ensure_future(seated())
+            watchers = [self._watcher(0), self._watcher(1)]
+            try:
+                await _first_of(task, watchers, None)
+            finally:
+                if not task.done():
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+            if task.done() and not task.cancelled():
+                error = task.exception()
+                if isinstance(error, MatchEnded):
+                    raise error
+                if error is not None:
+                    raise _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
+                continue
+            for failed_seat, watcher in enumerate(watchers):
+                if watcher.done():
+                    err = watcher.result()
+                    if isinstance(err, MatchEnded):
+                        raise err
+                    raise _loss(
+                        failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}"
+                    )
 
     async def _loop(self) -> None:
         while True:

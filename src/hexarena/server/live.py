@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -40,6 +40,9 @@ from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
+
+if TYPE_CHECKING:
+    from hexarena.server.ui.rematch import Rematch
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,8 @@ class LiveMatch:
     expiry: asyncio.TimerHandle | None = None
     result: MatchResult | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: a rematch offered by one person to the other once it is over (``server.ui.rematch``)
+    rematch: Rematch | None = None
 
     @property
     def state(self) -> Any:
