@@ -280,3 +280,27 @@ def test_a_spectator_can_follow_fast_play_a_move_at_a_time_and_catch_up(page: An
         page.click("#catch-up")
         assert page.evaluate("() => document.querySelectorAll('#movelist .mv').length") == 10
         assert page.text_content("#behind") == ""
+
+
+def test_a_takeback_against_a_bot_undoes_my_move_and_its_reply(page: Any, server: str, shot: Any) -> None:
+    """Issue 15: the Takeback button (reached with Tab like any button) undoes my last move and the bot's reply
+    at once; the board, the move list and the record go back, and it is my move again."""
+    game_id = create(page, server, "tictactoe", seat1="builtin:random", clock=("match", "120"))
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 2")
+    assert len(record_so_far(server, game_id)) == 2
+    page.focus("#takeback")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => /Move taken back: your move again \\(X\\)/.test(document.querySelector('#msg').textContent)"
+    )
+    page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 0")
+    assert record_so_far(server, game_id) == []
+    assert "taken back" in page.text_content("#announce")
+    shot(page, "takeback")
+    assert not axe_violations(page)
+    page.click("[data-cell='b2']")  # the cell is free again
+    assert wait_turn_or_end(page)
+    assert record_so_far(server, game_id)[0]["move"] == "b2"

@@ -161,6 +161,16 @@ export async function matchPage(app, { args, name }) {
       say("Resigning…", "info");
     });
     resignBox.append(h("span.resign-seat", ask, confirm));
+    // against a built-in bot a takeback is granted at once (the server refuses it in rated or tournament games)
+    if ((info.players[1 - seat] || {}).kind === "builtin" && !resignBox.querySelector("#takeback")) {
+      const back = h("button.secondary#takeback", { type: "button", title: "take back your last move and the bot's reply" }, "Takeback");
+      back.addEventListener("click", () => {
+        const ws = seatSockets.get(seat);
+        if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        ws.send(JSON.stringify({ type: "takeback" }));
+      });
+      resignBox.append(back);
+    }
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
@@ -410,6 +420,7 @@ export async function matchPage(app, { args, name }) {
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
+      lastConsiderations = last ? last.considerations : null;  // afresh: a takeback sends the position again
       if (last) showEval(last.evaluation, last.considerations);
       remaining = m.clocks || [null, null];
       toMoveSeatNow = seatIndex(m.to_move);
@@ -467,6 +478,7 @@ export async function matchPage(app, { args, name }) {
     sockets.push(ws);
     if (seat >= 0) seatSockets.set(seat, ws);
     let probeWaiter = null;
+    let tookBack = false;  // the next turn is the one a takeback gave back
     const io = {
       move(text) { ws.send(JSON.stringify({ type: "move", move: text })); },
       probe(what, args) {
@@ -489,7 +501,8 @@ export async function matchPage(app, { args, name }) {
         remaining[m.seat] = m.time_left;
         since = performance.now();
       }
-      say(`Your move (${m.side}).`, "info");
+      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side}).`, "info");
+      tookBack = false;
       tick();  // the clocks at once, not at the next 200 ms tick
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
     }
@@ -505,6 +518,9 @@ export async function matchPage(app, { args, name }) {
         // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
         hideInvite();
         takeTurn(m);
+      } else if (m.type === "takeback") {
+        if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
+        else say(`No takeback: ${m.reason}.`, "illegal");
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
