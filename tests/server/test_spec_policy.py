@@ -102,6 +102,7 @@ NO_SPEC_ROUTES = {
     ("WS", "/api/play"),  # a token
     ("GET", "/api/ui/matches/{game_id}"),
     ("POST", "/api/ui/matches/{game_id}/join"),  # a seat name of an existing match
+    ("POST", "/api/ui/matches/{game_id}/rematch"),  # a seat token of a finished match and an action
     ("GET", "/api/ui/replay/{game_id}"),
     ("GET", "/api/ui/replay/{game_id}/states"),
     ("GET", "/api/ui/games"),

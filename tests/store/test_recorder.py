@@ -336,3 +336,66 @@ async def test_an_outage_journals_in_batches_not_per_move(store: Store, tmp_path
     await recorder.flush(10)
     assert len(await store.get_moves(gid)) == 1001
     await recorder.close()
+
+
+# ----- takebacks -----
+
+
+async def test_a_takeback_deletes_the_moves_in_order_with_those_around_it(store: Store, tmp_path: Path) -> None:
+    """Issue 15: moves taken back leave the store, in order with the moves played before and after them (queued
+    together or flushed in between), and the game's end keeps the line as it stands."""
+    recorder = Recorder(store, tmp_path, interval=0.01)
+    await recorder.start()
+    flushed, queued = new_id(), new_id()
+    for gid in (flushed, queued):
+        await recorder.open_game(_new(gid))
+        for ply in range(6):
+            recorder.move(gid, move(ply))
+    await recorder.flush(10)
+    for gid in (flushed, queued):
+        recorder.take_back(gid, 4)
+        if gid == flushed:
+            await recorder.flush(10)
+            assert [m.ply for m in await store.get_moves(gid)] == [0, 1, 2, 3]
+        recorder.move(gid, move(4, "x4"))
+        recorder.move(gid, move(5, "x5"))
+    await recorder.flush(10)
+    line = ["m0", "m1", "m2", "m3", "x4", "x5"]
+    for gid in (flushed, queued):
+        assert [m.move for m in await store.get_moves(gid)] == line
+    recorder.move(queued, move(6))
+    recorder.take_back(queued, 6)  # queued behind its move: nothing of it stays, and the finish agrees
+    recorder.finish(_end(queued, 6, moves=tuple(move(i, t) for i, t in enumerate(line))))
+    await recorder.flush(10)
+    rec = await store.get_game(queued)
+    assert rec is not None and rec.status == GameStatus.FINISHED and [m.move for m in rec.moves] == line
+    assert await store.take_back_moves(queued, 0) == 0  # an ended game's moves are its result's: kept
+    await recorder.close()
+
+
+async def test_a_takeback_during_an_outage_is_journaled_and_replayed_in_order(
+    database_url: str, tmp_path: Path
+) -> None:
+    store = await Store.open(database_url)
+    flaky = FlakyStore(store)
+    recorder = Recorder(flaky, tmp_path, interval=0.01, max_backoff=0.05)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    recorder.move(gid, move(0))
+    recorder.move(gid, move(1))
+    await recorder.flush(10)
+    flaky.down = True
+    recorder.move(gid, move(2))
+    recorder.move(gid, move(3))
+    recorder.take_back(gid, 1)
+    recorder.move(gid, move(1, "x1"))
+    await recorder.close(timeout=0.2)  # the database never came back before this process stopped
+    entries = [json.loads(x) for x in next(tmp_path.glob("journal-*.jsonl")).read_text().splitlines()]
+    assert [e["op"] for e in entries] == ["move", "move", "takeback", "move"]
+    for _ in range(2):  # the next process replays it (twice: idempotent)
+        again = Recorder(store, tmp_path)
+        await again.start()
+        await again.close()
+    assert [m.move for m in await store.get_moves(gid)] == ["m0", "x1"]
+    await store.close()

@@ -283,3 +283,63 @@ def test_a_spectator_can_follow_fast_play_a_move_at_a_time_and_catch_up(page: An
         page.click("#catch-up")
         assert page.evaluate("() => document.querySelectorAll('#movelist .mv').length") == 10
         assert page.text_content("#behind") == ""
+
+
+def test_a_takeback_against_a_bot_undoes_my_move_and_its_reply(page: Any, server: str, shot: Any) -> None:
+    """Issue 15: the Takeback button (reached with Tab like any button) undoes my last move and the bot's reply
+    at once; the board, the move list and the record go back, and it is my move again."""
+    game_id = create(page, server, "tictactoe", seat1="builtin:random", clock=("match", "120"))
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 2")
+    assert len(record_so_far(server, game_id)) == 2
+    page.focus("#takeback")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => /Move taken back: your move again \\(X\\)/.test(document.querySelector('#msg').textContent)"
+    )
+    page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 0")
+    assert record_so_far(server, game_id) == []
+    assert "taken back" in page.text_content("#announce")
+    shot(page, "takeback")
+    assert not axe_violations(page)
+    page.click("[data-cell='b2']")  # the cell is free again
+    assert wait_turn_or_end(page)
+    assert record_so_far(server, game_id)[0]["move"] == "b2"
+
+
+def bot_moves_first(page: Any, server: str, game: str, bot: str, params: dict[str, str]) -> str:
+    """A game created in the lobby with the built-in ``bot`` in the first seat (it moves at once) and me second,
+    on a short turn clock; returns the match id."""
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", game)
+    for name, value in params.items():
+        page.fill(f"#param-{name}", value)
+    page.select_option("#clock-type", "turn")
+    page.fill("#clock-seconds", "1")
+    page.select_option("#seat0-kind", f"builtin:{bot}")
+    page.select_option("#seat1-kind", "you")
+    page.click("#create")
+    page.wait_for_function("() => /^#\\/play\\/[0-9a-f]+$/.test(location.hash) && document.querySelector('#result')")
+    return str(page.evaluate("() => { window.__seenTurns = 0; return location.hash.split('/')[2]; }"))
+
+
+def test_the_evaluation_bar_shows_the_hex_and_hive_builtins_evaluations(page: Any, server: str, shot: Any) -> None:
+    """Issue 15: the evaluation bar is fed by the built-in bots' own evaluations: Hex's mcts (its win probability
+    as the bar's heuristic) and Hive's alphabeta (its score), with the moves each considered."""
+    for game, bot, params in (("hex", "mcts", {"size": "7"}), ("hive", "alphabeta", {})):
+        game_id = bot_moves_first(page, server, game, bot, params)
+        assert wait_turn_or_end(page)
+        first = record_so_far(server, game_id)[0]
+        heuristic = first["evaluation"]["heuristic"]
+        assert isinstance(heuristic, float) and -1 <= heuristic <= 1, first["evaluation"]
+        page.wait_for_function("() => /^heuristic /.test(document.querySelector('#evaltext').textContent)")
+        assert page.text_content("#evaltext").startswith(f"heuristic {heuristic:.3f}")
+        width = page.evaluate("() => parseFloat(document.querySelector('.evalbar > div').style.width)")
+        assert abs(width - max(0, min(100, 50 + 50 * heuristic))) < 0.01
+        # the moves it weighed, when it searched (Hex's mcts plays its fair opening stone without a search)
+        assert page.locator(".considered li").count() == min(12, len(first["considerations"] or []))
+        assert game == "hex" or first["considerations"]
+        shot(page, f"evalbar-{game}-{bot}")
+        assert not axe_violations(page)

@@ -39,9 +39,14 @@ async def recv(sock: ClientConnection, kind: str | None = None, timeout: float =
             return msg  # type: ignore[no-any-return]
 
 
-async def new_match(url: str, game: str, players: list[str], params: dict[str, Any] | None = None) -> dict[str, Any]:
+async def new_match(
+    url: str, game: str, players: list[str], params: dict[str, Any] | None = None, clock: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "params": params or {}, "players": players}
+    if clock is not None:
+        body["clock"] = clock
     async with httpx.AsyncClient() as client:
-        r = await client.post(f"{url}/api/matches", json={"game": game, "params": params or {}, "players": players})
+        r = await client.post(f"{url}/api/matches", json=body)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
 
@@ -237,3 +242,148 @@ async def test_long_games_replay_in_chunks(server: str) -> None:
         assert [len(s["cells"]) for s in part["states"]] == [1 + 2 * ply for ply in range(300, 351)]
         first = (await client.get(f"{server}/api/ui/replay/{m['game_id']}/states", params={"count": 2})).json()
         assert [len(s["cells"]) for s in first["states"]] == [1, 3]
+
+
+async def test_the_clocks_start_only_when_every_seat_is_taken(server: str) -> None:
+    """Issue 15: the creator of a two-person game is not asked to move (and its clock does not run) while the
+    invited seat is empty; the first move's recorded think time is counted from the friend's arrival."""
+    async with httpx.AsyncClient() as client:
+        m = await new_match(server, "tictactoe", ["browser:ann", "open:bob"], clock={"type": "match", "seconds": 60})
+        async with connect(ws(server, f"/api/play?token={m['tokens']['X']}")) as creator:
+            await recv(creator, "hello")
+            loop = asyncio.get_running_loop()
+            waited_from = loop.time()
+            with pytest.raises(TimeoutError):  # nobody opposite: no turn, no clock
+                await recv(creator, "your_turn", timeout=1.0)
+            joined = await client.post(f"{server}/api/ui/matches/{m['game_id']}/join", json={"seat": "O"})
+            async with connect(ws(server, f"/api/play?token={joined.json()['token']}")) as friend:
+                await recv(friend, "hello")
+                turn = await recv(creator, "your_turn")
+                waited = loop.time() - waited_from
+                assert turn["time_left"] > 60 - waited  # the wait was not taken from the creator's clock
+                await creator.send(json.dumps({"type": "move", "move": "b2"}))
+                await recv(creator, "accepted")
+                await recv(friend, "your_turn")
+                replay = (await client.get(f"{server}/api/ui/replay/{m['game_id']}")).json()
+                assert replay["moves"][0]["think_time"] < waited
+
+
+async def test_a_rematch_is_answered_by_the_other_person_only(server: str) -> None:
+    """Issue 15: the rematch route knows each person by their seat token of the finished game; a stranger, an
+    answer to one's own offer, and an offer on a live game are refused; a decline is seen by the offerer."""
+    async with httpx.AsyncClient() as client:
+        m = await new_match(server, "tictactoe", ["browser:ann", "browser:bob"])
+        tokens = m["tokens"]
+        url = f"{server}/api/ui/matches/{m['game_id']}/rematch"
+        live = await client.post(url, json={"token": tokens["X"], "action": "offer"})
+        assert live.status_code == 409 and "not over" in live.json()["detail"]
+        async with (
+            connect(ws(server, f"/api/play?token={tokens['X']}")) as ann,
+            connect(ws(server, f"/api/play?token={tokens['O']}")) as bob,
+        ):
+            await recv(bob, "hello")
+            await recv(ann, "your_turn")
+            await ann.send(json.dumps({"type": "resign"}))
+            await recv(ann, "end")
+        assert (await client.post(url, json={"token": "x" * 43})).status_code == 403
+        offered = (await client.post(url, json={"token": tokens["X"], "action": "offer"})).json()
+        assert offered["offer"] == {"by_seat": 0, "by": "ann", "mine": True} and offered["token"] is None
+        own = await client.post(url, json={"token": tokens["X"], "action": "accept"})
+        assert own.status_code == 409
+        seen = (await client.post(url, json={"token": tokens["O"]})).json()
+        assert seen["offer"]["mine"] is False and seen["offer"]["by"] == "ann"
+        declined = (await client.post(url, json={"token": tokens["O"], "action": "decline"})).json()
+        assert declined["declined"] is True and declined["game_id"] is None
+        assert (await client.post(url, json={"token": tokens["X"]})).json()["declined"] is True
+        # bob offers in turn, ann accepts: each gets a new token of the other seat
+        await client.post(url, json={"token": tokens["O"], "action": "offer"})
+        accepted = (await client.post(url, json={"token": tokens["X"], "action": "accept"})).json()
+        assert accepted["seat"] == "O" and accepted["game_id"] and len(accepted["token"]) >= 32
+        bobs = (await client.post(url, json={"token": tokens["O"]})).json()
+        assert bobs["seat"] == "X" and bobs["game_id"] == accepted["game_id"] and bobs["token"] != accepted["token"]
+        players = (await client.get(f"{server}/api/ui/matches/{accepted['game_id']}")).json()["players"]
+        assert [p["name"] for p in players] == ["bob", "ann"]
+
+
+async def test_a_takeback_against_a_bot_undoes_both_moves_and_the_store_agrees(server: str, database_url: str) -> None:
+    """Issue 15: on the person's turn a takeback undoes their last move and the bot's reply, restores both
+    clocks, tells spectators, and the store deletes the moves taken back: the replay, the stored moves and the
+    final record all show the game as it stands."""
+    from hexarena.store import Store
+
+    async with httpx.AsyncClient() as client:
+        m = await new_match(
+            server, "tictactoe", ["browser:ann", "builtin:random"], clock={"type": "match", "seconds": 60}
+        )
+        gid = m["game_id"]
+        async with connect(ws(server, f"/api/play?token={m['tokens']['X']}")) as sock:
+            await recv(sock, "your_turn")
+            await sock.send(json.dumps({"type": "takeback"}))
+            refused = await recv(sock, "takeback")
+            assert refused["granted"] is False and "no move" in refused["reason"]
+            await sock.send(json.dumps({"type": "move", "move": "b2"}))
+            await recv(sock, "your_turn")  # the bot replied
+            async with connect(ws(server, f"/spectate/{gid}")) as spectator:
+                assert len((await recv(spectator, "setup"))["moves"]) == 2
+                await sock.send(json.dumps({"type": "takeback"}))
+                assert await recv(sock, "takeback") == {"type": "takeback", "granted": True, "ply": 0}
+                turn = await recv(sock, "your_turn")
+                assert turn["state"]["ply"] == 0 and len(turn["legal"]["moves"]) == 9
+                fresh = await recv(spectator, "setup")
+                assert fresh["moves"] == [] and fresh["clocks"] == [60.0, 60.0]  # as before the first move
+            assert (await client.get(f"{server}/api/ui/replay/{gid}")).json()["moves"] == []
+            await sock.send(json.dumps({"type": "move", "move": "a1"}))
+            await recv(sock, "your_turn")
+            played = [x["move"] for x in (await client.get(f"{server}/api/ui/replay/{gid}")).json()["moves"]]
+            assert played[0] == "a1" and len(played) == 2
+            store = await Store.open(database_url)
+            try:
+                for _ in range(200):  # moves reach the store within a flush interval
+                    if [x.move for x in await store.get_moves(gid)] == played:
+                        break
+                    await asyncio.sleep(0.02)
+                assert [x.move for x in await store.get_moves(gid)] == played
+                await sock.send(json.dumps({"type": "resign"}))
+                await recv(sock, "end")
+                for _ in range(200):
+                    rec = await store.get_game(gid)
+                    if rec is not None and rec.status == "finished":
+                        break
+                    await asyncio.sleep(0.02)
+                assert rec is not None and [x.move for x in rec.moves] == played
+            finally:
+                await store.close()
+
+
+async def test_takebacks_are_refused_in_contests_and_between_two_bots() -> None:
+    manager = MatchManager(None)
+    game = get_game("tictactoe")
+    person = BrowserPlayer("ann")
+    rated = await manager.create(
+        game, [person, InProcessPlayer.builtin("tictactoe", "random")], contest_id="c1", clock=None
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def send(text: str) -> None:
+        sent.append(json.loads(text))
+
+    await person.connect(send)
+    for _ in range(200):
+        if sum(s["type"] == "your_turn" for s in sent) >= 1:
+            break
+        await asyncio.sleep(0.01)
+    await person.handle(json.dumps({"type": "move", "move": "b2"}))
+    for _ in range(200):
+        if sum(s["type"] == "your_turn" for s in sent) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    await person.handle(json.dumps({"type": "takeback"}))
+    refusal = next(s for s in sent if s["type"] == "takeback")
+    assert refusal["granted"] is False and "tournament" in refusal["reason"] and len(rated.moves) == 2
+    bots = await manager.create(
+        game, [InProcessPlayer.builtin("tictactoe", "random"), InProcessPlayer.builtin("tictactoe", "random")]
+    )
+    assert not bots.referee.may_take_back(0) and not bots.referee.may_take_back(1)
+    assert not rated.referee.may_take_back(0)
+    with contextlib.suppress(Exception):
+        await manager.close()

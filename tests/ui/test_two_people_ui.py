@@ -29,18 +29,25 @@ def friend(browser: Any) -> Iterator[Any]:
     assert not errors, f"JavaScript errors on the friend's page: {errors}"
 
 
+def invite_game(page: Any, server: str, mine: str = "", theirs: str = "") -> str:
+    """A tic-tac-toe game created in the lobby: this page plays X, O is open to whoever opens the invite link."""
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", "tictactoe")
+    page.select_option("#seat0-kind", "you")
+    page.fill("#seat0-extra", mine)
+    page.select_option("#seat1-kind", "open")
+    page.fill("#seat1-extra", theirs)
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    return str(page.evaluate("() => location.hash.split('/')[2]"))
+
+
 def test_the_creator_waits_with_an_invite_link_and_the_friend_joins_by_it(
     page: Any, friend: Any, server: str, shot: Any
 ) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.goto(f"{server}/ui/#/lobby")
-    page.select_option("#game", "tictactoe")
-    page.select_option("#seat0-kind", "you")
-    page.select_option("#seat1-kind", "open")
-    page.click("#create")
-    page.wait_for_selector("#waiting")
-    game_id = page.evaluate("() => location.hash.split('/')[2]")
-    # my turn came (X moves first) but nobody sits opposite: no "Your move", the board takes no move
+    game_id = invite_game(page, server)
+    # X moves first but nobody sits opposite: no "Your move", the board takes no move
     page.wait_for_function("() => /Waiting for an opponent/.test(document.querySelector('#msg').textContent)")
     assert "Your move" not in page.text_content("#msg")
     page.click("[data-cell='b2']")
@@ -75,3 +82,39 @@ def test_the_creator_waits_with_an_invite_link_and_the_friend_joins_by_it(
     third.wait_for_selector("#join-error")
     assert "already taken" in third.text_content("#join-error")
     third.context.close()
+
+
+def test_a_rematch_offer_reaches_the_other_person_who_accepts_it(page: Any, friend: Any, server: str) -> None:
+    """One person clicks Rematch; the other's page says so with Accept and Decline; Accept starts the new game
+    with the colours swapped and takes both pages to it."""
+    old_id = invite_game(page, server, "ann", "bob")
+    friend.goto(page.input_value("#invite-link"))
+    friend.wait_for_function(f"() => location.hash === '#/play/{old_id}'")
+    assert wait_turn_or_end(page)
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    for pg in (page, friend):
+        pg.wait_for_selector("#result:not([hidden])")
+    page.click("#rematch")
+    page.wait_for_selector("#rematch:text('Rematch offered')")
+    friend.wait_for_selector("#rematch-offer:has-text('ann offers a rematch')")
+    assert friend.is_visible("#rematch-decline")
+    assert not axe_violations(friend)
+    friend.focus("#rematch-accept")
+    friend.keyboard.press("Enter")  # keyboard reachable
+    for pg in (page, friend):
+        pg.wait_for_function(f"() => /^#\\/play\\//.test(location.hash) && location.hash !== '#/play/{old_id}'")
+        pg.evaluate("() => { window.__seenTurns = 0; }")  # a new page: its turns count from 0
+    new_id = page.evaluate("() => location.hash.split('/')[2]")
+    assert friend.evaluate("() => location.hash.split('/')[2]") == new_id
+    # colours swapped: bob plays X (first) now, ann O
+    friend.wait_for_selector("#player0 .you:text(' (you)')")
+    page.wait_for_selector("#player1 .you:text(' (you)')")
+    assert wait_turn_or_end(friend)
+    assert friend.text_content("#msg") == "Your move (X)."
+    players = httpx.get(f"{server}/api/ui/matches/{new_id}").json()["players"]
+    assert [p["name"] for p in players] == ["bob", "ann"]
+    friend.click("[data-cell='a1']")
+    assert wait_turn_or_end(page)
+    assert page.text_content("#msg") == "Your move (O)."
+    assert not axe_violations(page)

@@ -49,6 +49,9 @@ class MatchInfo:
     heartbeat_ms: int = 5000
     opponent: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    #: whether this seat may take back its last move (a person playing a built-in bot in a casual game): the
+    #: referee grants it at once by undoing that move and the replies to it (see :class:`Takeback`)
+    takebacks: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,15 @@ class MatchEnded(Exception):
         self.culprit = culprit
 
 
+class Takeback(Exception):
+    """Raised from a player's ``move`` to take back its own last move and the opponent's replies to it.
+
+    Only a seat told ``MatchInfo.takebacks`` may: the referee then restores the position and both clocks to what
+    they were before that move, tells the listener (``on_takeback``: the store deletes the moves taken back) and
+    asks the same seat again. From any other seat it is refused and the seat is simply asked again.
+    """
+
+
 @runtime_checkable
 class Player(Protocol):
     """What the referee needs from a player. Every method may raise BotError subclasses."""
@@ -156,4 +168,5 @@ __all__ = [
     "MoveRequest",
     "Player",
     "PlayerResult",
+    "Takeback",
 ]

@@ -12,6 +12,10 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
   over from the person at any moment;
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
   forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
+- accepts ``{"type": "takeback"}`` on its turn in a casual game against a built-in bot: the referee undoes the
+  person's last move and the bot's reply (position and clocks as before them) and the page gets
+  ``{"type": "takeback", "granted": true, "ply": N}`` then a new ``your_turn``; anywhere else
+  ``{"type": "takeback", "granted": false, "reason": ...}``;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
   contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
@@ -32,7 +36,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult, Takeback
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
@@ -157,6 +161,8 @@ class BrowserPlayer(BasePlayer):
             await self._probe(msg)
         elif kind == "resign":
             await self._resign()
+        elif kind == "takeback":
+            await self._ask_takeback()
         else:
             await self._emit({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -192,6 +198,29 @@ class BrowserPlayer(BasePlayer):
             return
         outcome = Outcome(other(self.seat), Termination.RESIGN, f"{self._side()} resigned")
         self.fail(MatchEnded(outcome, culprit=self.seat))
+
+    async def _ask_takeback(self) -> None:
+        """Take back this seat's last move and the bot's reply: on this seat's turn, in a match that allows it
+        (``MatchInfo.takebacks``: a casual game against a built-in bot). The referee grants it at once and asks
+        again in the earlier position (``taken_back`` tells the page); anything else is refused with why."""
+        pending, request = self._pending, self._request
+        reason = None
+        if not hasattr(self, "info") or not self.info.takebacks:
+            reason = "takebacks are only for casual games against a built-in bot (not rated or tournament games)"
+        elif pending is None or pending.done() or request is None:
+            reason = "ask for a takeback on your turn, once the bot has replied"
+        elif not any(seat == self.seat for seat, _ in request.history):
+            reason = "you have no move to take back yet"
+        if reason is not None:
+            await self._emit({"type": "takeback", "granted": False, "reason": reason})
+            return
+        assert pending is not None
+        pending.set_exception(Takeback())
+
+    async def taken_back(self, ply: int, state: Any) -> None:
+        """The referee took the moves from ``ply`` on back (a takeback this seat asked for)."""
+        self._state = state
+        await self._emit({"type": "takeback", "granted": True, "ply": ply})
 
     async def _probe(self, msg: dict[str, Any]) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
@@ -236,17 +265,25 @@ class BrowserPlayer(BasePlayer):
         state = self._state if state is None else state
         return str(game.seat_names[self.seat] if state is None else game.side_name(state, self.seat))
 
+    async def seated(self) -> None:
+        """Return once a person's page has taken the seat: the referee asks for no move (and runs no clock)
+        before every seat is taken, so nobody's time runs while the invited friend has not arrived. Bounded by
+        ``join_timeout``: a seat offered to anyone that nobody took ends the match ``aborted`` (no game was
+        played, so no result); the creator's own seat left empty is a timeout of that seat."""
+        if self._joined.is_set():
+            return
+        try:
+            await asyncio.wait_for(self._joined.wait(), self.join_timeout)
+        except TimeoutError:
+            if self.open_seat:
+                side = self.info.game.seat_names[self.seat]
+                reason = f"nobody joined seat {side} within {self.join_timeout:g} s"
+                raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
+            raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+
     async def move(self, request: MoveRequest) -> MoveReply:
         self._state = request.state
-        if not self._joined.is_set():
-            try:
-                await asyncio.wait_for(self._joined.wait(), self.join_timeout)
-            except TimeoutError:
-                if self.open_seat:  # nobody took a seat offered to anyone: no game was played, so no result
-                    side = self.info.game.seat_names[self.seat]
-                    reason = f"nobody joined seat {side} within {self.join_timeout:g} s"
-                    raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
-                raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+        await self.seated()  # already taken when a referee runs the match; kept for callers that ask directly
         self._request = request
         self._asked_at = time.monotonic()
         self._pending = asyncio.get_running_loop().create_future()

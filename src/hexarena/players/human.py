@@ -102,12 +102,17 @@ class HtttxHumanPlayer(BasePlayer):
             raise ProtocolViolation(f"expected move_response, got {_type_of(packet)}")
         return packet
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def seated(self) -> None:
+        """Return once the person's socket has taken the seat (within ``join_timeout``): the referee starts no
+        clock before every seat is taken."""
         if not self._joined.is_set():
             try:
                 await asyncio.wait_for(self._joined.wait(), self.join_timeout)
             except TimeoutError:
                 raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        await self.seated()  # already taken when a referee runs the match
         previous = [wire_move(seat, mv) for seat, mv in request.history[self._cursor :]]
         self._cursor = len(request.history)  # spec: own previous move first, then the opponent's
         side = w.side_of(self.seat)

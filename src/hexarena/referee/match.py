@@ -24,6 +24,7 @@ from hexarena.core.contract import (
     MoveRequest,
     Player,
     PlayerResult,
+    Takeback,
 )
 from hexarena.core.errors import (
     BotCrashed,
@@ -48,7 +49,8 @@ DEFAULT_GRACE = 0.05
 
 
 class MatchListener(Protocol):
-    """Receives the match as it happens (spectators, the store, the UI)."""
+    """Receives the match as it happens (spectators, the store, the UI). A listener that also has
+    ``async on_takeback(match_id, ply, state)`` is told when the moves from ``ply`` on were taken back."""
 
     async def on_start(self, match_id: str, state: Any) -> None: ...
 
@@ -73,6 +75,8 @@ class MatchConfig:
     #: Safety cap for games whose rules may never end (a draw when reached); None takes the game's own
     #: ``max_plies`` class attribute, so no match can run forever by default.
     max_plies: int | None = None
+    #: a casual match: a person playing a built-in bot may take back moves (never in rated or tournament games)
+    takebacks: bool = False
     match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     meta: dict[str, Any] = field(default_factory=dict)
 
@@ -122,6 +126,8 @@ class Referee:
         self.clock = Clock(config.clock)
         self.moves: list[PlayedMove] = []
         self.history: list[tuple[Seat, Any]] = []
+        #: per ply, the position and both clocks before it was played: what a takeback restores
+        self._before: list[tuple[Any, list[float | None]]] = []
         self.started = self._now()
         self.result: MatchResult | None = None
 
@@ -135,6 +141,7 @@ class Referee:
         culprit: Seat | None = None
         try:
             await self._start_players()
+            await self._await_seated()
             await self._notify("on_start", self.match_id, self.state)
             await self._loop()
             raise AssertionError("unreachable")  # pragma: no cover
@@ -170,6 +177,7 @@ class Referee:
                 heartbeat_ms=self.config.heartbeat_ms,
                 opponent=getattr(self.players[other(seat)], "name", ""),
                 meta=self.config.meta,
+                takebacks=self.may_take_back(seat),
             )
             await asyncio.wait_for(self.players[seat].start(info), self.config.start_timeout)
 
@@ -195,6 +203,39 @@ class Referee:
             culprit = failed[0][0] if len(failed) == 1 else None
             raise MatchEnded(Outcome(None, Termination.ABORTED, "; ".join(reasons)), culprit=culprit)
 
+    async def _await_seated(self) -> None:
+        """Wait until every seat is taken before the first move is asked for, so no clock runs for a seat whose
+        opponent has not sat down yet (a person invited by link). A player that can be waited for has a
+        ``seated()`` coroutine, which bounds its own wait; the wait is raced against both failure signals, so an
+        open seat that expires (the match manager fails it) or a resignation ends the match at once."""
+        for seat, player in enumerate(self.players):
+            seated = getattr(player, "seated", None)
+            if seated is None:
+                continue
+            task = asyncio.ensure_future(seated())
+            watchers = [self._watcher(0), self._watcher(1)]
+            try:
+                await _first_of(task, watchers, None)
+            finally:
+                if not task.done():
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
+            if task.done() and not task.cancelled():
+                error = task.exception()
+                if isinstance(error, MatchEnded):
+                    raise error
+                if error is not None:
+                    raise _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
+                continue
+            for failed_seat, watcher in enumerate(watchers):
+                if watcher.done():
+                    err = watcher.result()
+                    if isinstance(err, MatchEnded):
+                        raise err
+                    raise _loss(
+                        failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}"
+                    )
+
     async def _loop(self) -> None:
         while True:
             outcome = self.game.outcome(self.state)
@@ -216,8 +257,18 @@ class Referee:
             time_limit=budget,
             time_left=self.clock.remaining[seat],
         )
+        clocks_before = self.clock.snapshot()  # what a takeback of this move restores
         begun = self._monotonic()
-        reply = await self._ask(seat, player.move(request), budget)
+        try:
+            reply = await self._ask(seat, player.move(request), budget)
+        except Takeback:
+            elapsed = self._monotonic() - begun
+            if await self._take_back(seat):
+                return  # the same seat is asked again, in the position before its last move
+            # refused: the time spent asking counts, and the seat is asked again where it was
+            if not self.clock.charge(seat, elapsed, self.config.time_margin):
+                raise _loss(seat, Termination.TIME, f"{self._seat_name(seat)} ran out of time") from None
+            return
         elapsed = self._monotonic() - begun
         if not isinstance(reply, MoveReply):
             raise _loss(seat, Termination.PROTOCOL, f"{self._seat_name(seat)} sent no move")
@@ -241,11 +292,35 @@ class Referee:
             evaluation=reply.evaluation,
             considerations=reply.considerations,
         )
+        self._before.append((self.state, clocks_before))
         self.state = new_state
         self.moves.append(record)
         self.history.append((seat, reply.move))
         await self._notify("on_move", self.match_id, record, new_state)
         await self._observe(seat, reply.move, new_state)
+
+    def may_take_back(self, seat: Seat) -> bool:
+        """Takebacks are for a person playing a built-in bot in a casual match: never in a rated or tournament
+        match (``MatchConfig.takebacks`` off), between two bots, or between two people (nobody to ask)."""
+        kinds = [getattr(p, "kind", "") for p in self.players]
+        return self.config.takebacks and kinds[seat] == "human" and kinds[other(seat)] == "builtin"
+
+    async def _take_back(self, seat: Seat) -> bool:
+        """Undo ``seat``'s last move and every move after it (the bot's reply), restoring the position and both
+        clocks to what they were before it; False (nothing undone) when this seat may not or has no move yet."""
+        ply = next((m.ply for m in reversed(self.moves) if m.seat == seat), None)
+        if ply is None or not self.may_take_back(seat):
+            return False
+        self.state, clocks = self._before[ply]
+        self.clock.remaining = list(clocks)
+        del self.moves[ply:], self.history[ply:], self._before[ply:]
+        if self.listener is not None and hasattr(self.listener, "on_takeback"):
+            await self._notify("on_takeback", self.match_id, ply, self.state)
+        for player in self.players:
+            told = getattr(player, "taken_back", None)
+            if told is not None:
+                await told(ply, self.state)
+        return True
 
     async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
         """Await a move while watching both players' failure signals and the deadline.

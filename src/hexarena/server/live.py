@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -40,6 +40,9 @@ from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
+
+if TYPE_CHECKING:
+    from hexarena.server.ui.rematch import Rematch
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,8 @@ class LiveMatch:
     expiry: asyncio.TimerHandle | None = None
     result: MatchResult | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: a rematch offered by one person to the other once it is over (``server.ui.rematch``)
+    rematch: Rematch | None = None
 
     @property
     def state(self) -> Any:
@@ -181,6 +186,9 @@ class MatchManager:
             clock=clock or ClockConfig(),
             heartbeat_ms=heartbeat_ms,
             meta=meta or {},
+            # a casual game: a person playing a built-in bot may take moves back; never a contest's or a
+            # tournament's game, nor one its creator marked rated
+            takebacks=contest_id is None and tournament_id is None and not (meta or {}).get("rated"),
         )
         referee = Referee(config, list(players), listener=self)
         live = LiveMatch(match_id=config.match_id, game=game, players=list(players), referee=referee)
@@ -290,6 +298,15 @@ class MatchManager:
         live = self.live.get(match_id)
         if live is not None and live.spectators:
             live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
+
+    async def on_takeback(self, match_id: str, ply: int, state: Any) -> None:
+        """Moves from ``ply`` on were taken back: the store deletes them (in order with the moves written before
+        and after, so a replay and a restart agree) and spectators get the position afresh."""
+        if self.recorder is not None and self.record_moves:
+            self.recorder.take_back(match_id, ply)
+        live = self.live.get(match_id)
+        if live is not None and live.spectators:
+            live.broadcast(live.snapshot())
 
     async def on_end(self, result: MatchResult) -> None:
         live = self.live.get(result.match_id)

@@ -14,6 +14,10 @@ What it guarantees:
   (:mod:`hexarena.store.journal`) that a restart replays before anything else, so even a restart during the
   outage loses nothing. :attr:`Recorder.degraded` says so for ``/healthz``; new games are refused with
   :class:`StoreUnavailable` (the API answers 503) instead of starting games that could not be recorded.
+- **Takebacks in order**: :meth:`Recorder.take_back` queues the deletion of a live game's moves from a ply on
+  (a person took a move back against a bot) in the same queue and journal as the moves, so the moves played
+  before it, its deletion and the moves played after it reach the database (or a restart's replay) in the order
+  they happened; the stored game is then the game as it stands, never a mix of both lines.
 - **Idempotent writes**: creating a game twice is a no-op, moves are inserted with ``ON CONFLICT DO NOTHING``,
   a finish only ends an unfinished game and rates it in the same transaction; a retried or replayed write
   therefore never doubles anything.
@@ -118,7 +122,9 @@ class GameEnd:
 
 @dataclass(slots=True)
 class _Op:
-    kind: str  # "create" | "move" | "finish" | "superseded" (a move a queued finish carries: skipped)
+    #: "create" | "move" | "takeback" (payload: the first ply taken back) | "finish" | "superseded" (a move a
+    #: queued finish carries: skipped)
+    kind: str
     game_id: str
     payload: Any
     journaled: bool = False
@@ -153,6 +159,8 @@ def _to_json(op: _Op) -> dict[str, Any]:
     p = op.payload
     if op.kind == "move":
         return {"op": "move", "game_id": op.game_id, "move": _move_json(p)}
+    if op.kind == "takeback":
+        return {"op": "takeback", "game_id": op.game_id, "ply": p}
     if op.kind == "create":
         return {
             "op": "create",
@@ -182,6 +190,8 @@ def _from_json(d: dict[str, Any]) -> _Op:
     kind = d["op"]
     if kind == "move":
         return _Op("move", d["game_id"], _move_from(d["move"]), journaled=True)
+    if kind == "takeback":
+        return _Op("takeback", d["game_id"], int(d["ply"]), journaled=True)
     if kind == "create":
         new = NewGame(
             game_id=d["game_id"],
@@ -370,6 +380,10 @@ class Recorder:
         """Queue one accepted move; it reaches the database within about :data:`FLUSH_INTERVAL` s."""
         self._push(_Op("move", game_id, move))
 
+    def take_back(self, game_id: str, ply: int) -> None:
+        """Queue the deletion of a live game's moves from ``ply`` on (taken back), after the moves queued before."""
+        self._push(_Op("takeback", game_id, ply))
+
     def finish(self, end: GameEnd) -> asyncio.Future[None]:
         """Queue a game's end with all its moves (the stored moves are replaced by these, atomically).
 
@@ -512,6 +526,11 @@ class Recorder:
                     _written(self._queue.popleft())
             elif head.kind == "create":
                 await self._create(head.payload)
+                _written(self._queue.popleft())
+            elif head.kind == "takeback":
+                await self.store.take_back_moves(head.game_id, head.payload)
+                if head.game_id in self._stored_plies:
+                    self._stored_plies[head.game_id] = min(self._stored_plies[head.game_id], head.payload)
                 _written(self._queue.popleft())
             else:
                 await self._finish(head.payload)

@@ -228,6 +228,23 @@ class Store(TokensMixin, DirectoryMixin):
             result = await conn.execute(stmt, keep)
             return len(keep) if result.rowcount is None or result.rowcount < 0 else int(result.rowcount)
 
+    async def take_back_moves(self, game_id: str, from_ply: int) -> int:
+        """Delete an unfinished game's moves from ``from_ply`` on (a person took them back); how many went.
+
+        Lenient like :meth:`append_moves`: an ended or unknown game is left alone (an ended game's moves were
+        written with its result, which already leaves the taken-back moves out), so a replayed journal never
+        fails on it, and deleting twice deletes nothing more.
+        """
+        from_ply = check_int(from_ply, "ply")
+        async with self._write("take_back_moves") as conn:
+            state = await self._lock_game(conn, game_id)
+            if state is None or state["status"] not in UNFINISHED:
+                return 0
+            result = await conn.execute(
+                delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= from_ply)
+            )
+            return max(0, int(result.rowcount or 0))
+
     async def finish_game(
         self,
         game_id: str,

@@ -141,7 +141,16 @@ class MctsHexBot:
         cells_t = cell_tuples(size)
         if self.openings and state.swap and state.ply == 0:
             self.stats = SearchStats()
-            return opening_cell(size)
+            opening = opening_cell(size)
+            # no search, but still an evaluation for the bar: a fair opening is one the swap rule leaves even
+            self.last_evaluation = {
+                "heuristic": 0.0,
+                "win_probability": 0.5,
+                "move": game.format(opening),
+                "book": "fair opening: the swap rule leaves it even",
+                "engine": self.implementation,
+            }
+            return opening
         colour = state.colour_of(seat)
         last = state.last
         last_i = last[0] * size + last[1] if isinstance(last, tuple) else -1

@@ -3,7 +3,8 @@
 - ``play``: a person's seat socket (``WS /api/play``), a match's seats and clock, taking an open seat;
 - ``replay``: every position of a game, so the replay page steps without a rules engine;
 - ``listings``: stored games filtered by game, player and result, and the bots of each game;
-- ``ratings``: each leaderboard player's rating history, for the leaderboard's plots.
+- ``ratings``: each leaderboard player's rating history, for the leaderboard's plots;
+- ``rematch``: a rematch offered by one person and accepted or declined on the other person's page.
 
 A new UI module adds its router to :data:`ROUTERS`. ``BROWSER`` and ``OPEN`` are the ``browser`` and ``open``
 player schemes (``hexarena.players`` entry points), each game giving its clickable legal-move view (``Game.legal_view``):
@@ -18,10 +19,10 @@ from fastapi import APIRouter
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import Scheme
-from hexarena.server.ui import listings, play, ratings, replay
+from hexarena.server.ui import listings, play, ratings, rematch, replay
 
 #: The UI modules' routers, in the order they are included.
-ROUTERS = (play.router, replay.router, listings.router, ratings.router)
+ROUTERS = (play.router, replay.router, listings.router, ratings.router, rematch.router)
 
 router = APIRouter()
 for _module_router in ROUTERS:

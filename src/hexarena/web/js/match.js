@@ -116,25 +116,31 @@ export async function matchPage(app, { args, name }) {
   let mySeats = new Set();
   // an open seat nobody took yet: the page waits (turns held, an invite link shown) until somebody joins
   let waiting = !!(info.open_seats || []).length;
-  let heldTurn = null;
   const invite = waiting ? invitePanel(id, info.open_seats[0]) : null;
   if (invite) boardBox.before(invite);
-  function stopWaiting() {
+  function hideInvite() {  // the game started (or ended): nobody is waited for any more
+    if (waiting) tell("Your opponent joined: the game starts.");
     waiting = false;
-    clearInterval(seatPoll);
     if (invite) invite.hidden = true;
   }
+  function stopWaiting() {
+    hideInvite();
+    clearInterval(seatPoll);
+  }
+  // until the seat is taken; then once more for the joiner's name (the turn may have come before the poll did)
   const seatPoll = waiting ? setInterval(async () => {
     let now;
     try { now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`); } catch { return; }
     if ((now.open_seats || []).length && now.live) return;
-    stopWaiting();
+    info.players = now.players;
     now.players.forEach((p, i) => { playerEls[i].querySelector(".pname").textContent = playerName(p); });
-    if (now.live) tell("Your opponent joined: the game starts.");
-    if (heldTurn) { const turn = heldTurn; heldTurn = null; turn(); }
+    if (now.live) hideInvite();
+    clearInterval(seatPoll);
   }, 1000) : null;
 
   function say(text, kind = "info") { msg.className = `msg ${kind}`; msg.textContent = text; }
+  // nobody in the other seat yet: the creator is not told "Your move" to an empty room, and no clock runs
+  if (waiting) say("Waiting for an opponent to join: the game starts when they do.", "info");
 
   // ----- resigning: one control per seat this browser plays -----
   const seatSockets = new Map();  // seat index -> its current socket (a reconnect replaces it)
@@ -155,6 +161,16 @@ export async function matchPage(app, { args, name }) {
       say("Resigning…", "info");
     });
     resignBox.append(h("span.resign-seat", ask, confirm));
+    // against a built-in bot a takeback is granted at once (the server refuses it in rated or tournament games)
+    if ((info.players[1 - seat] || {}).kind === "builtin" && !resignBox.querySelector("#takeback")) {
+      const back = h("button.secondary#takeback", { type: "button", title: "take back your last move and the bot's reply" }, "Takeback");
+      back.addEventListener("click", () => {
+        const ws = seatSockets.get(seat);
+        if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        ws.send(JSON.stringify({ type: "takeback" }));
+      });
+      resignBox.append(back);
+    }
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
@@ -254,12 +270,71 @@ export async function matchPage(app, { args, name }) {
       say(err.message, "illegal");
     }
   }
+  // ----- a rematch between two people: offered on one page, accepted or declined on the other -----
+  const offerBox = h("div.panel.rematch-offer#rematch-offer", { hidden: true, role: "status" });
+  afterGame.after(offerBox);
+  let rematchPoll = null, offerShown = "";
+  function againstPerson() {
+    const mine = [...mySeats][0];
+    return mySeats.size === 1 && (info.players[1 - mine] || {}).kind === "human";
+  }
+  async function rematchAsk(action) {
+    const token = seatTokens(id)[seats[[...mySeats][0]]];
+    return postJSON(`/api/ui/matches/${encodeURIComponent(id)}/rematch`, { token, action });
+  }
+  function showRematch(st) {
+    if (st.game_id && st.token) {  // accepted: each person moves to the new game, in the other seat
+      clearInterval(rematchPoll);
+      saveToken(st.game_id, st.seat, st.token);
+      location.hash = `#/play/${st.game_id}`;
+      return;
+    }
+    const btn = afterGame.querySelector("#rematch");
+    const them = playerName(info.players[1 - [...mySeats][0]]);
+    const key = st.offer ? `${st.offer.mine}:${st.declined}` : "";
+    if (btn) {
+      const waitingForAnswer = !!st.offer && st.offer.mine && !st.declined;
+      btn.disabled = waitingForAnswer;
+      btn.textContent = waitingForAnswer ? "Rematch offered" : "Rematch";
+    }
+    if (key === offerShown) return;  // unchanged: leave the buttons (and the keyboard focus) where they are
+    offerShown = key;
+    if (!st.offer) { offerBox.hidden = true; return; }
+    if (st.offer.mine) {
+      offerBox.replaceChildren(h("span", st.declined ? `${them} declined the rematch.` : `Rematch offered to ${them}: waiting for an answer.`));
+    } else if (st.declined) {
+      offerBox.replaceChildren(h("span", "You declined the rematch."));
+    } else {
+      const yes = h("button#rematch-accept", { type: "button" }, "Accept");
+      const no = h("button.secondary#rematch-decline", { type: "button" }, "Decline");
+      const answer = (action) => async () => {
+        yes.disabled = no.disabled = true;
+        try { showRematch(await rematchAsk(action)); } catch (err) { say(err.message, "illegal"); yes.disabled = no.disabled = false; }
+      };
+      yes.addEventListener("click", answer("accept"));
+      no.addEventListener("click", answer("decline"));
+      offerBox.replaceChildren(h("strong", `${st.offer.by} offers a rematch`), " ", h("span.controls", yes, no));
+      tell(`${st.offer.by} offers a rematch.`);
+    }
+    offerBox.hidden = false;
+  }
+  function followRematch() {
+    if (rematchPoll || !againstPerson()) return;
+    const poll = async () => { try { showRematch(await rematchAsk("status")); } catch { /* the next poll */ } };
+    rematchPoll = setInterval(poll, 1000);
+    poll();
+  }
+  async function offerRematch(btn) {
+    btn.disabled = true;
+    try { showRematch(await rematchAsk("offer")); } catch (err) { btn.disabled = false; say(err.message, "illegal"); }
+  }
   function showAfterGame() {
     afterGame.replaceChildren();
     if (mySeats.size === 1) {
       const btn = h("button#rematch", { type: "button" }, "Rematch");
-      btn.addEventListener("click", () => rematch(btn));
+      btn.addEventListener("click", () => (againstPerson() ? offerRematch(btn) : rematch(btn)));
       afterGame.append(btn);
+      followRematch();
     }
     afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"));
     afterGame.hidden = false;
@@ -345,6 +420,7 @@ export async function matchPage(app, { args, name }) {
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
+      lastConsiderations = last ? last.considerations : null;  // afresh: a takeback sends the position again
       if (last) showEval(last.evaluation, last.considerations);
       remaining = m.clocks || [null, null];
       toMoveSeatNow = seatIndex(m.to_move);
@@ -366,7 +442,6 @@ export async function matchPage(app, { args, name }) {
     } else if (m.type === "end") {
       over = true;
       stopWaiting();
-      heldTurn = null;
       toMoveSeatNow = null;
       board.setTurn(null);
       render(m.state);
@@ -403,6 +478,7 @@ export async function matchPage(app, { args, name }) {
     sockets.push(ws);
     if (seat >= 0) seatSockets.set(seat, ws);
     let probeWaiter = null;
+    let tookBack = false;  // the next turn is the one a takeback gave back
     const io = {
       move(text) { ws.send(JSON.stringify({ type: "move", move: text })); },
       probe(what, args) {
@@ -425,7 +501,8 @@ export async function matchPage(app, { args, name }) {
         remaining[m.seat] = m.time_left;
         since = performance.now();
       }
-      say(`Your move (${m.side}).`, "info");
+      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side}).`, "info");
+      tookBack = false;
       tick();  // the clocks at once, not at the next 200 ms tick
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
     }
@@ -437,9 +514,13 @@ export async function matchPage(app, { args, name }) {
         seatSockets.set(m.seat, ws);
         addResign(m.seat);
       } else if (m.type === "your_turn") {
-        // nobody in the other seat yet: hold the turn (the creator is not told "Your move" to an empty room)
-        if (waiting) { heldTurn = () => takeTurn(m); say("Waiting for an opponent to join: the game starts when they do.", "info"); return; }
+        // the server asks for a move only once every seat is taken: the friend is here even if the poll that
+        // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
+        hideInvite();
         takeTurn(m);
+      } else if (m.type === "takeback") {
+        if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
+        else say(`No takeback: ${m.reason}.`, "illegal");
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
@@ -473,6 +554,7 @@ export async function matchPage(app, { args, name }) {
     if (audio) audio.close();
     clearInterval(timer);
     clearInterval(seatPoll);
+    clearInterval(rematchPoll);
     clearTimeout(gate);
     spec.close();
     for (const ws of sockets) ws.close();
