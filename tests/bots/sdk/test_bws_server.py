@@ -398,3 +398,20 @@ async def test_resettable_state_and_dual_sided_requests() -> None:
     assert RecordingBot.seen[1]["cells"] == {(0, 0): "x", **{c: "o" for c in o_move}}
     assert not set(x_move) & set(o_move)
     assert RecordingBot.seen[2]["cells"] == {(10, 10): "o", (11, 10): "o", (12, 10): "x"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"type":"move_request","side":"o","previous":[{"side":"x","pieces":[{"q":"a","r":0}]}]}', "$.previous[0]"),
+        ('{"type":"move_request","side":"o","previous":[', "not valid JSON"),
+    ],
+)
+async def test_a_broken_move_request_is_refused_with_its_reason(text: str, reason: str) -> None:
+    """Our server's move requests are decoded in one pass (no head first); a broken one that begins the same way
+    still closes the session with the reason the usual path gives."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        await ws.send(text)
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008 and reason in info.value.rcvd.reason
