@@ -7,7 +7,7 @@ The same set-up as ``bench/server_throughput.py`` (the game server and one SDK b
 a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
 the turns played in it, so game set-up and teardown are outside both figures.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20]
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -32,7 +33,9 @@ from server_throughput import cpu_seconds, free_port, process, wait_up
 #: A spiral-filling bot that does not look at the stones: both seats fill the same spiral, so the board is always
 #: its first ``len(cells)`` cells and the answer is the next two.
 O1_BOT = """
-import sys
+import sys, gc, os
+if os.environ.get("BENCH_GC") == "freeze": gc.freeze()
+elif os.environ.get("BENCH_GC"): gc.set_threshold(*map(int, os.environ["BENCH_GC"].split(",")))
 from hexarena.bots.sdk import BaseBot, Coord, run
 
 SPIRAL = sorted(
@@ -77,7 +80,8 @@ def window_cost(samples: list[tuple[float, float, float]], centre: int, half: in
     return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6
 
 
-async def main(games: int, turns: int, window: int) -> None:
+async def one_run(games: int, turns: int, window: int) -> list[tuple[float, float]]:
+    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
@@ -94,18 +98,26 @@ async def main(games: int, turns: int, window: int) -> None:
                 "match_config": {"turn_limit": turns, "heartbeat": 5000, "win_distance": 32},  # no early wins
             }
             async with httpx.AsyncClient(timeout=60) as client:
-                begun = time.perf_counter()
                 created = await asyncio.gather(*(client.post(f"{server}/game/new", json=body) for _ in range(games)))
                 for r in created:
                     if r.status_code != 200:
                         raise SystemExit(f"POST /game/new answered {r.status_code}: {r.text}")
                 samples = await sample(server, gproc.pid, bproc.pid, games, DEPTHS[-1][1] + window)
-                elapsed = time.perf_counter() - begun
-    print(f"{games} concurrent games of {turns} turns, CPU per move (2 stones) over +-{window} turns:")
+    return [window_cost(samples, centre, window, games) for _, centre in DEPTHS]
+
+
+async def main(games: int, turns: int, window: int, repeat: int) -> None:
+    begun = time.perf_counter()
+    runs = [await one_run(games, turns, window) for _ in range(repeat)]
+    elapsed = time.perf_counter() - begun
+    print(
+        f"{games} concurrent games of {turns} turns, CPU per move (2 stones) over +-{window} turns, median of {repeat}:"
+    )
     print(f"{'':>14} {'game server':>12} {'bot server':>12}")
     figures = []
-    for label, centre in DEPTHS:
-        g, b = window_cost(samples, centre, window, games)
+    for i, (label, _) in enumerate(DEPTHS):
+        g = statistics.median(run[i][0] for run in runs)
+        b = statistics.median(run[i][1] for run in runs)
         figures.append((g, b))
         print(f"{label:>14} {g:>10.0f} us {b:>10.0f} us")
     (g100, b100), (g1000, b1000) = figures
@@ -118,5 +130,6 @@ if __name__ == "__main__":
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--turns", type=int, default=520)
     ap.add_argument("--window", type=int, default=20, help="turns either side of 50 and 500 to measure over")
+    ap.add_argument("--repeat", type=int, default=3, help="runs; each figure is their median (a busy machine is noisy)")
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.turns, args.window))
+    asyncio.run(main(args.games, args.turns, args.window, args.repeat))

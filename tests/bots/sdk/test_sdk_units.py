@@ -298,3 +298,31 @@ def test_cell_models_are_rebuilt_after_any_cell_is_changed() -> None:
     s.cells_untouched()
     fresh = s.cell_list()
     assert fresh[0] is not models[0] and fresh[0].p is Player.X
+
+
+async def test_our_servers_move_requests_are_read_without_decoding_their_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every move request the game server's bws adapter writes takes the by-position path: no decoder ever sees
+    the whole packet, and the cells the session gets are the position's."""
+    from hexarena.bots.sdk.connection import BwsSession
+    from hexarena.games.htttx import HTTTX
+    from hexarena.players.htttx_common import BoardJson, move_request_json, wire_move
+
+    seen: list[int] = []
+    real = wire.decode_lazy_move_request
+    monkeypatch.setattr(wire, "decode_lazy_move_request", lambda raw: seen.append(len(raw)) or real(raw))
+    monkeypatch.setattr(wire, "decode_head", lambda raw: pytest.fail("a head was decoded"))
+    session = BwsSession(None, CenterBot(), CenterBot.capabilities())  # type: ignore[arg-type]
+    state, rng, history = HTTTX.new(turn_limit=60, win_distance=32), random.Random(3), []
+    encoder = BoardJson(state)
+    for _ in range(40):
+        seat, move = HTTTX.to_move(state), HTTTX.random_move(state, rng)
+        state = HTTTX.play(state, move)
+        history.append((seat, move))
+        packet = move_request_json("o", [wire_move(seat, move)], encoder.parts(history), 1.5)
+        assert session._fast_move_request(packet.decode())
+        req, _ = session.queue.get_nowait()
+        assert req.board == {(q, r): Player("xo"[p]) for (q, r), p in state.cells.items()}
+        assert req.packet.move_time_limit == 1.5 and len(req.packet.previous) == 1
+    assert max(seen) < 400  # the packet without its board, never the board
