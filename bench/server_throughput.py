@@ -71,7 +71,20 @@ run(InstantBot, port=int(sys.argv[1]), ws=sys.argv[2])
 @contextlib.contextmanager
 def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    argv = ["-c", INSTANT_BOT, *args[1:]] if args[0] == "instant" else ["-m", "hexarena.cli", *args]
+    if args[0] == "instant":
+        argv = ["-c", INSTANT_BOT, *args[1:]]
+    elif args[0] == "script":  # a bot script of another benchmark: ("script", path, args...)
+        argv = list(args[1:])
+    else:
+        argv = ["-m", "hexarena.cli", *args]
+    profile_dir = os.environ.get("BENCH_PROFILE")
+    if profile_dir:  # cProfile each process into BENCH_PROFILE/<game|bot>.prof (written when it exits on SIGTERM)
+        name = "bot" if args[0] in ("instant", "bot", "script") else "game"
+        if args[0] == "instant":
+            script = Path(profile_dir) / "instant_bot.py"
+            script.write_text(INSTANT_BOT)
+            argv = [str(script), *args[1:]]
+        argv = [str(ROOT / "bench" / "profiled.py"), str(Path(profile_dir) / f"{name}.prof"), *argv]
     proc = subprocess.Popen(
         [sys.executable, *argv],
         env=env,

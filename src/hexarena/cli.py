@@ -223,6 +223,9 @@ def serve(
             "make the server contact any address, this machine's network included",
             err=True,
         )
+    from hexarena.core.gc_tuning import tune_for_serving
+
+    tune_for_serving()  # the app is built: freeze it, and collect cycles less often (see gc_tuning)
     if dots_port is None:
         config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
         ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()

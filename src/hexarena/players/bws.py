@@ -147,7 +147,7 @@ class BwsPlayer(BasePlayer):
         limit = request.time_limit if (self.caps and self.caps.move_time_limit) else None
         if self._board is None:
             self._board = BoardJson(self.info.initial_state)
-        packet = move_request_json(w.side_of(self.seat), previous, self._board.encode(history), limit)
+        packet = move_request_json(w.side_of(self.seat), previous, self._board.parts(history), limit)
         reply: w.MoveResponse = await self._request(packet, "move")
         move = move_of(reply.move)
         return MoveReply(

@@ -129,25 +129,38 @@ class BoardJson:
     """The JSON of the board for every move request of one match, built incrementally.
 
     A move request carries the full board (the Hivemaker extension), so encoding it from the state each time
-    is O(stones) of Python work per move. This keeps one encoded fragment per stone and only appends the
-    stones of the turns played since the last request; joining the fragments is a single C-level pass.
+    is O(stones) of Python work per move. This keeps the encoded cells in one growing buffer and only appends
+    the stones of the turns played since the last request: a request then costs the new stones plus one copy of
+    the buffer into the packet (``move_request_json``), a C-level memcpy however full the board.
     Relies on what the referee guarantees: ``history`` only grows, and every turn of a running game put both
     of its stones on the board (only a game-ending turn may ignore its second stone).
     """
 
     def __init__(self, initial_state: HtttxState) -> None:
-        self._initial = [_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items()]
-        self._parts = list(self._initial)
+        self._initial = b",".join(_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items())
+        self._reset()
+
+    def _reset(self) -> None:
+        self._buf = bytearray(b'{"cells":[' + self._initial)
+        self._empty = not self._initial
         self._applied = 0
 
-    def encode(self, history: Sequence[tuple[int, Any]]) -> bytes:
+    def parts(self, history: Sequence[tuple[int, Any]]) -> tuple[bytearray, bytes]:
+        """The board's JSON in two parts to join (the buffer, valid until the next call, and its end)."""
         if len(history) < self._applied:  # a different game: start again
-            self._parts, self._applied = list(self._initial), 0
+            self._reset()
+        buf = self._buf
         for seat, move in history[self._applied :]:
             for q, r in move:
-                self._parts.append(_cell_json(q, r, seat))
+                if not self._empty:
+                    buf += b","
+                buf += _cell_json(q, r, seat)
+                self._empty = False
         self._applied = len(history)
-        return b'{"cells":[' + b",".join(self._parts) + b"]}"
+        return buf, b"]}"
+
+    def encode(self, history: Sequence[tuple[int, Any]]) -> bytes:
+        return b"".join(self.parts(history))
 
 
 def check_setup_size(state: HtttxState) -> int:
@@ -176,13 +189,16 @@ def check_board_size(setup_stones: int, turns: int) -> None:
         raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, reason))
 
 
-def move_request_json(side: str, previous: list[w.Move], board: bytes, time_limit: float | None) -> bytes:
-    """A bws ``move_request`` packet as bytes, around an already encoded board."""
-    out = b'{"type":"move_request","side":"' + side.encode() + b'","previous":' + w.encode(previous)
-    out += b',"board":' + board
-    if time_limit is not None:
-        out += b',"move_time_limit":' + w.encode(time_limit)
-    return out + b"}"
+def move_request_json(
+    side: str, previous: list[w.Move], board: bytes | tuple[bytearray, bytes], time_limit: float | None
+) -> bytes:
+    """A bws ``move_request`` packet as bytes, around an already encoded board (``bytes``, or in parts from
+    ``BoardJson.parts``): the packet is joined in one copy."""
+    limit = b"" if time_limit is None else b',"move_time_limit":' + w.encode(time_limit)
+    head = b'{"type":"move_request","side":"' + side.encode() + b'","previous":' + w.encode(previous)
+    if isinstance(board, tuple):
+        return b"".join((head, b',"board":', board[0], board[1], limit, b"}"))
+    return b"".join((head, b',"board":', board, limit, b"}"))
 
 
 def board_of(state: HtttxState) -> w.Board:

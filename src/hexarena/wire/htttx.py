@@ -158,6 +158,7 @@ class LazyMoveRequest(msgspec.Struct, tag="move_request", tag_field="type"):
     previous: list[Move]
     board: msgspec.Raw = msgspec.Raw()
     move_time_limit: float | None = None
+    request_id: Any = None  # read here too, so a move request is decoded once (see ``decode_head``)
 
 
 ServerPacket = Setup | Config | MoveRequestPacket | EvalRequest | Heartbeat | End | Nope | BoardUpdate

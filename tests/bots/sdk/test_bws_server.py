@@ -398,3 +398,41 @@ async def test_resettable_state_and_dual_sided_requests() -> None:
     assert RecordingBot.seen[1]["cells"] == {(0, 0): "x", **{c: "o" for c in o_move}}
     assert not set(x_move) & set(o_move)
     assert RecordingBot.seen[2]["cells"] == {(10, 10): "o", (11, 10): "o", (12, 10): "x"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"type":"move_request","side":"o","previous":[{"side":"x","pieces":[{"q":"a","r":0}]}]}', "$.previous[0]"),
+        ('{"type":"move_request","side":"o","previous":[', "not valid JSON"),
+        ('{"type":"move_request","side":"o","previous":[],"board":{"cells":[{"q":"a","r":0,"p":"x"}]}}', "$.board"),
+    ],
+)
+async def test_a_broken_move_request_is_refused_with_its_reason(text: str, reason: str) -> None:
+    """Our server's move requests are decoded in one pass (no head first); a broken one that begins the same way
+    still closes the session with the reason the usual path gives."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        await ws.send(text)
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008 and reason in info.value.rcvd.reason
+
+
+async def test_move_requests_read_by_position_see_the_packet_as_a_whole() -> None:
+    """The board of a move request laid out as our server writes it is cut out by position; members after it,
+    a board nested elsewhere and a board with a second member all read as the whole packet says."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        board = '{"cells":[{"q":0,"r":0,"p":"x"},{"q":1,"r":0,"p":"o"},{"q":2,"r":0,"p":"o"}]}'
+        await ws.send(
+            '{"type":"move_request","side":"x","previous":[],"board":' + board + ',"move_time_limit":5,"request_id":3}'
+        )
+        reply = await recv(ws)
+        assert reply["request_id"] == 3 and RecordingBot.seen[-1]["cells"] == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}
+        nested = '{"side":"x","pieces":[{"q":3,"r":0}],"board":{"cells":[{"q":9,"r":9,"p":"x"}]}}'
+        await ws.send('{"type":"move_request","side":"o","previous":[' + nested + "]}")
+        await recv(ws)
+        assert (9, 9) not in RecordingBot.seen[-1]["cells"] and (3, 0) in RecordingBot.seen[-1]["cells"]
+        grown = board[:-2] + ',{"q":5,"r":0,"p":"x"}]}'
+        await ws.send('{"type":"move_request","side":"o","previous":[],"board":' + grown + ',"board":' + board + "}")
+        await recv(ws)
+        assert RecordingBot.seen[-1]["cells"] == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}  # the last member wins

@@ -246,3 +246,83 @@ def test_board_cache_parses_only_the_new_cells(monkeypatch: pytest.MonkeyPatch) 
     assert cache.cells_of(tricky) == {(0, 0): Player.X, (1, 0): Player.O, (2, 0): Player.X}
     assert len(full_decodes) == 6
     assert cache.cells_of(b'{"cells":[{"q":0,"r":0,"p":"x"},{"q":1,"r":0,"p":"o"},{"q":2}]}') is None
+
+
+def test_session_confirms_an_appended_board_from_its_new_stones_only() -> None:
+    """A board that extends the last one by exactly the stones the session added since (its own answer and the
+    moves of ``previous``) is taken without comparing every stone: the cells, the engine board and the reused
+    cell models all carry on; a board that extends it differently still wins, and is followed from then on."""
+    from hexarena.bots.sdk.session import BoardCache
+    from hexarena.games.htttx import HTTTX
+    from hexarena.players.htttx_common import BoardJson
+
+    state, rng, history = HTTTX.new(turn_limit=50, win_distance=32), random.Random(7), []
+    encoder, cache, s = BoardJson(state), BoardCache(), SessionState()
+    models = None
+    for turn in range(12):
+        seat, move = HTTTX.to_move(state), HTTTX.random_move(state, rng)
+        state = HTTTX.play(state, move)
+        history.append((seat, move))
+        if seat == 0:  # our opponent (x) played: the request carries its move and the board
+            board = cache.cells_of(encoder.encode(history))
+            s.begin_move_request(_req("o", [_mv("x", *move)], None), board)
+            assert list(s.cells.items()) == [((q, r), Player("xo"[p])) for (q, r), p in state.cells.items()]
+            assert s.cells is not board  # ours to change; the cache builds the next board from its own
+            again = s.cell_list()
+            if models is not None and turn > 2:
+                assert again[0] is models[0]  # nothing disagreed: the same models
+            models = again
+            s.cells_untouched()
+        else:  # our answer
+            s.commit_own_move(Player.O, [Coord(q=q, r=r) for q, r in move])
+    # the server's board says something else than previous: the board wins and the models are rebuilt
+    stones = [(q, r, "xo"[p]) for (q, r), p in state.cells.items()]
+    odd = cache.cells_of(_board_bytes(*stones, (40, 40, "x"), (41, 40, "x")))
+    assert odd is not None and odd.added == [(40, 40, Player.X), (41, 40, Player.X)]
+    s.begin_move_request(_req("o", [_mv("x", (30, 30), (31, 30))], None), odd)
+    assert (40, 40) in s.cells and (30, 30) not in s.cells and s.cell_list()[0] is not models[0]
+
+
+def _board_bytes(*stones: tuple[int, int, str]) -> bytes:
+    return wire.encode(_board(*stones))
+
+
+def test_cell_models_are_rebuilt_after_any_cell_is_changed() -> None:
+    s = SessionState()
+    s.begin_move_request(_req("o", [_mv("x", (0, 0))], _board((0, 0, "x"))))
+    models = s.cell_list()
+    s.cells_untouched()
+    assert s.cell_list()[0] is models[0]
+    s.cells_untouched()
+    del models[0].p  # deleting a field counts as much as assigning one
+    s.cells_untouched()
+    fresh = s.cell_list()
+    assert fresh[0] is not models[0] and fresh[0].p is Player.X
+
+
+async def test_our_servers_move_requests_are_read_without_decoding_their_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every move request the game server's bws adapter writes takes the by-position path: no decoder ever sees
+    the whole packet, and the cells the session gets are the position's."""
+    from hexarena.bots.sdk.connection import BwsSession
+    from hexarena.games.htttx import HTTTX
+    from hexarena.players.htttx_common import BoardJson, move_request_json, wire_move
+
+    seen: list[int] = []
+    real = wire.decode_lazy_move_request
+    monkeypatch.setattr(wire, "decode_lazy_move_request", lambda raw: seen.append(len(raw)) or real(raw))
+    monkeypatch.setattr(wire, "decode_head", lambda raw: pytest.fail("a head was decoded"))
+    session = BwsSession(None, CenterBot(), CenterBot.capabilities())  # type: ignore[arg-type]
+    state, rng, history = HTTTX.new(turn_limit=60, win_distance=32), random.Random(3), []
+    encoder = BoardJson(state)
+    for _ in range(40):
+        seat, move = HTTTX.to_move(state), HTTTX.random_move(state, rng)
+        state = HTTTX.play(state, move)
+        history.append((seat, move))
+        packet = move_request_json("o", [wire_move(seat, move)], encoder.parts(history), 1.5)
+        assert session._fast_move_request(packet.decode())
+        req, _ = session.queue.get_nowait()
+        assert req.board == {(q, r): Player("xo"[p]) for (q, r), p in state.cells.items()}
+        assert req.packet.move_time_limit == 1.5 and len(req.packet.previous) == 1
+    assert max(seen) < 400  # the packet without its board, never the board

@@ -46,6 +46,16 @@ class Coord(BaseModel):
         return cls(q=d["q"], r=d["r"])
 
 
+#: Attribute assignments and deletions on any ``Cell`` so far (see ``cell_mutations``).
+_CELL_MUTATIONS = [0]
+
+
+def cell_mutations() -> int:
+    """How many times any ``Cell``'s attributes were assigned or deleted: the SDK hands a bot the same cell
+    models move after move and rebuilds them only when this moved during the bot's call (an O(1) check)."""
+    return _CELL_MUTATIONS[0]
+
+
 class Cell(BaseModel):
     """An occupied cell. Hashes by (q, r) like Hivemaker's (equality compares all fields)."""
 
@@ -55,6 +65,14 @@ class Cell(BaseModel):
 
     def __hash__(self) -> int:
         return hash((self.q, self.r))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _CELL_MUTATIONS[0] += 1
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _CELL_MUTATIONS[0] += 1
+        super().__delattr__(name)
 
     def to_wire(self) -> dict[str, Any]:
         return {"q": self.q, "r": self.r, "p": self.p.value}

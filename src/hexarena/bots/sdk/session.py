@@ -16,19 +16,20 @@ It answers one question per packet: what is the board now? Rules it follows (bws
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from typing import Any
 
 import msgspec
 
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
+from hexarena.bots.sdk.models import Cell, Coord, Match, Player, cell_mutations
 from hexarena.core.errors import IllegalMove
 from hexarena.games.htttx.board import Board
 from hexarena.wire import htttx as wire
 
 Cells = dict[tuple[int, int], Player]
+#: A stone as the session follows it: (q, r, side)
+Stone = tuple[int, int, Player]
 
 #: ``config`` extras that also update the ``Match`` the bot sees (the bws wire has no field for them).
 MATCH_EXTRAS = {"x-view_distance": "view_distance", "x-win_distance": "win_distance", "x-heartbeat": "heartbeat"}
@@ -50,6 +51,23 @@ def cells_from_wire(cells: Iterable[wire.Cell]) -> Cells:
     return {(c.q, c.r): side[c.p] for c in cells}
 
 
+class BoardCells(dict[tuple[int, int], Player]):
+    """The cells of a decoded board (a plain ``Cells`` dict to everyone else), with how it was built.
+
+    ``base`` is the previous board this one extends (the very object ``BoardCache`` returned for it) and
+    ``added`` the cells appended to it, ``(q, r, side)`` in order, every one of them new; both None when the board
+    was decoded in full. The session uses them to confirm in O(new cells) that the board is exactly what it
+    already holds, instead of comparing every stone (see ``SessionState.begin_move_request``).
+    """
+
+    __slots__ = ("added", "base")
+
+    def __init__(self, cells: Cells, base: Cells | None = None, added: list[Stone] | None = None) -> None:
+        super().__init__(cells)
+        self.base = base
+        self.added = added
+
+
 class BoardCache:
     """Decodes the ``board`` of successive move requests, parsing only the cells added since the last one.
 
@@ -59,42 +77,47 @@ class BoardCache:
     msgspec encodes for it: ``{"cells":[...]}``, checked once by re-encoding) and the new one is
     ``<previous without "]}">,<more>]}``, only ``[<more>]`` is decoded; if that is a valid list of cells, the
     new board is exactly the old cells followed by those, so nothing is assumed. Anything else is decoded in
-    full. Returns fresh dicts (callers mutate them).
+    full. Returns a new dict each call (requests may wait in a queue while the next one is decoded) that callers
+    must not change: the next board is built from it.
     """
 
     def __init__(self) -> None:
         self._raw = b""
-        self._cells: Cells = {}
+        self._cells: BoardCells = BoardCells({})
 
-    def cells_of(self, raw: bytes) -> Cells | None:
+    def cells_of(self, raw: bytes) -> BoardCells | None:
         """The board's cells, or None if it is not a valid board (the caller reports the error)."""
         prev = self._raw
         if prev and raw == prev:
-            return dict(self._cells)
+            return self._cells
         n = len(prev)
-        cells: Cells | None = None
+        cells: BoardCells | None = None
         if prev and len(raw) > n and raw[n - 2 : n - 1] == b"," and raw.startswith(prev[:-2]) and raw.endswith(b"]}"):
             try:
                 added = wire.decode_cells(b"[" + raw[n - 1 : -2] + b"]")
             except msgspec.DecodeError:
                 pass  # something else was appended: decode the whole board below
             else:
-                cells = dict(self._cells)
                 side = PLAYER_OF_SIDE
-                for c in added:
-                    cells[(c.q, c.r)] = side[c.p]
+                stones = [(c.q, c.r, side[c.p]) for c in added]
+                self._cells.base = None  # keep one link, not the chain of every board of the game
+                cells = BoardCells(self._cells, self._cells, stones)
+                for q, r, p in stones:
+                    cells[(q, r)] = p
+                if len(cells) != len(self._cells) + len(stones):  # a cell given twice: not a plain extension
+                    cells.base = cells.added = None
         if cells is None:
             try:
                 board = wire.decode_board(raw)
             except msgspec.DecodeError:
-                self._raw, self._cells = b"", {}
+                self._raw, self._cells = b"", BoardCells({})
                 return None
-            cells = cells_from_wire(board.cells)
+            cells = BoardCells(cells_from_wire(board.cells))
             if wire.encode(board) != raw:  # not canonical: never extend it by bytes
-                self._raw, self._cells = b"", {}
+                self._raw, self._cells = b"", BoardCells({})
                 return cells
         self._raw, self._cells = raw, cells
-        return dict(cells)
+        return cells
 
 
 class SessionState:
@@ -113,7 +136,13 @@ class SessionState:
         #: ``Cell`` models of ``cells`` in the same order, reused across requests (see ``cell_list``), with the
         #: field values each had when handed out; ``None`` = rebuild when next needed.
         self._objs: list[Cell] | None = None
-        self._snaps: list[dict[str, Any]] = []
+        #: ``Cell`` mutations counted when the models were last handed out (see ``cells_untouched``)
+        self._mutations = 0
+        #: The last board a request carried that ``cells`` was set to (a ``BoardCells`` of the session's
+        #: ``BoardCache``), and the stones appended to ``cells`` since, in order: a next board that extends it by
+        #: exactly these stones is ``cells`` itself, confirmed without comparing every stone. None: unknown.
+        self._truth: Cells | None = None
+        self._since: list[Stone] = []
 
     # ----- packets -----
 
@@ -122,6 +151,7 @@ class SessionState:
         self.setup_seen = True
         self._board = None
         self._objs = None
+        self._truth = None
 
     def apply_config(self, raw: dict[str, Any]) -> tuple[int | None, dict[str, Any]]:
         """The ``(depth, extras)`` to hand to ``on_config``; ``x-*`` keys are extras, other unknown keys are
@@ -139,33 +169,40 @@ class SessionState:
     def begin_move_request(self, packet: wire.MoveRequestPacket, board: Cells | None = None) -> Cells:
         """Bring the board up to date for ``packet``; returns the previous board for ``rollback``.
 
-        ``board`` is ``packet``'s board already decoded (by a ``BoardCache``), if the caller did that.
+        ``board`` is ``packet``'s board already decoded (by a ``BoardCache``), if the caller did that. A board
+        that extends the last one by exactly the stones this session added since (its own answer, the moves of
+        ``previous``) is what the session already holds: that is checked on the new stones only, so a request
+        costs O(new stones) apart from one copy of the cells, however full the board.
         """
         before = self.cells
         self.requests_seen += 1
         cells = dict(before)
-        added: list[tuple[int, int, Player]] = []
+        added: list[Stone] = []
         for move in packet.previous:
             side = PLAYER_OF_SIDE[move.side]
             for piece in move.pieces:
                 key = (piece.q, piece.r)
                 if cells.get(key) is not side:
                     if key in cells:  # a stone changed sides: not something the board or the models can follow
-                        self._board = self._objs = None
+                        self._board = self._objs = self._truth = None
                     cells[key] = side
                     added.append((piece.q, piece.r, side))
+        self._since += added
         if board is not None or packet.board is not None:
             truth = board if board is not None else cells_from_wire(packet.board.cells)  # type: ignore[union-attr]
-            if truth != cells or list(truth) != list(cells):  # disagrees with previous + what we knew: it wins
-                self._board = self._objs = None
-            cells = truth
+            base = getattr(truth, "base", None)
+            if base is None or base is not self._truth or truth.added != self._since:  # type: ignore[attr-defined]
+                if truth != cells or list(truth) != list(cells):  # disagrees with previous + what we knew: it wins
+                    self._board = self._objs = None
+                cells = dict(truth)  # ours: commit_own_move changes it, the cache builds the next board from truth
+            self._truth, self._since = truth, []
         self.cells = cells
         self._follow(added)
         return before
 
     def rollback(self, before: Cells) -> None:
         self.cells = before
-        self._board = self._objs = None
+        self._board = self._objs = self._truth = None
 
     def _follow(self, stones: Iterable[tuple[int, int, Player]]) -> None:
         """Add new stones to the engine board and the cell models (a failure drops the board: it is rebuilt
@@ -173,9 +210,7 @@ class SessionState:
         objs = self._objs
         if objs is not None:
             for q, r, side in stones:
-                c = _cell(q, r, side)
-                objs.append(c)
-                self._snaps.append(dict(c.__dict__))
+                objs.append(_cell(q, r, side))
         board = self._board
         if board is None:
             return
@@ -213,9 +248,10 @@ class SessionState:
         added = []
         for p in pieces:
             if (p.q, p.r) in self.cells:
-                self._board = self._objs = None
+                self._board = self._objs = self._truth = None
             self.cells[(p.q, p.r)] = side
             added.append((p.q, p.r, side))
+        self._since += added
         self._follow(added)
 
     # ----- views for the bot -----
@@ -225,16 +261,21 @@ class SessionState:
 
         Building a pydantic model per stone per request was the bot server's largest cost; the models are
         reused instead, and ``cells_untouched`` (called once the bot returned) rebuilds them all if the bot
-        changed any of them, so a bot never sees a stale or altered cell.
+        changed any cell, so a bot never sees a stale or altered cell.
         """
         if self._objs is None or len(self._objs) != len(self.cells):
             self._objs = cell_list(self.cells)
-            self._snaps = [dict(c.__dict__) for c in self._objs]
+        self._mutations = cell_mutations()
         return list(self._objs)
 
     def cells_untouched(self) -> None:
-        """After a call into the bot: drop the reused models if the bot modified any (a C-speed compare)."""
-        if self._objs is not None and list(map(_DICT_OF, self._objs)) != self._snaps:
+        """After a call into the bot: drop the reused models if any ``Cell`` was changed meanwhile.
+
+        O(1): ``Cell`` counts its own attribute assignments and deletions (``cell_mutations``), so a bot that
+        changed none leaves the count as it was; comparing every model with a snapshot cost O(stones) a move.
+        A change to any cell (even one the bot made itself) counts: the models are then rebuilt, never wrong.
+        """
+        if self._objs is not None and cell_mutations() != self._mutations:
             self._objs = None
 
     def forget_cell_models(self) -> None:
@@ -247,7 +288,6 @@ class SessionState:
 
 _new = object.__new__
 _set = object.__setattr__
-_DICT_OF = operator.attrgetter("__dict__")
 
 
 def _cell(q: int, r: int, p: Player) -> Cell:

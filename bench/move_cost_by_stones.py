@@ -1,0 +1,135 @@
+"""CPU per move at 100 and at 1,000 stones, side by side: does a move cost more as the board fills?
+
+The same set-up as ``bench/server_throughput.py`` (the game server and one SDK bot server as separate processes,
+``--games`` concurrent HTTTX games over loopback WebSockets, both seats on the bot server), but each game runs to
+``--turns`` turns (2 stones each) and the CPU of both processes is sampled while they play. The live list
+(``GET /api/matches/live``, in memory) says how far the games are; the CPU used while the games' mean depth is in
+a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
+the turns played in it, so game set-up and teardown are outside both figures.
+
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3]
+
+The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
+are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from server_throughput import cpu_seconds, free_port, process, wait_up
+
+#: A spiral-filling bot that does not look at the stones: both seats fill the same spiral, so the board is always
+#: its first ``len(cells)`` cells and the answer is the next two.
+O1_BOT = """
+import sys, gc, os
+if os.environ.get("BENCH_GC") == "freeze": gc.freeze()
+elif os.environ.get("BENCH_GC"): gc.set_threshold(*map(int, os.environ["BENCH_GC"].split(",")))
+from hexarena.bots.sdk import BaseBot, Coord, run
+
+SPIRAL = sorted(
+    ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
+    key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
+)
+
+class SpiralBot(BaseBot):
+    def choose_move(self, cells, player, match):
+        n = len(cells)
+        return Coord(q=SPIRAL[n][0], r=SPIRAL[n][1]), Coord(q=SPIRAL[n + 1][0], r=SPIRAL[n + 1][1])
+
+run(SpiralBot, port=int(sys.argv[1]), ws=sys.argv[2])
+"""
+
+#: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)
+DEPTHS = (("100 stones", 50), ("1,000 stones", 500))
+
+
+async def sample(server: str, gpid: int, bpid: int, games: int, until: int) -> list[tuple[float, float, float]]:
+    """(mean turns played, game server CPU s, bot server CPU s) every ~50 ms until the games are past ``until``."""
+    out: list[tuple[float, float, float]] = []
+    async with httpx.AsyncClient(timeout=30) as client:
+        while True:
+            live = (await client.get(f"{server}/api/matches/live")).json()
+            g, b = cpu_seconds(gpid), cpu_seconds(bpid)
+            if not live:
+                return out
+            out.append((sum(m["ply"] for m in live) / len(live), g, b))
+            if out[-1][0] > until:
+                return out
+            await asyncio.sleep(0.05)
+
+
+def window_cost(samples: list[tuple[float, float, float]], centre: int, half: int, games: int) -> tuple[float, float]:
+    """Microseconds of CPU per move (game server, bot server) between the samples around ``centre`` +- ``half``."""
+    inside = [s for s in samples if centre - half <= s[0] <= centre + half]
+    if len(inside) < 2:
+        raise SystemExit(f"too few samples around turn {centre}: raise --window or lower --games")
+    (t0, g0, b0), (t1, g1, b1) = inside[0], inside[-1]
+    moves = (t1 - t0) * games
+    return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6
+
+
+async def one_run(games: int, turns: int, window: int) -> list[tuple[float, float]]:
+    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]."""
+    with tempfile.TemporaryDirectory() as tmp:
+        gport, bport = free_port(), free_port()
+        server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
+        script = Path(tmp) / "spiral_bot.py"
+        script.write_text(O1_BOT)
+        serve = ("serve", "--port", str(gport), "--database-url", f"sqlite+aiosqlite:///{tmp}/bench.sqlite3")
+        serve += ("--data-dir", tmp, "--log-level", "warning", "--create-rate-limit", "off")
+        with process(*serve) as gproc, process("script", str(script), str(bport), "auto") as bproc:
+            await wait_up(f"{server}/healthz")
+            await wait_up(f"{bot}/capabilities.json")
+            body = {
+                "player_x": {"type": "bot", "bot_url": bot},
+                "player_o": {"type": "bot", "bot_url": bot},
+                "match_config": {"turn_limit": turns, "heartbeat": 5000, "win_distance": 32},  # no early wins
+            }
+            async with httpx.AsyncClient(timeout=60) as client:
+                created = await asyncio.gather(*(client.post(f"{server}/game/new", json=body) for _ in range(games)))
+                for r in created:
+                    if r.status_code != 200:
+                        raise SystemExit(f"POST /game/new answered {r.status_code}: {r.text}")
+                samples = await sample(server, gproc.pid, bproc.pid, games, DEPTHS[-1][1] + window)
+    return [window_cost(samples, centre, window, games) for _, centre in DEPTHS]
+
+
+async def main(games: int, turns: int, window: int, repeat: int) -> None:
+    begun = time.perf_counter()
+    runs = [await one_run(games, turns, window) for _ in range(repeat)]
+    elapsed = time.perf_counter() - begun
+    print(
+        f"{games} concurrent games of {turns} turns, CPU per move (2 stones) over +-{window} turns, median of {repeat}:"
+    )
+    print(f"{'':>14} {'game server':>12} {'bot server':>12}")
+    figures = []
+    for i, (label, _) in enumerate(DEPTHS):
+        g = statistics.median(run[i][0] for run in runs)
+        b = statistics.median(run[i][1] for run in runs)
+        figures.append((g, b))
+        print(f"{label:>14} {g:>10.0f} us {b:>10.0f} us")
+    (g100, b100), (g1000, b1000) = figures
+    print(f"{'ratio':>14} {g1000 / g100:>11.2f}x {b1000 / b100:>11.2f}x")
+    print(f"({elapsed:.1f} s; cores on this machine: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=16)
+    ap.add_argument("--turns", type=int, default=520)
+    ap.add_argument("--window", type=int, default=20, help="turns either side of 50 and 500 to measure over")
+    ap.add_argument("--repeat", type=int, default=3, help="runs; each figure is their median (a busy machine is noisy)")
+    args = ap.parse_args()
+    asyncio.run(main(args.games, args.turns, args.window, args.repeat))
