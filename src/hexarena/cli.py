@@ -53,6 +53,14 @@ def main(verbose: int) -> None:
     "Also read from $HEXARENA_DATABASE_URL.",
 )
 @click.option(
+    "--redis-url",
+    envvar="HEXARENA_REDIS_URL",
+    default=None,
+    help="Run as one of several instances sharing --database-url (PostgreSQL) and this Redis (redis://host:6379): "
+    "live matches are leased, followed from any instance and taken over when their instance dies. Also read "
+    "from $HEXARENA_REDIS_URL.",
+)
+@click.option(
     "--data-dir",
     envvar="HEXARENA_DATA_DIR",
     default=None,
@@ -142,6 +150,7 @@ def serve(
     host: str,
     port: int,
     database_url: str | None,
+    redis_url: str | None,
     data_dir: Path | None,
     open_seat_timeout: float | None,
     log_level: str,
@@ -195,6 +204,7 @@ def serve(
         click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
     settings = Settings(
         database_url=database_url,
+        redis_url=redis_url,
         engines=registered,
         data_dir=data_dir,
         public=public,

@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -40,6 +40,9 @@ from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
+
+if TYPE_CHECKING:  # Redis is loaded only by a server started with --redis-url
+    from hexarena.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,9 @@ class LiveMatch:
     expiry: asyncio.TimerHandle | None = None
     result: MatchResult | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: another instance holds this match's lease now (this one was cut off from Redis): its end is not ours to
+    #: store or announce
+    disowned: bool = False
 
     @property
     def state(self) -> Any:
@@ -146,10 +152,20 @@ class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
     def __init__(
-        self, recorder: Recorder | None = None, open_seat_seconds: float | None = None, *, record_moves: bool = True
+        self,
+        recorder: Recorder | None = None,
+        open_seat_seconds: float | None = None,
+        *,
+        record_moves: bool = True,
+        cluster: Cluster | None = None,
     ) -> None:
         self.recorder = recorder
         self.record_moves = record_moves
+        #: several instances (``--redis-url``): each match is leased, its events published (``server.cluster``)
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.on_lost = self._lost
+        self._releases: set[asyncio.Task[None]] = set()
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
         #: token -> (match id, seat) while the match is live
@@ -184,6 +200,8 @@ class MatchManager:
         )
         referee = Referee(config, list(players), listener=self)
         live = LiveMatch(match_id=config.match_id, game=game, players=list(players), referee=referee)
+        if self.cluster is not None:  # the lease before the row: a running row without a lease is an orphan
+            await self.cluster.claim(live.match_id, match_meta(config))
         if self.recorder is not None:
             # the row first: a match the store can't record is refused (StoreUnavailable), never half-started
             try:
@@ -199,6 +217,8 @@ class MatchManager:
                 )
             except BaseException:
                 await _close_players(players)
+                if self.cluster is not None:
+                    await self.cluster.release(live.match_id)
                 raise
         for seat, player in enumerate(players):
             if getattr(player, "kind", "") != "human":
@@ -219,6 +239,13 @@ class MatchManager:
         if live.open_seats:
             loop = asyncio.get_running_loop()
             live.expiry = loop.call_later(self.open_seat_seconds, self._expire_open_seats, live)
+
+    def adopt(self, live: LiveMatch) -> None:
+        """Run a match taken over from a lost instance (``server.failover``): its lease and row exist already."""
+        self.live[live.match_id] = live
+        if self.cluster is not None:
+            self.cluster.publish(live.match_id, {"type": "reset", "ply": len(live.moves)})
+        self.start(live)
 
     def get(self, match_id: str) -> LiveMatch | None:
         return self.live.get(match_id) or self.finished.get(match_id)
@@ -290,6 +317,9 @@ class MatchManager:
         live = self.live.get(match_id)
         if live is not None and live.spectators:
             live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
+        if self.cluster is not None and live is not None and not live.disowned:
+            # the move, not the board: watchers elsewhere play it on their copy (``server.remote_watch``)
+            self.cluster.publish(match_id, move_event(record, live.referee.clock.snapshot()))
 
     async def on_end(self, result: MatchResult) -> None:
         live = self.live.get(result.match_id)
@@ -307,7 +337,7 @@ class MatchManager:
         self.finished[result.match_id] = live
         while len(self.finished) > KEEP_FINISHED:
             self.finished.pop(next(iter(self.finished)))
-        if self.recorder is not None:
+        if self.recorder is not None and not live.disowned:
             written = self.recorder.finish(
                 GameEnd(
                     game_id=result.match_id,
@@ -322,12 +352,44 @@ class MatchManager:
             )
             # tell spectators the game ended once it is stored, so whoever reads it next finds it; during a
             # database outage the result waits in the journal and the end is announced anyway
+            if self.cluster is not None:
+                self._release_when_stored(result.match_id, written)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
-        live.broadcast(messages.end(live.game, result))
+        end = messages.end(live.game, result)
+        if self.cluster is not None and not live.disowned:
+            self.cluster.publish(result.match_id, end)
+        live.broadcast(end)
         live.broadcast(None)
         live.spectators.clear()
         live.done.set()
+
+    # ----- several instances -----
+
+    def _release_when_stored(self, match_id: str, written: asyncio.Future[None]) -> None:
+        """Give the lease up once the end is stored, not before: a running row without a lease is taken for an
+        orphan by the other instances, whose ``interrupted`` would then win over this result."""
+        cluster = self.cluster
+        assert cluster is not None
+
+        async def release() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(written)
+            await cluster.release(match_id)
+
+        task = asyncio.create_task(release(), name=f"release-{match_id}")
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    def _lost(self, match_id: str) -> None:
+        """Another instance holds the lease now (this one lost Redis long enough): stop the match here without
+        storing or announcing its end; the other instance continues it."""
+        live = self.live.get(match_id)
+        if live is None:
+            return
+        live.disowned = True
+        if live.task is not None:
+            live.task.cancel()
 
     # ----- shutdown -----
 
@@ -338,6 +400,8 @@ class MatchManager:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*self._releases, return_exceptions=True), RESULT_WAIT)
 
 
 def _open_seat_seconds() -> float:
@@ -352,6 +416,30 @@ def _open_seat_seconds() -> float:
     if not 0 < seconds < float("inf"):
         raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
     return seconds
+
+
+def match_meta(config: MatchConfig) -> dict[str, Any]:
+    """What another instance needs to continue a match that the database does not keep: its clock."""
+    clock = config.clock
+    return {
+        "clock": {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment},
+        "heartbeat_ms": config.heartbeat_ms,
+    }
+
+
+def move_event(m: PlayedMove, clocks: list[float | None]) -> dict[str, Any]:
+    """A move as published to the other instances (``server.cluster``): the move, never the board."""
+    return {
+        "type": "move",
+        "ply": m.ply,
+        "seat": m.seat,
+        "move": m.move,
+        "timestamp": m.timestamp,
+        "think_time": m.think_time,
+        "evaluation": m.evaluation,
+        "considerations": m.considerations,
+        "clocks": clocks,
+    }
 
 
 def move_record(m: PlayedMove) -> MoveRecord:

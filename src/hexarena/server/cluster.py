@@ -1,0 +1,222 @@
+"""Several ``hexarena serve`` instances on one Redis: who owns which live match, and its events for the others.
+
+Why Redis and why so little of it: the database already holds every game and its moves as they are played
+(``store.recorder``), so an instance that does not play a match can show it from there; what the database cannot
+give is *who is playing it right now* and *what just happened*. This module holds exactly that:
+
+- an **instance id** (host, pid and a random part: a restarted process is a new instance);
+- a **lease per live match**, ``match-lease:{id}`` = the owning instance, taken with ``SET NX PX`` before the
+  match's row is written, renewed every :attr:`Cluster.renew_every` seconds while the match runs and released
+  (only by its owner, compare-and-delete) once the match's end is stored. A lease that expired means its owner
+  is gone: another instance may claim it and take the match over (``server.failover``);
+- the match's **meta**, ``match-meta:{id}`` (its clock and heartbeat, what the database does not keep), so the
+  instance that takes it over can continue it with the same clock;
+- a **pub/sub channel per match**, ``match-events:{id}``: the owner publishes each move (the move itself, a few
+  hundred bytes, never the board) and the end; spectators on other instances rebuild the board from the stored
+  moves plus these (``server.remote_watch``). Publishing never waits on Redis: events are queued and sent in
+  pipelined batches by one task, so a match's move costs an append, not a round trip.
+
+Without ``--redis-url`` none of this exists and the server is one process, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import redis.asyncio as redis
+
+log = logging.getLogger(__name__)
+
+#: Milliseconds a lease lives without renewal: an owner dead this long loses its matches.
+LEASE_MS = 4000
+#: Seconds between two renewals of every lease an instance holds (well inside ``LEASE_MS``).
+RENEW_EVERY = 1.0
+#: Seconds a match's meta is kept (a safety net: it is deleted with the lease when the match ends).
+META_TTL = 7 * 24 * 3600
+#: Events queued for Redis at most; beyond it the oldest are dropped (Redis away: spectators elsewhere resync).
+MAX_PENDING = 100_000
+
+# Renew (PEXPIRE) or release (DEL) a lease only while this instance still holds it.
+_RENEW = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
+)
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+def lease_key(match_id: str) -> str:
+    return f"match-lease:{match_id}"
+
+
+def meta_key(match_id: str) -> str:
+    return f"match-meta:{match_id}"
+
+
+def channel(match_id: str) -> str:
+    return f"match-events:{match_id}"
+
+
+def new_instance_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class Cluster:
+    """This instance's view of the cluster: its Redis connection, its id, its leases, its event publisher."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        instance: str | None = None,
+        lease_ms: int = LEASE_MS,
+        renew_every: float = RENEW_EVERY,
+    ) -> None:
+        self.url = url
+        self.instance = instance or new_instance_id()
+        self.lease_ms = lease_ms
+        self.renew_every = renew_every
+        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        #: matches whose lease this instance holds
+        self.owned: set[str] = set()
+        #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
+        self.on_lost: Callable[[str], None] | None = None
+        self._pending: collections.deque[tuple[str, str]] = collections.deque(maxlen=MAX_PENDING)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    # ----- life cycle -----
+
+    async def open(self) -> None:
+        """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
+        await self.redis.ping()
+        self._tasks = [
+            asyncio.create_task(self._renew_loop(), name="hexarena-cluster-renew"),
+            asyncio.create_task(self._publish_loop(), name="hexarena-cluster-publish"),
+        ]
+
+    async def close(self) -> None:
+        """Stop renewing; leases still held are left to expire (their matches' ends are being stored)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._flush_events(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        await self.redis.aclose()
+
+    # ----- leases -----
+
+    async def claim(self, match_id: str, meta: dict[str, Any] | None = None) -> bool:
+        """Take the lease of a match (a new one, or one whose owner is gone); False if somebody holds it."""
+        taken = await self.redis.set(lease_key(match_id), self.instance, nx=True, px=self.lease_ms)
+        if not taken:
+            return False
+        self.owned.add(match_id)
+        if meta is not None:
+            await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
+        return True
+
+    async def release(self, match_id: str) -> None:
+        """The match is over and its end stored: drop its lease and meta (only if the lease is still ours)."""
+        self.owned.discard(match_id)
+        try:
+            if await self._release(keys=[lease_key(match_id)], args=[self.instance]):
+                await self.redis.delete(meta_key(match_id))
+        except redis.RedisError:
+            log.warning("could not release the lease of match %s; it expires by itself", match_id, exc_info=True)
+
+    async def owners(self, match_ids: list[str]) -> list[str | None]:
+        """The instance holding each match's lease (None: nobody, its owner is gone)."""
+        if not match_ids:
+            return []
+        found = await self.redis.mget([lease_key(m) for m in match_ids])
+        return [None if v is None else str(v) for v in found]
+
+    async def meta(self, match_id: str) -> dict[str, Any] | None:
+        text = await self.redis.get(meta_key(match_id))
+        return None if text is None else dict(json.loads(text))
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.renew_every)
+            ids = list(self.owned)
+            if not ids:
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for match_id in ids:
+                        await self._renew(keys=[lease_key(match_id)], args=[self.instance, self.lease_ms], client=pipe)
+                    renewed = await pipe.execute()
+            except (redis.RedisError, OSError):
+                log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
+                continue
+            for match_id, ok in zip(ids, renewed, strict=True):
+                if not ok and match_id in self.owned:
+                    log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
+                    self.owned.discard(match_id)
+                    if self.on_lost is not None:
+                        self.on_lost(match_id)
+
+    # ----- events -----
+
+    def publish(self, match_id: str, event: dict[str, Any]) -> None:
+        """Queue an event of a match for every instance (returns at once; one task sends them in order)."""
+        self._pending.append((channel(match_id), json.dumps(event, separators=(",", ":"))))
+        self._wake.set()
+
+    async def _publish_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._flush_events()
+            except (redis.RedisError, OSError):
+                log.warning("could not publish match events; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+                self._wake.set()
+
+    async def _flush_events(self) -> None:
+        while self._pending:
+            batch = list(self._pending)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for name, text in batch:
+                    pipe.publish(name, text)
+                await pipe.execute()
+            for _ in batch:
+                self._pending.popleft()
+
+    @contextlib.asynccontextmanager
+    async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
+        """Subscribe to a match's events: a queue of them, filled from the moment this is entered."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(channel(match_id))
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def read() -> None:
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    queue.put_nowait(json.loads(message["data"]))
+
+        reader = asyncio.create_task(read(), name=f"hexarena-watch-{match_id}")
+        try:
+            yield queue
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe()
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id"]
