@@ -133,6 +133,23 @@ async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(databas
         print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
 
 
+async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
+    """A rolling restart: SIGINT of A ends nothing that B can continue; B finishes it."""
+    async with two_instances(database_url, tmp_path) as (a, b):
+        game_id = await hex_match(a)
+        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+            seen: list[dict[str, Any]] = []
+            while sum(m["type"] == "board_update" for m in seen) < 4:
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+            a.stop()
+            assert a.proc is not None and a.proc.returncode != 70  # not a forced exit (SIGINT exits 1: "Aborted!")
+            seen += await watch(ws)
+        record = (await b.get(f"/games/{game_id}")).json()
+        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+        assert "handed over" in (tmp_path / "serve0.log").read_text()
+        assert replay(seen) == [m["move"] for m in record["moves"]]
+
+
 async def test_a_match_between_people_ends_interrupted_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
     async with two_instances(database_url, tmp_path) as (a, b):
         game_id, x, o = await people_game(a)
@@ -148,7 +165,7 @@ async def test_a_match_between_people_ends_interrupted_on_the_other_instance(dat
             await asyncio.sleep(0.2)
         assert record["status"] == "interrupted" and record["winner"] is None
         assert len(record["moves"]) == plies
-        assert "players cannot be reached" in record["reason"]
+        assert "cannot be reached from another instance" in record["reason"]
 
 
 async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(

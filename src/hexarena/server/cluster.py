@@ -126,14 +126,23 @@ class Cluster:
             await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
         return True
 
-    async def release(self, match_id: str) -> None:
-        """The match is over and its end stored: drop its lease and meta (only if the lease is still ours)."""
+    async def release(self, match_id: str, *, keep_meta: bool = False) -> None:
+        """The match is over and its end stored: drop its lease and meta (only if the lease is still ours).
+        ``keep_meta``: the match is handed over (this instance stops), the next owner needs its clock."""
         self.owned.discard(match_id)
         try:
-            if await self._release(keys=[lease_key(match_id)], args=[self.instance]):
+            if await self._release(keys=[lease_key(match_id)], args=[self.instance]) and not keep_meta:
                 await self.redis.delete(meta_key(match_id))
         except redis.RedisError:
             log.warning("could not release the lease of match %s; it expires by itself", match_id, exc_info=True)
+
+    async def holds(self, match_id: str) -> bool:
+        """Whether this instance still holds the match's lease (True when Redis can't say: nobody else can take
+        a lease while Redis is away either)."""
+        try:
+            return bool(await self.redis.get(lease_key(match_id)) == self.instance)
+        except (redis.RedisError, OSError):
+            return True
 
     async def owners(self, match_ids: list[str]) -> list[str | None]:
         """The instance holding each match's lease (None: nobody, its owner is gone)."""

@@ -34,7 +34,7 @@ from hexarena.players.policy import SpecPolicy, make_answering_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import PlayedMove
 from hexarena.server import messages
-from hexarena.server.live import LiveMatch, MatchManager, _close_players
+from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager, _close_players
 from hexarena.store.recorder import GameEnd
 from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord
 
@@ -50,8 +50,8 @@ SCAN_EVERY = 2.0
 #: Unfinished games looked at per scan.
 SCAN_LIMIT = 500
 #: Player kinds another instance can reach again in the middle of a match.
-RESUMABLE = ("builtin", "stateless")
-INTERRUPTED_REASON = "the server instance playing it was lost, and its players cannot be reached from another"
+RESUMABLE = RESUMABLE_KINDS
+INTERRUPTED_REASON = "the server instance playing it was lost, and it cannot continue on another"
 
 
 @dataclass

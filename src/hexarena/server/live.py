@@ -56,6 +56,9 @@ KEEP_FINISHED = 512
 RESULT_WAIT = 2.0
 #: Seconds an open seat waits to be taken before its match ends ``aborted`` (``$HEXARENA_OPEN_SEAT_SECONDS``).
 OPEN_SEAT_SECONDS = 600.0
+#: Player kinds another instance can reach again in the middle of a match (several instances, failover): built-in
+#: bots, and HTTTX stateless bots, which get the whole board with every request.
+RESUMABLE_KINDS = ("builtin", "stateless")
 
 
 _encoder = msgspec.json.Encoder()
@@ -332,9 +335,13 @@ class MatchManager:
         live.open_seats.clear()
         for token in live.tokens.values():  # the seats' tokens end with their match
             self.tokens.pop(token, None)
+        if self.cluster is not None and not live.disowned and not await self.cluster.holds(result.match_id):
+            # fenced: another instance took the match over while this one was cut off; its record is the game
+            live.disowned = True
         # over: no longer listed as live (late spectators get the snapshot and the end at once)
         self.live.pop(result.match_id, None)
-        self.finished[result.match_id] = live
+        if not live.disowned:  # a disowned match is followed from the instance that plays it now
+            self.finished[result.match_id] = live
         while len(self.finished) > KEEP_FINISHED:
             self.finished.pop(next(iter(self.finished)))
         if self.recorder is not None and not live.disowned:
@@ -356,10 +363,11 @@ class MatchManager:
                 self._release_when_stored(result.match_id, written)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
-        end = messages.end(live.game, result)
-        if self.cluster is not None and not live.disowned:
-            self.cluster.publish(result.match_id, end)
-        live.broadcast(end)
+        if not live.disowned:  # else its spectators are just closed: reconnecting finds where it goes on
+            end = messages.end(live.game, result)
+            if self.cluster is not None:
+                self.cluster.publish(result.match_id, end)
+            live.broadcast(end)
         live.broadcast(None)
         live.spectators.clear()
         live.done.set()
@@ -394,12 +402,26 @@ class MatchManager:
     # ----- shutdown -----
 
     async def close(self) -> None:
-        """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept."""
+        """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept.
+
+        With several instances a match whose players another instance can reach (:data:`RESUMABLE_KINDS`) is
+        handed over instead: stopped here without an end, its moves flushed, its lease released, so another
+        instance's failover scan continues it within a couple of seconds (a rolling restart loses no game)."""
+        handed = [m for m in self.live.values() if self.cluster is not None and resumable(m)]
+        for live in handed:
+            live.disowned = True
         tasks = [m.task for m in self.live.values() if m.task is not None]
         for task in tasks:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+        if handed and self.cluster is not None:
+            if self.recorder is not None:
+                with contextlib.suppress(Exception):
+                    await self.recorder.flush(RESULT_WAIT)
+            for live in handed:
+                await self.cluster.release(live.match_id, keep_meta=True)
+            log.warning("%d match(es) handed over to the other instances", len(handed))
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.gather(*self._releases, return_exceptions=True), RESULT_WAIT)
 
@@ -416,6 +438,11 @@ def _open_seat_seconds() -> float:
     if not 0 < seconds < float("inf"):
         raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
     return seconds
+
+
+def resumable(live: LiveMatch) -> bool:
+    """Whether another instance can continue this match: each seat can be reached again from anywhere."""
+    return all(getattr(p, "kind", "") in RESUMABLE_KINDS for p in live.players)
 
 
 def match_meta(config: MatchConfig) -> dict[str, Any]:
