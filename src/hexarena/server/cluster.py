@@ -14,7 +14,10 @@ give is *who is playing it right now* and *what just happened*. This module hold
 - a **pub/sub channel per match**, ``match-events:{id}``: the owner publishes each move (the move itself, a few
   hundred bytes, never the board) and the end; spectators on other instances rebuild the board from the stored
   moves plus these (``server.remote_watch``). Publishing never waits on Redis: events are queued and sent in
-  pipelined batches by one task, so a match's move costs an append, not a round trip.
+  pipelined batches by one task, so a match's move costs an append, not a round trip. Moves are published only
+  while somebody elsewhere watches: a watching instance keeps ``match-watched:{id}`` alive (:data:`WATCH_TTL`),
+  and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
+  its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
 
 Without ``--redis-url`` none of this exists and the server is one process, as before.
 """
@@ -42,6 +45,8 @@ LEASE_MS = 4000
 RENEW_EVERY = 1.0
 #: Seconds a match's meta is kept (a safety net: it is deleted with the lease when the match ends).
 META_TTL = 7 * 24 * 3600
+#: Seconds a ``match-watched`` key lives; a watching instance renews it every third of that.
+WATCH_TTL = 30
 #: Events queued for Redis at most; beyond it the oldest are dropped (Redis away: spectators elsewhere resync).
 MAX_PENDING = 100_000
 
@@ -62,6 +67,10 @@ def meta_key(match_id: str) -> str:
 
 def channel(match_id: str) -> str:
     return f"match-events:{match_id}"
+
+
+def watched_key(match_id: str) -> str:
+    return f"match-watched:{match_id}"
 
 
 def new_instance_id() -> str:
@@ -86,6 +95,8 @@ class Cluster:
         self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         #: matches whose lease this instance holds
         self.owned: set[str] = set()
+        #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
+        self.watched: set[str] = set()
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
         self.on_lost: Callable[[str], None] | None = None
         self._pending: collections.deque[tuple[str, str]] = collections.deque(maxlen=MAX_PENDING)
@@ -160,15 +171,18 @@ class Cluster:
             await asyncio.sleep(self.renew_every)
             ids = list(self.owned)
             if not ids:
+                self.watched = set()
                 continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for match_id in ids:
                         await self._renew(keys=[lease_key(match_id)], args=[self.instance, self.lease_ms], client=pipe)
-                    renewed = await pipe.execute()
+                    pipe.mget([watched_key(m) for m in ids])
+                    *renewed, watchers = await pipe.execute()
             except (redis.RedisError, OSError):
                 log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
                 continue
+            self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
             for match_id, ok in zip(ids, renewed, strict=True):
                 if not ok and match_id in self.owned:
                     log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
@@ -206,7 +220,8 @@ class Cluster:
 
     @contextlib.asynccontextmanager
     async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
-        """Subscribe to a match's events: a queue of them, filled from the moment this is entered."""
+        """Subscribe to a match's events: a queue of them, filled from the moment this is entered (moves: once
+        the owner's next lease renewal saw the ``match-watched`` key this keeps alive meanwhile)."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(match_id))
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -216,16 +231,26 @@ class Cluster:
                 if message.get("type") == "message":
                     queue.put_nowait(json.loads(message["data"]))
 
-        reader = asyncio.create_task(read(), name=f"hexarena-watch-{match_id}")
+        async def keep_watching() -> None:
+            while True:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
+                await asyncio.sleep(WATCH_TTL / 3)
+
+        tasks = [
+            asyncio.create_task(read(), name=f"hexarena-watch-{match_id}"),
+            asyncio.create_task(keep_watching(), name=f"hexarena-watching-{match_id}"),
+        ]
         try:
             yield queue
         finally:
-            reader.cancel()
-            await asyncio.gather(reader, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             with contextlib.suppress(Exception):
                 await pubsub.unsubscribe()
             with contextlib.suppress(Exception):
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
-__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id"]
+__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id", "watched_key"]

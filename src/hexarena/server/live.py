@@ -320,8 +320,8 @@ class MatchManager:
         live = self.live.get(match_id)
         if live is not None and live.spectators:
             live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
-        if self.cluster is not None and live is not None and not live.disowned:
-            # the move, not the board: watchers elsewhere play it on their copy (``server.remote_watch``)
+        if self.cluster is not None and match_id in self.cluster.watched and live is not None and not live.disowned:
+            # watched elsewhere: the move, not the board; the watchers play it on their copy (``server.remote_watch``)
             self.cluster.publish(match_id, move_event(record, live.referee.clock.snapshot()))
 
     async def on_end(self, result: MatchResult) -> None:
