@@ -61,6 +61,13 @@ def main(verbose: int) -> None:
     "from $HEXARENA_REDIS_URL.",
 )
 @click.option(
+    "--advertise-url",
+    default=None,
+    metavar="URL",
+    help="With --redis-url: the address the other instances reach this one at (they relay seat sockets to it). "
+    "Default: http://HOST:PORT, with this machine's name for a wildcard --host.",
+)
+@click.option(
     "--data-dir",
     envvar="HEXARENA_DATA_DIR",
     default=None,
@@ -151,6 +158,7 @@ def serve(
     port: int,
     database_url: str | None,
     redis_url: str | None,
+    advertise_url: str | None,
     data_dir: Path | None,
     open_seat_timeout: float | None,
     log_level: str,
@@ -205,6 +213,7 @@ def serve(
     settings = Settings(
         database_url=database_url,
         redis_url=redis_url,
+        advertise_url=advertise_url or _advertised(host, port),
         engines=registered,
         data_dir=data_dir,
         public=public,
@@ -245,6 +254,16 @@ def serve(
             app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
         )
     )
+
+
+def _advertised(host: str, port: int) -> str:
+    """How other instances reach this one by default: the listening address, or this machine's name when the
+    server listens on every address."""
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _report_plugins() -> None:

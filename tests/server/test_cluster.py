@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import ServeProcess, people_game, play_turns
+from procs import Person, ServeProcess, people_game, play_turns
 from websockets.asyncio.client import ClientConnection, connect
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -67,6 +67,16 @@ async def hex_match(server: ServeProcess) -> str:
     r = await server.post("/api/matches", HEX_MATCH)
     assert r.status_code == 200, r.text
     return str(r.json()["game_id"])
+
+
+async def once_over(server: ServeProcess, game_id: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The game's record once it is no longer running (or after ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        record: dict[str, Any] = (await server.get(f"/games/{game_id}")).json()
+        if record["status"] != "running" or time.monotonic() > deadline:
+            return record
+        await asyncio.sleep(0.2)
 
 
 async def watch(ws: ClientConnection, timeout: float = 120.0) -> list[dict[str, Any]]:
@@ -156,13 +166,7 @@ async def test_a_match_between_people_ends_interrupted_on_the_other_instance(dat
         plies = await play_turns(x, o, 5)
         await asyncio.sleep(0.5)  # flushed by A's recorder
         a.kill9()
-        deadline = time.monotonic() + 10
-        record: dict[str, Any] = {}
-        while time.monotonic() < deadline:
-            record = (await b.get(f"/games/{game_id}")).json()
-            if record["status"] != "running":
-                break
-            await asyncio.sleep(0.2)
+        record = await once_over(b, game_id)
         assert record["status"] == "interrupted" and record["winner"] is None
         assert len(record["moves"]) == plies
         assert "cannot be reached from another instance" in record["reason"]
@@ -183,3 +187,27 @@ async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(
     finally:
         a.stop()
         b.stop()
+
+
+async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner(
+    database_url: str, tmp_path: Path
+) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        r = await a.post("/game/new", {"player_x": {"type": "human"}, "player_o": {"type": "human"}})
+        body = r.json()
+        game_id = body["game_id"]
+        x = Person(await connect(b.ws(f"/ws?token={body['token_x']}")), 0)  # both people come in through B
+        o = Person(await connect(b.ws(f"/ws?token={body['token_o']}")), 1)
+        plies = await play_turns(x, o, 4)
+        await asyncio.sleep(0.5)
+        assert len((await b.get(f"/games/{game_id}")).json()["moves"]) == plies
+        # a second socket for a seat is refused by the owner, through the relay too
+        second = await connect(b.ws(f"/ws?token={body['token_x']}"))
+        assert json.loads(await asyncio.wait_for(second.recv(), 10))["type"] == "nope"
+        await second.close()
+        await x.ws.close()  # leaving forfeits, as on the owner itself
+        record = await once_over(a, game_id)
+        assert record["status"] == "finished" and record["winner"] == 1, record
+        async with connect(b.ws("/ws?token=nonsense")) as unknown:  # refused as before
+            assert json.loads(await asyncio.wait_for(unknown.recv(), 10))["reason"] == "unknown or expired token"
+        await o.ws.close()

@@ -19,6 +19,11 @@ give is *who is playing it right now* and *what just happened*. This module hold
   and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
   its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
 
+- **where each instance is** (``instance-url:{instance}``, its ``--advertise-url``, refreshed with the renewals)
+  and **which match each seat token belongs to** (``seat-token:{sha256 of the token}``, never the token itself):
+  a person's seat socket that reaches an instance not playing its match is relayed to the one that does
+  (``server.seat_relay``).
+
 Without ``--redis-url`` none of this exists and the server is one process, as before.
 """
 
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -73,6 +79,14 @@ def watched_key(match_id: str) -> str:
     return f"match-watched:{match_id}"
 
 
+def token_key(token: str) -> str:
+    return "seat-token:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def url_key(instance: str) -> str:
+    return f"instance-url:{instance}"
+
+
 def new_instance_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
@@ -85,11 +99,14 @@ class Cluster:
         url: str,
         *,
         instance: str | None = None,
+        advertise_url: str | None = None,
         lease_ms: int = LEASE_MS,
         renew_every: float = RENEW_EVERY,
     ) -> None:
         self.url = url
         self.instance = instance or new_instance_id()
+        #: how the other instances reach this one (``http://host:port``), for relayed seat sockets
+        self.advertise_url = advertise_url
         self.lease_ms = lease_ms
         self.renew_every = renew_every
         self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
@@ -99,7 +116,8 @@ class Cluster:
         self.watched: set[str] = set()
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
         self.on_lost: Callable[[str], None] | None = None
-        self._pending: collections.deque[tuple[str, str]] = collections.deque(maxlen=MAX_PENDING)
+        #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
+        self._pending: collections.deque[tuple[Any, ...]] = collections.deque(maxlen=MAX_PENDING)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
@@ -110,6 +128,7 @@ class Cluster:
     async def open(self) -> None:
         """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
         await self.redis.ping()
+        await self._advertise()
         self._tasks = [
             asyncio.create_task(self._renew_loop(), name="hexarena-cluster-renew"),
             asyncio.create_task(self._publish_loop(), name="hexarena-cluster-publish"),
@@ -166,9 +185,15 @@ class Cluster:
         text = await self.redis.get(meta_key(match_id))
         return None if text is None else dict(json.loads(text))
 
+    async def _advertise(self) -> None:
+        if self.advertise_url:
+            await self.redis.set(url_key(self.instance), self.advertise_url, ex=max(10, int(10 * self.renew_every)))
+
     async def _renew_loop(self) -> None:
         while True:
             await asyncio.sleep(self.renew_every)
+            with contextlib.suppress(redis.RedisError, OSError):
+                await self._advertise()
             ids = list(self.owned)
             if not ids:
                 self.watched = set()
@@ -194,8 +219,30 @@ class Cluster:
 
     def publish(self, match_id: str, event: dict[str, Any]) -> None:
         """Queue an event of a match for every instance (returns at once; one task sends them in order)."""
-        self._pending.append((channel(match_id), json.dumps(event, separators=(",", ":"))))
+        self._send("PUBLISH", channel(match_id), json.dumps(event, separators=(",", ":")))
+
+    def _send(self, *command: Any) -> None:
+        self._pending.append(command)
         self._wake.set()
+
+    # ----- seat tokens -----
+
+    def add_token(self, token: str, match_id: str) -> None:
+        """A seat token of a match this instance plays: other instances relay its sockets here."""
+        self._send("SET", token_key(token), match_id, "EX", META_TTL)
+
+    def drop_token(self, token: str) -> None:
+        self._send("DEL", token_key(token))
+
+    async def seat_url(self, token: str) -> str | None:
+        """``http://host:port`` of the instance playing the match a seat token belongs to; None when no other
+        instance does (an unknown token, a match over, an owner that advertises no address or is this one)."""
+        match_id = await self.redis.get(token_key(token))
+        owner = None if match_id is None else await self.redis.get(lease_key(str(match_id)))
+        if owner is None or owner == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(owner)))
+        return None if url is None else str(url)
 
     async def _publish_loop(self) -> None:
         while True:
@@ -212,8 +259,8 @@ class Cluster:
         while self._pending:
             batch = list(self._pending)
             async with self.redis.pipeline(transaction=False) as pipe:
-                for name, text in batch:
-                    pipe.publish(name, text)
+                for command in batch:
+                    pipe.execute_command(*command)
                 await pipe.execute()
             for _ in batch:
                 self._pending.popleft()
@@ -253,4 +300,4 @@ class Cluster:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
-__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id", "watched_key"]
+__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id", "token_key", "url_key", "watched_key"]

@@ -259,6 +259,8 @@ class MatchManager:
         token = secrets.token_urlsafe(32)
         live.tokens[seat] = token
         self.tokens[token] = (live.match_id, seat)
+        if self.cluster is not None:  # its sockets may reach another instance: they are relayed here
+            self.cluster.add_token(token, live.match_id)
         return token
 
     def seat_of(self, token: str) -> tuple[LiveMatch, int] | None:
@@ -335,6 +337,8 @@ class MatchManager:
         live.open_seats.clear()
         for token in live.tokens.values():  # the seats' tokens end with their match
             self.tokens.pop(token, None)
+            if self.cluster is not None:
+                self.cluster.drop_token(token)
         if self.cluster is not None and not live.disowned and not await self.cluster.holds(result.match_id):
             # fenced: another instance took the match over while this one was cut off; its record is the game
             live.disowned = True

@@ -28,6 +28,11 @@ async def human_socket(websocket: WebSocket, services: ServicesDep, token: str =
     """A person's HTTTX seat (see the module docstring)."""
     await websocket.accept()
     found = services.manager.seat_of(token) if 0 < len(token) <= 200 else None
+    if found is None and services.cluster is not None and 0 < len(token) <= 200:
+        from hexarena.server.seat_relay import relay_seat
+
+        if await relay_seat(websocket, services.cluster, "/ws", token):  # a match another instance plays
+            return
     if found is None:
         await refuse(websocket, "unknown or expired token")
         return

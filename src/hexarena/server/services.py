@@ -47,6 +47,9 @@ class Settings:
     #: Several instances on one database (``--redis-url``, ``server.cluster``): match leases in Redis, live events
     #: for spectators on other instances, failover of a lost instance's matches. None: one process, as before.
     redis_url: str | None = None
+    #: How the other instances reach this one (``http://host:port``): they relay seat sockets here. None: not
+    #: reachable, a seat socket must then come to this instance itself.
+    advertise_url: str | None = None
     #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
     data_dir: Path | None = None
     #: Write each move as it is played (the default). Off only to measure what those writes cost
@@ -143,7 +146,7 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
     if settings.redis_url and not settings.use_store:
         raise ValueError("several instances (--redis-url) share their games through the database: it needs a store")
     async with contextlib.AsyncExitStack() as stack:
-        cluster = await _open_cluster(settings.redis_url, stack) if settings.redis_url else None
+        cluster = await _open_cluster(settings, stack) if settings.redis_url else None
         store, recorder = (
             (await _open_store(settings, stack, sweep=cluster is None)) if settings.use_store else (None, None)
         )
@@ -159,10 +162,12 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
         yield services
 
 
-async def _open_cluster(url: str, stack: contextlib.AsyncExitStack) -> Cluster:
+async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) -> Cluster:
     from hexarena.server.cluster import Cluster
 
-    cluster = Cluster(url)
+    assert settings.redis_url is not None
+    url = settings.redis_url
+    cluster = Cluster(url, advertise_url=settings.advertise_url)
     await cluster.open()
     stack.push_async_callback(cluster.close)  # last on the way out: the recorder wrote the ends first
     log.warning("instance %s: matches are leased in Redis (%s)", cluster.instance, url)
