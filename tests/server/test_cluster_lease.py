@@ -50,8 +50,9 @@ async def test_an_expired_lease_is_taken_over_and_its_old_holder_told(pair: tupl
     lost: list[str] = []
     a.on_lost = lost.append
     assert await a.claim(match)
-    await a.redis.delete(lease_key(match))  # as if a had been cut off from Redis past the lease's life
-    assert await b.claim(match)
+    # as if a had been cut off from Redis past the lease's life and b had claimed the match meanwhile
+    await b.redis.set(lease_key(match), b.instance, px=b.lease_ms)
+    b.owned.add(match)
     for _ in range(50):
         if lost:
             break
@@ -78,3 +79,26 @@ async def test_events_reach_subscribers_and_watched_matches_are_known_to_their_o
         assert await asyncio.wait_for(events.get(), 5) == {"type": "move", "ply": 0}
     await a.redis.delete(watched_key(match))
     await a.release(match)
+
+
+async def test_a_lapsed_lease_nobody_took_is_taken_again_by_its_holder(pair: tuple[Cluster, Cluster]) -> None:
+    """Redis away longer than a lease (here: the key vanished): the match still runs on its holder, which keeps
+    it unless another instance took it first."""
+    a, _ = pair
+    match = uuid.uuid4().hex
+    lost: list[str] = []
+    a.on_lost = lost.append
+    assert await a.claim(match)
+    await a.redis.delete(lease_key(match))
+    await asyncio.sleep(0.5)  # renewals
+    assert await a.holds(match) and lost == []
+    await a.release(match)
+
+
+async def test_claiming_without_redis_is_a_503() -> None:
+    from hexarena.server.cluster import ClusterUnavailable
+
+    cluster = Cluster("redis://127.0.0.1:1")  # nothing listens there
+    with pytest.raises(ClusterUnavailable):
+        await cluster.claim(uuid.uuid4().hex)
+    await cluster.redis.aclose()

@@ -43,6 +43,8 @@ from typing import Any
 
 import redis.asyncio as redis
 
+from hexarena.store.recorder import StoreUnavailable
+
 log = logging.getLogger(__name__)
 
 #: Milliseconds a lease lives without renewal: an owner dead this long loses its matches.
@@ -56,11 +58,20 @@ WATCH_TTL = 30
 #: Events queued for Redis at most; beyond it the oldest are dropped (Redis away: spectators elsewhere resync).
 MAX_PENDING = 100_000
 
-# Renew (PEXPIRE) or release (DEL) a lease only while this instance still holds it.
-_RENEW = (
-    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"
-)
+# Renew a lease while this instance holds it, take it again if it lapsed and nobody took it (Redis was away
+# longer than a lease: the match still runs here), give up when another instance holds it.
+_RENEW = """
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not holder then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0
+"""
+# Release (DEL) a lease only while this instance still holds it.
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class ClusterUnavailable(StoreUnavailable):
+    """Redis does not answer: a new match can't be leased (HTTP 503, like a database that can't take it)."""
 
 
 def lease_key(match_id: str) -> str:
@@ -147,13 +158,18 @@ class Cluster:
     # ----- leases -----
 
     async def claim(self, match_id: str, meta: dict[str, Any] | None = None) -> bool:
-        """Take the lease of a match (a new one, or one whose owner is gone); False if somebody holds it."""
-        taken = await self.redis.set(lease_key(match_id), self.instance, nx=True, px=self.lease_ms)
-        if not taken:
-            return False
-        self.owned.add(match_id)
-        if meta is not None:
-            await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
+        """Take the lease of a match (a new one, or one whose owner is gone); False if somebody holds it.
+        ClusterUnavailable (HTTP 503) when Redis does not answer: no match starts that others can't see."""
+        try:
+            taken = await self.redis.set(lease_key(match_id), self.instance, nx=True, px=self.lease_ms)
+            if not taken:
+                return False
+            self.owned.add(match_id)
+            if meta is not None:
+                await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
+        except (redis.RedisError, OSError) as exc:
+            self.owned.discard(match_id)
+            raise ClusterUnavailable(f"Redis is unreachable ({exc}); try again in a few seconds") from exc
         return True
 
     async def release(self, match_id: str, *, keep_meta: bool = False) -> None:
@@ -300,4 +316,14 @@ class Cluster:
                 await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
-__all__ = ["Cluster", "channel", "lease_key", "meta_key", "new_instance_id", "token_key", "url_key", "watched_key"]
+__all__ = [
+    "Cluster",
+    "ClusterUnavailable",
+    "channel",
+    "lease_key",
+    "meta_key",
+    "new_instance_id",
+    "token_key",
+    "url_key",
+    "watched_key",
+]
