@@ -211,3 +211,29 @@ async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner
         async with connect(b.ws("/ws?token=nonsense")) as unknown:  # refused as before
             assert json.loads(await asyncio.wait_for(unknown.recv(), 10))["reason"] == "unknown or expired token"
         await o.ws.close()
+
+
+class Address:
+    """What the battlebot test helpers need of a server."""
+
+    def __init__(self, server: ServeProcess) -> None:
+        self.host = f"127.0.0.1:{server.port}"
+        self.http = server.url
+
+
+async def test_battlebot_bots_connected_to_different_instances_are_matched(database_url: str, tmp_path: Path) -> None:
+    from battlebot.bbhelp import connect as bb_connect
+    from battlebot.bbhelp import play_random, register
+
+    async with two_instances(database_url, tmp_path) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
+        one = await register(Address(a), "tictactoe", "one")
+        two = await register(Address(b), "tictactoe", "two")  # the database is shared: either instance registers
+        first = await bb_connect(Address(a), one)
+        second = await bb_connect(Address(b), two)
+        ends = await asyncio.wait_for(asyncio.gather(play_random(first, 1), play_random(second, 2)), 60)
+        assert all(e["state"]["complete"] for e in ends)
+        games = (await a.get("/games?game=tictactoe")).json()
+        assert len(games) == 1 and {p["name"] for p in games[0]["players"]} == {"one", "two"}
+        await first.close()
+        await second.close()

@@ -19,6 +19,9 @@ give is *who is playing it right now* and *what just happened*. This module hold
   and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
   its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
 
+- **one home per cluster-wide lobby** (``home:{role}``, e.g. ``home:battlebot``): a lease every instance tries
+  to take or renew with its renewals, so exactly one instance holds the battlebot lobby and the others relay
+  bot sockets to it (another takes over within a lease's life when it dies);
 - **where each instance is** (``instance-url:{instance}``, its ``--advertise-url``, refreshed with the renewals)
   and **which match each seat token belongs to** (``seat-token:{sha256 of the token}``, never the token itself):
   a person's seat socket that reaches an instance not playing its match is relayed to the one that does
@@ -125,6 +128,8 @@ class Cluster:
         self.owned: set[str] = set()
         #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
         self.watched: set[str] = set()
+        #: cluster-wide singletons this instance may hold (``home:{role}``), and whether it holds each now
+        self.homes: dict[str, bool] = {}
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
         self.on_lost: Callable[[str], None] | None = None
         #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
@@ -140,6 +145,7 @@ class Cluster:
         """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
         await self.redis.ping()
         await self._advertise()
+        await self._renew_homes()
         self._tasks = [
             asyncio.create_task(self._renew_loop(), name="hexarena-cluster-renew"),
             asyncio.create_task(self._publish_loop(), name="hexarena-cluster-publish"),
@@ -205,11 +211,34 @@ class Cluster:
         if self.advertise_url:
             await self.redis.set(url_key(self.instance), self.advertise_url, ex=max(10, int(10 * self.renew_every)))
 
+    def want_home(self, role: str) -> None:
+        """Take part in holding the cluster's one ``role`` (e.g. the battlebot lobby) from the next renewal on."""
+        self.homes.setdefault(role, False)
+
+    async def _renew_homes(self) -> None:
+        for role in list(self.homes):
+            held = await self._renew(keys=[f"home:{role}"], args=[self.instance, self.lease_ms])
+            if bool(held) != self.homes[role]:
+                log.warning("instance %s %s the %s home", self.instance, "holds" if held else "no longer holds", role)
+            self.homes[role] = bool(held)
+
+    async def home_url(self, role: str) -> str | None:
+        """``http://host:port`` of the instance holding ``role`` when it is another one; None: this one (or
+        nobody yet, or one that advertises no address), the caller serves it here."""
+        if self.homes.get(role):
+            return None
+        holder = await self.redis.get(f"home:{role}")
+        if holder is None or holder == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(holder)))
+        return None if url is None else str(url)
+
     async def _renew_loop(self) -> None:
         while True:
             await asyncio.sleep(self.renew_every)
             with contextlib.suppress(redis.RedisError, OSError):
                 await self._advertise()
+                await self._renew_homes()
             ids = list(self.owned)
             if not ids:
                 self.watched = set()

@@ -6,6 +6,9 @@ finds in Redis which instance plays the token's match and where it listens (``se
 route there with the same token, and relays frames both ways until either side closes. The owner treats the
 relayed socket like a direct one (one live socket per seat; leaving forfeits, or the web UI's grace period), and
 its close code reaches the person. Spectators need none of this (``server.remote_watch``).
+
+The same relay carries battlebot sockets to the instance that holds the cluster's one battlebot lobby
+(:func:`relay_to`), so bots connected through different instances are matched together.
 """
 
 from __future__ import annotations
@@ -40,16 +43,20 @@ async def relay_seat(websocket: WebSocket, cluster: Cluster, path: str, token: s
     base = await _owner_url(cluster, token)
     if base is None:
         return False
-    target = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1).rstrip("/")
+    return await relay_to(websocket, base, f"{path}?token={quote(token)}")
+
+
+async def relay_to(websocket: WebSocket, base: str, path: str, max_frame: int = MAX_FRAME) -> bool:
+    """Relay an accepted socket to ``path`` of the instance at ``base`` (``http://host:port``) until either side
+    closes; False (nothing sent) when that instance can't be reached."""
+    target = base.replace("http://", "ws://", 1).replace("https://", "wss://", 1).rstrip("/") + path
     try:
-        upstream = await asyncio.wait_for(
-            connect(f"{target}{path}?token={quote(token)}", max_size=WS_MAX_SIZE), CONNECT_TIMEOUT
-        )
+        upstream = await asyncio.wait_for(connect(target, max_size=WS_MAX_SIZE), CONNECT_TIMEOUT)
     except (OSError, TimeoutError, InvalidHandshake) as exc:
-        log.warning("relaying a seat socket to %s failed: %s", target, exc)
+        log.warning("relaying a socket to %s failed: %s", target, exc)
         return False
     async with upstream:
-        await _pump(websocket, upstream)
+        await _pump(websocket, upstream, max_frame)
     return True
 
 
@@ -63,7 +70,7 @@ async def _owner_url(cluster: Cluster, token: str) -> str | None:
         await asyncio.sleep(0.1)
 
 
-async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
+async def _pump(websocket: WebSocket, upstream: ClientConnection, max_frame: int) -> None:
     async def down() -> None:  # the owner to the person
         with contextlib.suppress(ConnectionClosed):
             async for message in upstream:
@@ -75,7 +82,7 @@ async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
     async def up() -> None:  # the person to the owner
         while True:
             frame = await receive_frame(websocket)
-            if frame is None or len(frame) > MAX_FRAME:  # the owner would close an oversized one too (1009)
+            if frame is None or len(frame) > max_frame:  # the owner would refuse an oversized one too
                 return
             await upstream.send(frame)
 
@@ -93,4 +100,4 @@ async def _pump(websocket: WebSocket, upstream: ClientConnection) -> None:
             await websocket.close(code=code if code != 1006 else 1011, reason=reason)
 
 
-__all__ = ["relay_seat"]
+__all__ = ["relay_seat", "relay_to"]
