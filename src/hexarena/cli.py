@@ -53,6 +53,21 @@ def main(verbose: int) -> None:
     "Also read from $HEXARENA_DATABASE_URL.",
 )
 @click.option(
+    "--redis-url",
+    envvar="HEXARENA_REDIS_URL",
+    default=None,
+    help="Run as one of several instances sharing --database-url (PostgreSQL) and this Redis (redis://host:6379): "
+    "live matches are leased, followed from any instance and taken over when their instance dies. Also read "
+    "from $HEXARENA_REDIS_URL.",
+)
+@click.option(
+    "--advertise-url",
+    default=None,
+    metavar="URL",
+    help="With --redis-url: the address the other instances reach this one at (they relay seat sockets to it). "
+    "Default: http://HOST:PORT, with this machine's name for a wildcard --host.",
+)
+@click.option(
     "--data-dir",
     envvar="HEXARENA_DATA_DIR",
     default=None,
@@ -142,6 +157,8 @@ def serve(
     host: str,
     port: int,
     database_url: str | None,
+    redis_url: str | None,
+    advertise_url: str | None,
     data_dir: Path | None,
     open_seat_timeout: float | None,
     log_level: str,
@@ -195,6 +212,8 @@ def serve(
         click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
     settings = Settings(
         database_url=database_url,
+        redis_url=redis_url,
+        advertise_url=advertise_url or _advertised(host, port),
         engines=registered,
         data_dir=data_dir,
         public=public,
@@ -238,6 +257,16 @@ def serve(
             app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
         )
     )
+
+
+def _advertised(host: str, port: int) -> str:
+    """How other instances reach this one by default: the listening address, or this machine's name when the
+    server listens on every address."""
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def _report_plugins() -> None:

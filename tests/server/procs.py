@@ -35,8 +35,11 @@ def free_port() -> int:
 class ServeProcess:
     """``python -m hexarena.cli serve`` on a free port, started and killed at will (the same data folder)."""
 
-    def __init__(self, database_url: str, data_dir: Path, log: Path, log_level: str = "warning") -> None:
+    def __init__(
+        self, database_url: str, data_dir: Path, log: Path, log_level: str = "warning", extra: tuple[str, ...] = ()
+    ) -> None:
         self.database_url = database_url
+        self.extra = extra  # more ``serve`` options (e.g. --redis-url)
         self.data_dir = data_dir
         self.log = log
         self.log_level = log_level
@@ -67,6 +70,7 @@ class ServeProcess:
     def _spawn(self) -> subprocess.Popen[bytes]:
         cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(self.port)]
         cmd += ["--database-url", self.database_url, "--data-dir", str(self.data_dir), "--log-level", self.log_level]
+        cmd += list(self.extra)
         with open(self.log, "ab") as log:
             return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 

@@ -135,6 +135,18 @@ class Referee:
     def match_id(self) -> str:
         return self.config.match_id
 
+    def restore(self, moves: Sequence[PlayedMove]) -> None:
+        """Continue a match from moves played elsewhere (another server instance that was lost): replay them on
+        the position and charge each one's think time to its seat's clock, so the match goes on from the same
+        position with the same clocks. Call before :meth:`run`; raises the game's error for a move that does not
+        play (the caller ends such a match instead of continuing it)."""
+        for record in moves:
+            move = self.game.parse(record.move)
+            self.state = self.game.play(self.state, move)
+            self.clock.charge(record.seat, record.think_time, float("inf"))
+            self.moves.append(record)
+            self.history.append((record.seat, move))
+
     async def run(self) -> MatchResult:
         """Play the match to its end and return the result; never raises for anything a player does."""
         outcome: Outcome

@@ -41,7 +41,8 @@ from hexarena.server.redaction import redact_tokens_in_logs
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # Redis is loaded only by a server started with --redis-url
+    from hexarena.server.cluster import Cluster
     from hexarena.server.ui.rematch import Rematch
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,9 @@ KEEP_FINISHED = 512
 RESULT_WAIT = 2.0
 #: Seconds an open seat waits to be taken before its match ends ``aborted`` (``$HEXARENA_OPEN_SEAT_SECONDS``).
 OPEN_SEAT_SECONDS = 600.0
+#: Player kinds another instance can reach again in the middle of a match (several instances, failover): built-in
+#: bots, and HTTTX stateless bots, which get the whole board with every request.
+RESUMABLE_KINDS = ("builtin", "stateless")
 
 
 _encoder = msgspec.json.Encoder()
@@ -117,6 +121,9 @@ class LiveMatch:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     #: a rematch offered by one person to the other once it is over (``server.ui.rematch``)
     rematch: Rematch | None = None
+    #: another instance holds this match's lease now (this one was cut off from Redis): its end is not ours to
+    #: store or announce
+    disowned: bool = False
 
     @property
     def state(self) -> Any:
@@ -151,10 +158,20 @@ class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
     def __init__(
-        self, recorder: Recorder | None = None, open_seat_seconds: float | None = None, *, record_moves: bool = True
+        self,
+        recorder: Recorder | None = None,
+        open_seat_seconds: float | None = None,
+        *,
+        record_moves: bool = True,
+        cluster: Cluster | None = None,
     ) -> None:
         self.recorder = recorder
         self.record_moves = record_moves
+        #: several instances (``--redis-url``): each match is leased, its events published (``server.cluster``)
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.on_lost = self._lost
+        self._releases: set[asyncio.Task[None]] = set()
         self.live: dict[str, LiveMatch] = {}
         self.finished: dict[str, LiveMatch] = {}
         #: token -> (match id, seat) while the match is live
@@ -192,6 +209,8 @@ class MatchManager:
         )
         referee = Referee(config, list(players), listener=self)
         live = LiveMatch(match_id=config.match_id, game=game, players=list(players), referee=referee)
+        if self.cluster is not None:  # the lease before the row: a running row without a lease is an orphan
+            await self.cluster.claim(live.match_id, match_meta(config))
         if self.recorder is not None:
             # the row first: a match the store can't record is refused (StoreUnavailable), never half-started
             try:
@@ -207,6 +226,8 @@ class MatchManager:
                 )
             except BaseException:
                 await _close_players(players)
+                if self.cluster is not None:
+                    await self.cluster.release(live.match_id)
                 raise
         for seat, player in enumerate(players):
             if getattr(player, "kind", "") != "human":
@@ -228,6 +249,13 @@ class MatchManager:
             loop = asyncio.get_running_loop()
             live.expiry = loop.call_later(self.open_seat_seconds, self._expire_open_seats, live)
 
+    def adopt(self, live: LiveMatch) -> None:
+        """Run a match taken over from a lost instance (``server.failover``): its lease and row exist already."""
+        self.live[live.match_id] = live
+        if self.cluster is not None:
+            self.cluster.publish(live.match_id, {"type": "reset", "ply": len(live.moves)})
+        self.start(live)
+
     def get(self, match_id: str) -> LiveMatch | None:
         return self.live.get(match_id) or self.finished.get(match_id)
 
@@ -237,6 +265,8 @@ class MatchManager:
         token = secrets.token_urlsafe(32)
         live.tokens[seat] = token
         self.tokens[token] = (live.match_id, seat)
+        if self.cluster is not None:  # its sockets may reach another instance: they are relayed here
+            self.cluster.add_token(token, live.match_id)
         return token
 
     def seat_of(self, token: str) -> tuple[LiveMatch, int] | None:
@@ -298,6 +328,9 @@ class MatchManager:
         live = self.live.get(match_id)
         if live is not None and live.spectators:
             live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
+        if self.cluster is not None and match_id in self.cluster.watched and live is not None and not live.disowned:
+            # watched elsewhere: the move, not the board; the watchers play it on their copy (``server.remote_watch``)
+            self.cluster.publish(match_id, move_event(record, live.referee.clock.snapshot()))
 
     async def on_takeback(self, match_id: str, ply: int, state: Any) -> None:
         """Moves from ``ply`` on were taken back: the store deletes them (in order with the moves written before
@@ -319,12 +352,18 @@ class MatchManager:
         live.open_seats.clear()
         for token in live.tokens.values():  # the seats' tokens end with their match
             self.tokens.pop(token, None)
+            if self.cluster is not None:
+                self.cluster.drop_token(token)
+        if self.cluster is not None and not live.disowned and not await self.cluster.holds(result.match_id):
+            # fenced: another instance took the match over while this one was cut off; its record is the game
+            live.disowned = True
         # over: no longer listed as live (late spectators get the snapshot and the end at once)
         self.live.pop(result.match_id, None)
-        self.finished[result.match_id] = live
+        if not live.disowned:  # a disowned match is followed from the instance that plays it now
+            self.finished[result.match_id] = live
         while len(self.finished) > KEEP_FINISHED:
             self.finished.pop(next(iter(self.finished)))
-        if self.recorder is not None:
+        if self.recorder is not None and not live.disowned:
             written = self.recorder.finish(
                 GameEnd(
                     game_id=result.match_id,
@@ -339,22 +378,71 @@ class MatchManager:
             )
             # tell spectators the game ended once it is stored, so whoever reads it next finds it; during a
             # database outage the result waits in the journal and the end is announced anyway
+            if self.cluster is not None:
+                self._release_when_stored(result.match_id, written)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
-        live.broadcast(messages.end(live.game, result))
+        if not live.disowned:  # else its spectators are just closed: reconnecting finds where it goes on
+            end = messages.end(live.game, result)
+            if self.cluster is not None:
+                self.cluster.publish(result.match_id, end)
+            live.broadcast(end)
         live.broadcast(None)
         live.spectators.clear()
         live.done.set()
 
+    # ----- several instances -----
+
+    def _release_when_stored(self, match_id: str, written: asyncio.Future[None]) -> None:
+        """Give the lease up once the end is stored, not before: a running row without a lease is taken for an
+        orphan by the other instances, whose ``interrupted`` would then win over this result."""
+        cluster = self.cluster
+        assert cluster is not None
+
+        async def release() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(written)
+            await cluster.release(match_id)
+
+        task = asyncio.create_task(release(), name=f"release-{match_id}")
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    def _lost(self, match_id: str) -> None:
+        """Another instance holds the lease now (this one lost Redis long enough): stop the match here without
+        storing or announcing its end; the other instance continues it."""
+        live = self.live.get(match_id)
+        if live is None:
+            return
+        live.disowned = True
+        if live.task is not None:
+            live.task.cancel()
+
     # ----- shutdown -----
 
     async def close(self) -> None:
-        """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept."""
+        """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept.
+
+        With several instances a match whose players another instance can reach (:data:`RESUMABLE_KINDS`) is
+        handed over instead: stopped here without an end, its moves flushed, its lease released, so another
+        instance's failover scan continues it within a couple of seconds (a rolling restart loses no game)."""
+        handed = [m for m in self.live.values() if self.cluster is not None and resumable(m)]
+        for live in handed:
+            live.disowned = True
         tasks = [m.task for m in self.live.values() if m.task is not None]
         for task in tasks:
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.gather(*tasks, return_exceptions=True)
+        if handed and self.cluster is not None:
+            if self.recorder is not None:
+                with contextlib.suppress(Exception):
+                    await self.recorder.flush(RESULT_WAIT)
+            for live in handed:
+                await self.cluster.release(live.match_id, keep_meta=True)
+            log.warning("%d match(es) handed over to the other instances", len(handed))
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*self._releases, return_exceptions=True), RESULT_WAIT)
 
 
 def _open_seat_seconds() -> float:
@@ -369,6 +457,35 @@ def _open_seat_seconds() -> float:
     if not 0 < seconds < float("inf"):
         raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
     return seconds
+
+
+def resumable(live: LiveMatch) -> bool:
+    """Whether another instance can continue this match: each seat can be reached again from anywhere."""
+    return all(getattr(p, "kind", "") in RESUMABLE_KINDS for p in live.players)
+
+
+def match_meta(config: MatchConfig) -> dict[str, Any]:
+    """What another instance needs to continue a match that the database does not keep: its clock."""
+    clock = config.clock
+    return {
+        "clock": {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment},
+        "heartbeat_ms": config.heartbeat_ms,
+    }
+
+
+def move_event(m: PlayedMove, clocks: list[float | None]) -> dict[str, Any]:
+    """A move as published to the other instances (``server.cluster``): the move, never the board."""
+    return {
+        "type": "move",
+        "ply": m.ply,
+        "seat": m.seat,
+        "move": m.move,
+        "timestamp": m.timestamp,
+        "think_time": m.think_time,
+        "evaluation": m.evaluation,
+        "considerations": m.considerations,
+        "clocks": clocks,
+    }
 
 
 def move_record(m: PlayedMove) -> MoveRecord:

@@ -28,6 +28,11 @@ async def human_socket(websocket: WebSocket, services: ServicesDep, token: str =
     """A person's HTTTX seat (see the module docstring)."""
     await websocket.accept()
     found = services.manager.seat_of(token) if 0 < len(token) <= 200 else None
+    if found is None and services.cluster is not None and 0 < len(token) <= 200:
+        from hexarena.server.seat_relay import relay_seat
+
+        if await relay_seat(websocket, services.cluster, "/ws", token):  # a match another instance plays
+            return
     if found is None:
         await refuse(websocket, "unknown or expired token")
         return
@@ -53,6 +58,17 @@ async def spectate(websocket: WebSocket, game_id: str, services: ServicesDep) ->
     await websocket.accept()
     manager = services.manager
     live = manager.get(game_id)
+    if live is None and services.cluster is not None and services.store is not None and len(game_id) <= 64:
+        # several instances: a match played elsewhere, from the store and its Redis channel
+        from hexarena.server.remote_watch import RemoteWatch
+
+        watch = RemoteWatch(services.cluster, services.store, game_id, websocket.send_text)
+        if await watch.start():
+            try:
+                await serve_spectator(websocket, watch.spectator)
+            finally:
+                await watch.stop()
+            return
     if live is None:
         stored = await records.stored_end_messages(services.store, game_id)
         if stored is None:

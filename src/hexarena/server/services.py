@@ -30,6 +30,7 @@ from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, clien
 
 if TYPE_CHECKING:
     from hexarena.server.analysis import AnalysisLimits
+    from hexarena.server.cluster import Cluster
     from hexarena.server.graphql.limits import GraphQLLimits
     from hexarena.store import Store
     from hexarena.store.recorder import Recorder
@@ -43,6 +44,12 @@ class Settings:
 
     database_url: str | None = None
     use_store: bool = True
+    #: Several instances on one database (``--redis-url``, ``server.cluster``): match leases in Redis, live events
+    #: for spectators on other instances, failover of a lost instance's matches. None: one process, as before.
+    redis_url: str | None = None
+    #: How the other instances reach this one (``http://host:port``): they relay seat sockets here. None: not
+    #: reachable, a seat socket must then come to this instance itself.
+    advertise_url: str | None = None
     #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
     data_dir: Path | None = None
     #: Write each move as it is played (the default). Off only to measure what those writes cost
@@ -96,6 +103,8 @@ class Services:
     manager: MatchManager
     store: Store | None = None
     recorder: Recorder | None = None
+    #: None: one process (no ``--redis-url``)
+    cluster: Cluster | None = None
 
     @property
     def policy(self) -> SpecPolicy:
@@ -130,17 +139,61 @@ async def limit_creates(request: Request, services: ServicesDep) -> None:
 @contextlib.asynccontextmanager
 async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIterator[Services]:
     """Open the store (migrated), replay the recorder's journal, mark what an earlier server left unfinished, and
-    make the match manager; on exit stop live matches (they end interrupted), flush the recorder, close the store."""
+    make the match manager; on exit stop live matches (they end interrupted), flush the recorder, close the store.
+
+    With ``redis_url`` (several instances): Redis opens first (a wrong URL stops the start-up), the start-up
+    sweep is left to the failover scan, which ends or continues only the matches nobody holds a lease on."""
+    if settings.redis_url and not settings.use_store:
+        raise ValueError("several instances (--redis-url) share their games through the database: it needs a store")
     async with contextlib.AsyncExitStack() as stack:
-        store, recorder = (await _open_store(settings, stack)) if settings.use_store else (None, None)
+        cluster = await _open_cluster(settings, stack) if settings.redis_url else None
+        store, recorder = (
+            (await _open_store(settings, stack, sweep=cluster is None)) if settings.use_store else (None, None)
+        )
         manager = MatchManager(
-            recorder, open_seat_seconds=settings.open_seat_seconds, record_moves=settings.record_moves
+            recorder, open_seat_seconds=settings.open_seat_seconds, record_moves=settings.record_moves, cluster=cluster
         )
         stack.push_async_callback(manager.close)  # first on the way out: live matches end before the recorder
-        yield Services(settings=settings, limiter=limiter, manager=manager, store=store, recorder=recorder)
+        services = Services(
+            settings=settings, limiter=limiter, manager=manager, store=store, recorder=recorder, cluster=cluster
+        )
+        if cluster is not None:
+            await _start_failover(services, stack)
+        yield services
 
 
-async def _open_store(settings: Settings, stack: contextlib.AsyncExitStack) -> tuple[Store, Recorder]:
+async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) -> Cluster:
+    from hexarena.server.cluster import Cluster
+
+    assert settings.redis_url is not None
+    url = settings.redis_url
+    cluster = Cluster(url, advertise_url=settings.advertise_url)
+    await cluster.open()
+    stack.push_async_callback(cluster.close)  # last on the way out: the recorder wrote the ends first
+    log.warning("instance %s: matches are leased in Redis (%s)", cluster.instance, url)
+    return cluster
+
+
+async def _start_failover(services: Services, stack: contextlib.AsyncExitStack) -> None:
+    """The takeover loop (``server.failover``), stopped before the match manager on the way out."""
+    import asyncio
+
+    from hexarena.server.failover import Failover
+
+    assert services.cluster is not None and services.store is not None and services.recorder is not None
+    failover = Failover(services.cluster, services.store, services.recorder, services.manager, services.policy)
+    task = asyncio.create_task(failover.run(), name="hexarena-failover")
+
+    async def stop() -> None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    stack.push_async_callback(stop)
+
+
+async def _open_store(
+    settings: Settings, stack: contextlib.AsyncExitStack, *, sweep: bool = True
+) -> tuple[Store, Recorder]:
     from hexarena.store import Store
     from hexarena.store.recorder import Recorder, default_data_dir
 
@@ -156,6 +209,8 @@ async def _open_store(settings: Settings, stack: contextlib.AsyncExitStack) -> t
     stack.push_async_callback(recorder.close)
     if replayed:
         log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
+    if not sweep:  # other instances may be playing the unfinished games: the failover scan sorts them out
+        return store, recorder
     interrupted, aborted = await store.mark_unfinished_as_interrupted()
     if interrupted or aborted:
         log.warning(

@@ -65,11 +65,9 @@ async def serve_seat(
 
     async def pump() -> None:
         while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            frame = await receive_frame(websocket)
+            if frame is None:
                 return
-            text = message.get("text")
-            frame = text if text is not None else (message.get("bytes") or b"")
             if len(frame) > max_frame:
                 with contextlib.suppress(Exception):
                     await websocket.close(code=TOO_BIG, reason=f"frame longer than {max_frame} bytes")
@@ -93,6 +91,15 @@ async def serve_seat(
         await asyncio.gather(reader, ended, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+async def receive_frame(websocket: WebSocket) -> str | bytes | None:
+    """The next frame of a socket, text or bytes; None once the client left."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text if text is not None else (message.get("bytes") or b"")
 
 
 async def serve_spectator(websocket: WebSocket, spectator: Spectator, close_timeout: float = CLOSE_TIMEOUT) -> None:

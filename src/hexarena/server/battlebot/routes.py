@@ -180,6 +180,8 @@ async def battlebot_socket(ws: WebSocket) -> None:
         await ws.close(code=1013, reason="too many logins in progress; try again")
         return
     await ws.accept()
+    if await _relayed_home(ws, lobby):
+        return
     lobby.pending_logins += 1
     try:
         conn = await _login(ws, lobby)
@@ -203,6 +205,18 @@ async def battlebot_socket(ws: WebSocket) -> None:
         conn.lost()
 
 
+async def _relayed_home(ws: WebSocket, lobby: Lobby) -> bool:
+    """Several instances: one of them holds the lobby (``home:battlebot`` in Redis), so that bots connected
+    through any instance meet; a socket reaching another instance is relayed there, login and all."""
+    cluster = services_of(ws.app).cluster
+    if cluster is None:
+        return False
+    from hexarena.server.seat_relay import relay_to
+
+    home = await cluster.home_url(ROLE)
+    return home is not None and await relay_to(ws, home, ws.url.path, max_frame=lobby.settings.max_frame_chars)
+
+
 def lobby_of(app: Any) -> Lobby | None:
     """The running app's lobby (None before start-up made it)."""
     lobby = getattr(app.state, "battlebot", None)
@@ -213,6 +227,8 @@ def lobby_of(app: Any) -> Lobby | None:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """The lobby lives as long as the server; at shutdown bots still waiting for a game are told (close 1001)."""
     services = services_of(app)
+    if services.cluster is not None:
+        services.cluster.want_home(ROLE)
     lobby = Lobby(services.manager, services.store, services.settings.battlebot)
     app.state.battlebot = lobby
     try:
@@ -222,6 +238,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 PREFIX = "/battlebot"
+#: The cluster-wide singleton this module's lobby is (``server.cluster`` homes).
+ROLE = "battlebot"
 router = APIRouter()
 for _path in ("/bots/{game}", f"{PREFIX}/bots/{{game}}"):
     router.add_api_route(

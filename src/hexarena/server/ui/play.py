@@ -38,6 +38,11 @@ class JoinRequest(BaseModel):
 async def play_socket(websocket: WebSocket, services: ServicesDep, token: str = "") -> None:
     await websocket.accept()
     found = services.manager.seat_of(token) if 0 < len(token) <= 200 else None
+    if found is None and services.cluster is not None and 0 < len(token) <= 200:
+        from hexarena.server.seat_relay import relay_seat
+
+        if await relay_seat(websocket, services.cluster, "/api/play", token):  # a match another instance plays
+            return
     player = found[0].players[found[1]] if found is not None else None
     if not isinstance(player, BrowserPlayer):  # unknown, over, or an HTTTX seat (its token belongs to /ws)
         await refuse(websocket, "unknown or expired token")

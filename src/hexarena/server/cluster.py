@@ -1,0 +1,358 @@
+"""Several ``hexarena serve`` instances on one Redis: who owns which live match, and its events for the others.
+
+Why Redis and why so little of it: the database already holds every game and its moves as they are played
+(``store.recorder``), so an instance that does not play a match can show it from there; what the database cannot
+give is *who is playing it right now* and *what just happened*. This module holds exactly that:
+
+- an **instance id** (host, pid and a random part: a restarted process is a new instance);
+- a **lease per live match**, ``match-lease:{id}`` = the owning instance, taken with ``SET NX PX`` before the
+  match's row is written, renewed every :attr:`Cluster.renew_every` seconds while the match runs and released
+  (only by its owner, compare-and-delete) once the match's end is stored. A lease that expired means its owner
+  is gone: another instance may claim it and take the match over (``server.failover``);
+- the match's **meta**, ``match-meta:{id}`` (its clock and heartbeat, what the database does not keep), so the
+  instance that takes it over can continue it with the same clock;
+- a **pub/sub channel per match**, ``match-events:{id}``: the owner publishes each move (the move itself, a few
+  hundred bytes, never the board) and the end; spectators on other instances rebuild the board from the stored
+  moves plus these (``server.remote_watch``). Publishing never waits on Redis: events are queued and sent in
+  pipelined batches by one task, so a match's move costs an append, not a round trip. Moves are published only
+  while somebody elsewhere watches: a watching instance keeps ``match-watched:{id}`` alive (:data:`WATCH_TTL`),
+  and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
+  its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
+
+- **one home per cluster-wide lobby** (``home:{role}``, e.g. ``home:battlebot``): a lease every instance tries
+  to take or renew with its renewals, so exactly one instance holds the battlebot lobby and the others relay
+  bot sockets to it (another takes over within a lease's life when it dies);
+- **where each instance is** (``instance-url:{instance}``, its ``--advertise-url``, refreshed with the renewals)
+  and **which match each seat token belongs to** (``seat-token:{sha256 of the token}``, never the token itself):
+  a person's seat socket that reaches an instance not playing its match is relayed to the one that does
+  (``server.seat_relay``).
+
+Without ``--redis-url`` none of this exists and the server is one process, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import redis.asyncio as redis
+
+from hexarena.store.recorder import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+#: Milliseconds a lease lives without renewal: an owner dead this long loses its matches.
+LEASE_MS = 4000
+#: Seconds between two renewals of every lease an instance holds (well inside ``LEASE_MS``).
+RENEW_EVERY = 1.0
+#: Seconds a match's meta is kept (a safety net: it is deleted with the lease when the match ends).
+META_TTL = 7 * 24 * 3600
+#: Seconds a ``match-watched`` key lives; a watching instance renews it every third of that.
+WATCH_TTL = 30
+#: Events queued for Redis at most; beyond it the oldest are dropped (Redis away: spectators elsewhere resync).
+MAX_PENDING = 100_000
+
+# Renew a lease while this instance holds it, take it again if it lapsed and nobody took it (Redis was away
+# longer than a lease: the match still runs here), give up when another instance holds it.
+_RENEW = """
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not holder then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0
+"""
+# Release (DEL) a lease only while this instance still holds it.
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+
+class ClusterUnavailable(StoreUnavailable):
+    """Redis does not answer: a new match can't be leased (HTTP 503, like a database that can't take it)."""
+
+
+def lease_key(match_id: str) -> str:
+    return f"match-lease:{match_id}"
+
+
+def meta_key(match_id: str) -> str:
+    return f"match-meta:{match_id}"
+
+
+def channel(match_id: str) -> str:
+    return f"match-events:{match_id}"
+
+
+def watched_key(match_id: str) -> str:
+    return f"match-watched:{match_id}"
+
+
+def token_key(token: str) -> str:
+    return "seat-token:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def url_key(instance: str) -> str:
+    return f"instance-url:{instance}"
+
+
+def new_instance_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class Cluster:
+    """This instance's view of the cluster: its Redis connection, its id, its leases, its event publisher."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        instance: str | None = None,
+        advertise_url: str | None = None,
+        lease_ms: int = LEASE_MS,
+        renew_every: float = RENEW_EVERY,
+    ) -> None:
+        self.url = url
+        self.instance = instance or new_instance_id()
+        #: how the other instances reach this one (``http://host:port``), for relayed seat sockets
+        self.advertise_url = advertise_url
+        self.lease_ms = lease_ms
+        self.renew_every = renew_every
+        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        #: matches whose lease this instance holds
+        self.owned: set[str] = set()
+        #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
+        self.watched: set[str] = set()
+        #: cluster-wide singletons this instance may hold (``home:{role}``), and whether it holds each now
+        self.homes: dict[str, bool] = {}
+        #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
+        self.on_lost: Callable[[str], None] | None = None
+        #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
+        self._pending: collections.deque[tuple[Any, ...]] = collections.deque(maxlen=MAX_PENDING)
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    # ----- life cycle -----
+
+    async def open(self) -> None:
+        """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
+        await self.redis.ping()
+        await self._advertise()
+        await self._renew_homes()
+        self._tasks = [
+            asyncio.create_task(self._renew_loop(), name="hexarena-cluster-renew"),
+            asyncio.create_task(self._publish_loop(), name="hexarena-cluster-publish"),
+        ]
+
+    async def close(self) -> None:
+        """Stop renewing; leases still held are left to expire (their matches' ends are being stored)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._flush_events(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        await self.redis.aclose()
+
+    # ----- leases -----
+
+    async def claim(self, match_id: str, meta: dict[str, Any] | None = None) -> bool:
+        """Take the lease of a match (a new one, or one whose owner is gone); False if somebody holds it.
+        ClusterUnavailable (HTTP 503) when Redis does not answer: no match starts that others can't see."""
+        try:
+            taken = await self.redis.set(lease_key(match_id), self.instance, nx=True, px=self.lease_ms)
+            if not taken:
+                return False
+            self.owned.add(match_id)
+            if meta is not None:
+                await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
+        except (redis.RedisError, OSError) as exc:
+            self.owned.discard(match_id)
+            raise ClusterUnavailable(f"Redis is unreachable ({exc}); try again in a few seconds") from exc
+        return True
+
+    async def release(self, match_id: str, *, keep_meta: bool = False) -> None:
+        """The match is over and its end stored: drop its lease and meta (only if the lease is still ours).
+        ``keep_meta``: the match is handed over (this instance stops), the next owner needs its clock."""
+        self.owned.discard(match_id)
+        try:
+            if await self._release(keys=[lease_key(match_id)], args=[self.instance]) and not keep_meta:
+                await self.redis.delete(meta_key(match_id))
+        except redis.RedisError:
+            log.warning("could not release the lease of match %s; it expires by itself", match_id, exc_info=True)
+
+    async def holds(self, match_id: str) -> bool:
+        """Whether this instance still holds the match's lease (True when Redis can't say: nobody else can take
+        a lease while Redis is away either)."""
+        try:
+            return bool(await self.redis.get(lease_key(match_id)) == self.instance)
+        except (redis.RedisError, OSError):
+            return True
+
+    async def owners(self, match_ids: list[str]) -> list[str | None]:
+        """The instance holding each match's lease (None: nobody, its owner is gone)."""
+        if not match_ids:
+            return []
+        found = await self.redis.mget([lease_key(m) for m in match_ids])
+        return [None if v is None else str(v) for v in found]
+
+    async def meta(self, match_id: str) -> dict[str, Any] | None:
+        text = await self.redis.get(meta_key(match_id))
+        return None if text is None else dict(json.loads(text))
+
+    async def _advertise(self) -> None:
+        if self.advertise_url:
+            await self.redis.set(url_key(self.instance), self.advertise_url, ex=max(10, int(10 * self.renew_every)))
+
+    def want_home(self, role: str) -> None:
+        """Take part in holding the cluster's one ``role`` (e.g. the battlebot lobby) from the next renewal on."""
+        self.homes.setdefault(role, False)
+
+    async def _renew_homes(self) -> None:
+        for role in list(self.homes):
+            held = await self._renew(keys=[f"home:{role}"], args=[self.instance, self.lease_ms])
+            if bool(held) != self.homes[role]:
+                log.warning("instance %s %s the %s home", self.instance, "holds" if held else "no longer holds", role)
+            self.homes[role] = bool(held)
+
+    async def home_url(self, role: str) -> str | None:
+        """``http://host:port`` of the instance holding ``role`` when it is another one; None: this one (or
+        nobody yet, or one that advertises no address), the caller serves it here."""
+        if self.homes.get(role):
+            return None
+        holder = await self.redis.get(f"home:{role}")
+        if holder is None or holder == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(holder)))
+        return None if url is None else str(url)
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.renew_every)
+            with contextlib.suppress(redis.RedisError, OSError):
+                await self._advertise()
+                await self._renew_homes()
+            ids = list(self.owned)
+            if not ids:
+                self.watched = set()
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for match_id in ids:
+                        await self._renew(keys=[lease_key(match_id)], args=[self.instance, self.lease_ms], client=pipe)
+                    pipe.mget([watched_key(m) for m in ids])
+                    *renewed, watchers = await pipe.execute()
+            except (redis.RedisError, OSError):
+                log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
+                continue
+            self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
+            for match_id, ok in zip(ids, renewed, strict=True):
+                if not ok and match_id in self.owned:
+                    log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
+                    self.owned.discard(match_id)
+                    if self.on_lost is not None:
+                        self.on_lost(match_id)
+
+    # ----- events -----
+
+    def publish(self, match_id: str, event: dict[str, Any]) -> None:
+        """Queue an event of a match for every instance (returns at once; one task sends them in order)."""
+        self._send("PUBLISH", channel(match_id), json.dumps(event, separators=(",", ":")))
+
+    def _send(self, *command: Any) -> None:
+        self._pending.append(command)
+        self._wake.set()
+
+    # ----- seat tokens -----
+
+    def add_token(self, token: str, match_id: str) -> None:
+        """A seat token of a match this instance plays: other instances relay its sockets here."""
+        self._send("SET", token_key(token), match_id, "EX", META_TTL)
+
+    def drop_token(self, token: str) -> None:
+        self._send("DEL", token_key(token))
+
+    async def seat_url(self, token: str) -> str | None:
+        """``http://host:port`` of the instance playing the match a seat token belongs to; None when no other
+        instance does (an unknown token, a match over, an owner that advertises no address or is this one)."""
+        match_id = await self.redis.get(token_key(token))
+        owner = None if match_id is None else await self.redis.get(lease_key(str(match_id)))
+        if owner is None or owner == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(owner)))
+        return None if url is None else str(url)
+
+    async def _publish_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._flush_events()
+            except (redis.RedisError, OSError):
+                log.warning("could not publish match events; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+                self._wake.set()
+
+    async def _flush_events(self) -> None:
+        while self._pending:
+            batch = list(self._pending)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for command in batch:
+                    pipe.execute_command(*command)
+                await pipe.execute()
+            for _ in batch:
+                self._pending.popleft()
+
+    @contextlib.asynccontextmanager
+    async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
+        """Subscribe to a match's events: a queue of them, filled from the moment this is entered (moves: once
+        the owner's next lease renewal saw the ``match-watched`` key this keeps alive meanwhile)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(channel(match_id))
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+        async def read() -> None:
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    queue.put_nowait(json.loads(message["data"]))
+
+        async def keep_watching() -> None:
+            while True:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
+                await asyncio.sleep(WATCH_TTL / 3)
+
+        tasks = [
+            asyncio.create_task(read(), name=f"hexarena-watch-{match_id}"),
+            asyncio.create_task(keep_watching(), name=f"hexarena-watching-{match_id}"),
+        ]
+        try:
+            yield queue
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe()
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+__all__ = [
+    "Cluster",
+    "ClusterUnavailable",
+    "channel",
+    "lease_key",
+    "meta_key",
+    "new_instance_id",
+    "token_key",
+    "url_key",
+    "watched_key",
+]

@@ -1,0 +1,167 @@
+"""Watching a match that another instance plays (several instances, ``--redis-url``).
+
+The spectator gets what it would get on the owning instance: a ``setup`` snapshot, a ``board_update`` per move
+and the ``end``. The snapshot comes from the shared database (the stored moves, replayed on the game's start);
+the moves after it come from the match's Redis channel (``server.cluster``), which carries each move, not the
+board: this instance plays it on its own copy of the position and builds the same update the owner's spectators
+get. Order of operations, and why nothing is missed: subscribe first, then read the store. A move published
+after the subscription arrives on the channel; one played before it is in the store, or was still in the owner's
+recorder queue (a fraction of a second): a move arriving with a ply beyond the position's is such a gap, filled
+from the store once the owner's recorder wrote it. A ``reset`` (another instance took the match over, after its
+owner was lost) or a gap that does not fill starts again from the store with a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from hexarena.core.registry import get_game
+from hexarena.referee.result import PlayedMove
+from hexarena.server import messages
+from hexarena.server.failover import as_played, contiguous, played_moves
+from hexarena.server.live import Send, Spectator
+from hexarena.store.records import UNFINISHED, GameRecord
+
+if TYPE_CHECKING:
+    from hexarena.server.cluster import Cluster
+    from hexarena.store import Store
+
+log = logging.getLogger(__name__)
+
+#: Seconds a gap between the store and the channel may take to fill before the watch starts again from the store.
+GAP_WAIT = 3.0
+#: Seconds without an event after which the store is asked whether the match is still running (its owner died
+#: and nobody announced anything yet, or the end was published before this instance subscribed).
+QUIET_CHECK = 5.0
+
+
+class RemoteWatch:
+    """Feeds one spectator from the store and the match's channel (see the module docstring)."""
+
+    def __init__(self, cluster: Cluster, store: Store, match_id: str, send: Send) -> None:
+        self.cluster = cluster
+        self.store = store
+        self.match_id = match_id
+        self.spectator = Spectator(send)
+        self.task: asyncio.Task[None] | None = None
+        self.game: Any = None
+        self.state: Any = None
+        self.moves: list[PlayedMove] = []
+        self.players: list[dict[str, Any]] = []
+
+    async def start(self) -> bool:
+        """Subscribe, send the snapshot, follow; False (nothing sent) when the store has no such game."""
+        ready: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.task = asyncio.create_task(self._run(ready), name=f"remote-watch-{self.match_id}")
+        return await ready
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+    async def _run(self, ready: asyncio.Future[bool]) -> None:
+        try:
+            async with self.cluster.events(self.match_id) as events:
+                record = await self.store.get_game(self.match_id)
+                if record is None:
+                    ready.set_result(False)
+                    return
+                ready.set_result(True)
+                if await self._load(record):
+                    await self._follow(events)
+        except Exception as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            else:
+                log.warning("watching match %s from another instance failed", self.match_id, exc_info=True)
+        finally:
+            self.spectator.push(None)
+
+    async def _load(self, record: GameRecord) -> bool:
+        """Position and snapshot from a stored record; False when the game is over (its end was sent too)."""
+        self.game = get_game(record.game)
+        self.players = [
+            {"name": p.name, "kind": p.kind, "spec": p.spec, "seat": i} for i, p in enumerate(record.players)
+        ]
+        self.moves = played_moves(record.moves)
+        state = self.game.new(**record.params)
+        for m in contiguous(record.moves):
+            state = self.game.play(state, self.game.parse(m.move))
+        self.state = state
+        self.spectator.push(messages.snapshot(self.match_id, self.game, state, self.moves, self.players))
+        if record.status in UNFINISHED:
+            return True
+        from hexarena.server.records import stored_end_messages
+
+        stored = await stored_end_messages(self.store, self.match_id)
+        if stored:
+            self.spectator.push(stored[-1])
+        return False
+
+    async def _reload(self) -> bool:
+        record = await self.store.get_game(self.match_id)
+        return record is not None and await self._load(record)
+
+    async def _follow(self, events: asyncio.Queue[dict[str, Any]]) -> None:
+        while not self.spectator.closed.is_set():
+            try:
+                event = await asyncio.wait_for(events.get(), QUIET_CHECK)
+            except TimeoutError:
+                record = await self.store.get_game(self.match_id)
+                if record is None or record.status not in UNFINISHED:
+                    await self._reload()
+                    return
+                continue
+            kind = event.get("type")
+            if kind == "end":
+                self.spectator.push(event)
+                return
+            if kind == "reset":
+                if not await self._reload():
+                    return
+            elif kind == "move" and not await self._move(event):
+                return
+
+    async def _move(self, event: dict[str, Any]) -> bool:
+        """Play a published move; False when the game turned out to be over while catching up."""
+        ply = int(event["ply"])
+        if ply < len(self.moves):
+            return True  # already in the snapshot (stored before the subscription took effect)
+        if ply > len(self.moves) and not await self._fill_gap(ply):
+            return await self._reload()
+        record = PlayedMove(
+            ply=ply,
+            seat=int(event["seat"]),
+            move=str(event["move"]),
+            timestamp=float(event["timestamp"]),
+            think_time=float(event["think_time"]),
+            evaluation=event.get("evaluation"),
+            considerations=event.get("considerations"),
+        )
+        self._play(record, event.get("clocks"))
+        return True
+
+    async def _fill_gap(self, ply: int) -> bool:
+        """Moves before ``ply`` from the store (the owner's recorder writes them within a fraction of a second)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GAP_WAIT
+        while loop.time() < deadline:
+            stored = await self.store.get_moves(self.match_id, after_ply=len(self.moves) - 1)
+            for m in stored:
+                if m.ply == len(self.moves) and m.ply < ply:
+                    self._play(as_played(m), None)
+            if len(self.moves) >= ply:
+                return True
+            await asyncio.sleep(0.1)
+        return False
+
+    def _play(self, record: PlayedMove, clocks: Any) -> None:
+        self.state = self.game.play(self.state, self.game.parse(record.move))
+        self.moves.append(record)
+        self.spectator.push(messages.update(self.match_id, self.game, record, self.state, clocks))
+
+
+__all__ = ["RemoteWatch"]

@@ -1,0 +1,239 @@
+"""Several instances on one PostgreSQL database and one Redis (issue 17): two real ``hexarena serve`` processes.
+
+A match created on instance A is watched over the WebSocket of instance B (the snapshot from the store, the moves
+from Redis pub/sub); ``kill -9`` of the instance playing a match makes the other take it over (its lease expires)
+and finish it from the stored moves, or end it ``interrupted`` when its players can't be reached from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from procs import Person, ServeProcess, people_game, play_turns
+from websockets.asyncio.client import ClientConnection, connect
+
+REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
+    pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
+]
+
+#: A Hex match between two built-in searches that each think ~0.2 s a move: it lasts long enough to be watched
+#: from elsewhere and to lose its instance in the middle.
+HEX_MATCH = {
+    "game": "hex",
+    "params": {"size": 9},
+    "players": ["builtin:mcts", "builtin:mcts"],
+    "clock": {"type": "turn", "seconds": 0.25},
+}
+
+
+def instances(database_url: str, tmp_path: Path, n: int = 2) -> list[ServeProcess]:
+    return [
+        ServeProcess(
+            database_url,
+            tmp_path / f"data{i}",
+            tmp_path / f"serve{i}.log",
+            extra=("--redis-url", REDIS_URL),
+        )
+        for i in range(n)
+    ]
+
+
+@contextlib.asynccontextmanager
+async def two_instances(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
+    """Instances A and B started, a match of HEX_MATCH created on A; stopped at the end."""
+    a, b = instances(database_url, tmp_path)
+    await asyncio.gather(a.start(), b.start())
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def hex_match(server: ServeProcess) -> str:
+    r = await server.post("/api/matches", HEX_MATCH)
+    assert r.status_code == 200, r.text
+    return str(r.json()["game_id"])
+
+
+async def once_over(server: ServeProcess, game_id: str, timeout: float = 10.0) -> dict[str, Any]:
+    """The game's record once it is no longer running (or after ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        record: dict[str, Any] = (await server.get(f"/games/{game_id}")).json()
+        if record["status"] != "running" or time.monotonic() > deadline:
+            return record
+        await asyncio.sleep(0.2)
+
+
+async def watch(ws: ClientConnection, timeout: float = 120.0) -> list[dict[str, Any]]:
+    """Every message of a spectator socket until the end (or the socket closes)."""
+    out: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            text = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+        except Exception:
+            break
+        msg = json.loads(text)
+        out.append(msg)
+        if msg.get("type") == "end":
+            break
+    return out
+
+
+def replay(messages: list[dict[str, Any]]) -> list[str]:
+    """The moves a spectator saw, in order: each ``setup`` (again after a takeover) restarts from its list."""
+    moves: list[str] = []
+    for msg in messages:
+        if msg["type"] == "setup":
+            moves = [m["move"] for m in msg["moves"]]
+        elif msg["type"] == "board_update":
+            assert msg["ply"] == len(moves), (msg["ply"], len(moves))
+            moves.append(msg["move"])
+    return moves
+
+
+async def test_a_match_on_one_instance_is_watched_on_another(database_url: str, tmp_path: Path) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        game_id = await hex_match(a)
+        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+            seen = await watch(ws)
+        assert seen[0]["type"] == "setup" and seen[-1]["type"] == "end", [m["type"] for m in seen]
+        assert any(m["type"] == "board_update" for m in seen)
+        record = (await a.get(f"/games/{game_id}")).json()
+        assert record["status"] == "finished"
+        assert replay(seen) == [m["move"] for m in record["moves"]]
+        assert seen[-1]["winner_seat"] == record["winner"]
+        # the same record through B (the database is shared)
+        assert (await b.get(f"/games/{game_id}")).json()["moves"] == record["moves"]
+
+
+async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(database_url: str, tmp_path: Path) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        game_id = await hex_match(a)
+        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+            seen: list[dict[str, Any]] = []
+            while sum(m["type"] == "board_update" for m in seen) < 6:  # the match is well under way on A
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+            a.kill9()
+            killed = time.monotonic()
+            seen += await watch(ws)
+        assert seen[-1]["type"] == "end", [m["type"] for m in seen]
+        taken_over = [m for m in seen if m["type"] == "setup"]
+        assert len(taken_over) >= 2, "the spectator on B was sent a fresh snapshot when B took the match over"
+        record = (await b.get(f"/games/{game_id}")).json()
+        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+        plies = [m["ply"] for m in record["moves"]]
+        assert plies == list(range(len(plies)))
+        assert replay(seen) == [m["move"] for m in record["moves"]]
+        print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
+
+
+async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
+    """A rolling restart: SIGINT of A ends nothing that B can continue; B finishes it."""
+    async with two_instances(database_url, tmp_path) as (a, b):
+        game_id = await hex_match(a)
+        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+            seen: list[dict[str, Any]] = []
+            while sum(m["type"] == "board_update" for m in seen) < 4:
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+            a.stop()
+            assert a.proc is not None and a.proc.returncode != 70  # not a forced exit (SIGINT exits 1: "Aborted!")
+            seen += await watch(ws)
+        record = (await b.get(f"/games/{game_id}")).json()
+        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+        assert "handed over" in (tmp_path / "serve0.log").read_text()
+        assert replay(seen) == [m["move"] for m in record["moves"]]
+
+
+async def test_a_match_between_people_ends_interrupted_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        game_id, x, o = await people_game(a)
+        plies = await play_turns(x, o, 5)
+        await asyncio.sleep(0.5)  # flushed by A's recorder
+        a.kill9()
+        record = await once_over(b, game_id)
+        assert record["status"] == "interrupted" and record["winner"] is None
+        assert len(record["moves"]) == plies
+        assert "cannot be reached from another instance" in record["reason"]
+
+
+async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(
+    database_url: str, tmp_path: Path
+) -> None:
+    a, b = instances(database_url, tmp_path)
+    await a.start()
+    try:
+        game_id, x, o = await people_game(a)
+        await play_turns(x, o, 3)
+        await b.start()  # a second instance starting up: A's match is leased, so it is not swept
+        await asyncio.sleep(3)  # a failover scan or two on B
+        assert (await b.get(f"/games/{game_id}")).json()["status"] == "running"
+        await play_turns(x, o, 2)  # and it goes on, on A
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner(
+    database_url: str, tmp_path: Path
+) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        r = await a.post("/game/new", {"player_x": {"type": "human"}, "player_o": {"type": "human"}})
+        body = r.json()
+        game_id = body["game_id"]
+        x = Person(await connect(b.ws(f"/ws?token={body['token_x']}")), 0)  # both people come in through B
+        o = Person(await connect(b.ws(f"/ws?token={body['token_o']}")), 1)
+        plies = await play_turns(x, o, 4)
+        await asyncio.sleep(0.5)
+        assert len((await b.get(f"/games/{game_id}")).json()["moves"]) == plies
+        # a second socket for a seat is refused by the owner, through the relay too
+        second = await connect(b.ws(f"/ws?token={body['token_x']}"))
+        assert json.loads(await asyncio.wait_for(second.recv(), 10))["type"] == "nope"
+        await second.close()
+        await x.ws.close()  # leaving forfeits, as on the owner itself
+        record = await once_over(a, game_id)
+        assert record["status"] == "finished" and record["winner"] == 1, record
+        async with connect(b.ws("/ws?token=nonsense")) as unknown:  # refused as before
+            assert json.loads(await asyncio.wait_for(unknown.recv(), 10))["reason"] == "unknown or expired token"
+        await o.ws.close()
+
+
+class Address:
+    """What the battlebot test helpers need of a server."""
+
+    def __init__(self, server: ServeProcess) -> None:
+        self.host = f"127.0.0.1:{server.port}"
+        self.http = server.url
+
+
+async def test_battlebot_bots_connected_to_different_instances_are_matched(database_url: str, tmp_path: Path) -> None:
+    from battlebot.bbhelp import connect as bb_connect
+    from battlebot.bbhelp import play_random, register
+
+    async with two_instances(database_url, tmp_path) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
+        one = await register(Address(a), "tictactoe", "one")
+        two = await register(Address(b), "tictactoe", "two")  # the database is shared: either instance registers
+        first = await bb_connect(Address(a), one)
+        second = await bb_connect(Address(b), two)
+        ends = await asyncio.wait_for(asyncio.gather(play_random(first, 1), play_random(second, 2)), 60)
+        assert all(e["state"]["complete"] for e in ends)
+        games = (await a.get("/games?game=tictactoe")).json()
+        assert len(games) == 1 and {p["name"] for p in games[0]["players"]} == {"one", "two"}
+        await first.close()
+        await second.close()

@@ -1,0 +1,104 @@
+"""Match leases and events in a real Redis (``server.cluster``): one holder at a time, renewed while held, released
+only by its holder, taken over once expired (and the old holder told), events only to who subscribed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from hexarena.server.cluster import Cluster, lease_key, watched_key
+
+REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+
+
+@pytest.fixture
+async def pair() -> AsyncIterator[tuple[Cluster, Cluster]]:
+    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.1)
+    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.1)
+    try:
+        await a.open()
+        await b.open()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+async def test_one_holder_renewed_while_held_released_only_by_it(pair: tuple[Cluster, Cluster]) -> None:
+    a, b = pair
+    match = uuid.uuid4().hex
+    assert await a.claim(match, {"clock": {"kind": "turn", "seconds": 1.0}})
+    assert not await b.claim(match)
+    await asyncio.sleep(1.2)  # twice the lease's life: renewed meanwhile
+    assert await b.owners([match]) == [a.instance]
+    await b.release(match)  # not b's to release
+    assert await a.owners([match]) == [a.instance]
+    assert await b.meta(match) == {"clock": {"kind": "turn", "seconds": 1.0}}
+    await a.release(match)
+    assert await a.owners([match]) == [None]
+    assert await a.meta(match) is None
+
+
+async def test_an_expired_lease_is_taken_over_and_its_old_holder_told(pair: tuple[Cluster, Cluster]) -> None:
+    a, b = pair
+    match = uuid.uuid4().hex
+    lost: list[str] = []
+    a.on_lost = lost.append
+    assert await a.claim(match)
+    # as if a had been cut off from Redis past the lease's life and b had claimed the match meanwhile
+    await b.redis.set(lease_key(match), b.instance, px=b.lease_ms)
+    b.owned.add(match)
+    for _ in range(50):
+        if lost:
+            break
+        await asyncio.sleep(0.05)
+    assert lost == [match] and match not in a.owned
+    assert not await a.holds(match) and await b.holds(match)
+    await b.release(match)
+
+
+async def test_events_reach_subscribers_and_watched_matches_are_known_to_their_owner(
+    pair: tuple[Cluster, Cluster],
+) -> None:
+    a, b = pair
+    match = uuid.uuid4().hex
+    assert await a.claim(match)
+    assert match not in a.watched
+    async with b.events(match) as events:
+        for _ in range(50):  # the owner's next renewal sees the watcher's key
+            if match in a.watched:
+                break
+            await asyncio.sleep(0.05)
+        assert match in a.watched
+        a.publish(match, {"type": "move", "ply": 0})
+        assert await asyncio.wait_for(events.get(), 5) == {"type": "move", "ply": 0}
+    await a.redis.delete(watched_key(match))
+    await a.release(match)
+
+
+async def test_a_lapsed_lease_nobody_took_is_taken_again_by_its_holder(pair: tuple[Cluster, Cluster]) -> None:
+    """Redis away longer than a lease (here: the key vanished): the match still runs on its holder, which keeps
+    it unless another instance took it first."""
+    a, _ = pair
+    match = uuid.uuid4().hex
+    lost: list[str] = []
+    a.on_lost = lost.append
+    assert await a.claim(match)
+    await a.redis.delete(lease_key(match))
+    await asyncio.sleep(0.5)  # renewals
+    assert await a.holds(match) and lost == []
+    await a.release(match)
+
+
+async def test_claiming_without_redis_is_a_503() -> None:
+    from hexarena.server.cluster import ClusterUnavailable
+
+    cluster = Cluster("redis://127.0.0.1:1")  # nothing listens there
+    with pytest.raises(ClusterUnavailable):
+        await cluster.claim(uuid.uuid4().hex)
+    await cluster.redis.aclose()
