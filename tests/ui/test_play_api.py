@@ -297,7 +297,14 @@ async def test_a_rematch_is_answered_by_the_other_person_only(server: str) -> No
         assert (await client.post(url, json={"token": tokens["X"]})).json()["declined"] is True
         # bob offers in turn, ann accepts: each gets a new token of the other seat
         await client.post(url, json={"token": tokens["O"], "action": "offer"})
-        accepted = (await client.post(url, json={"token": tokens["X"], "action": "accept"})).json()
+        both = await asyncio.gather(  # two clicks at once: one new game
+            *(client.post(url, json={"token": tokens["X"], "action": "accept"}) for _ in range(2))
+        )
+        assert all(r.status_code == 200 for r in both)
+        live = (await client.get(f"{server}/api/matches/live")).json()
+        assert len(live) == 1
+        accepted = (await client.post(url, json={"token": tokens["X"]})).json()
+        assert accepted["game_id"] == live[0]["game_id"]
         assert accepted["seat"] == "O" and accepted["game_id"] and len(accepted["token"]) >= 32
         bobs = (await client.post(url, json={"token": tokens["O"]})).json()
         assert bobs["seat"] == "X" and bobs["game_id"] == accepted["game_id"] and bobs["token"] != accepted["token"]

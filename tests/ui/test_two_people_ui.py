@@ -84,7 +84,9 @@ def test_the_creator_waits_with_an_invite_link_and_the_friend_joins_by_it(
     third.context.close()
 
 
-def test_a_rematch_offer_reaches_the_other_person_who_accepts_it(page: Any, friend: Any, server: str) -> None:
+def test_a_rematch_offer_reaches_the_other_person_who_accepts_it(
+    page: Any, friend: Any, server: str, shot: Any
+) -> None:
     """One person clicks Rematch; the other's page says so with Accept and Decline; Accept starts the new game
     with the colours swapped and takes both pages to it."""
     old_id = invite_game(page, server, "ann", "bob")
@@ -99,7 +101,14 @@ def test_a_rematch_offer_reaches_the_other_person_who_accepts_it(page: Any, frie
     page.wait_for_selector("#rematch:text('Rematch offered')")
     friend.wait_for_selector("#rematch-offer:has-text('ann offers a rematch')")
     assert friend.is_visible("#rematch-decline")
+    shot(friend, "rematch-offer-phone")
     assert not axe_violations(friend)
+    friend.click("#rematch-decline")  # no; then asked again, yes
+    page.wait_for_selector("#rematch-offer:has-text('bob declined the rematch')")
+    page.wait_for_selector("#rematch:text('Rematch'):not([disabled])")
+    friend.wait_for_selector("#rematch-offer:has-text('You declined')")
+    page.click("#rematch")
+    friend.wait_for_selector("#rematch-accept")
     friend.focus("#rematch-accept")
     friend.keyboard.press("Enter")  # keyboard reachable
     for pg in (page, friend):

@@ -40,6 +40,8 @@ class Rematch:
     game_id: str | None = None
     #: the old seat -> that person's token of the new game (where they play the other seat)
     tokens: dict[Seat, str] = field(default_factory=dict)
+    #: the new game is being created: a second accept arriving meanwhile must not create another
+    starting: bool = False
 
 
 class RematchRequest(BaseModel):
@@ -74,9 +76,15 @@ def view(live: LiveMatch, seat: Seat) -> dict[str, Any]:
 
 async def start_rematch(manager: MatchManager, live: LiveMatch, rematch: Rematch) -> None:
     """The new game: the same people, each in the other seat, with the same game, parameters and clock."""
+    if rematch.starting or rematch.game_id is not None:
+        return  # both accepted at once: one new game (the other page finds it on its next poll)
+    rematch.starting = True
     config = live.referee.config
     people = [BrowserPlayer(live.players[1].name), BrowserPlayer(live.players[0].name)]
-    new = await manager.create(live.game, people, params=dict(config.params), clock=config.clock)
+    try:
+        new = await manager.create(live.game, people, params=dict(config.params), clock=config.clock)
+    finally:
+        rematch.starting = False
     rematch.game_id = new.match_id
     rematch.tokens = {0: new.tokens[1], 1: new.tokens[0]}
 
@@ -88,7 +96,7 @@ async def rematch(game_id: str, body: RematchRequest, services: ServicesDep) -> 
     if live is None:
         if manager.live.get(game_id) is not None:
             raise HTTPException(status_code=409, detail="the game is not over yet")
-        raise HTTPException(status_code=404, detail=f"no finished game {game_id!r} to replay")
+        raise HTTPException(status_code=404, detail=f"no finished game {game_id!r}")
     seat = seat_by_token(live, body.token)
     if not all(isinstance(p, BrowserPlayer) for p in live.players) or len(live.tokens) != 2:
         raise HTTPException(status_code=409, detail="a rematch is offered here between two people only")
@@ -96,16 +104,16 @@ async def rematch(game_id: str, body: RematchRequest, services: ServicesDep) -> 
     if body.action == "offer":
         if current is None or current.declined:
             live.rematch = Rematch(by=seat)
-        elif current.by != seat and current.game_id is None:  # both asked: that is an accept
+        elif current.by != seat:  # both asked: that is an accept
             await start_rematch(manager, live, current)
     elif body.action in ("accept", "decline"):
         if current is None or current.by == seat or current.declined:
             raise HTTPException(status_code=409, detail="there is no rematch offer from your opponent to answer")
         if body.action == "decline":
-            if current.game_id is not None:
+            if current.game_id is not None or current.starting:
                 raise HTTPException(status_code=409, detail="the rematch was already accepted")
             current.declined = True
-        elif current.game_id is None:
+        else:
             await start_rematch(manager, live, current)
     return view(live, seat)
 
