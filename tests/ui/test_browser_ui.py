@@ -8,12 +8,14 @@ resigns (inline confirm) and the stored game records it. Every page is screensho
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
 from typing import Any
 
 import httpx
+from websockets.sync.client import connect as ws_connect
 
 
 def create(
@@ -159,29 +161,36 @@ def test_hex_game_to_the_end_by_clicks(page: Any, server: str, shot: Any) -> Non
     assert "wins" in page.text_content("#result")
 
 
-def test_spectator_follows_live_bot_game_to_its_end(page: Any, server: str, shot: Any) -> None:
+def test_spectator_follows_a_live_game_move_by_move_to_its_end(page: Any, server: str, shot: Any) -> None:
+    """The watch page of a live game shows each move as it is played, then the result. The test plays one seat
+    itself over the seat socket, so the game is live for as long as the test needs (a game between two bots
+    could end before the page opened on a loaded machine, and a finished game is shown as a replay instead)."""
     r = httpx.post(
         f"{server}/api/matches",
-        # 11x11 at 0.2 s a move: a game that lasts many seconds (on small boards today's mcts proves the win
-        # early and then moves at once; a game over before the page opens is shown as a replay, not followed live)
-        json={
-            "game": "hex",
-            "params": {"size": 11},
-            "players": ["builtin:mcts", "builtin:mcts"],
-            "clock": {"type": "turn", "seconds": 0.2},
-        },
+        json={"game": "hex", "params": {"size": 5}, "players": ["browser:ann", "builtin:random"]},
     )
     assert r.status_code == 200, r.text
-    game_id = r.json()["game_id"]
+    game_id, token = r.json()["game_id"], next(iter(r.json()["tokens"].values()))
     page.goto(f"{server}/ui/#/watch/{game_id}")
-    page.wait_for_selector(".moves .mv")
-    seen_live = page.evaluate("() => document.querySelectorAll('.moves .mv').length")
-    page.wait_for_function("() => !document.querySelector('#result').hidden", timeout=60000)
+    page.wait_for_selector("#result", state="attached")
+    shown = "() => document.querySelectorAll('.moves .mv').length"
+    played = 0
+    with ws_connect("ws" + server[len("http") :] + f"/api/play?token={token}") as seat:
+        while True:
+            msg = json.loads(seat.recv(timeout=15))
+            if msg["type"] == "end":
+                break
+            if msg["type"] != "your_turn":
+                continue
+            # the page shows every move so far (mine and the bot's replies) before the next one is played
+            page.wait_for_function(f"() => ({shown})() >= {2 * played}", timeout=15000)
+            played += 1
+            seat.send(json.dumps({"type": "move", "move": msg["legal"]["moves"][0]["move"]}))
+    page.wait_for_function("() => !document.querySelector('#result').hidden", timeout=15000)
     shot(page, "watch-hex-end")
     stored = record(server, game_id)
-    assert page.evaluate("() => document.querySelectorAll('.moves .mv').length") == len(stored["moves"])
-    assert seen_live < len(stored["moves"]), "the page saw no move arrive live"
-    assert "wins" in page.text_content("#result")
+    assert page.evaluate(shown) == len(stored["moves"])
+    assert played >= 3 and "wins" in page.text_content("#result")
 
 
 def test_htttx_turn_by_two_clicks(page: Any, server: str, shot: Any) -> None:
