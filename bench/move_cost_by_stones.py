@@ -35,9 +35,7 @@ from server_throughput import cpu_seconds, free_port, process, wait_up
 #: A spiral-filling bot that does not look at the stones: both seats fill the same spiral, so the board is always
 #: its first ``len(cells)`` cells and the answer is the next two.
 O1_BOT = """
-import sys, gc, os
-if os.environ.get("BENCH_GC") == "freeze": gc.freeze()
-elif os.environ.get("BENCH_GC"): gc.set_threshold(*map(int, os.environ["BENCH_GC"].split(",")))
+import sys
 from hexarena.bots.sdk import BaseBot, Coord, run
 
 SPIRAL = sorted(
