@@ -7,10 +7,12 @@ The same set-up as ``bench/server_throughput.py`` (the game server and one SDK b
 a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
 the turns played in it, so game set-up and teardown are outside both figures.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3]
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--spectators 0 [--no-deflate]]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
+With ``--spectators N`` each game also has N spectators (in this process, not measured) whose updates the game
+server encodes and sends every move.
 """
 
 from __future__ import annotations
@@ -33,9 +35,7 @@ from server_throughput import cpu_seconds, free_port, process, wait_up
 #: A spiral-filling bot that does not look at the stones: both seats fill the same spiral, so the board is always
 #: its first ``len(cells)`` cells and the answer is the next two.
 O1_BOT = """
-import sys, gc, os
-if os.environ.get("BENCH_GC") == "freeze": gc.freeze()
-elif os.environ.get("BENCH_GC"): gc.set_threshold(*map(int, os.environ["BENCH_GC"].split(",")))
+import sys
 from hexarena.bots.sdk import BaseBot, Coord, run
 
 SPIRAL = sorted(
@@ -56,7 +56,7 @@ DEPTHS = (("100 stones", 50), ("1,000 stones", 500))
 
 
 async def sample(server: str, gpid: int, bpid: int, games: int, until: int) -> list[tuple[float, float, float]]:
-    """(mean turns played, game server CPU s, bot server CPU s) every ~50 ms until the games are past ``until``."""
+    """(mean turns played, game server CPU s, bot server CPU s) every ~20 ms until the games are past ``until``."""
     out: list[tuple[float, float, float]] = []
     async with httpx.AsyncClient(timeout=30) as client:
         while True:
@@ -67,7 +67,7 @@ async def sample(server: str, gpid: int, bpid: int, games: int, until: int) -> l
             out.append((sum(m["ply"] for m in live) / len(live), g, b))
             if out[-1][0] > until:
                 return out
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
 
 
 def window_cost(samples: list[tuple[float, float, float]], centre: int, half: int, games: int) -> tuple[float, float]:
@@ -80,8 +80,23 @@ def window_cost(samples: list[tuple[float, float, float]], centre: int, half: in
     return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6
 
 
-async def one_run(games: int, turns: int, window: int) -> list[tuple[float, float]]:
-    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]."""
+async def watch(server: str, game_id: str, deflate: bool = True) -> int:
+    """Follow one game as a spectator (``WS /spectate/<id>``) to its end; returns the messages received.
+    ``deflate``: offer permessage-deflate, as browsers do (the server then compresses every update)."""
+    from websockets.asyncio.client import connect
+
+    url = server.replace("http://", "ws://") + f"/spectate/{game_id}"
+    received = 0
+    async with connect(url, max_size=None, compression="deflate" if deflate else None) as ws:
+        async for _ in ws:
+            received += 1
+    return received
+
+
+async def one_run(
+    games: int, turns: int, window: int, spectators: int = 0, deflate: bool = True
+) -> list[tuple[float, float]]:
+    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]; ``spectators`` follow each game."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
@@ -102,16 +117,23 @@ async def one_run(games: int, turns: int, window: int) -> list[tuple[float, floa
                 for r in created:
                     if r.status_code != 200:
                         raise SystemExit(f"POST /game/new answered {r.status_code}: {r.text}")
+                ids = [r.json()["game_id"] for r in created]
+                watchers = [asyncio.create_task(watch(server, gid, deflate)) for gid in ids for _ in range(spectators)]
                 samples = await sample(server, gproc.pid, bproc.pid, games, DEPTHS[-1][1] + window)
+                for task in watchers:
+                    task.cancel()
+                await asyncio.gather(*watchers, return_exceptions=True)
     return [window_cost(samples, centre, window, games) for _, centre in DEPTHS]
 
 
-async def main(games: int, turns: int, window: int, repeat: int) -> None:
+async def main(games: int, turns: int, window: int, repeat: int, spectators: int, deflate: bool) -> None:
     begun = time.perf_counter()
-    runs = [await one_run(games, turns, window) for _ in range(repeat)]
+    runs = [await one_run(games, turns, window, spectators, deflate) for _ in range(repeat)]
     elapsed = time.perf_counter() - begun
+    watched = f", {spectators} spectator(s) a game{'' if deflate else ' without deflate'}" if spectators else ""
     print(
-        f"{games} concurrent games of {turns} turns, CPU per move (2 stones) over +-{window} turns, median of {repeat}:"
+        f"{games} concurrent games of {turns} turns{watched}, CPU per move (2 stones) over +-{window} turns, "
+        f"median of {repeat}:"
     )
     print(f"{'':>14} {'game server':>12} {'bot server':>12}")
     figures = []
@@ -131,5 +153,7 @@ if __name__ == "__main__":
     ap.add_argument("--turns", type=int, default=520)
     ap.add_argument("--window", type=int, default=20, help="turns either side of 50 and 500 to measure over")
     ap.add_argument("--repeat", type=int, default=3, help="runs; each figure is their median (a busy machine is noisy)")
+    ap.add_argument("--spectators", type=int, default=0, help="spectators following each game (WS /spectate)")
+    ap.add_argument("--no-deflate", action="store_true", help="spectators do not offer permessage-deflate")
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.turns, args.window, args.repeat))
+    asyncio.run(main(args.games, args.turns, args.window, args.repeat, args.spectators, not args.no_deflate))

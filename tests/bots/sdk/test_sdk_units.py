@@ -326,3 +326,13 @@ async def test_our_servers_move_requests_are_read_without_decoding_their_board(
         assert req.board == {(q, r): Player("xo"[p]) for (q, r), p in state.cells.items()}
         assert req.packet.move_time_limit == 1.5 and len(req.packet.previous) == 1
     assert max(seen) < 400  # the packet without its board, never the board
+
+
+def test_a_session_without_boards_remembers_no_stones_to_match() -> None:
+    """Requests without a board (the spec's dialect) leave nothing to confirm a later board against: the session
+    keeps no growing list of the game's stones for it."""
+    s = SessionState()
+    for i in range(1, 30):
+        s.begin_move_request(_req("o", [_mv("x", (i, 0), (i, 1))]))
+        s.commit_own_move(Player.O, [Coord(q=-i, r=0), Coord(q=-i, r=1)])
+    assert len(s.cells) == 1 + 4 * 29 and s._since == []

@@ -281,3 +281,24 @@ def test_from_cells_mid_game_counts_turns_against_the_limit() -> None:
     assert HTTTX.from_cells([(0, 0, 0)], 1, turns=5, turn_limit=5).to_move_seat is None
     with pytest.raises(ConfigError, match="turns"):
         HTTTX.from_cells([(0, 0, 0)], 1, turns=-1)
+
+
+def test_the_json_cells_are_built_move_by_move_and_always_match_the_stones() -> None:
+    """``to_json``'s cells (every spectator update carries them) are the parent's plus the stones of the move,
+    equal to a view built from all the stones, for wins by a turn's first stone too; only the newest viewed
+    position keeps its list, and a caller changing its copy changes nothing."""
+
+    from hexarena.games.htttx.board import SIDES
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = HTTTX.new(win_distance=3 if seed % 2 else 4)
+        root = state
+        while HTTTX.outcome(state) is None:
+            parent, state = state, HTTTX.play(state, HTTTX.random_move(state, rng))
+            cells = HTTTX.to_json(state)["cells"]
+            assert cells == [{"q": q, "r": r, "p": SIDES[s]} for (q, r), s in state.cells.items()]
+            assert HTTTX.spectator_extras(state, None)["board"]["cells"] == cells
+            assert parent._view is None or parent is root
+            cells.append({"q": 99, "r": 99, "p": "x"})
+            assert len(HTTTX.to_json(state)["cells"]) == len(state.cells)

@@ -187,7 +187,8 @@ class SessionState:
                         self._board = self._objs = self._truth = None
                     cells[key] = side
                     added.append((piece.q, piece.r, side))
-        self._since += added
+        if self._truth is not None:  # (without a board to match them against, nothing to remember)
+            self._since += added
         if board is not None or packet.board is not None:
             truth = board if board is not None else cells_from_wire(packet.board.cells)  # type: ignore[union-attr]
             base = getattr(truth, "base", None)
@@ -251,7 +252,8 @@ class SessionState:
                 self._board = self._objs = self._truth = None
             self.cells[(p.q, p.r)] = side
             added.append((p.q, p.r, side))
-        self._since += added
+        if self._truth is not None:
+            self._since += added
         self._follow(added)
 
     # ----- views for the bot -----

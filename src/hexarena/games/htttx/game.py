@@ -197,7 +197,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return state_view(
             self,
             state,
-            cells=[{"q": q, "r": r, "p": SIDES[seat]} for (q, r), seat in state.cells.items()],
+            cells=cells_view(state),
             winner=None if state.winner is None else SIDES[state.winner],
             win_line=None if state.win_line is None else [[q, r] for q, r in state.win_line],
             turns=state.turns,
@@ -242,7 +242,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
         if view is not None and isinstance(view.get("cells"), list):
             return {"board": {"cells": view["cells"]}}
-        return {"board": {"cells": [{"q": q, "r": r, "p": SIDES[s]} for (q, r), s in state.cells.items()]}}
+        return {"board": {"cells": cells_view(state)}}
 
     def battlebot_shape(self) -> BattlebotShape[HtttxState, Move]:
         from hexarena.games.htttx.battlebot import shape
@@ -260,3 +260,27 @@ HTTTX = HtttxGame()
 
 if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
     _CHECKED: Game[HtttxState, Move] = HTTTX
+
+
+def cells_view(state: HtttxState) -> list[dict[str, Any]]:
+    """``[{"q", "r", "p"}, ...]`` of every stone in placement order: a new list, of dicts callers must not change.
+
+    Spectators get this with every move (``to_json`` and Hivemaker's ``board``), so building it from all the
+    stones made a spectated move O(stones) of Python work (~0.7 ms at 1,000 stones). The newest state viewed
+    keeps its list; its child's is that list's copy (one C-level pass) plus the dicts of the stones its move
+    added, and the parent lets go of its own, so a game holds one list, not one per position.
+    """
+    view = state._view
+    if view is None:
+        parent = state.parent
+        before = parent._view if parent is not None else None
+        move = state.last_move
+        if before is not None and move is not None and parent is not None and parent.to_move_seat is not None:
+            side = SIDES[parent.to_move_seat]
+            view = before.copy()
+            view.extend({"q": q, "r": r, "p": side} for q, r in move[: state.stones_added])
+            object.__setattr__(parent, "_view", None)
+        else:
+            view = [{"q": q, "r": r, "p": SIDES[seat]} for (q, r), seat in state.cells.items()]
+        object.__setattr__(state, "_view", view)
+    return view.copy()

@@ -60,6 +60,8 @@ class HtttxState:
     _cursor: _Cursor | None = field(default=None, repr=False)
     _cells: Mapping[Coord, int] | None = field(default=None, repr=False)
     _history: tuple[Move, ...] | None = field(default=None, repr=False)
+    #: the cells as ``to_json`` lists them, cached on the newest state viewed (see ``HtttxGame.cells_view``)
+    _view: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     # ----- derived views -----
 
@@ -207,6 +209,7 @@ def make_child(parent: HtttxState, move: Move, board: Board, added: int) -> Httt
         _cursor=parent._cursor,
         _cells=None,
         _history=None,
+        _view=None,
     )
     return child
 
