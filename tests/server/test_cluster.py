@@ -52,10 +52,12 @@ def instances(database_url: str, tmp_path: Path, n: int = 2) -> list[ServeProces
 
 
 @contextlib.asynccontextmanager
-async def two_instances(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
-    """Instances A and B started, a match of HEX_MATCH created on A; stopped at the end."""
+async def two_instances(
+    database_url: str, tmp_path: Path, *, start_b: bool = True
+) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
+    """Instances A and B started (B only if ``start_b``: the test starts it later); both stopped at the end."""
     a, b = instances(database_url, tmp_path)
-    await asyncio.gather(a.start(), b.start())
+    await asyncio.gather(a.start(), b.start()) if start_b else await a.start()
     try:
         yield a, b
     finally:
@@ -175,18 +177,13 @@ async def test_a_match_between_people_ends_interrupted_on_the_other_instance(dat
 async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(
     database_url: str, tmp_path: Path
 ) -> None:
-    a, b = instances(database_url, tmp_path)
-    await a.start()
-    try:
+    async with two_instances(database_url, tmp_path, start_b=False) as (a, b):
         game_id, x, o = await people_game(a)
         await play_turns(x, o, 3)
         await b.start()  # a second instance starting up: A's match is leased, so it is not swept
         await asyncio.sleep(3)  # a failover scan or two on B
         assert (await b.get(f"/games/{game_id}")).json()["status"] == "running"
         await play_turns(x, o, 2)  # and it goes on, on A
-    finally:
-        a.stop()
-        b.stop()
 
 
 async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner(
@@ -237,3 +234,36 @@ async def test_battlebot_bots_connected_to_different_instances_are_matched(datab
         assert len(games) == 1 and {p["name"] for p in games[0]["players"]} == {"one", "two"}
         await first.close()
         await second.close()
+
+
+async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops(
+    database_url: str, tmp_path: Path
+) -> None:
+    """An instance starting up used to resume every running API tournament, those of live instances too."""
+    async with two_instances(database_url, tmp_path, start_b=False) as (a, b):
+        body = {
+            "game": "hex",
+            "params": {"size": 9},
+            "players": ["builtin:uct", "builtin:uct"],
+            "names": ["one", "two"],
+            "games_per_pairing": 4,
+            "clock": {"kind": "turn", "seconds": 0.2},
+            "time_margin": 0.5,
+        }
+        r = await a.post("/api/tournaments", body)
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        await b.start()  # its start-up must leave A's tournament alone
+        await asyncio.sleep(2.5)  # a scan or so on B
+        assert (await a.get(f"/api/tournaments/{tid}")).json()["status"] == "running", "too fast: make it longer"
+        assert f"resuming tournament {tid}" not in (tmp_path / "serve1.log").read_text()
+        a.stop()  # and when A stops, B resumes it (A's finished games are kept, the rest played on B)
+        deadline = time.monotonic() + 120
+        info: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            info = (await b.get(f"/api/tournaments/{tid}")).json()
+            if info["status"] == "finished":
+                break
+            await asyncio.sleep(0.5)
+        assert info["status"] == "finished" and info["games_finished"] == 4, info
+        assert f"resuming tournament {tid}" in (tmp_path / "serve1.log").read_text()

@@ -19,6 +19,8 @@ give is *who is playing it right now* and *what just happened*. This module hold
   and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
   its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
 
+- **a lease per running API tournament** (``match-lease:tournament:{id}``, the same mechanism): one instance
+  runs it; when that instance stops or dies, another resumes it (``server.tournaments``);
 - **one home per cluster-wide lobby** (``home:{role}``, e.g. ``home:battlebot``): a lease every instance tries
   to take or renew with its renewals, so exactly one instance holds the battlebot lobby and the others relay
   bot sockets to it (another takes over within a lease's life when it dies);
@@ -132,6 +134,8 @@ class Cluster:
         self.homes: dict[str, bool] = {}
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
         self.on_lost: Callable[[str], None] | None = None
+        #: the same for other leased things, by the prefix of their id (``tournament:`` -> its module's handler)
+        self.lost_handlers: dict[str, Callable[[str], None]] = {}
         #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque(maxlen=MAX_PENDING)
         self._wake = asyncio.Event()
@@ -257,8 +261,10 @@ class Cluster:
                 if not ok and match_id in self.owned:
                     log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
                     self.owned.discard(match_id)
-                    if self.on_lost is not None:
-                        self.on_lost(match_id)
+                    prefix = match_id.partition(":")[0] + ":" if ":" in match_id else ""
+                    handler = self.lost_handlers.get(prefix) if prefix else self.on_lost
+                    if handler is not None:
+                        handler(match_id)
 
     # ----- events -----
 
