@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -267,3 +268,22 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
             await asyncio.sleep(0.5)
         assert info["status"] == "finished" and info["games_finished"] == 4, info
         assert f"resuming tournament {tid}" in (tmp_path / "serve1.log").read_text()
+
+
+async def test_dots_clients_of_different_instances_meet_at_one_table(database_url: str, tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))  # as tests/dots_http does
+    import turntoken_client as client
+
+    async with two_instances(database_url, tmp_path) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the tables
+        one = asyncio.to_thread(client.play, f"{a.url}/dots", "Alice")  # GET /match on A
+        two = asyncio.to_thread(client.play, f"{b.url}/dots", "Bob")  # and on B: the same table
+        ga, gb = await asyncio.wait_for(asyncio.gather(one, two), 60)
+        assert ga["state"] == gb["state"] == "completed"
+        drawn = [[(line["endpoints"], line["owner"]["name"]) for line in g["lines"]] for g in (ga, gb)]
+        assert drawn[0] == drawn[1] and {p["name"] for p in ga["players"]} == {"Alice", "Bob"}
+        for server in (a, b):  # either instance lists it
+            listed = (await server.get("/dots/")).json()
+            assert [t["state"] for t in listed] == ["completed"]
+        record = await once_over(b, (await b.get("/games?game=hexdots")).json()[0]["game_id"])
+        assert record["status"] == "finished" and len(record["moves"]) == len(ga["lines"])
