@@ -287,3 +287,21 @@ async def test_dots_clients_of_different_instances_meet_at_one_table(database_ur
             assert [t["state"] for t in listed] == ["completed"]
         record = await once_over(b, (await b.get("/games?game=hexdots")).json()[0]["game_id"])
         assert record["status"] == "finished" and len(record["moves"]) == len(ga["lines"])
+
+
+async def test_a_match_page_and_its_open_seat_work_through_any_instance(database_url: str, tmp_path: Path) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        r = await a.post("/api/matches", {"game": "tictactoe", "players": ["open", "builtin:random"]})
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
+        page = (await b.get(f"/api/ui/matches/{game_id}")).json()  # answered by A, which plays it
+        assert page["live"] is True and page["open_seats"] == ["X"]
+        listed = (await b.get("/api/matches/live")).json()  # every instance's live matches
+        assert [m["game_id"] for m in listed] == [game_id] and listed[0]["open_seats"] == ["X"]
+        assert (await b.get("/api/matches/live?local=true")).json() == []
+        joined = await b.post(f"/api/ui/matches/{game_id}/join", {"seat": "x"})
+        assert joined.status_code == 200, joined.text
+        assert (await b.post(f"/api/ui/matches/{game_id}/join", {"seat": "x"})).status_code == 409  # once
+        async with connect(b.ws(f"/api/play?token={joined.json()['token']}")) as ws:  # relayed to A
+            hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert hello["type"] in ("welcome", "state", "setup", "your_turn", "hello"), hello

@@ -103,6 +103,23 @@ def url_key(instance: str) -> str:
     return f"instance-url:{instance}"
 
 
+async def gather_json(urls: list[str], timeout: float = 2.0) -> list[list[Any]]:
+    """GET each URL (the other instances' own lists), the JSON lists that came back in time; the others are left
+    out (an instance that died a moment ago must not fail a listing)."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=timeout) as client:
+
+        async def one(url: str) -> list[Any]:
+            try:
+                found = (await client.get(url)).json()
+            except (httpx.HTTPError, ValueError):
+                return []
+            return found if isinstance(found, list) else []
+
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+
+
 def new_instance_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
@@ -225,6 +242,27 @@ class Cluster:
             if bool(held) != self.homes[role]:
                 log.warning("instance %s %s the %s home", self.instance, "holds" if held else "no longer holds", role)
             self.homes[role] = bool(held)
+
+    async def owner_url(self, match_id: str) -> str | None:
+        """``http://host:port`` of the instance playing a match when it is another one; None: nobody, or this
+        one, or one that advertises no address."""
+        if len(match_id) > 64:
+            return None
+        owner = await self.redis.get(lease_key(match_id))
+        if owner is None or owner == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(owner)))
+        return None if url is None else str(url)
+
+    async def instance_urls(self) -> list[str]:
+        """The addresses of the other live instances (each refreshes its own with its renewals)."""
+        urls = []
+        async for key in self.redis.scan_iter(match=url_key("*"), count=100):
+            if key != url_key(self.instance):
+                url = await self.redis.get(key)
+                if url is not None:
+                    urls.append(str(url))
+        return urls
 
     async def home_url(self, role: str) -> str | None:
         """``http://host:port`` of the instance holding ``role`` when it is another one; None: this one (or

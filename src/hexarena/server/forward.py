@@ -1,4 +1,4 @@
-"""HTTP requests for a cluster-wide lobby, forwarded to the instance that holds it (several instances).
+"""HTTP requests forwarded to the instance that can answer them (several instances).
 
 The hexagon dots tables live in one process's memory, and their protocol is plain HTTP with long polls (a
 player's request waits for its turn) and streamed observers. With several instances one of them holds the tables
@@ -6,6 +6,9 @@ player's request waits for its turn) and streamed observers. With several instan
 prefix that reaches another instance to that one, streams the answer back as it comes (long polls and observer
 streams included) and rewrites ``Location`` to the prefix the client used. Installed only with ``--redis-url``;
 when this instance holds the home, or nobody does yet, requests are served here as before.
+
+:class:`ForwardToOwner` does the same for the web UI's requests about one live match (its page's facts, joining
+its open seat): they go to the instance playing it.
 """
 
 from __future__ import annotations
@@ -41,25 +44,31 @@ class ForwardToHome:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or not (path == self.prefix or path.startswith(self.prefix.rstrip("/") + "/")):
+        if scope["type"] != "http" or not self._mine(path):
             await self.app(scope, receive, send)
             return
-        home = await self._home(scope)
-        if home is None:
+        target = await self._target(scope, path)
+        if target is None:
             await self.app(scope, receive, send)
             return
-        await self._forward(scope, receive, send, home, path)
+        await self._forward(scope, receive, send, target, path)
 
-    async def _home(self, scope: Any) -> str | None:
+    def _mine(self, path: str) -> bool:
+        return path == self.prefix or path.startswith(self.prefix.rstrip("/") + "/")
+
+    def _services(self, scope: Any) -> Any:
         try:
-            services = services_of(self.main if self.main is not None else scope["app"])
+            return services_of(self.main if self.main is not None else scope["app"])
         except (RuntimeError, KeyError):
             return None
-        cluster = services.cluster
-        if cluster is None:
+
+    async def _target(self, scope: Any, path: str) -> str | None:
+        """The base URL of the instance to forward to; None: serve here."""
+        services = self._services(scope)
+        if services is None or services.cluster is None:
             return None
         try:
-            return await cluster.home_url(self.role)
+            return await services.cluster.home_url(self.role)  # type: ignore[no-any-return]
         except Exception:
             log.warning("could not find the %s home; serving here", self.role, exc_info=True)
             return None
@@ -123,9 +132,33 @@ class ForwardToHome:
         await race(copy(), left())
 
 
+class ForwardToOwner(ForwardToHome):
+    """ASGI middleware: ``/api/ui/matches/{id}`` (and what is under it) of a match another instance plays goes to
+    that instance, unchanged."""
+
+    PREFIX = "/api/ui/matches/"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app, role="", prefix="/", upstream_prefix="/")
+
+    def _mine(self, path: str) -> bool:
+        return path.startswith(self.PREFIX) and len(path) > len(self.PREFIX)
+
+    async def _target(self, scope: Any, path: str) -> str | None:
+        services = self._services(scope)
+        match_id = path[len(self.PREFIX) :].split("/", 1)[0]
+        if services is None or services.cluster is None or services.manager.get(match_id) is not None:
+            return None
+        try:
+            return await services.cluster.owner_url(match_id)  # type: ignore[no-any-return]
+        except Exception:
+            log.warning("could not find who plays match %s; serving here", match_id[:64], exc_info=True)
+            return None
+
+
 async def _answer(send: Any, status: int, body: bytes) -> None:
     await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["ForwardToHome"]
+__all__ = ["ForwardToHome", "ForwardToOwner"]

@@ -91,7 +91,20 @@ async def new_match(body: NewMatchRequest, services: ServicesDep) -> dict[str, A
 
 
 @router.get("/api/matches/live", tags=["matches"], summary="Matches being played now")
-async def live_matches(services: ServicesDep) -> list[dict[str, Any]]:
+async def live_matches(services: ServicesDep, local: bool = False) -> list[dict[str, Any]]:
+    """This instance's live matches; with several instances (and not ``local``), every instance's."""
+    here = _live_here(services)
+    if services.cluster is None or local:
+        return here
+    from hexarena.server.cluster import gather_json
+
+    urls = [f"{u.rstrip('/')}/api/matches/live?local=true" for u in await services.cluster.instance_urls()]
+    for found in await gather_json(urls):
+        here.extend(m for m in found if isinstance(m, dict))
+    return here
+
+
+def _live_here(services: ServicesDep) -> list[dict[str, Any]]:
     return [
         {
             "game_id": m.match_id,
