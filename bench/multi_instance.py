@@ -18,7 +18,8 @@ B; A is killed with SIGKILL after a few moves; printed: the seconds until B sent
 (B holds the lease and restored the match) and until the first move played on B, and the match's end state.
 
     PYTHONPATH=src .venv/bin/python bench/multi_instance.py [--games 16] [--waves 2] [--turns 100]
-        [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--redis-url redis://127.0.0.1:6379]
+        [--rounds 1] [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+        [--redis-url redis://127.0.0.1:6379]
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import contextlib
 import json
 import os
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -161,18 +163,26 @@ async def failover(redis_url: str, database_url: str) -> None:
     )
 
 
-async def main(games: int, waves: int, turns: int, pg: str, redis_url: str) -> None:
-    print(f"throughput: {games} concurrent HTTTX games x {turns} turns x {waves} waves, instant SDK bots, PostgreSQL")
-    print(f"   {'set-up':<28} {'moves/s':>9} {'servers us/move':>16} {'bots us/move':>13} {'abnormal':>9}")
-    for label, n, redis in (
+async def main(games: int, waves: int, turns: int, pg: str, redis_url: str, rounds: int) -> None:
+    print(
+        f"throughput: {games} concurrent HTTTX games x {turns} turns x {waves} waves, instant SDK bots, PostgreSQL; "
+        f"{rounds} round(s) of the three set-ups, interleaved (the median of each is printed)"
+    )
+    setups = (
         ("1 instance, no Redis", 1, None),
         ("1 instance, Redis", 1, redis_url),
         ("2 instances, Redis", 2, redis_url),
-    ):
-        async with fresh_postgres(pg) as url:
-            if url is None:
-                return
-            f = await throughput(n, redis, url, games, waves, turns)
+    )
+    results: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in setups}
+    for _ in range(rounds):
+        for label, n, redis in setups:
+            async with fresh_postgres(pg) as url:
+                if url is None:
+                    return
+                results[label].append(await throughput(n, redis, url, games, waves, turns))
+    print(f"   {'set-up':<28} {'moves/s':>9} {'servers us/move':>16} {'bots us/move':>13} {'abnormal':>9}")
+    for label, runs in results.items():
+        f = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
         print(f"   {label:<28} {f['moves_per_s']:>9,.0f} {f['game_us']:>16.0f} {f['bot_us']:>13.0f} {int(f['bad']):>9}")
     print(f"   cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}")
     async with fresh_postgres(pg) as url:
@@ -187,5 +197,6 @@ if __name__ == "__main__":
     ap.add_argument("--turns", type=int, default=100)
     ap.add_argument("--database-url", default=os.environ.get("HEXARENA_TEST_DATABASE_URL", PG_DEFAULT))
     ap.add_argument("--redis-url", default=REDIS_DEFAULT)
+    ap.add_argument("--rounds", type=int, default=1, help="runs of each set-up, interleaved; medians are printed")
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.waves, args.turns, args.database_url, args.redis_url))
+    asyncio.run(main(args.games, args.waves, args.turns, args.database_url, args.redis_url, args.rounds))
