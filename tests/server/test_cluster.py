@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import Person, ServeProcess, people_game, play_turns
+from procs import Person, ServeProcess, bot_server, free_port, people_game, play_turns, until_up
 from websockets.asyncio.client import ClientConnection, connect
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -144,6 +144,37 @@ async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(databas
         assert plies == list(range(len(plies)))
         assert replay(seen) == [m["move"] for m in record["moves"]]
         print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
+
+
+async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
+    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
+    port = free_port()
+    bot = bot_server("heuristic", port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            body = {
+                "game": "htttx",
+                "players": [f"stateless:http://127.0.0.1:{port}", "builtin:search"],
+                "clock": {"type": "turn", "seconds": 0.3},
+            }
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 8:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = (await b.get(f"/games/{game_id}")).json()
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+    finally:
+        bot.terminate()
+        bot.wait(10)
 
 
 async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
