@@ -268,6 +268,29 @@ async def test_battlebot_bots_connected_to_different_instances_are_matched(datab
         await second.close()
 
 
+async def test_an_api_match_with_a_battlebot_seat_can_be_created_on_any_instance(
+    database_url: str, tmp_path: Path
+) -> None:
+    from battlebot.bbhelp import connect as bb_connect
+    from battlebot.bbhelp import play_random, register
+
+    async with two_instances(database_url, tmp_path) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
+        home = 0 if "holds the battlebot home" in (tmp_path / "serve0.log").read_text() else 1
+        other = (a, b)[1 - home]
+        auth = await register(Address(other), "noughtsandcrosses", "Connected")
+        session = await bb_connect(Address(other), auth)  # relayed to the home's lobby
+        await asyncio.sleep(0.1)
+        body = {"game": "noughtsandcrosses", "players": ["battlebot:Connected", "builtin:random"]}
+        r = await other.post("/api/matches", body)  # created where the bot waits
+        assert r.status_code == 200, r.text
+        final = await play_random(session, 3)
+        assert final["state"]["complete"] and final["state"]["players"] == ["Connected", "builtin:random"]
+        record = await once_over(other, r.json()["game_id"])
+        assert record["status"] == "finished" and [p["kind"] for p in record["players"]] == ["battlebot", "builtin"]
+        await session.close()
+
+
 async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops(
     database_url: str, tmp_path: Path
 ) -> None:

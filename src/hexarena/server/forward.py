@@ -17,6 +17,7 @@ import logging
 from typing import Any
 
 import httpx
+from starlette.responses import Response
 
 from hexarena.server.services import services_of
 from hexarena.server.sockets import race
@@ -90,7 +91,7 @@ class ForwardToHome:
         query = scope.get("query_string", b"")
         if query:
             url += "?" + query.decode("latin-1")
-        headers = [(k, v) for k, v in scope["headers"] if k.decode("latin-1").lower() not in HOP]
+        headers = forwarded_headers(scope)
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(10.0, read=None))
         request = self._client.build_request(scope["method"], url, headers=headers, content=body)
@@ -132,6 +133,31 @@ class ForwardToHome:
         await race(copy(), left())
 
 
+def forwarded_headers(scope: Any) -> list[tuple[bytes, bytes]]:
+    """The request's headers for the next instance, saying who the client is (``X-Forwarded-For``: the other
+    instance's per-client create limit then counts the client, not this instance, when it trusts this one's
+    address, as uvicorn does for 127.0.0.1 and ``--forwarded-allow-ips``/``$FORWARDED_ALLOW_IPS``)."""
+    drop = HOP | {"x-forwarded-for"}
+    headers = [(k, v) for k, v in scope["headers"] if k.decode("latin-1").lower() not in drop]
+    client = scope.get("client")
+    if client:
+        headers.append((b"x-forwarded-for", str(client[0]).encode("latin-1")))
+    return headers
+
+
+async def forward_request(request: Any, base: str, body: bytes) -> Response:
+    """One whole request (already read: ``body``) to the same path of the instance at ``base``; its answer."""
+    url = base.rstrip("/") + request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    async with httpx.AsyncClient(timeout=30.0) as client:
+        try:
+            answer = await client.request(request.method, url, headers=forwarded_headers(request.scope), content=body)
+        except httpx.HTTPError as exc:
+            log.warning("forwarding to %s failed: %s", base, exc)
+            return Response(b'{"detail": "the instance that can serve this did not answer"}', 502)
+    headers = {k: v for k, v in answer.headers.items() if k.lower() not in HOP | {"content-length"}}
+    return Response(answer.content, answer.status_code, headers=headers)
+
+
 class ForwardToOwner(ForwardToHome):
     """ASGI middleware: ``/api/ui/matches/{id}`` (and what is under it) of a match another instance plays goes to
     that instance, unchanged."""
@@ -161,4 +187,4 @@ async def _answer(send: Any, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["ForwardToHome", "ForwardToOwner"]
+__all__ = ["ForwardToHome", "ForwardToOwner", "forward_request", "forwarded_headers"]
