@@ -40,24 +40,25 @@ HEX_MATCH = {
 }
 
 
-def instances(database_url: str, tmp_path: Path, n: int = 2) -> list[ServeProcess]:
-    return [
-        ServeProcess(
-            database_url,
-            tmp_path / f"data{i}",
-            tmp_path / f"serve{i}.log",
-            extra=("--redis-url", REDIS_URL),
-        )
-        for i in range(n)
-    ]
+def instances(database_url: str, tmp_path: Path, n: int = 2, dots: bool = False) -> list[ServeProcess]:
+    """``n`` instances on one database and Redis (``dots``: each also serves the dots protocol on its own port,
+    ``.dots_port``)."""
+    out = []
+    for i in range(n):
+        dots_port = free_port()
+        extra = ("--redis-url", REDIS_URL, *(("--dots-port", str(dots_port)) if dots else ()))
+        server = ServeProcess(database_url, tmp_path / f"data{i}", tmp_path / f"serve{i}.log", extra=extra)
+        server.dots_port = dots_port  # type: ignore[attr-defined]
+        out.append(server)
+    return out
 
 
 @contextlib.asynccontextmanager
 async def two_instances(
-    database_url: str, tmp_path: Path, *, start_b: bool = True
+    database_url: str, tmp_path: Path, *, start_b: bool = True, dots: bool = False
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
     """Instances A and B started (B only if ``start_b``: the test starts it later); both stopped at the end."""
-    a, b = instances(database_url, tmp_path)
+    a, b = instances(database_url, tmp_path, dots=dots)
     await asyncio.gather(a.start(), b.start()) if start_b else await a.start()
     try:
         yield a, b
@@ -328,10 +329,12 @@ async def test_dots_clients_of_different_instances_meet_at_one_table(database_ur
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))  # as tests/dots_http does
     import turntoken_client as client
 
-    async with two_instances(database_url, tmp_path) as (a, b):
+    async with two_instances(database_url, tmp_path, dots=True) as (a, b):
         await asyncio.sleep(1.5)  # a renewal: one instance holds the tables
-        one = asyncio.to_thread(client.play, f"{a.url}/dots", "Alice")  # GET /match on A
-        two = asyncio.to_thread(client.play, f"{b.url}/dots", "Bob")  # and on B: the same table
+        one = asyncio.to_thread(client.play, f"{a.url}/dots", "Alice")  # GET /match under /dots of A
+        bob = f"http://127.0.0.1:{b.dots_port}"  # type: ignore[attr-defined]
+        await until_up(bob + "/")
+        two = asyncio.to_thread(client.play, bob, "Bob")  # and on B's dots port: the same table
         ga, gb = await asyncio.wait_for(asyncio.gather(one, two), 60)
         assert ga["state"] == gb["state"] == "completed"
         drawn = [[(line["endpoints"], line["owner"]["name"]) for line in g["lines"]] for g in (ga, gb)]
