@@ -185,7 +185,7 @@ class Failover:
             await asyncio.wait_for(asyncio.shield(written), 10.0)
         finally:
             self.interrupted.append(record.game_id)
-            self.cluster.publish(record.game_id, end_message(record, moves, reason))
+            self.cluster.publish(record.game_id, {**end_message(record, moves, reason), "plies": len(moves)})
             await self.cluster.release(record.game_id)
 
 

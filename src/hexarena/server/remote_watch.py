@@ -117,6 +117,12 @@ class RemoteWatch:
                 continue
             kind = event.get("type")
             if kind == "end":
+                # the moves not published yet (played before the owner saw this watcher) are stored by now: the
+                # owner announces the end once it is stored
+                plies = int(event.pop("plies", 0))
+                if plies > len(self.moves) and not await self._fill_gap(plies):
+                    await self._reload()
+                    return
                 self.spectator.push(event)
                 return
             if kind == "reset":
