@@ -165,6 +165,9 @@ async def failover(redis_url: str, database_url: str) -> None:
                 while updates < 8:
                     msg = json.loads(await ws.recv())
                     updates += msg["type"] == "board_update"
+                    if msg["type"] == "end":
+                        print(f"failover: not measured, the match ended before the kill ({msg.get('detail')})")
+                        return
                 procs[0].send_signal(signal.SIGKILL)  # type: ignore[attr-defined]
                 killed = time.monotonic()
                 restored = moved = None
