@@ -164,7 +164,10 @@ class Cluster:
 
     async def open(self) -> None:
         """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
-        await self.redis.ping()
+        try:
+            await self.redis.ping()
+        except (redis.RedisError, OSError) as exc:
+            raise ClusterUnavailable(f"Redis at {self.url} does not answer ({exc})") from None
         await self._advertise()
         await self._renew_homes()
         self._tasks = [
