@@ -7,7 +7,9 @@ over loopback WebSockets), on a fresh PostgreSQL database, in three set-ups:
 1. one instance without Redis (the single server, as before);
 2. one instance with ``--redis-url`` (what the lease and the published moves cost a process);
 3. two instances with ``--redis-url`` on the same database, the games created round robin, each instance's
-   games played by a bot server of its own (one bot server per instance, as in 1 and 2).
+   games played by a bot server of its own (one bot server per instance, as in 1 and 2);
+4. as 3, each game followed by a spectator on the other instance (the moves published on Redis, the board
+   rebuilt there); ``seen`` is the share of the moves the spectators were sent (100 %: none missed).
 
 It prints moves per second and the game servers' CPU per move (all instances together). On a 2-core machine the
 processes (instances, bot servers, PostgreSQL, Redis) already share two cores in set-up 1, so set-up 3 shows
@@ -18,7 +20,8 @@ B; A is killed with SIGKILL after a few moves; printed: the seconds until B sent
 (B holds the lease and restored the match) and until the first move played on B, and the match's end state.
 
     PYTHONPATH=src .venv/bin/python bench/multi_instance.py [--games 16] [--waves 2] [--turns 100]
-        [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test] [--redis-url redis://127.0.0.1:6379]
+        [--rounds 1] [--database-url postgresql+asyncpg://postgres@127.0.0.1:5432/test]
+        [--redis-url redis://127.0.0.1:6379]
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import contextlib
 import json
 import os
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -55,10 +59,26 @@ def instance(port: int, database_url: str, data_dir: str, redis_url: str | None)
         yield proc
 
 
+async def watch(url: str) -> int:
+    """Follow one spectator socket to the end; the moves it was sent (its snapshot's and its updates)."""
+    seen = 0
+    async with connect(url, max_size=None) as ws:
+        async for text in ws:
+            msg = json.loads(text)
+            if msg["type"] == "setup":
+                seen = len(msg["moves"])
+            elif msg["type"] == "board_update":
+                seen += 1
+            elif msg["type"] == "end":
+                break
+    return seen
+
+
 async def wave(
-    client: httpx.AsyncClient, pairs: list[tuple[str, str]], games: int, turns: int
-) -> tuple[int, float, int]:
-    """``games`` concurrent games, created round robin on the (server, bot server) pairs; (moves, seconds, bad)."""
+    client: httpx.AsyncClient, pairs: list[tuple[str, str]], games: int, turns: int, watched: bool = False
+) -> tuple[int, float, int, int]:
+    """``games`` concurrent games, created round robin on the (server, bot server) pairs (``watched``: each
+    followed by a spectator on the next instance); (moves, seconds, bad, moves the spectators saw)."""
     begun = time.perf_counter()
     posts = []
     for i in range(games):
@@ -69,7 +89,13 @@ async def wave(
             "match_config": {"turn_limit": turns, "heartbeat": 5000, "win_distance": 32},
         }
         posts.append(client.post(f"{server}/game/new", json=body))
-    ids = {r.json()["game_id"] for r in await asyncio.gather(*posts)}
+    created = [r.json()["game_id"] for r in await asyncio.gather(*posts)]
+    ids = set(created)
+    watchers = []
+    if watched:
+        for i, game_id in enumerate(created):
+            other = pairs[(i + 1) % len(pairs)][0].replace("http://", "ws://")
+            watchers.append(asyncio.create_task(watch(f"{other}/spectate/{game_id}")))
     server = pairs[0][0]  # the database is shared: any instance lists every game
     while True:
         if not (await client.get(f"{server}/games", params={"status": "running", "limit": 1})).json():
@@ -79,11 +105,12 @@ async def wave(
     mine = [g for g in (await client.get(f"{server}/games", params={"limit": 500})).json() if g["game_id"] in ids]
     assert len(mine) == games, f"{len(mine)} of {games} games listed"
     bad = [g for g in mine if g["termination"] not in ("normal", "turn_limit")]
-    return sum(g["moves"] for g in mine), elapsed, len(bad)
+    seen = sum(await asyncio.wait_for(asyncio.gather(*watchers), 60)) if watchers else 0
+    return sum(g["moves"] for g in mine), elapsed, len(bad), seen
 
 
 async def throughput(
-    n: int, redis_url: str | None, database_url: str, games: int, waves: int, turns: int
+    n: int, redis_url: str | None, database_url: str, games: int, waves: int, turns: int, watched: bool = False
 ) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         ports = [st.free_port() for _ in range(n)]
@@ -102,10 +129,10 @@ async def throughput(
             bpids = [p.pid for p in bots]
             g0 = sum(st.cpu_seconds(p) for p in pids)
             b0 = sum(st.cpu_seconds(p) for p in bpids)
-            moves, seconds, bad = 0, 0.0, 0
+            moves, seconds, bad, seen = 0, 0.0, 0, 0
             for _ in range(waves):
-                m, s, b = await wave(client, pairs, games, turns)
-                moves, seconds, bad = moves + m, seconds + s, bad + b
+                m, s, b, w = await wave(client, pairs, games, turns, watched)
+                moves, seconds, bad, seen = moves + m, seconds + s, bad + b, seen + w
             gcpu = sum(st.cpu_seconds(p) for p in pids) - g0
             bcpu = sum(st.cpu_seconds(p) for p in bpids) - b0
     return {
@@ -114,6 +141,7 @@ async def throughput(
         "bad": bad,
         "game_us": gcpu / max(moves, 1) * 1e6,
         "bot_us": bcpu / max(moves, 1) * 1e6,
+        "seen": seen / max(moves, 1),
     }
 
 
@@ -137,6 +165,9 @@ async def failover(redis_url: str, database_url: str) -> None:
                 while updates < 8:
                     msg = json.loads(await ws.recv())
                     updates += msg["type"] == "board_update"
+                    if msg["type"] == "end":
+                        print(f"failover: not measured, the match ended before the kill ({msg.get('detail')})")
+                        return
                 procs[0].send_signal(signal.SIGKILL)  # type: ignore[attr-defined]
                 killed = time.monotonic()
                 restored = moved = None
@@ -161,19 +192,31 @@ async def failover(redis_url: str, database_url: str) -> None:
     )
 
 
-async def main(games: int, waves: int, turns: int, pg: str, redis_url: str) -> None:
-    print(f"throughput: {games} concurrent HTTTX games x {turns} turns x {waves} waves, instant SDK bots, PostgreSQL")
-    print(f"   {'set-up':<28} {'moves/s':>9} {'servers us/move':>16} {'bots us/move':>13} {'abnormal':>9}")
-    for label, n, redis in (
-        ("1 instance, no Redis", 1, None),
-        ("1 instance, Redis", 1, redis_url),
-        ("2 instances, Redis", 2, redis_url),
-    ):
-        async with fresh_postgres(pg) as url:
-            if url is None:
-                return
-            f = await throughput(n, redis, url, games, waves, turns)
-        print(f"   {label:<28} {f['moves_per_s']:>9,.0f} {f['game_us']:>16.0f} {f['bot_us']:>13.0f} {int(f['bad']):>9}")
+async def main(games: int, waves: int, turns: int, pg: str, redis_url: str, rounds: int) -> None:
+    print(
+        f"throughput: {games} concurrent HTTTX games x {turns} turns x {waves} waves, instant SDK bots, PostgreSQL; "
+        f"{rounds} round(s) of the set-ups, interleaved (the median of each is printed)"
+    )
+    setups = (
+        ("1 instance, no Redis", 1, None, False),
+        ("1 instance, Redis", 1, redis_url, False),
+        ("2 instances, Redis", 2, redis_url, False),
+        ("2 instances, watched across", 2, redis_url, True),
+    )
+    results: dict[str, list[dict[str, float]]] = {label: [] for label, _, _, _ in setups}
+    for _ in range(rounds):
+        for label, n, redis, watched in setups:
+            async with fresh_postgres(pg) as url:
+                if url is None:
+                    return
+                results[label].append(await throughput(n, redis, url, games, waves, turns, watched))
+    print(f"   {'set-up':<28} {'moves/s':>9} {'servers us/move':>16} {'bots us/move':>13} {'abnormal':>9} {'seen':>5}")
+    for label, runs in results.items():
+        f = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+        print(
+            f"   {label:<28} {f['moves_per_s']:>9,.0f} {f['game_us']:>16.0f} {f['bot_us']:>13.0f} {int(f['bad']):>9} "
+            f"{f['seen']:>5.0%}"
+        )
     print(f"   cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}")
     async with fresh_postgres(pg) as url:
         if url is not None:
@@ -187,5 +230,6 @@ if __name__ == "__main__":
     ap.add_argument("--turns", type=int, default=100)
     ap.add_argument("--database-url", default=os.environ.get("HEXARENA_TEST_DATABASE_URL", PG_DEFAULT))
     ap.add_argument("--redis-url", default=REDIS_DEFAULT)
+    ap.add_argument("--rounds", type=int, default=1, help="runs of each set-up, interleaved; medians are printed")
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.waves, args.turns, args.database_url, args.redis_url))
+    asyncio.run(main(args.games, args.waves, args.turns, args.database_url, args.redis_url, args.rounds))

@@ -11,13 +11,14 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import Person, ServeProcess, people_game, play_turns
+from procs import Person, ServeProcess, bot_server, free_port, people_game, play_turns, until_up
 from websockets.asyncio.client import ClientConnection, connect
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -39,23 +40,26 @@ HEX_MATCH = {
 }
 
 
-def instances(database_url: str, tmp_path: Path, n: int = 2) -> list[ServeProcess]:
-    return [
-        ServeProcess(
-            database_url,
-            tmp_path / f"data{i}",
-            tmp_path / f"serve{i}.log",
-            extra=("--redis-url", REDIS_URL),
-        )
-        for i in range(n)
-    ]
+def instances(database_url: str, tmp_path: Path, n: int = 2, dots: bool = False) -> list[ServeProcess]:
+    """``n`` instances on one database and Redis (``dots``: each also serves the dots protocol on its own port,
+    ``.dots_port``)."""
+    out = []
+    for i in range(n):
+        dots_port = free_port()
+        extra = ("--redis-url", REDIS_URL, *(("--dots-port", str(dots_port)) if dots else ()))
+        server = ServeProcess(database_url, tmp_path / f"data{i}", tmp_path / f"serve{i}.log", extra=extra)
+        server.dots_port = dots_port  # type: ignore[attr-defined]
+        out.append(server)
+    return out
 
 
 @contextlib.asynccontextmanager
-async def two_instances(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
-    """Instances A and B started, a match of HEX_MATCH created on A; stopped at the end."""
-    a, b = instances(database_url, tmp_path)
-    await asyncio.gather(a.start(), b.start())
+async def two_instances(
+    database_url: str, tmp_path: Path, *, start_b: bool = True, dots: bool = False
+) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
+    """Instances A and B started (B only if ``start_b``: the test starts it later); both stopped at the end."""
+    a, b = instances(database_url, tmp_path, dots=dots)
+    await asyncio.gather(a.start(), b.start()) if start_b else await a.start()
     try:
         yield a, b
     finally:
@@ -143,6 +147,37 @@ async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(databas
         print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
 
 
+async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
+    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
+    port = free_port()
+    bot = bot_server("heuristic", port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            body = {
+                "game": "htttx",
+                "players": [f"stateless:http://127.0.0.1:{port}", "builtin:search"],
+                "clock": {"type": "turn", "seconds": 0.3},
+            }
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 8:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = (await b.get(f"/games/{game_id}")).json()
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+    finally:
+        bot.terminate()
+        bot.wait(10)
+
+
 async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
     """A rolling restart: SIGINT of A ends nothing that B can continue; B finishes it."""
     async with two_instances(database_url, tmp_path) as (a, b):
@@ -175,18 +210,13 @@ async def test_a_match_between_people_ends_interrupted_on_the_other_instance(dat
 async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(
     database_url: str, tmp_path: Path
 ) -> None:
-    a, b = instances(database_url, tmp_path)
-    await a.start()
-    try:
+    async with two_instances(database_url, tmp_path, start_b=False) as (a, b):
         game_id, x, o = await people_game(a)
         await play_turns(x, o, 3)
         await b.start()  # a second instance starting up: A's match is leased, so it is not swept
         await asyncio.sleep(3)  # a failover scan or two on B
         assert (await b.get(f"/games/{game_id}")).json()["status"] == "running"
         await play_turns(x, o, 2)  # and it goes on, on A
-    finally:
-        a.stop()
-        b.stop()
 
 
 async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner(
@@ -237,3 +267,98 @@ async def test_battlebot_bots_connected_to_different_instances_are_matched(datab
         assert len(games) == 1 and {p["name"] for p in games[0]["players"]} == {"one", "two"}
         await first.close()
         await second.close()
+
+
+async def test_an_api_match_with_a_battlebot_seat_can_be_created_on_any_instance(
+    database_url: str, tmp_path: Path
+) -> None:
+    from battlebot.bbhelp import connect as bb_connect
+    from battlebot.bbhelp import play_random, register
+
+    async with two_instances(database_url, tmp_path) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
+        home = 0 if "holds the battlebot home" in (tmp_path / "serve0.log").read_text() else 1
+        other = (a, b)[1 - home]
+        auth = await register(Address(other), "noughtsandcrosses", "Connected")
+        session = await bb_connect(Address(other), auth)  # relayed to the home's lobby
+        await asyncio.sleep(0.1)
+        body = {"game": "noughtsandcrosses", "players": ["battlebot:Connected", "builtin:random"]}
+        r = await other.post("/api/matches", body)  # created where the bot waits
+        assert r.status_code == 200, r.text
+        final = await play_random(session, 3)
+        assert final["state"]["complete"] and final["state"]["players"] == ["Connected", "builtin:random"]
+        record = await once_over(other, r.json()["game_id"])
+        assert record["status"] == "finished" and [p["kind"] for p in record["players"]] == ["battlebot", "builtin"]
+        await session.close()
+
+
+async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops(
+    database_url: str, tmp_path: Path
+) -> None:
+    """An instance starting up used to resume every running API tournament, those of live instances too."""
+    async with two_instances(database_url, tmp_path, start_b=False) as (a, b):
+        body = {
+            "game": "hex",
+            "params": {"size": 9},
+            "players": ["builtin:uct", "builtin:uct"],
+            "names": ["one", "two"],
+            "games_per_pairing": 4,
+            "clock": {"kind": "turn", "seconds": 0.2},
+            "time_margin": 0.5,
+        }
+        r = await a.post("/api/tournaments", body)
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        await b.start()  # its start-up must leave A's tournament alone
+        await asyncio.sleep(2.5)  # a scan or so on B
+        assert (await a.get(f"/api/tournaments/{tid}")).json()["status"] == "running", "too fast: make it longer"
+        assert f"resuming tournament {tid}" not in (tmp_path / "serve1.log").read_text()
+        a.stop()  # and when A stops, B resumes it (A's finished games are kept, the rest played on B)
+        deadline = time.monotonic() + 120
+        info: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            info = (await b.get(f"/api/tournaments/{tid}")).json()
+            if info["status"] == "finished":
+                break
+            await asyncio.sleep(0.5)
+        assert info["status"] == "finished" and info["games_finished"] == 4, info
+        assert f"resuming tournament {tid}" in (tmp_path / "serve1.log").read_text()
+
+
+async def test_dots_clients_of_different_instances_meet_at_one_table(database_url: str, tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))  # as tests/dots_http does
+    import turntoken_client as client
+
+    async with two_instances(database_url, tmp_path, dots=True) as (a, b):
+        await asyncio.sleep(1.5)  # a renewal: one instance holds the tables
+        one = asyncio.to_thread(client.play, f"{a.url}/dots", "Alice")  # GET /match under /dots of A
+        bob = f"http://127.0.0.1:{b.dots_port}"  # type: ignore[attr-defined]
+        await until_up(bob + "/")
+        two = asyncio.to_thread(client.play, bob, "Bob")  # and on B's dots port: the same table
+        ga, gb = await asyncio.wait_for(asyncio.gather(one, two), 60)
+        assert ga["state"] == gb["state"] == "completed"
+        drawn = [[(line["endpoints"], line["owner"]["name"]) for line in g["lines"]] for g in (ga, gb)]
+        assert drawn[0] == drawn[1] and {p["name"] for p in ga["players"]} == {"Alice", "Bob"}
+        for server in (a, b):  # either instance lists it
+            listed = (await server.get("/dots/")).json()
+            assert [t["state"] for t in listed] == ["completed"]
+        record = await once_over(b, (await b.get("/games?game=hexdots")).json()[0]["game_id"])
+        assert record["status"] == "finished" and len(record["moves"]) == len(ga["lines"])
+
+
+async def test_a_match_page_and_its_open_seat_work_through_any_instance(database_url: str, tmp_path: Path) -> None:
+    async with two_instances(database_url, tmp_path) as (a, b):
+        r = await a.post("/api/matches", {"game": "tictactoe", "players": ["open", "builtin:random"]})
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
+        page = (await b.get(f"/api/ui/matches/{game_id}")).json()  # answered by A, which plays it
+        assert page["live"] is True and page["open_seats"] == ["X"]
+        listed = (await b.get("/api/matches/live")).json()  # every instance's live matches
+        assert [m["game_id"] for m in listed] == [game_id] and listed[0]["open_seats"] == ["X"]
+        assert (await b.get("/api/matches/live?local=true")).json() == []
+        joined = await b.post(f"/api/ui/matches/{game_id}/join", {"seat": "x"})
+        assert joined.status_code == 200, joined.text
+        assert (await b.post(f"/api/ui/matches/{game_id}/join", {"seat": "x"})).status_code == 409  # once
+        async with connect(b.ws(f"/api/play?token={joined.json()['token']}")) as ws:  # relayed to A
+            hello = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert hello["type"] in ("welcome", "state", "setup", "your_turn", "hello"), hello

@@ -4,7 +4,9 @@ only by its holder, taken over once expired (and the old holder told), events on
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import random
 import uuid
 from collections.abc import AsyncIterator
 
@@ -102,3 +104,46 @@ async def test_claiming_without_redis_is_a_503() -> None:
     with pytest.raises(ClusterUnavailable):
         await cluster.claim(uuid.uuid4().hex)
     await cluster.redis.aclose()
+
+
+async def test_a_remote_watcher_catches_up_from_the_store_before_the_end(
+    pair: tuple[Cluster, Cluster], tmp_path: os.PathLike[str]
+) -> None:
+    """A match that ends before its owner noticed the watcher published no move, only its end: the watcher
+    sends the moves from the store first (once the owner announces the end, they are stored)."""
+    from datetime import UTC, datetime
+
+    from hexarena.core.registry import get_game
+    from hexarena.server.remote_watch import RemoteWatch
+    from hexarena.store import MoveRecord, PlayerRecord, Store
+
+    a, b = pair
+    store = await Store.open(f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/w.sqlite3")
+    game = get_game("tictactoe")
+    match = uuid.uuid4().hex
+    players = [PlayerRecord("p", "builtin", "builtin:random"), PlayerRecord("q", "builtin", "builtin:random")]
+    await store.create_game(game_id=match, game="tictactoe", params={}, players=players)
+    state, moves, rng = game.new(), [], random.Random(0)
+    for ply in range(5):  # nobody can have won before the fifth move
+        move = game.random_move(state, rng)
+        state = game.play(state, move)
+        moves.append(MoveRecord(ply, ply % 2, game.format(move), datetime.now(UTC), 0.001))
+    await store.append_moves([(match, m) for m in moves[:2]])
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    watch = RemoteWatch(b, store, match, send)
+    try:
+        assert await watch.start()
+        runner = asyncio.create_task(watch.spectator.run())
+        await store.append_moves([(match, m) for m in moves[2:]])  # played and stored, never published
+        a.publish(match, {"type": "end", "winner_seat": 0, "plies": 5})
+        await asyncio.wait_for(runner, 10)
+    finally:
+        await watch.stop()
+        await store.close()
+    kinds = [json.loads(t) for t in sent]
+    assert [k["type"] for k in kinds] == ["setup", "board_update", "board_update", "board_update", "end"]
+    assert [k["ply"] for k in kinds[1:4]] == [2, 3, 4] and "plies" not in kinds[-1]

@@ -62,6 +62,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)  # safe, bounded 4xx answers (ConfigError is a 400), 503 for the store, the body cap
     for router in routers:
         app.include_router(router)
+    if settings.redis_url:  # several instances: a match's UI requests go where it is played
+        from hexarena.server.forward import ForwardToOwner
+
+        app.add_middleware(ForwardToOwner)
+    if settings.protocols and settings.redis_url:  # several instances: one of them holds the dots tables
+        from hexarena.server.dots.routes import install_forwarding
+
+        install_forwarding(app)
     mount_web(app)
     return app
 

@@ -19,6 +19,8 @@ give is *who is playing it right now* and *what just happened*. This module hold
   and the owner reads those keys with its lease renewals (:attr:`Cluster.watched`), so an unwatched match costs
   its owner nothing per move. The moves played before the owner noticed a new watcher are in the store.
 
+- **a lease per running API tournament** (``match-lease:tournament:{id}``, the same mechanism): one instance
+  runs it; when that instance stops or dies, another resumes it (``server.tournaments``);
 - **one home per cluster-wide lobby** (``home:{role}``, e.g. ``home:battlebot``): a lease every instance tries
   to take or renew with its renewals, so exactly one instance holds the battlebot lobby and the others relay
   bot sockets to it (another takes over within a lease's life when it dies);
@@ -101,6 +103,23 @@ def url_key(instance: str) -> str:
     return f"instance-url:{instance}"
 
 
+async def gather_json(urls: list[str], timeout: float = 2.0) -> list[list[Any]]:
+    """GET each URL (the other instances' own lists), the JSON lists that came back in time; the others are left
+    out (an instance that died a moment ago must not fail a listing)."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=timeout) as client:
+
+        async def one(url: str) -> list[Any]:
+            try:
+                found = (await client.get(url)).json()
+            except (httpx.HTTPError, ValueError):
+                return []
+            return found if isinstance(found, list) else []
+
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+
+
 def new_instance_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
@@ -132,6 +151,8 @@ class Cluster:
         self.homes: dict[str, bool] = {}
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
         self.on_lost: Callable[[str], None] | None = None
+        #: the same for other leased things, by the prefix of their id (``tournament:`` -> its module's handler)
+        self.lost_handlers: dict[str, Callable[[str], None]] = {}
         #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
         self._pending: collections.deque[tuple[Any, ...]] = collections.deque(maxlen=MAX_PENDING)
         self._wake = asyncio.Event()
@@ -143,7 +164,10 @@ class Cluster:
 
     async def open(self) -> None:
         """Check Redis answers (a wrong URL stops the server at start-up) and start renewing and publishing."""
-        await self.redis.ping()
+        try:
+            await self.redis.ping()
+        except (redis.RedisError, OSError) as exc:
+            raise ClusterUnavailable(f"Redis at {self.url} does not answer ({exc})") from None
         await self._advertise()
         await self._renew_homes()
         self._tasks = [
@@ -222,6 +246,27 @@ class Cluster:
                 log.warning("instance %s %s the %s home", self.instance, "holds" if held else "no longer holds", role)
             self.homes[role] = bool(held)
 
+    async def owner_url(self, match_id: str) -> str | None:
+        """``http://host:port`` of the instance playing a match when it is another one; None: nobody, or this
+        one, or one that advertises no address."""
+        if len(match_id) > 64:
+            return None
+        owner = await self.redis.get(lease_key(match_id))
+        if owner is None or owner == self.instance:
+            return None
+        url = await self.redis.get(url_key(str(owner)))
+        return None if url is None else str(url)
+
+    async def instance_urls(self) -> list[str]:
+        """The addresses of the other live instances (each refreshes its own with its renewals)."""
+        urls = []
+        async for key in self.redis.scan_iter(match=url_key("*"), count=100):
+            if key != url_key(self.instance):
+                url = await self.redis.get(key)
+                if url is not None:
+                    urls.append(str(url))
+        return urls
+
     async def home_url(self, role: str) -> str | None:
         """``http://host:port`` of the instance holding ``role`` when it is another one; None: this one (or
         nobody yet, or one that advertises no address), the caller serves it here."""
@@ -257,8 +302,10 @@ class Cluster:
                 if not ok and match_id in self.owned:
                     log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
                     self.owned.discard(match_id)
-                    if self.on_lost is not None:
-                        self.on_lost(match_id)
+                    prefix = match_id.partition(":")[0] + ":" if ":" in match_id else ""
+                    handler = self.lost_handlers.get(prefix) if prefix else self.on_lost
+                    if handler is not None:
+                        handler(match_id)
 
     # ----- events -----
 

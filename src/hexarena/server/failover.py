@@ -47,8 +47,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two scans for matches whose owner is gone (with the lease's life, the bound on a takeover).
 SCAN_EVERY = 2.0
-#: Unfinished games looked at per scan.
+#: Unfinished games read per query, and queries per scan at most (the oldest beyond are seen once others end).
 SCAN_LIMIT = 500
+SCAN_PAGES = 20
 #: Player kinds another instance can reach again in the middle of a match.
 RESUMABLE = RESUMABLE_KINDS
 INTERRUPTED_REASON = "the server instance playing it was lost, and it cannot continue on another"
@@ -80,8 +81,12 @@ class Failover:
 
     async def scan(self) -> int:
         """Claim and take over every unfinished game nobody holds; returns how many were taken."""
-        rows = await self.store.list_games(status=list(UNFINISHED), limit=SCAN_LIMIT)
-        ids = [r.game_id for r in rows if r.game_id not in self.manager.live]
+        ids: list[str] = []
+        for page in range(SCAN_PAGES):
+            rows = await self.store.list_games(status=list(UNFINISHED), limit=SCAN_LIMIT, offset=page * SCAN_LIMIT)
+            ids += [r.game_id for r in rows if r.game_id not in self.manager.live]
+            if len(rows) < SCAN_LIMIT:
+                break
         taken = 0
         for match_id, owner in zip(ids, await self.cluster.owners(ids), strict=True):
             if owner is None and await self.cluster.claim(match_id):
@@ -180,7 +185,7 @@ class Failover:
             await asyncio.wait_for(asyncio.shield(written), 10.0)
         finally:
             self.interrupted.append(record.game_id)
-            self.cluster.publish(record.game_id, end_message(record, moves, reason))
+            self.cluster.publish(record.game_id, {**end_message(record, moves, reason), "plies": len(moves)})
             await self.cluster.release(record.game_id)
 
 

@@ -385,7 +385,7 @@ class MatchManager:
         if not live.disowned:  # else its spectators are just closed: reconnecting finds where it goes on
             end = messages.end(live.game, result)
             if self.cluster is not None:
-                self.cluster.publish(result.match_id, end)
+                self.cluster.publish(result.match_id, {**end, "plies": len(result.moves)})  # watchers catch up
             live.broadcast(end)
         live.broadcast(None)
         live.spectators.clear()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import Response
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
@@ -47,7 +48,10 @@ async def seat_player(seat: SeatSpec, game: str, policy: SpecPolicy) -> BasePlay
     summary="Start an HTTTX game (Hivemaker-compatible)",
     dependencies=[Depends(limit_creates)],
 )
-async def new_game(body: NewGameRequest, services: ServicesDep) -> dict[str, Any]:
+async def new_game(body: NewGameRequest, services: ServicesDep, request: Request) -> Any:
+    forwarded = await _to_battlebot_home(services, request, [seat_spec(body.player_x), seat_spec(body.player_o)])
+    if forwarded is not None:
+        return forwarded
     cfg = body.match_config
     game = get_game("htttx")
     players = [
@@ -77,7 +81,10 @@ async def new_game(body: NewGameRequest, services: ServicesDep) -> dict[str, Any
     summary="Start a match of any game between any two players",
     dependencies=[Depends(limit_creates)],
 )
-async def new_match(body: NewMatchRequest, services: ServicesDep) -> dict[str, Any]:
+async def new_match(body: NewMatchRequest, services: ServicesDep, request: Request) -> Any:
+    forwarded = await _to_battlebot_home(services, request, body.players)
+    if forwarded is not None:
+        return forwarded
     game = get_game(body.game)
     params = game.validate_params(body.params)
     clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
@@ -90,8 +97,34 @@ async def new_match(body: NewMatchRequest, services: ServicesDep) -> dict[str, A
     }
 
 
+async def _to_battlebot_home(services: ServicesDep, request: Request, specs: list[str]) -> Response | None:
+    """Several instances: a ``battlebot:BOT_ID`` seat is a bot waiting in the battlebot lobby, which one instance
+    holds (``server.battlebot.routes``); a create naming one is sent there. None: create it here."""
+    if services.cluster is None or not any(s.strip().startswith("battlebot:") for s in specs):
+        return None
+    home = await services.cluster.home_url("battlebot")
+    if home is None:
+        return None
+    from hexarena.server.forward import forward_request
+
+    return await forward_request(request, home, await request.body())
+
+
 @router.get("/api/matches/live", tags=["matches"], summary="Matches being played now")
-async def live_matches(services: ServicesDep) -> list[dict[str, Any]]:
+async def live_matches(services: ServicesDep, local: bool = False) -> list[dict[str, Any]]:
+    """This instance's live matches; with several instances (and not ``local``), every instance's."""
+    here = _live_here(services)
+    if services.cluster is None or local:
+        return here
+    from hexarena.server.cluster import gather_json
+
+    urls = [f"{u.rstrip('/')}/api/matches/live?local=true" for u in await services.cluster.instance_urls()]
+    for found in await gather_json(urls):
+        here.extend(m for m in found if isinstance(m, dict))
+    return here
+
+
+def _live_here(services: ServicesDep) -> list[dict[str, Any]]:
     return [
         {
             "game_id": m.match_id,

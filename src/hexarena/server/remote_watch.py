@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds a gap between the store and the channel may take to fill before the watch starts again from the store.
 GAP_WAIT = 3.0
+#: Times a watch starts again from the store after a failure (see ``RemoteWatch._watch``).
+RETRIES = 3
 #: Seconds without an event after which the store is asked whether the match is still running (its owner died
 #: and nobody announced anything yet, or the end was published before this instance subscribed).
 QUIET_CHECK = 5.0
@@ -70,8 +72,7 @@ class RemoteWatch:
                     ready.set_result(False)
                     return
                 ready.set_result(True)
-                if await self._load(record):
-                    await self._follow(events)
+                await self._watch(record, events)
         except Exception as exc:
             if not ready.done():
                 ready.set_exception(exc)
@@ -79,6 +80,21 @@ class RemoteWatch:
                 log.warning("watching match %s from another instance failed", self.match_id, exc_info=True)
         finally:
             self.spectator.push(None)
+
+    async def _watch(self, record: GameRecord | None, events: asyncio.Queue[dict[str, Any]]) -> None:
+        """Snapshot and follow; a failure on the way (the database or Redis slow or away a moment) starts again
+        from the store with a fresh snapshot, a few times, rather than leaving the spectator without the end."""
+        for attempt in range(RETRIES + 1):
+            try:
+                if record is not None and await self._load(record):
+                    await self._follow(events)
+                return
+            except Exception:
+                if attempt == RETRIES:
+                    raise
+                log.warning("watching match %s from another instance failed; starting again", self.match_id)
+                await asyncio.sleep(0.5)
+                record = await self.store.get_game(self.match_id)
 
     async def _load(self, record: GameRecord) -> bool:
         """Position and snapshot from a stored record; False when the game is over (its end was sent too)."""
@@ -117,6 +133,12 @@ class RemoteWatch:
                 continue
             kind = event.get("type")
             if kind == "end":
+                # the moves not published yet (played before the owner saw this watcher) are stored by now: the
+                # owner announces the end once it is stored
+                plies = int(event.pop("plies", 0))
+                if plies > len(self.moves) and not await self._fill_gap(plies):
+                    await self._reload()
+                    return
                 self.spectator.push(event)
                 return
             if kind == "reset":

@@ -23,7 +23,7 @@ from fastapi import WebSocket
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from hexarena.server.sockets import MAX_FRAME, WS_MAX_SIZE, receive_frame
+from hexarena.server.sockets import MAX_FRAME, WS_MAX_SIZE, race, receive_frame
 
 if TYPE_CHECKING:
     from hexarena.server.cluster import Cluster
@@ -86,13 +86,9 @@ async def _pump(websocket: WebSocket, upstream: ClientConnection, max_frame: int
                 return
             await upstream.send(frame)
 
-    tasks = [asyncio.create_task(down()), asyncio.create_task(up())]
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await race(down(), up())
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
         code = upstream.close_code or 1000
         reason = upstream.close_reason or ""
         await upstream.close()

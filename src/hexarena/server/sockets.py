@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from fastapi import WebSocket
 
@@ -91,6 +92,18 @@ async def serve_seat(
         await asyncio.gather(reader, ended, return_exceptions=True)
         with contextlib.suppress(Exception):
             await websocket.close()
+
+
+async def race(*coroutines: Coroutine[Any, Any, None]) -> None:
+    """Run the coroutines until the first of them returns (or fails); the others are cancelled and awaited. Why:
+    the two directions of a relayed connection, each ending the other when its side goes away."""
+    tasks = [asyncio.create_task(c) for c in coroutines]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def receive_frame(websocket: WebSocket) -> str | bytes | None:

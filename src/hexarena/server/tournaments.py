@@ -36,11 +36,21 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["tournaments"])
 
 
+#: Seconds between two looks for running API tournaments nobody runs (several instances: one died or stopped).
+SCAN_EVERY = 2.0
+
+
 class Running(dict[str, tuple[Any, "asyncio.Task[None]"]]):
-    """The tournaments this server is running: id -> (runner, task)."""
+    """The tournaments this server is running: id -> (runner, task).
+
+    With several instances (``Services.cluster``) each running tournament is leased (``lease_id``) so that one
+    instance runs it; its lease is released when it ends or this instance stops, and another instance resumes
+    it then (:func:`resume_running_tournaments`, every :data:`SCAN_EVERY` s)."""
+
+    cluster: Any = None
 
     def start(self, runner: Any) -> None:
-        """Run ``runner`` in a task of its own, listed here until it ends."""
+        """Run ``runner`` in a task of its own, listed here until it ends (its lease, if any, is already held)."""
 
         async def go() -> None:
             try:
@@ -51,8 +61,21 @@ class Running(dict[str, tuple[Any, "asyncio.Task[None]"]]):
                 log.exception("tournament %s failed", runner.id)
             finally:
                 self.pop(runner.id, None)
+                if self.cluster is not None:
+                    await self.cluster.release(lease_id(runner.id))
 
         self[runner.id] = (runner, asyncio.create_task(go(), name=f"tournament-{runner.id}"))
+
+
+def lease_id(tournament_id: str) -> str:
+    """The id a tournament is leased under (``server.cluster``)."""
+    return f"tournament:{tournament_id}"
+
+
+async def claim(app: Any, tournament_id: str) -> bool:
+    """Whether this instance may run the tournament: always with one instance; with several, if it got its lease."""
+    cluster = services_of(app).cluster
+    return cluster is None or bool(await cluster.claim(lease_id(tournament_id)))
 
 
 def running_of(app: Any) -> Running:
@@ -116,6 +139,7 @@ async def create_tournament(request: Request, body: TournamentRequest, services:
     except (HexarenaError, TypeError) as exc:  # 400 like every ConfigError; 422 is the request model's answer
         raise HTTPException(400, str(exc)) from None
     runner.state["origin"] = "api"
+    await claim(request.app, runner.id)  # a new id: nobody else holds it
     running_of(request.app).start(runner)
     return {"id": runner.id, "status": "running", "url": f"/api/tournaments/{runner.id}"}
 
@@ -180,6 +204,8 @@ async def resume_tournament(request: Request, tournament_id: str, services: Serv
         )
     if runner.done:
         return {"id": tournament_id, "status": runner.state["status"]}
+    if not await claim(request.app, tournament_id):
+        return {"id": tournament_id, "status": "running"}  # on another instance
     running.start(runner)
     return {"id": tournament_id, "status": "running"}
 
@@ -210,19 +236,35 @@ async def resume_running_tournaments(app: Any) -> list[str]:
     if store is None:
         return []
     resumed = []
+    running = running_of(app)
     for record in await store.list_tournaments(status="running"):
         if not isinstance(record.state, dict) or record.state.get("origin") != "api":
             continue
+        if record.tournament_id in running or not await claim(app, record.tournament_id):
+            continue  # already here, or run by another instance
         try:
             runner = await Runner.resume(
                 store, record.tournament_id, policy=services.policy, recorder=services.recorder
             )
         except HexarenaError:
             log.exception("cannot resume tournament %s", record.tournament_id)
+            if services.cluster is not None:
+                await services.cluster.release(lease_id(record.tournament_id))
             continue
-        running_of(app).start(runner)
+        log.warning("resuming tournament %s, left running by an earlier server or another instance", runner.id)
+        running.start(runner)
         resumed.append(record.tournament_id)
     return resumed
+
+
+async def _keep_resuming(app: Any) -> None:
+    """Several instances: take over the tournaments of an instance that stopped or died."""
+    while True:
+        await asyncio.sleep(SCAN_EVERY)
+        try:
+            await resume_running_tournaments(app)
+        except Exception:
+            log.warning("looking for tournaments to resume failed; trying again", exc_info=True)
 
 
 async def shutdown_tournaments(app: Any) -> None:
@@ -236,11 +278,27 @@ async def shutdown_tournaments(app: Any) -> None:
 @contextlib.asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Resume the API's tournaments a previous server left running; at shutdown cancel every running one."""
-    app.state.tournaments = Running()
+    running = app.state.tournaments = Running()
+    cluster = services_of(app).cluster
+    scan = None
+    if cluster is not None:
+        running.cluster = cluster
+
+        def lost(leased: str) -> None:  # another instance runs it now: stop it here
+            found = running.get(leased.partition(":")[2])
+            if found is not None:
+                found[1].cancel()
+
+        cluster.lost_handlers["tournament:"] = lost
     await resume_running_tournaments(app)
+    if cluster is not None:
+        scan = asyncio.create_task(_keep_resuming(app), name="hexarena-tournament-scan")
     try:
         yield
     finally:
+        if scan is not None:
+            scan.cancel()
+            await asyncio.gather(scan, return_exceptions=True)
         await shutdown_tournaments(app)
 
 

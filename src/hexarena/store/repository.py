@@ -337,7 +337,8 @@ class Store(TokensMixin, DirectoryMixin):
         Games with stored moves become ``interrupted`` (the moves stay: the game can be replayed and exported),
         games without any become ``aborted`` (they never really started). Call once at server start, after the
         recorder replayed its journal (a journaled result must win over this). Not while another server
-        process shares the database and is playing games.
+        process shares the database and is playing games (several instances, ``--redis-url``, skip it: their
+        failover scan, ``server.failover``, ends or continues only the games nobody holds a lease on).
         """
         stamp = now()
         has_moves = exists().where(moves_table.c.game_id == games.c.id)

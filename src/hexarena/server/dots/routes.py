@@ -94,6 +94,8 @@ def main_prefix() -> str:
 
 
 PREFIX = "/dots"
+#: The cluster-wide singleton the tables are (``server.cluster`` homes).
+ROLE = "dots"
 LobbyDep = Annotated[DotsLobby, Depends(main_lobby)]
 PrefixDep = Annotated[str, Depends(main_prefix)]
 #: The protocol's routes at the root (the dots-only app); ``router`` has them under ``/dots`` (the main app).
@@ -266,6 +268,8 @@ async def observe(
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """The tables live as long as the server (their matches are the match manager's, stopped with it)."""
     services = services_of(app)
+    if services.cluster is not None:
+        services.cluster.want_home(ROLE)
     app.state.dots = DotsLobby(services.manager, services.settings.dots, limiter=services.limiter)
     yield
 
@@ -279,7 +283,18 @@ def dots_app(main: FastAPI) -> FastAPI:
     app.dependency_overrides[main_lobby] = lambda: lobby_of(main)
     app.dependency_overrides[main_prefix] = lambda: ""
     app.include_router(routes)
+    if getattr(main.state, "dots_forwarding", False):
+        install_forwarding(app, main=main, prefix="/")
     return app
+
+
+def install_forwarding(app: FastAPI, main: FastAPI | None = None, prefix: str = PREFIX) -> None:
+    """Several instances: the tables live on the instance holding ``home:dots``; requests reaching another
+    instance are forwarded there (``server.forward``)."""
+    from hexarena.server.forward import ForwardToHome
+
+    app.add_middleware(ForwardToHome, role=ROLE, prefix=prefix, upstream_prefix=PREFIX, main=main)
+    app.state.dots_forwarding = True
 
 
 router = APIRouter()
