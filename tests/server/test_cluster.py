@@ -251,12 +251,24 @@ class Address:
         self.http = server.url
 
 
+async def lobby_home(tmp_path: Path, timeout: float = 30.0) -> int:
+    """Which instance (0 or 1) holds the battlebot lobby, once one says so in its log (its first renewal)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for i in (0, 1):
+            log = tmp_path / f"serve{i}.log"
+            if log.exists() and "holds the battlebot home" in log.read_text():
+                return i
+        await asyncio.sleep(0.1)
+    raise AssertionError("no instance took the battlebot lobby")
+
+
 async def test_battlebot_bots_connected_to_different_instances_are_matched(database_url: str, tmp_path: Path) -> None:
     from battlebot.bbhelp import connect as bb_connect
     from battlebot.bbhelp import play_random, register
 
     async with two_instances(database_url, tmp_path) as (a, b):
-        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
+        await lobby_home(tmp_path)
         one = await register(Address(a), "tictactoe", "one")
         two = await register(Address(b), "tictactoe", "two")  # the database is shared: either instance registers
         first = await bb_connect(Address(a), one)
@@ -276,8 +288,7 @@ async def test_an_api_match_with_a_battlebot_seat_can_be_created_on_any_instance
     from battlebot.bbhelp import play_random, register
 
     async with two_instances(database_url, tmp_path) as (a, b):
-        await asyncio.sleep(1.5)  # a renewal: one instance holds the lobby
-        home = 0 if "holds the battlebot home" in (tmp_path / "serve0.log").read_text() else 1
+        home = await lobby_home(tmp_path)
         other = (a, b)[1 - home]
         auth = await register(Address(other), "noughtsandcrosses", "Connected")
         session = await bb_connect(Address(other), auth)  # relayed to the home's lobby

@@ -273,6 +273,13 @@ class Cluster:
         if self.homes.get(role):
             return None
         holder = await self.redis.get(f"home:{role}")
+        if holder is None and role in self.homes:
+            # nobody holds it yet (this instance has just started): take it now, or learn who did, rather than
+            # serve a second lobby here that the other instances' clients would never meet
+            await self._renew_homes()
+            if self.homes[role]:
+                return None
+            holder = await self.redis.get(f"home:{role}")
         if holder is None or holder == self.instance:
             return None
         url = await self.redis.get(url_key(str(holder)))
