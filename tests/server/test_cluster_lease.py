@@ -171,3 +171,26 @@ async def test_the_first_instance_asked_for_a_home_takes_it_at_once() -> None:
         await a.redis.delete(f"home:{role}")
         await a.close()
         await b.close()
+
+
+async def test_a_stopping_instance_gives_its_home_up_at_once() -> None:
+    """The next test (or a rolling restart) used to find the lobby still held by the stopped instance for the
+    rest of its lease and forward clients to an address nobody answered (502)."""
+    role = "test-home-" + uuid.uuid4().hex
+    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", renew_every=60)
+    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", renew_every=60)
+    try:
+        await a.open()
+        await b.open()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    try:
+        a.want_home(role)
+        b.want_home(role)
+        assert await a.home_url(role) is None and a.homes[role]
+        assert await b.home_url(role) == "http://a.example:1"
+        await a.close()
+        assert await b.home_url(role) is None and b.homes[role]  # b serves it now, not a dead address
+    finally:
+        await b.redis.delete(f"home:{role}")
+        await b.close()

@@ -176,13 +176,22 @@ class Cluster:
         ]
 
     async def close(self) -> None:
-        """Stop renewing; leases still held are left to expire (their matches' ends are being stored)."""
+        """Stop renewing; match leases still held are left to expire (their matches' ends are being stored), but
+        the homes this instance held and its address are given up now: a lobby held by a stopped instance would
+        otherwise send every client to an address nobody answers (502) until its lease ran out."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._flush_events(), 2.0)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(2.0):
+                for role, held in self.homes.items():
+                    if held:
+                        await self._release(keys=[f"home:{role}"], args=[self.instance])
+                        self.homes[role] = False
+                await self.redis.delete(url_key(self.instance))
         await self.redis.aclose()
 
     # ----- leases -----
