@@ -149,48 +149,40 @@ async def test_a_remote_watcher_catches_up_from_the_store_before_the_end(
     assert [k["ply"] for k in kinds[1:4]] == [2, 3, 4] and "plies" not in kinds[-1]
 
 
-async def test_the_first_instance_asked_for_a_home_takes_it_at_once() -> None:
+@pytest.fixture
+async def homes() -> AsyncIterator[tuple[Cluster, Cluster, str]]:
+    """Two instances just started that both want one home (a fresh role), before any renewal."""
+    role = "test-home-" + uuid.uuid4().hex
+    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", renew_every=60)
+    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", renew_every=60)
+    try:
+        await a.open()
+        await b.open()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    a.want_home(role)
+    b.want_home(role)
+    yield a, b, role
+    await b.redis.delete(f"home:{role}")
+    await a.close()
+    await b.close()
+
+
+async def test_the_first_instance_asked_for_a_home_takes_it_at_once(homes: tuple[Cluster, Cluster, str]) -> None:
     """Two instances just started (no renewal yet): the first asked where a lobby lives takes it, the second is
     sent there. Before, both answered "here" until a renewal, and bots that logged in to different instances in
     that window waited in two lobbies forever."""
-    role = "test-home-" + uuid.uuid4().hex
-    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", renew_every=60)
-    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", renew_every=60)
-    try:
-        await a.open()
-        await b.open()
-    except OSError:
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    try:
-        a.want_home(role)
-        b.want_home(role)
-        assert await b.home_url(role) is None  # b is asked first: b holds it from now on
-        assert b.homes[role]
-        assert await a.home_url(role) == "http://b.example:2"
-    finally:
-        await a.redis.delete(f"home:{role}")
-        await a.close()
-        await b.close()
+    a, b, role = homes
+    assert await b.home_url(role) is None  # b is asked first: b holds it from now on
+    assert b.homes[role]
+    assert await a.home_url(role) == "http://b.example:2"
 
 
-async def test_a_stopping_instance_gives_its_home_up_at_once() -> None:
+async def test_a_stopping_instance_gives_its_home_up_at_once(homes: tuple[Cluster, Cluster, str]) -> None:
     """The next test (or a rolling restart) used to find the lobby still held by the stopped instance for the
     rest of its lease and forward clients to an address nobody answered (502)."""
-    role = "test-home-" + uuid.uuid4().hex
-    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", renew_every=60)
-    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", renew_every=60)
-    try:
-        await a.open()
-        await b.open()
-    except OSError:
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    try:
-        a.want_home(role)
-        b.want_home(role)
-        assert await a.home_url(role) is None and a.homes[role]
-        assert await b.home_url(role) == "http://a.example:1"
-        await a.close()
-        assert await b.home_url(role) is None and b.homes[role]  # b serves it now, not a dead address
-    finally:
-        await b.redis.delete(f"home:{role}")
-        await b.close()
+    a, b, role = homes
+    assert await a.home_url(role) is None and a.homes[role]
+    assert await b.home_url(role) == "http://a.example:1"
+    await a.close()
+    assert await b.home_url(role) is None and b.homes[role]  # b serves it now, not a dead address
