@@ -5,7 +5,7 @@ who holds their leases (``server.cluster``). A game nobody holds was left by an 
 renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
 
-- if every seat can be reached again from here (:data:`RESUMABLE`: built-in bots, and HTTTX stateless bots,
+- if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, and HTTTX stateless bots,
   which get the whole board with every request) and the match's meta (its clock) is in Redis, the match
   continues from its stored moves, with each seat's clock charged for the think time of its stored moves;
 - otherwise (a person's socket, a bot connected to the lost instance, an engine process that lived there) it ends
@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
+from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer
 from hexarena.players.policy import SpecPolicy, make_answering_player
 from hexarena.referee.match import MatchConfig, Referee
-from hexarena.referee.result import PlayedMove
+from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager, _close_players
 from hexarena.store.recorder import GameEnd
@@ -50,8 +51,6 @@ SCAN_EVERY = 2.0
 #: Unfinished games read per query, and queries per scan at most (the oldest beyond are seen once others end).
 SCAN_LIMIT = 500
 SCAN_PAGES = 20
-#: Player kinds another instance can reach again in the middle of a match.
-RESUMABLE = RESUMABLE_KINDS
 INTERRUPTED_REASON = "the server instance playing it was lost, and it cannot continue on another"
 
 
@@ -129,7 +128,7 @@ class Failover:
 
     def _why_not_resumable(self, record: GameRecord, meta: dict[str, Any] | None) -> str | None:
         kinds = [p.kind for p in record.players]
-        if any(kind not in RESUMABLE for kind in kinds):
+        if any(kind not in RESUMABLE_KINDS for kind in kinds):
             return f"its players ({', '.join(kinds)}) cannot be reached from another instance"
         if meta is None:
             return "its clock is unknown (no meta in Redis)"
@@ -219,9 +218,6 @@ def played_moves(moves: tuple[MoveRecord, ...]) -> list[PlayedMove]:
 
 def end_message(record: GameRecord, moves: tuple[MoveRecord, ...], reason: str) -> dict[str, Any]:
     """The spectators' ``end`` of a match ended ``interrupted`` here."""
-    from hexarena.core.types import Outcome, Termination
-    from hexarena.referee.result import MatchResult
-
     game = get_game(record.game)
     state = game.new(**record.params)
     for m in moves:
@@ -240,4 +236,4 @@ def end_message(record: GameRecord, moves: tuple[MoveRecord, ...], reason: str) 
     return messages.end(game, result)
 
 
-__all__ = ["RESUMABLE", "SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves"]
+__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves"]
