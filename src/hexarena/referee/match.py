@@ -126,8 +126,9 @@ class Referee:
         self.clock = Clock(config.clock)
         self.moves: list[PlayedMove] = []
         self.history: list[tuple[Seat, Any]] = []
-        #: per ply, the position and both clocks before it was played: what a takeback restores
-        self._before: list[tuple[Any, list[float | None]]] = []
+        #: ply -> the position and both clocks before it was played: what a takeback restores (kept only in
+        #: matches that allow takebacks: a long tournament game need not hold every position it went through)
+        self._before: dict[int, tuple[Any, list[float | None]]] = {}
         self.started = self._now()
         self.result: MatchResult | None = None
 
@@ -304,7 +305,8 @@ class Referee:
             evaluation=reply.evaluation,
             considerations=reply.considerations,
         )
-        self._before.append((self.state, clocks_before))
+        if self.config.takebacks:
+            self._before[record.ply] = (self.state, clocks_before)
         self.state = new_state
         self.moves.append(record)
         self.history.append((seat, reply.move))
@@ -321,11 +323,12 @@ class Referee:
         """Undo ``seat``'s last move and every move after it (the bot's reply), restoring the position and both
         clocks to what they were before it; False (nothing undone) when this seat may not or has no move yet."""
         ply = next((m.ply for m in reversed(self.moves) if m.seat == seat), None)
-        if ply is None or not self.may_take_back(seat):
+        if ply is None or ply not in self._before or not self.may_take_back(seat):
             return False
         self.state, clocks = self._before[ply]
         self.clock.remaining = list(clocks)
-        del self.moves[ply:], self.history[ply:], self._before[ply:]
+        del self.moves[ply:], self.history[ply:]
+        self._before = {p: kept for p, kept in self._before.items() if p < ply}
         if self.listener is not None and hasattr(self.listener, "on_takeback"):
             await self._notify("on_takeback", self.match_id, ply, self.state)
         for player in self.players:
