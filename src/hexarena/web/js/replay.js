@@ -25,7 +25,7 @@ export async function replayPage(app, { args, params }) {
   }
   let ply = Math.min(n, Math.max(0, parseInt(params.get("ply") ?? String(n), 10) || 0));
   const slider = h("input#slider", { type: "range", min: 0, max: n, value: ply, "aria-label": "ply" });
-  const label = h("span#plylabel.badge");
+  const label = h("span#plylabel.badge", `${ply} / ${n}`);  // right from the first paint, not after go()
   const btn = (idTxt, text, title, fn) => h(`button.secondary#${idTxt}`, { type: "button", title, onclick: fn }, text);
   const moveList = h("ol");
   const startList = (board.startMoves?.() || []).map((sm) =>
