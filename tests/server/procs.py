@@ -92,9 +92,9 @@ class ServeProcess:
         async with httpx.AsyncClient() as client:
             return await client.get(self.url + path, timeout=10)
 
-    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+    async def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> httpx.Response:
         async with httpx.AsyncClient() as client:
-            return await client.post(self.url + path, json=body, timeout=30)
+            return await client.post(self.url + path, json=body, headers=headers, timeout=30)
 
 
 # ----- two people playing HTTTX over /ws -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -40,13 +41,17 @@ HEX_MATCH = {
 }
 
 
-def instances(database_url: str, tmp_path: Path, n: int = 2, dots: bool = False) -> list[ServeProcess]:
+def instances(
+    database_url: str, tmp_path: Path, n: int = 2, dots: bool = False, create_limit: str = "off"
+) -> list[ServeProcess]:
     """``n`` instances on one database and Redis (``dots``: each also serves the dots protocol on its own port,
-    ``.dots_port``)."""
+    ``.dots_port``). Creates are not limited unless ``create_limit`` says so: the budgets are kept in the shared
+    Redis, where every test's creates from 127.0.0.1 would add up."""
     out = []
     for i in range(n):
         dots_port = free_port()
-        extra = ("--redis-url", REDIS_URL, *(("--dots-port", str(dots_port)) if dots else ()))
+        extra = ("--redis-url", REDIS_URL, "--create-rate-limit", create_limit)
+        extra += ("--dots-port", str(dots_port)) if dots else ()
         server = ServeProcess(database_url, tmp_path / f"data{i}", tmp_path / f"serve{i}.log", extra=extra)
         server.dots_port = dots_port  # type: ignore[attr-defined]
         out.append(server)
@@ -55,10 +60,10 @@ def instances(database_url: str, tmp_path: Path, n: int = 2, dots: bool = False)
 
 @contextlib.asynccontextmanager
 async def two_instances(
-    database_url: str, tmp_path: Path, *, start_b: bool = True, dots: bool = False
+    database_url: str, tmp_path: Path, *, start_b: bool = True, dots: bool = False, create_limit: str = "off"
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
     """Instances A and B started (B only if ``start_b``: the test starts it later); both stopped at the end."""
-    a, b = instances(database_url, tmp_path, dots=dots)
+    a, b = instances(database_url, tmp_path, dots=dots, create_limit=create_limit)
     await asyncio.gather(a.start(), b.start()) if start_b else await a.start()
     try:
         yield a, b
@@ -289,20 +294,28 @@ async def test_an_api_match_with_a_battlebot_seat_can_be_created_on_any_instance
     from battlebot.bbhelp import connect as bb_connect
     from battlebot.bbhelp import play_random, register
 
-    async with two_instances(database_url, tmp_path) as (a, b):
+    async with two_instances(database_url, tmp_path, create_limit="3/minute") as (a, b):
         home = await lobby_home(tmp_path)
         other = (a, b)[1 - home]
         auth = await register(Address(other), "noughtsandcrosses", "Connected")
         session = await bb_connect(Address(other), auth)  # relayed to the home's lobby
         await asyncio.sleep(0.1)
+        # one client (uvicorn believes X-Forwarded-For from 127.0.0.1), new to Redis's create budgets at each run
+        client = {"X-Forwarded-For": f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"}
         body = {"game": "noughtsandcrosses", "players": ["battlebot:Connected", "builtin:random"]}
-        r = await other.post("/api/matches", body)  # created where the bot waits
+        r = await other.post("/api/matches", body, client)  # created where the bot waits
         assert r.status_code == 200, r.text
         final = await play_random(session, 3)
         assert final["state"]["complete"] and final["state"]["players"] == ["Connected", "builtin:random"]
         record = await once_over(other, r.json()["game_id"])
         assert record["status"] == "finished" and [p["kind"] for p in record["players"]] == ["battlebot", "builtin"]
         await session.close()
+        # the forwarded create counted once, and the instances share the client's budget of 3 a minute
+        quick = {"game": "numberwang", "players": ["builtin:random", "builtin:random"]}
+        assert (await a.post("/api/matches", quick, client)).status_code == 200
+        assert (await b.post("/api/matches", quick, client)).status_code == 200
+        refused = await other.post("/api/matches", quick, client)
+        assert refused.status_code == 429 and "3 per 1 minute" in refused.text, refused.text
 
 
 async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops(

@@ -8,6 +8,8 @@ create past it gets 429 with ``Retry-After`` and a message saying when to retry.
 from __future__ import annotations
 
 import asyncio
+import os
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ TOURNAMENT = {
     "clock": {"kind": "turn", "seconds": 1},
 }
 DOTS = {"rows": 3, "cols": 5}
+REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 
 @pytest.fixture
@@ -78,21 +81,51 @@ async def test_one_budget_across_endpoints_and_the_dots_port(servers: tuple[str,
 
 async def test_refused_creates_do_not_count_and_the_budget_comes_back() -> None:
     limiter = CreateLimiter("2/second")
-    assert limiter.hit("a") is None and limiter.hit("a") is None
-    refused = limiter.hit("a")
+    assert await limiter.hit("a") is None and await limiter.hit("a") is None
+    refused = await limiter.hit("a")
     assert refused is not None and refused[0] == 1
-    assert limiter.hit("b") is None  # per client
+    assert await limiter.hit("b") is None  # per client
     for _ in range(300):  # the window moves on (bounded wait)
-        if limiter.hit("a") is None:
+        if await limiter.hit("a") is None:
             break
         await asyncio.sleep(0.01)
     else:
         raise AssertionError("the budget never came back")
 
 
-def test_no_limit_and_bad_limits() -> None:
+async def test_instances_on_one_redis_share_each_clients_budget() -> None:
+    """Several instances (``--redis-url``): a client's creates count once, wherever they land; without the shared
+    budget each instance gave a client the whole limit again."""
+    client = "198.51.100." + str(uuid.uuid4().int % 250)
+    prefix = "hexarena-test-" + uuid.uuid4().hex
+    a = CreateLimiter("3/minute", redis_url=REDIS_URL, key_prefix=prefix)
+    b = CreateLimiter("3/minute", redis_url=REDIS_URL, key_prefix=prefix)
+    try:
+        if not await a.shared_reachable():
+            pytest.skip(f"no Redis at {REDIS_URL}")
+        assert await a.hit(client) is None
+        assert await b.hit(client) is None
+        assert await a.hit(client) is None
+        refused = await b.hit(client)
+        assert refused is not None and str(refused[1]) == "3 per 1 minute"
+        assert await a.hit("203.0.113.9") is None  # another client's budget is its own
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_without_redis_each_instance_counts_alone_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+    """Redis away: creates are not refused for it (nor let through unlimited): the instance counts them itself."""
+    limiter = CreateLimiter("2/minute", redis_url="redis://127.0.0.1:1")
+    assert await limiter.hit("a") is None and await limiter.hit("a") is None
+    assert await limiter.hit("a") is not None
+    await limiter.close()
+    assert "counting creates in this instance only" in caplog.text
+
+
+async def test_no_limit_and_bad_limits() -> None:
     unlimited = CreateLimiter(None)
-    assert all(unlimited.hit("a") is None for _ in range(1000))
+    assert all([await unlimited.hit("a") is None for _ in range(1000)])
     with pytest.raises(ValueError, match="bad create rate limit"):
         CreateLimiter("lots")
     with pytest.raises(ValueError, match="bad create rate limit"):  # at start-up, not as a 500 per request

@@ -45,7 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; nothing opens until it starts (see the module docstring)."""
     settings = settings or Settings()
     auth.apply_public_defaults(settings)
-    limiter = CreateLimiter(settings.create_rate_limit)  # a bad limit fails here, not per request
+    # a bad limit fails here, not per request; several instances share each client's budget in Redis
+    limiter = CreateLimiter(settings.create_rate_limit, redis_url=settings.redis_url)
     routers: list[APIRouter] = [meta.router, matches.router, seats.router, ui.router]
     lifespans: list[Lifespan] = [auth.lifespan]
     if settings.protocols:

@@ -128,7 +128,7 @@ class RequireApiToken:
         method, path = scope["method"], _route_path(scope)
         entry = next((w for w in self.open if w.matches(method, path)), None)
         if entry is not None:
-            refused = self._over_budget(scope) if entry.creates else None
+            refused = await self._over_budget(scope) if entry.creates else None
             await (refused or self.app)(scope, receive, send)
             return
         answer = await self._check(scope, method, path)
@@ -163,9 +163,9 @@ class RequireApiToken:
         scope.setdefault("state", {})["api_token"] = record.name
         return None
 
-    def _over_budget(self, scope: Scope) -> JSONResponse | None:
+    async def _over_budget(self, scope: Scope) -> JSONResponse | None:
         client = _client(scope)
-        refused = services_of(scope["app"]).limiter.hit(client)
+        refused = await services_of(scope["app"]).limiter.hit(client)
         if refused is None:
             return None
         message, headers = refusal(client, *refused)

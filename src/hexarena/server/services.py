@@ -130,7 +130,7 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 async def limit_creates(request: Request, services: ServicesDep) -> None:
     """FastAPI dependency of every create endpoint: 429 with ``Retry-After`` once the client's budget is spent."""
     client = client_of(request)
-    refused = services.limiter.hit(client)
+    refused = await services.limiter.hit(client)
     if refused is not None:
         message, headers = refusal(client, *refused)
         raise HTTPException(status_code=429, detail=message, headers=headers)
@@ -146,6 +146,7 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
     if settings.redis_url and not settings.use_store:
         raise ValueError("several instances (--redis-url) share their games through the database: it needs a store")
     async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(limiter.close)  # its Redis connections, if any
         cluster = await _open_cluster(settings, stack) if settings.redis_url else None
         store, recorder = (
             (await _open_store(settings, stack, sweep=cluster is None)) if settings.use_store else (None, None)

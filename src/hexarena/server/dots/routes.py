@@ -107,12 +107,12 @@ def table_or_404(lobby: DotsLobby, game_id: str) -> DotsTable | JSONResponse:
     return table if table is not None else _error(404, f"no game {game_id[:80]!r}")
 
 
-def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
+async def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
     """429 with Retry-After once this client spent its create budget (shared with the server's other creates)."""
     if lobby.limiter is None:
         return None
     client = client_of(request)
-    refused = lobby.limiter.hit(client)
+    refused = await lobby.limiter.hit(client)
     if refused is None:
         return None
     message, headers = refusal(client, *refused)
@@ -121,7 +121,7 @@ def too_many(request: Request, lobby: DotsLobby) -> JSONResponse | None:
 
 @routes.post("/", summary="Create a hexagon dots game {rows, cols}", status_code=201, response_class=Response)
 async def create(request: Request, lobby: LobbyDep, prefix: PrefixDep) -> Response:
-    limited = too_many(request, lobby)
+    limited = await too_many(request, lobby)
     if limited is not None:
         return limited
     body = await read_limited_body(request, lobby.settings.max_body)
@@ -145,7 +145,7 @@ async def listing(lobby: LobbyDep) -> list[dict[str, Any]]:
 
 @routes.get("/match", summary="A game waiting for a second player", status_code=201, response_class=Response)
 async def match(request: Request, lobby: LobbyDep, prefix: PrefixDep) -> Response:
-    limited = too_many(request, lobby)
+    limited = await too_many(request, lobby)
     if limited is not None:
         return limited
     table = lobby.match()
