@@ -41,6 +41,11 @@ export async function matchPage(app, { args, name }) {
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
+  // only a bot reports an evaluation (a built-in one or any other program): between two people the panel would
+  // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
+  const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
+  const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
+    h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered);
   // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
   const moveList = h("ol.paired#movelist");
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
@@ -104,7 +109,7 @@ export async function matchPage(app, { args, name }) {
       h("div.main", boardBox, msg, resignBox, paceBox, announce),
       h("div.players", playerEls),
       h("div.side",
-        h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
+        evalPanel,
         h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
           h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
