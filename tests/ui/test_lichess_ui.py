@@ -309,15 +309,74 @@ def test_a_takeback_against_a_bot_undoes_my_move_and_its_reply(page: Any, server
     assert record_so_far(server, game_id)[0]["move"] == "b2"
 
 
-def bot_moves_first(page: Any, server: str, game: str, bot: str, params: dict[str, str]) -> str:
+def watch_takeback(page: Any) -> None:
+    """Record, each time the status line changes, its text and whether Takeback was disabled then: the page
+    sets both in the same handler, so each entry is the button's state at that moment of the game."""
+    page.evaluate(
+        """() => { window.__tb = []; const msg = document.querySelector('#msg');
+            new MutationObserver(() => { const b = document.querySelector('#takeback');
+                window.__tb.push([msg.textContent, b ? b.disabled : null]); })
+            .observe(msg, {childList: true, characterData: true, subtree: true}); }"""
+    )
+
+
+def takeback_states(page: Any) -> list[tuple[str, bool | None]]:
+    return [tuple(e) for e in page.evaluate("() => window.__tb")]
+
+
+def test_takeback_is_enabled_only_when_a_move_of_mine_can_be_taken_back(page: Any, server: str) -> None:
+    """The Takeback button is disabled (the attribute: keyboard and screen reader see it) on my first turn,
+    while the bot answers, once my only move was taken back and after the game; enabled on my turn with a move
+    of mine on the board, which is exactly when the server grants one."""
+    create(page, server, "tictactoe", seat1="builtin:random", clock=("match", "120"))
+    assert wait_turn_or_end(page)
+    watch_takeback(page)
+    assert page.is_disabled("#takeback"), "nothing of mine to take back on my first turn"
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)
+    assert page.is_enabled("#takeback")
+    played = [disabled for text, disabled in takeback_states(page) if text.startswith("You played")]
+    assert played == [True], takeback_states(page)  # the bot's turn: nothing to take back meanwhile
+    page.click("#takeback")
+    page.wait_for_function("() => /Move taken back/.test(document.querySelector('#msg').textContent)")
+    assert page.is_disabled("#takeback"), "my only move was taken back: nothing left to take back"
+    page.click("[data-cell='a1']")
+    assert wait_turn_or_end(page)
+    assert page.is_enabled("#takeback")
+    page.click(".resign-ask")
+    page.click(".resign-yes")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.is_disabled("#takeback")
+
+
+def test_takeback_is_disabled_when_the_bot_moved_first_and_i_have_not_replied(page: Any, server: str) -> None:
+    """The bot opens: its move is on the board but none of mine, so there is nothing to take back (the server
+    refuses: "you have no move to take back yet") until I have replied and it has answered."""
+    bot_moves_first(page, server, "tictactoe", "random", {}, seconds="60")
+    assert wait_turn_or_end(page)
+    assert page.is_disabled("#takeback")
+    free = page.evaluate(
+        "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('path,circle'))"
+        ".map(g => g.dataset.cell)"
+    )
+    page.click(f"[data-cell='{free[0]}']")
+    assert wait_turn_or_end(page)  # three moves: tic-tac-toe cannot be over yet
+    assert page.is_enabled("#takeback")
+    page.click("#takeback")
+    page.wait_for_function("() => /Move taken back/.test(document.querySelector('#msg').textContent)")
+    page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 1")  # the bot's opening
+    assert page.is_disabled("#takeback")
+
+
+def bot_moves_first(page: Any, server: str, game: str, bot: str, params: dict[str, str], seconds: str = "1") -> str:
     """A game created in the lobby with the built-in ``bot`` in the first seat (it moves at once) and me second,
-    on a short turn clock; returns the match id."""
+    on a turn clock of ``seconds`` (short by default); returns the match id."""
     page.goto(f"{server}/ui/#/lobby")
     page.select_option("#game", game)
     for name, value in params.items():
         page.fill(f"#param-{name}", value)
     page.select_option("#clock-type", "turn")
-    page.fill("#clock-seconds", "1")
+    page.fill("#clock-seconds", seconds)
     page.select_option("#seat0-kind", f"builtin:{bot}")
     page.select_option("#seat1-kind", "you")
     page.click("#create")

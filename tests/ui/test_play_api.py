@@ -324,18 +324,21 @@ async def test_a_takeback_against_a_bot_undoes_both_moves_and_the_store_agrees(s
         )
         gid = m["game_id"]
         async with connect(ws(server, f"/api/play?token={m['tokens']['X']}")) as sock:
-            await recv(sock, "your_turn")
+            assert (await recv(sock, "hello"))["takebacks"] is True  # a casual game against a built-in bot
+            # each turn says whether a takeback would be granted now (the page's button follows it)
+            assert (await recv(sock, "your_turn"))["takeback"] is False
             await sock.send(json.dumps({"type": "takeback"}))
             refused = await recv(sock, "takeback")
             assert refused["granted"] is False and "no move" in refused["reason"]
             await sock.send(json.dumps({"type": "move", "move": "b2"}))
-            await recv(sock, "your_turn")  # the bot replied
+            assert (await recv(sock, "your_turn"))["takeback"] is True  # the bot replied
             async with connect(ws(server, f"/spectate/{gid}")) as spectator:
                 assert len((await recv(spectator, "setup"))["moves"]) == 2
                 await sock.send(json.dumps({"type": "takeback"}))
                 assert await recv(sock, "takeback") == {"type": "takeback", "granted": True, "ply": 0}
                 turn = await recv(sock, "your_turn")
                 assert turn["state"]["ply"] == 0 and len(turn["legal"]["moves"]) == 9
+                assert turn["takeback"] is False  # nothing of mine left to take back
                 fresh = await recv(spectator, "setup")
                 assert fresh["moves"] == [] and fresh["clocks"] == [60.0, 60.0]  # as before the first move
             assert (await client.get(f"{server}/api/ui/replay/{gid}")).json()["moves"] == []
@@ -387,6 +390,9 @@ async def test_takebacks_are_refused_in_contests_and_between_two_bots() -> None:
     await person.handle(json.dumps({"type": "takeback"}))
     refusal = next(s for s in sent if s["type"] == "takeback")
     assert refusal["granted"] is False and "tournament" in refusal["reason"] and len(rated.moves) == 2
+    # the page was told so: no takebacks in this match, none on any turn (its button never shows)
+    assert [s["takebacks"] for s in sent if s["type"] == "hello"] == [False]
+    assert [s["takeback"] for s in sent if s["type"] == "your_turn"] == [False, False]
     bots = await manager.create(
         game, [InProcessPlayer.builtin("tictactoe", "random"), InProcessPlayer.builtin("tictactoe", "random")]
     )

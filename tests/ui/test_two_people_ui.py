@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_browser_ui import wait_turn_or_end
+from test_browser_ui import create, wait_turn_or_end
 from test_issue15_ui import axe_violations
 
 
@@ -127,3 +127,25 @@ def test_a_rematch_offer_reaches_the_other_person_who_accepts_it(
     assert wait_turn_or_end(page)
     assert page.text_content("#msg") == "Your move (O)."
     assert not axe_violations(page)
+
+
+def test_no_evaluation_panel_between_two_people_but_one_against_a_bot(page: Any, friend: Any, server: str) -> None:
+    """Nobody in a game between two people reports an evaluation: neither player's page nor a spectator's shows
+    the empty Evaluation and Considered moves panel (axe still clean); a game with a bot in it keeps it."""
+    game_id = invite_game(page, server)
+    friend.goto(page.input_value("#invite-link"))
+    friend.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
+    assert wait_turn_or_end(page)
+    watcher = friend.context.browser.new_context().new_page()
+    watcher.goto(f"{server}/ui/#/watch/{game_id}")
+    watcher.wait_for_selector("#movelist", state="attached")
+    for pg in (page, friend, watcher):
+        pg.wait_for_selector("#movelist", state="attached")
+        assert pg.locator("#evaltext").is_hidden(), "an evaluation panel in a game between two people"
+        assert pg.locator(".evalbar").is_hidden() and pg.locator(".considered").is_hidden()
+        assert pg.get_by_text("Considered moves").is_hidden()
+    assert not axe_violations(page)
+    watcher.context.close()
+    create(page, server, "tictactoe", seat1="builtin:random")
+    assert wait_turn_or_end(page)
+    assert page.locator("#evaltext").is_visible() and page.get_by_text("Considered moves").is_visible()

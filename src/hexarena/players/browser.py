@@ -15,7 +15,9 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
 - accepts ``{"type": "takeback"}`` on its turn in a casual game against a built-in bot: the referee undoes the
   person's last move and the bot's reply (position and clocks as before them) and the page gets
   ``{"type": "takeback", "granted": true, "ply": N}`` then a new ``your_turn``; anywhere else
-  ``{"type": "takeback", "granted": false, "reason": ...}``;
+  ``{"type": "takeback", "granted": false, "reason": ...}``. ``hello`` says whether this match allows takebacks
+  at all (``takebacks``) and each ``your_turn`` whether one would be granted now (``takeback``: the seat has a
+  move of its own to take back), so the page enables its button only then;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
   contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
@@ -203,19 +205,25 @@ class BrowserPlayer(BasePlayer):
         """Take back this seat's last move and the bot's reply: on this seat's turn, in a match that allows it
         (``MatchInfo.takebacks``: a casual game against a built-in bot). The referee grants it at once and asks
         again in the earlier position (``taken_back`` tells the page); anything else is refused with why."""
-        pending, request = self._pending, self._request
-        reason = None
-        if not hasattr(self, "info") or not self.info.takebacks:
-            reason = "takebacks are only for casual games against a built-in bot (not rated or tournament games)"
-        elif pending is None or pending.done() or request is None:
-            reason = "ask for a takeback on your turn, once the bot has replied"
-        elif not any(seat == self.seat for seat, _ in request.history):
-            reason = "you have no move to take back yet"
+        reason = self._takeback_refusal()
         if reason is not None:
             await self._emit({"type": "takeback", "granted": False, "reason": reason})
             return
-        assert pending is not None
-        pending.set_exception(Takeback())
+        assert self._pending is not None
+        self._pending.set_exception(Takeback())
+
+    def _takeback_refusal(self) -> str | None:
+        """Why a takeback asked for now would be refused, or None when it would be granted. One rule for the
+        answer to a request and for ``your_turn``'s ``takeback`` flag, so the page's button is enabled exactly
+        when pressing it works."""
+        pending, request = self._pending, self._request
+        if not hasattr(self, "info") or not self.info.takebacks:
+            return "takebacks are only for casual games against a built-in bot (not rated or tournament games)"
+        if pending is None or pending.done() or request is None:
+            return "ask for a takeback on your turn, once the bot has replied"
+        if not any(seat == self.seat for seat, _ in request.history):
+            return "you have no move to take back yet"
+        return None
 
     async def taken_back(self, ply: int, state: Any) -> None:
         """The referee took the moves from ``ply`` on back (a takeback this seat asked for)."""
@@ -326,6 +334,7 @@ class BrowserPlayer(BasePlayer):
             "game": info.game.name,
             "seat": info.seat,
             "side": self._side(),
+            "takebacks": info.takebacks,
             "opponent": info.opponent,
             "params": info.params,
             "grace": self.grace,
@@ -343,6 +352,7 @@ class BrowserPlayer(BasePlayer):
             "ply": game.ply(request.state),
             "state": game.to_json(request.state),
             "legal": game.legal_view(request.state),
+            "takeback": self._takeback_refusal() is None,
             "time_limit": None if request.time_limit is None else max(0.0, request.time_limit - spent),
             "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),
         }

@@ -41,6 +41,11 @@ export async function matchPage(app, { args, name }) {
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered");
+  // only a bot reports an evaluation (a built-in one or any other program): between two people the panel would
+  // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
+  const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
+  const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
+    h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered);
   // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
   const moveList = h("ol.paired#movelist");
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
@@ -104,7 +109,7 @@ export async function matchPage(app, { args, name }) {
       h("div.main", boardBox, msg, resignBox, paceBox, announce),
       h("div.players", playerEls),
       h("div.side",
-        h("div.panel", h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered),
+        evalPanel,
         h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
           h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
@@ -144,7 +149,7 @@ export async function matchPage(app, { args, name }) {
 
   // ----- resigning: one control per seat this browser plays -----
   const seatSockets = new Map();  // seat index -> its current socket (a reconnect replaces it)
-  function addResign(seat) {
+  function addResign(seat, takebacks) {
     if (over || resignBox.querySelector(`.resign-ask[data-seat="${seat}"]`)) return;
     const ask = h("button.secondary.resign-ask", { type: "button", dataset: { seat: String(seat) } }, "Resign");
     const yes = h("button.danger.resign-yes", { type: "button" }, "Yes");
@@ -161,12 +166,16 @@ export async function matchPage(app, { args, name }) {
       say("Resigning…", "info");
     });
     resignBox.append(h("span.resign-seat", ask, confirm));
-    // against a built-in bot a takeback is granted at once (the server refuses it in rated or tournament games)
-    if ((info.players[1 - seat] || {}).kind === "builtin" && !resignBox.querySelector("#takeback")) {
-      const back = h("button.secondary#takeback", { type: "button", title: "take back your last move and the bot's reply" }, "Takeback");
+    // against a built-in bot in a casual game (the server says so in its hello: never in a rated or tournament
+    // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
+    // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
+    // replied); it is disabled again while the bot thinks, while the takeback is asked for and after the game.
+    if (takebacks && !resignBox.querySelector("#takeback")) {
+      const back = h("button.secondary#takeback", { type: "button", disabled: true, title: "take back your last move and the bot's reply" }, "Takeback");
       back.addEventListener("click", () => {
         const ws = seatSockets.get(seat);
         if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        back.disabled = true;  // once: the answer (a new turn, or a refusal with its reason) decides what next
         ws.send(JSON.stringify({ type: "takeback" }));
       });
       resignBox.append(back);
@@ -178,6 +187,10 @@ export async function matchPage(app, { args, name }) {
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+  function canTakeBack(yes) {  // the Takeback button (if this game has one) follows the server's word
+    const back = resignBox.querySelector("#takeback");
+    if (back) back.disabled = over || !yes;
   }
   function reopenResign() {  // the server refused (e.g. the game had not started): let the person try again
     if (over) return;
@@ -494,6 +507,7 @@ export async function matchPage(app, { args, name }) {
       board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
       styleSeats(m.state);
       board.setTurn(m.legal, io);
+      canTakeBack(!!m.takeback);
       toMoveSeatNow = m.seat;
       if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
       if ((clock.kind === "match" || clock.kind === "incremental") && m.time_left !== null) {
@@ -512,7 +526,7 @@ export async function matchPage(app, { args, name }) {
         mySeats.add(m.seat);
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
-        addResign(m.seat);
+        addResign(m.seat, !!m.takebacks);
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
         // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
@@ -520,7 +534,7 @@ export async function matchPage(app, { args, name }) {
         takeTurn(m);
       } else if (m.type === "takeback") {
         if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
-        else say(`No takeback: ${m.reason}.`, "illegal");
+        else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
@@ -528,6 +542,7 @@ export async function matchPage(app, { args, name }) {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(m); }
       } else if (m.type === "accepted") {
         board.setTurn(null);
+        canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
         say(`You played ${m.move}.`, "info");
       } else if (m.type === "end") {
         over = true;
