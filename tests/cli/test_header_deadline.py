@@ -15,6 +15,7 @@ import pytest
 import websockets
 from serving import start_serve, stop
 
+from fakes.apps import lifespan_only
 from hexarena.server.serving import ArenaServer, server_config
 
 DEADLINE = 1.0
@@ -26,9 +27,7 @@ CONNECTIONS = 60
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """``/`` answers at once, ``/slow`` after twice the deadline, ``/ws`` echoes after twice the deadline."""
     if scope["type"] == "lifespan":
-        while (await receive())["type"] != "lifespan.shutdown":
-            await send({"type": "lifespan.startup.complete"})
-        await send({"type": "lifespan.shutdown.complete"})
+        await lifespan_only(receive, send)
         return
     if scope["type"] == "websocket":
         await receive()

@@ -32,3 +32,11 @@ async def module_app(
     )
     async with lifespan(app):
         yield app
+
+
+async def lifespan_only(receive: Any, send: Any) -> None:
+    """The ASGI lifespan protocol for a raw test app with nothing to start: complete every startup, then the
+    shutdown."""
+    while (await receive())["type"] != "lifespan.shutdown":
+        await send({"type": "lifespan.startup.complete"})
+    await send({"type": "lifespan.shutdown.complete"})

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from hexarena.server.cluster import Cluster, lease_key, watched_key
+from hexarena.server.cluster import Cluster, lease_key, url_key, watched_key
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
@@ -186,3 +186,22 @@ async def test_a_stopping_instance_gives_its_home_up_at_once(homes: tuple[Cluste
     assert await b.home_url(role) == "http://a.example:1"
     await a.close()
     assert await b.home_url(role) is None and b.homes[role]  # b serves it now, not a dead address
+
+
+async def test_other_instances_are_listed_once_and_never_this_one() -> None:
+    """A dead instance's address record outlives it by seconds; a new instance may already listen at that address
+    (this one, or another live one): each address is asked once, and this instance never asks itself."""
+    port = random.randrange(20000, 60000)
+    mine, theirs = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
+    me = Cluster(REDIS_URL, instance="me-" + uuid.uuid4().hex, advertise_url=mine)
+    try:
+        await me.open()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    try:
+        for name, url in (("dead-mine", mine), ("dead-theirs", theirs), ("live-theirs", theirs)):
+            await me.redis.set(url_key(f"{name}-{uuid.uuid4().hex}"), url, ex=5)
+        urls = await me.instance_urls()
+        assert urls.count(theirs) == 1 and mine not in urls, urls
+    finally:
+        await me.close()

@@ -13,6 +13,7 @@ import uvicorn
 import websockets
 from websockets.extensions import permessage_deflate
 
+from fakes.apps import lifespan_only
 from hexarena.server.serving import server_config
 from hexarena.server.ws_deflate import COMPRESS_LEVEL
 
@@ -21,9 +22,7 @@ BIG = '{"cells":[' + ",".join(f'{{"q":{i},"r":{-i},"p":"x"}}' for i in range(150
 
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
-        while (await receive())["type"] != "lifespan.shutdown":
-            await send({"type": "lifespan.startup.complete"})
-        await send({"type": "lifespan.shutdown.complete"})
+        await lifespan_only(receive, send)
         return
     await receive()
     await send({"type": "websocket.accept"})

@@ -235,19 +235,10 @@ class Referee:
                     await asyncio.gather(task, return_exceptions=True)
             if task.done() and not task.cancelled():
                 error = task.exception()
-                if isinstance(error, MatchEnded):
-                    raise error
                 if error is not None:
-                    raise _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
+                    raise self._ended_by(seat, error)
                 continue
-            for failed_seat, watcher in enumerate(watchers):
-                if watcher.done():
-                    err = watcher.result()
-                    if isinstance(err, MatchEnded):
-                        raise err
-                    raise _loss(
-                        failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}"
-                    )
+            self._raise_failure(watchers)
 
     async def _loop(self) -> None:
         while True:
@@ -364,17 +355,25 @@ class Referee:
                 ) from None
         move_task.cancel()
         await asyncio.gather(move_task, return_exceptions=True)
-        for failed_seat, watcher in enumerate(watchers):
-            if watcher in done:
-                err = watcher.result()
-                if isinstance(err, MatchEnded):  # a deliberate ending (a person resigned): record it as given
-                    raise err
-                raise _loss(failed_seat, _termination_for(err), f"{self._seat_name(failed_seat)}: {_error_text(err)}")
+        self._raise_failure(watchers)
         raise _loss(
             seat,
             Termination.TIME,
             f"{self._seat_name(seat)} did not move within {budget or 0:.3f} s",
         )
+
+    def _ended_by(self, seat: Seat, error: BaseException) -> MatchEnded:
+        """How ``seat``'s failure ends the match: a deliberate ending (a person resigned) as given, any other
+        error as that seat's loss."""
+        if isinstance(error, MatchEnded):
+            return error
+        return _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
+
+    def _raise_failure(self, watchers: Sequence[asyncio.Future[Any]]) -> None:
+        """Raise the ending of the first seat whose failure signal has fired (nothing if none has)."""
+        for seat, watcher in enumerate(watchers):
+            if watcher.done():
+                raise self._ended_by(seat, watcher.result())
 
     def _watcher(self, seat: Seat) -> asyncio.Future[Any]:
         """A future that completes with the error once ``seat``'s player fails (never, for most players)."""

@@ -260,19 +260,24 @@ class Cluster:
         one, or one that advertises no address."""
         if len(match_id) > 64:
             return None
-        owner = await self.redis.get(lease_key(match_id))
-        if owner is None or owner == self.instance:
+        return await self._url_of_other(await self.redis.get(lease_key(match_id)))
+
+    async def _url_of_other(self, instance: object) -> str | None:
+        """The advertised address of ``instance`` (a value read from a lease or a home); None for nobody or self."""
+        if instance is None or instance == self.instance:
             return None
-        url = await self.redis.get(url_key(str(owner)))
+        url = await self.redis.get(url_key(str(instance)))
         return None if url is None else str(url)
 
     async def instance_urls(self) -> list[str]:
-        """The addresses of the other live instances (each refreshes its own with its renewals)."""
-        urls = []
+        """The addresses of the other live instances (each refreshes its own with its renewals), each once: the
+        record of an instance that died lives on for a few seconds, and a new instance may be listening at its
+        address already (this one, or another), which must not be asked twice."""
+        urls: list[str] = []
         async for key in self.redis.scan_iter(match=url_key("*"), count=100):
             if key != url_key(self.instance):
                 url = await self.redis.get(key)
-                if url is not None:
+                if url is not None and str(url) != self.advertise_url and str(url) not in urls:
                     urls.append(str(url))
         return urls
 
@@ -289,10 +294,7 @@ class Cluster:
             if self.homes[role]:
                 return None
             holder = await self.redis.get(f"home:{role}")
-        if holder is None or holder == self.instance:
-            return None
-        url = await self.redis.get(url_key(str(holder)))
-        return None if url is None else str(url)
+        return await self._url_of_other(holder)
 
     async def _renew_loop(self) -> None:
         while True:
