@@ -7,7 +7,7 @@ The same set-up as ``bench/server_throughput.py`` (the game server and one SDK b
 a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
 the turns played in it, so game set-up and teardown are outside both figures.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--spectators 0 [--no-deflate]]
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--spectators 0 [--no-deflate] [--updates board|moves]]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
@@ -31,25 +31,6 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server_throughput import cpu_seconds, free_port, process, wait_up
-
-#: A spiral-filling bot that does not look at the stones: both seats fill the same spiral, so the board is always
-#: its first ``len(cells)`` cells and the answer is the next two.
-O1_BOT = """
-import sys
-from hexarena.bots.sdk import BaseBot, Coord, run
-
-SPIRAL = sorted(
-    ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
-    key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
-)
-
-class SpiralBot(BaseBot):
-    def choose_move(self, cells, player, match):
-        n = len(cells)
-        return Coord(q=SPIRAL[n][0], r=SPIRAL[n][1]), Coord(q=SPIRAL[n + 1][0], r=SPIRAL[n + 1][1])
-
-run(SpiralBot, port=int(sys.argv[1]), ws=sys.argv[2])
-"""
 
 #: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)
 DEPTHS = (("100 stones", 50), ("1,000 stones", 500))
@@ -80,12 +61,13 @@ def window_cost(samples: list[tuple[float, float, float]], centre: int, half: in
     return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6
 
 
-async def watch(server: str, game_id: str, deflate: bool = True) -> int:
+async def watch(server: str, game_id: str, deflate: bool = True, updates: str = "board") -> int:
     """Follow one game as a spectator (``WS /spectate/<id>``) to its end; returns the messages received.
-    ``deflate``: offer permessage-deflate, as browsers do (the server then compresses every update)."""
+    ``deflate``: offer permessage-deflate, as browsers do (the server then compresses every update); ``updates``:
+    ``board`` (each move with the board) or ``moves`` (the move alone)."""
     from websockets.asyncio.client import connect
 
-    url = server.replace("http://", "ws://") + f"/spectate/{game_id}"
+    url = server.replace("http://", "ws://") + f"/spectate/{game_id}?updates={updates}"
     received = 0
     async with connect(url, max_size=None, compression="deflate" if deflate else None) as ws:
         async for _ in ws:
@@ -94,17 +76,15 @@ async def watch(server: str, game_id: str, deflate: bool = True) -> int:
 
 
 async def one_run(
-    games: int, turns: int, window: int, spectators: int = 0, deflate: bool = True
+    games: int, turns: int, window: int, spectators: int = 0, deflate: bool = True, updates: str = "board"
 ) -> list[tuple[float, float]]:
     """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]; ``spectators`` follow each game."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
-        script = Path(tmp) / "spiral_bot.py"
-        script.write_text(O1_BOT)
         serve = ("serve", "--port", str(gport), "--database-url", f"sqlite+aiosqlite:///{tmp}/bench.sqlite3")
         serve += ("--data-dir", tmp, "--log-level", "warning", "--create-rate-limit", "off")
-        with process(*serve) as gproc, process("script", str(script), str(bport), "auto") as bproc:
+        with process(*serve) as gproc, process("instant", str(bport), "auto") as bproc:
             await wait_up(f"{server}/healthz")
             await wait_up(f"{bot}/capabilities.json")
             body = {
@@ -118,7 +98,9 @@ async def one_run(
                     if r.status_code != 200:
                         raise SystemExit(f"POST /game/new answered {r.status_code}: {r.text}")
                 ids = [r.json()["game_id"] for r in created]
-                watchers = [asyncio.create_task(watch(server, gid, deflate)) for gid in ids for _ in range(spectators)]
+                watchers = [
+                    asyncio.create_task(watch(server, gid, deflate, updates)) for gid in ids for _ in range(spectators)
+                ]
                 samples = await sample(server, gproc.pid, bproc.pid, games, DEPTHS[-1][1] + window)
                 for task in watchers:
                     task.cancel()
@@ -126,11 +108,14 @@ async def one_run(
     return [window_cost(samples, centre, window, games) for _, centre in DEPTHS]
 
 
-async def main(games: int, turns: int, window: int, repeat: int, spectators: int, deflate: bool) -> None:
+async def main(
+    games: int, turns: int, window: int, repeat: int, spectators: int, deflate: bool, updates: str = "board"
+) -> None:
     begun = time.perf_counter()
-    runs = [await one_run(games, turns, window, spectators, deflate) for _ in range(repeat)]
+    runs = [await one_run(games, turns, window, spectators, deflate, updates) for _ in range(repeat)]
     elapsed = time.perf_counter() - begun
-    watched = f", {spectators} spectator(s) a game{'' if deflate else ' without deflate'}" if spectators else ""
+    how = f"{'' if deflate else ' without deflate'}{', moves only' if updates == 'moves' else ''}"
+    watched = f", {spectators} spectator(s) a game{how}" if spectators else ""
     print(
         f"{games} concurrent games of {turns} turns{watched}, CPU per move (2 stones) over +-{window} turns, "
         f"median of {repeat}:"
@@ -155,5 +140,10 @@ if __name__ == "__main__":
     ap.add_argument("--repeat", type=int, default=3, help="runs; each figure is their median (a busy machine is noisy)")
     ap.add_argument("--spectators", type=int, default=0, help="spectators following each game (WS /spectate)")
     ap.add_argument("--no-deflate", action="store_true", help="spectators do not offer permessage-deflate")
+    ap.add_argument(
+        "--updates", choices=("board", "moves"), default="board", help="what spectators ask for (?updates=)"
+    )
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.turns, args.window, args.repeat, args.spectators, not args.no_deflate))
+    asyncio.run(
+        main(args.games, args.turns, args.window, args.repeat, args.spectators, not args.no_deflate, args.updates)
+    )

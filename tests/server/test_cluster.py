@@ -119,13 +119,18 @@ def replay(messages: list[dict[str, Any]]) -> list[str]:
 async def test_a_match_on_one_instance_is_watched_on_another(database_url: str, tmp_path: Path) -> None:
     async with two_instances(database_url, tmp_path) as (a, b):
         game_id = await hex_match(a)
-        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-            seen = await watch(ws)
+        async with (
+            connect(b.ws(f"/spectate/{game_id}")) as ws,
+            connect(b.ws(f"/spectate/{game_id}?updates=moves")) as light,
+        ):
+            seen, moves_only = await asyncio.gather(watch(ws), watch(light))
         assert seen[0]["type"] == "setup" and seen[-1]["type"] == "end", [m["type"] for m in seen]
         assert any(m["type"] == "board_update" for m in seen)
+        assert all("state" in m for m in seen if m["type"] == "board_update")
+        assert all("state" not in m for m in moves_only if m["type"] == "board_update")
         record = (await a.get(f"/games/{game_id}")).json()
         assert record["status"] == "finished"
-        assert replay(seen) == [m["move"] for m in record["moves"]]
+        assert replay(seen) == replay(moves_only) == [m["move"] for m in record["moves"]]
         assert seen[-1]["winner_seat"] == record["winner"]
         # the same record through B (the database is shared)
         assert (await b.get(f"/games/{game_id}")).json()["moves"] == record["moves"]

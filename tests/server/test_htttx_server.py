@@ -250,10 +250,12 @@ async def test_late_spectator_after_a_restart_reads_the_store(database_url: str,
 
 
 async def test_bad_token_and_unknown_game_get_nope(server: str) -> None:
-    for path in ("/ws?token=forged", "/ws", "/spectate/0123456789abcdef"):
+    for path in ("/ws?token=forged", "/ws", "/spectate/0123456789abcdef", "/spectate/0123456789abcdef?updates=all"):
         async with connect(ws_url(server, path)) as ws:
             msg = await recv(ws, 5)
             assert msg["type"] == "nope" and msg["reason"], path
+            if "updates" in path:  # says what may be asked
+                assert "updates=board" in msg["reason"] and "updates=moves" in msg["reason"], msg
             with pytest.raises(Exception):  # noqa: B017 - the server closes after the nope
                 await asyncio.wait_for(ws.recv(), 5)
 

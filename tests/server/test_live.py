@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +85,42 @@ async def test_finished_bot_games_update_the_leaderboard(tmp_path: Path) -> None
             assert a.rating > 1500 > b.rating
     finally:
         await store.close()
+
+
+async def test_a_spectator_that_asks_for_moves_only_gets_the_move_not_the_board() -> None:
+    """``moves_only``: the snapshot once (the board as it stands), then each move without the board (its cost grows
+    with the board, on the server and on the wire); the moves rebuild what the others were sent in full."""
+    from hexarena.players.inprocess import InProcessPlayer
+
+    game = get_game("htttx")
+    manager = MatchManager(None)
+    players = [InProcessPlayer.builtin("htttx", "random", seed=s) for s in (1, 2)]
+    match = await manager.create(game, players, params={"turn_limit": 40}, start=False)
+    light: list[dict[str, Any]] = []
+    full: list[dict[str, Any]] = []
+
+    async def to(into: list[dict[str, Any]], text: str) -> None:
+        into.append(json.loads(text))
+
+    spectators = [
+        await manager.spectate(match, functools.partial(to, light), moves_only=True),
+        await manager.spectate(match, functools.partial(to, full)),
+    ]
+    writers = [asyncio.create_task(s.run()) for s in spectators]
+    manager.start(match)
+    await asyncio.wait_for(match.done.wait(), 30)
+    await asyncio.wait_for(asyncio.gather(*writers), 5)
+    assert [m["type"] for m in light] == [m["type"] for m in full]
+    assert light[0]["type"] == "setup" and "state" in light[0] and light[-1]["type"] == "end"
+    updates = [m for m in light if m["type"] == "board_update"]
+    assert len(updates) > 10
+    assert all("state" not in m and "board" not in m for m in updates), updates[0]
+    assert all("state" in m and "board" in m for m in full if m["type"] == "board_update")
+    keys = ("ply", "seat", "move", "to_move", "status", "clocks")
+    assert [{k: m[k] for k in keys} for m in updates] == [
+        {k: m[k] for k in keys} for m in full if m["type"] == "board_update"
+    ]
+    state = game.new(turn_limit=40)
+    for m in light[0]["moves"] + updates:
+        state = game.play(state, game.parse(m["move"]))
+    assert game.to_json(state) == light[-1]["state"] == full[-1]["state"]

@@ -74,11 +74,13 @@ def utc(ts: float) -> datetime:
 
 
 class Spectator:
-    """One watcher: a queue drained by its own writer task."""
+    """One watcher: a queue drained by its own writer task; ``moves_only``: its move updates leave out the board
+    (``messages.update``)."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, moves_only: bool = False) -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(SPECTATOR_QUEUE)
         self.send = send
+        self.moves_only = moves_only
         self.closed = asyncio.Event()
 
     def push(self, message: dict[str, Any] | str | None) -> bool:
@@ -150,6 +152,20 @@ class LiveMatch:
     def broadcast(self, message: dict[str, Any] | None) -> None:
         text = None if message is None else _encode(message)  # once, whatever the number of spectators
         for spectator in list(self.spectators):
+            if not spectator.push(text):
+                self.spectators.discard(spectator)
+
+    def broadcast_move(self, record: PlayedMove, state: Any) -> None:
+        """A move to every spectator: each form (with the board, or moves only) built and encoded once, and only
+        if someone watches in that form."""
+        clocks = self.referee.clock.snapshot()
+        texts: dict[bool, str] = {}
+        for spectator in list(self.spectators):
+            light = spectator.moves_only
+            text = texts.get(light)
+            if text is None:
+                message = messages.update(self.match_id, self.game, record, state, clocks, board=not light)
+                text = texts[light] = _encode(message)
             if not spectator.push(text):
                 self.spectators.discard(spectator)
 
@@ -306,9 +322,10 @@ class MatchManager:
 
     # ----- spectators -----
 
-    async def spectate(self, live: LiveMatch, send: Send) -> Spectator:
-        """Attach a spectator: it gets the snapshot now, then every update, then the end."""
-        spectator = Spectator(send)
+    async def spectate(self, live: LiveMatch, send: Send, *, moves_only: bool = False) -> Spectator:
+        """Attach a spectator: it gets the snapshot now, then every update (``moves_only``: without the board),
+        then the end."""
+        spectator = Spectator(send, moves_only)
         spectator.push(live.snapshot())
         if live.result is not None:
             spectator.push(messages.end(live.game, live.result))
@@ -327,7 +344,7 @@ class MatchManager:
             self.recorder.move(match_id, move_record(record))
         live = self.live.get(match_id)
         if live is not None and live.spectators:
-            live.broadcast(messages.update(match_id, live.game, record, state, live.referee.clock.snapshot()))
+            live.broadcast_move(record, state)
         if self.cluster is not None and match_id in self.cluster.watched and live is not None and not live.disowned:
             # watched elsewhere: the move, not the board; the watchers play it on their copy (``server.remote_watch``)
             self.cluster.publish(match_id, move_event(record, live.referee.clock.snapshot()))

@@ -4,6 +4,10 @@ HTTTX spectators get Hivemaker's packets (``setup{board}``, ``board_update{board
 ``end{winner, reason, board}``: the game's ``spectator_extras`` add ``board``); every packet also carries the generic fields (``game``, ``state``, ``move``,
 ``ply``, ``evaluation``, ``considerations``, ``clocks``) that the web UI uses for all games. Clients ignore
 fields they don't know, so one stream serves both.
+
+A spectator that keeps its own position (``/spectate/{id}?updates=moves``) gets ``board_update`` without
+``state`` and ``board``: the setup's position and the moves rebuild it, and a move then costs the same to send at
+1,000 stones as at 10.
 """
 
 from __future__ import annotations
@@ -67,20 +71,29 @@ def _move_json(record: PlayedMove, game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def update(
-    match_id: str, game: Game[S, Any], record: PlayedMove, state: S, clocks: list[float | None] | None = None
+    match_id: str,
+    game: Game[S, Any],
+    record: PlayedMove,
+    state: S,
+    clocks: list[float | None] | None = None,
+    *,
+    board: bool = True,
 ) -> dict[str, Any]:
-    state_json = game.to_json(state)
+    """One move for spectators; without ``board`` (a spectator that asked for moves only, ``?updates=moves``)
+    neither the position nor the game's extras (HTTTX's ``board``): what costs more the fuller the board is."""
     msg: dict[str, Any] = {
         "type": "board_update",
         "game_id": match_id,
         "game": game.name,
-        "state": state_json,
         "to_move": _seat_label(game, game.to_move(state)),
         "status": _status(game, state),
         "clocks": clocks,
         **_move_json(record, game),
     }
-    msg.update(game.spectator_extras(state, state_json))
+    if board:
+        state_json = game.to_json(state)
+        msg["state"] = state_json
+        msg.update(game.spectator_extras(state, state_json))
     return msg
 
 

@@ -42,11 +42,11 @@ QUIET_CHECK = 5.0
 class RemoteWatch:
     """Feeds one spectator from the store and the match's channel (see the module docstring)."""
 
-    def __init__(self, cluster: Cluster, store: Store, match_id: str, send: Send) -> None:
+    def __init__(self, cluster: Cluster, store: Store, match_id: str, send: Send, *, moves_only: bool = False) -> None:
         self.cluster = cluster
         self.store = store
         self.match_id = match_id
-        self.spectator = Spectator(send)
+        self.spectator = Spectator(send, moves_only)
         self.task: asyncio.Task[None] | None = None
         self.game: Any = None
         self.state: Any = None
@@ -183,7 +183,8 @@ class RemoteWatch:
     def _play(self, record: PlayedMove, clocks: Any) -> None:
         self.state = self.game.play(self.state, self.game.parse(record.move))
         self.moves.append(record)
-        self.spectator.push(messages.update(self.match_id, self.game, record, self.state, clocks))
+        board = not self.spectator.moves_only
+        self.spectator.push(messages.update(self.match_id, self.game, record, self.state, clocks, board=board))
 
 
 __all__ = ["RemoteWatch"]

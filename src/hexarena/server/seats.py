@@ -52,17 +52,26 @@ async def human_socket(websocket: WebSocket, services: ServicesDep, token: str =
     )
 
 
+#: What ``/spectate/{id}?updates=`` may ask for: each move with the board (the default, Hivemaker's packets), or
+#: the move alone for a client that keeps its own position (``server.messages``).
+UPDATES = ("board", "moves")
+
+
 @router.websocket("/spectate/{game_id}")
-async def spectate(websocket: WebSocket, game_id: str, services: ServicesDep) -> None:
+async def spectate(websocket: WebSocket, game_id: str, services: ServicesDep, updates: str = "board") -> None:
     """A live game's updates as they happen; a finished game's end messages from the store."""
     await websocket.accept()
+    if updates not in UPDATES:
+        await refuse(websocket, f"updates={updates[:40]!r}: use updates=board (the default) or updates=moves")
+        return
+    moves_only = updates == "moves"
     manager = services.manager
     live = manager.get(game_id)
     if live is None and services.cluster is not None and services.store is not None and len(game_id) <= 64:
         # several instances: a match played elsewhere, from the store and its Redis channel
         from hexarena.server.remote_watch import RemoteWatch
 
-        watch = RemoteWatch(services.cluster, services.store, game_id, websocket.send_text)
+        watch = RemoteWatch(services.cluster, services.store, game_id, websocket.send_text, moves_only=moves_only)
         if await watch.start():
             try:
                 await serve_spectator(websocket, watch.spectator)
@@ -78,7 +87,7 @@ async def spectate(websocket: WebSocket, game_id: str, services: ServicesDep) ->
             await websocket.send_json(msg)
         await websocket.close()
         return
-    spectator = await manager.spectate(live, websocket.send_text)
+    spectator = await manager.spectate(live, websocket.send_text, moves_only=moves_only)
     try:
         await serve_spectator(websocket, spectator)
     finally:
