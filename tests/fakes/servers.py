@@ -198,6 +198,8 @@ class FakeBot:
             }
         self.capabilities = capabilities
         self.caps_status = caps_status
+        #: how many times capabilities.json was asked for
+        self.caps_requests = 0
         self.sessions: list[Session] = []
         self.turns: list[dict[str, Any]] = []
         self._turn = turn
@@ -216,6 +218,7 @@ class FakeBot:
         return self.sessions[-1]
 
     async def _caps(self, request: Request) -> Response:
+        self.caps_requests += 1
         body = self.capabilities if isinstance(self.capabilities, bytes) else json.dumps(self.capabilities).encode()
         return Response(body, self.caps_status, media_type="application/json")
 

@@ -149,3 +149,36 @@ async def test_inline_bot_goes_back_to_its_thread_after_a_slow_move() -> None:
     config = MatchConfig(game=HTTTX, params={"turn_limit": 10, "win_distance": 32})
     await Referee(config, [p, InProcessPlayer.builtin("htttx", "random", seed=4)]).run()
     assert bot.calls == 5 and p.inline_moves >= 1 and p._fast_streak == 0
+
+
+async def test_a_bots_capabilities_are_read_once_for_the_games_that_start_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Creating a game checks the bot's capabilities, and starting each seat reads them again: three fetches of
+    the same document a game (each ~2 ms of the server's CPU, a tenth of a short game's). A capabilities document
+    read in the last ``CAPABILITIES_FRESH`` seconds answers for the bot; a failure is never kept."""
+    from fakes.servers import FakeBot, fake_bots
+    from hexarena.core.contract import MatchInfo
+    from hexarena.players import htttx_common
+    from hexarena.players.policy import SpecPolicy, make_answering_player
+
+    bot, broken = FakeBot(), FakeBot(caps_status=500)
+    async with fake_bots(bot, broken) as (url, broken_url):
+        for _ in range(3):  # three games, each checked at creation and started for both seats
+            seats = [await make_answering_player(f"bws:{url}", "htttx", SpecPolicy()) for _ in range(2)]
+            for seat, player in enumerate(seats):
+                state = HTTTX.new()
+                await player.start(MatchInfo("m", HTTTX, {}, seat, state, ClockConfig()))
+                await player.finish(None)  # type: ignore[arg-type]
+        assert bot.caps_requests == 1
+        monkeypatch.setattr(htttx_common, "CAPABILITIES_FRESH", 0.0)
+        await htttx_common.bot_capabilities(url, 5.0)
+        assert bot.caps_requests == 2  # stale: read again
+        monkeypatch.setattr(htttx_common, "CAPABILITIES_FRESH", 60.0)
+        for _ in range(2):
+            with pytest.raises(ConfigError, match="HTTP 500"):
+                await make_answering_player(f"bws:{broken_url}", "htttx", SpecPolicy())
+        assert broken.caps_requests == 2  # a failure is asked again
+        broken.caps_status = 200
+        await make_answering_player(f"bws:{broken_url}", "htttx", SpecPolicy())
+        assert broken.caps_requests == 3

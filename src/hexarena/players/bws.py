@@ -23,14 +23,13 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
     BoardJson,
     board_of,
+    bot_capabilities,
     capabilities_url,
     check_board_size,
     check_setup_size,
     considerations_of,
     end_packet,
     evaluation_of,
-    fetch_capabilities,
-    http_client,
     move_of,
     move_request_json,
     resolve,
@@ -101,7 +100,7 @@ class BwsPlayer(BasePlayer):
         self.info = info
         self.seat = info.seat
         self._setup_stones = check_setup_size(info.initial_state)
-        caps_url, caps = await _capabilities(self.url, self.connect_timeout)
+        caps_url, caps = await bot_capabilities(self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
         if bws is None:
             raise ConfigError(f"the bot at {caps_url} does not declare basic_websocket v1-alpha")
@@ -291,34 +290,6 @@ class BwsPlayer(BasePlayer):
             except BotError as exc:
                 self._violate(exc)
                 return
-
-
-#: Capabilities fetches in flight, per event loop and URL: both seats of a game against the same bot server
-#: (self-play, benchmarks) share one request instead of making two identical ones at the same moment.
-_INFLIGHT: dict[tuple[asyncio.AbstractEventLoop, str], asyncio.Task[tuple[str, w.Capabilities]]] = {}
-
-
-async def _fetch(url: str, timeout: float) -> tuple[str, w.Capabilities]:
-    async with http_client() as client:
-        return await fetch_capabilities(client, url, timeout)
-
-
-def _forget(key: tuple[asyncio.AbstractEventLoop, str], task: asyncio.Task[Any]) -> None:
-    _INFLIGHT.pop(key, None)
-    if not task.cancelled():
-        task.exception()  # retrieved: a fetch whose players all gave up must not log "never retrieved"
-
-
-async def _capabilities(url: str, timeout: float) -> tuple[str, w.Capabilities]:
-    """``fetch_capabilities`` of ``url``, sharing a fetch already in flight for the same URL."""
-    loop = asyncio.get_running_loop()
-    key = (loop, capabilities_url(url))
-    task = _INFLIGHT.get(key)
-    if task is None:
-        task = loop.create_task(_fetch(url, timeout))
-        _INFLIGHT[key] = task
-        task.add_done_callback(functools.partial(_forget, key))
-    return await asyncio.shield(task)
 
 
 @functools.lru_cache(maxsize=256)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ssl
+import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -104,6 +107,60 @@ async def fetch_capabilities(client: httpx.AsyncClient, url: str, timeout: float
     if response.status_code != 200:
         raise ProtocolViolation(f"GET {caps_url} answered HTTP {response.status_code}, expected 200")
     return caps_url, w.decode_capabilities(data)
+
+
+#: Seconds a bot's capabilities, once read, answer for it. Why: creating a game checks them (a mistyped URL is
+#: refused up front) and each seat's start reads them again, three or four fetches of one document a game at ~2 ms
+#: of the server's CPU each (httpx, a new connection): a tenth of what a short game costs the server. The document
+#: changes when its operator redeploys the bot, not between two games; a failed read is never kept.
+CAPABILITIES_FRESH = 5.0
+#: Most bots remembered per event loop (the oldest read goes first).
+CAPABILITIES_KEPT = 512
+
+_Caps = tuple[str, w.Capabilities]
+#: Per event loop (a task belongs to one): capabilities.json URL -> (monotonic time read, answer), and the reads in
+#: flight, which every asker of the same URL awaits instead of starting its own.
+_RECENT: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, tuple[float, _Caps]]] = (
+    weakref.WeakKeyDictionary()
+)
+_INFLIGHT: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Task[_Caps]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def bot_capabilities(url: str, timeout: float) -> _Caps:
+    """``fetch_capabilities`` of the bot at ``url`` (a new client), or a read of it from the last
+    ``CAPABILITIES_FRESH`` seconds, or the read already in flight for it."""
+    loop = asyncio.get_running_loop()
+    caps_url = capabilities_url(url)
+    recent = _RECENT.setdefault(loop, {})
+    kept = recent.get(caps_url)
+    if kept is not None and time.monotonic() - kept[0] < CAPABILITIES_FRESH:
+        return kept[1]
+    inflight = _INFLIGHT.setdefault(loop, {})
+    task = inflight.get(caps_url)
+    if task is None:
+        task = loop.create_task(_read_capabilities(url, timeout))
+        inflight[caps_url] = task
+        task.add_done_callback(functools.partial(_read_done, inflight, recent, caps_url))
+    return await asyncio.shield(task)
+
+
+async def _read_capabilities(url: str, timeout: float) -> _Caps:
+    async with http_client() as client:
+        return await fetch_capabilities(client, url, timeout)
+
+
+def _read_done(
+    inflight: dict[str, asyncio.Task[_Caps]], recent: dict[str, tuple[float, _Caps]], caps_url: str, task: Any
+) -> None:
+    inflight.pop(caps_url, None)
+    if task.cancelled() or task.exception() is not None:  # retrieved: no "never retrieved" for an abandoned read
+        return
+    recent.pop(caps_url, None)  # re-inserted last: the dict's order is the order of reads
+    recent[caps_url] = (time.monotonic(), task.result())
+    while len(recent) > CAPABILITIES_KEPT:
+        del recent[next(iter(recent))]
 
 
 async def read_limited(response: httpx.Response, what: str) -> bytes:

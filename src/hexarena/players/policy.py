@@ -126,7 +126,7 @@ async def make_answering_player(spec: str, game: str, policy: SpecPolicy) -> Bas
     """
     from hexarena.core.errors import HexarenaError
     from hexarena.players.bws import BwsPlayer
-    from hexarena.players.htttx_common import fetch_capabilities, http_client
+    from hexarena.players.htttx_common import bot_capabilities
     from hexarena.players.stateless import StatelessPlayer
 
     try:
@@ -139,8 +139,7 @@ async def make_answering_player(spec: str, game: str, policy: SpecPolicy) -> Bas
         return player
     url = player.url
     try:
-        async with http_client() as client:
-            caps_url, caps = await fetch_capabilities(client, url, timeout=CAPABILITIES_TIMEOUT)
+        caps_url, caps = await bot_capabilities(url, CAPABILITIES_TIMEOUT)
     except HexarenaError as exc:
         raise ConfigError(f"the bot at {url[:200]} did not answer its capabilities: {exc}") from None
     if isinstance(player, BwsPlayer):

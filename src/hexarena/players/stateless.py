@@ -10,12 +10,12 @@ from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResu
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
+    bot_capabilities,
     capabilities_url,
     check_board_size,
     check_setup_size,
     considerations_of,
     evaluation_of,
-    fetch_capabilities,
     http_client,
     http_failure,
     move_of,
@@ -54,7 +54,7 @@ class StatelessPlayer(BasePlayer):
         if rules:  # checked before any request: nothing to tell them with
             raise untold_rules(rules, "a stateless turn request carries no rules")
         self.client = http_client()
-        caps_url, caps = await fetch_capabilities(self.client, self.url)
+        caps_url, caps = await bot_capabilities(self.url, 10.0)
         v1 = caps.stateless.versions.v1_alpha if caps.stateless else None
         if v1 is None:
             raise ConfigError(f"the bot at {caps_url} does not declare stateless v1-alpha")
