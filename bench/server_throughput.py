@@ -126,7 +126,9 @@ async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, tur
             break
         await asyncio.sleep(0.2)  # each poll is a SQL query on the server: poll rarely (wave time +-0.2 s)
     elapsed = time.perf_counter() - begun
-    listed = (await client.get(f"{server}/games", params={"limit": 500})).json()
+    # newest first: this wave's games are the last ``games`` created (a longer list cost the server more CPU than
+    # a short game, and it was counted in the figures)
+    listed = (await client.get(f"{server}/games", params={"limit": games})).json()
     mine = [g for g in listed if g["game_id"] in ids]
     assert len(mine) == games, f"{len(mine)} of {games} games listed"
     bad = [g for g in mine if g["termination"] not in ("normal", "turn_limit")]

@@ -399,3 +399,34 @@ async def test_a_takeback_during_an_outage_is_journaled_and_replayed_in_order(
         await again.close()
     assert [m.move for m in await store.get_moves(gid)] == ["m0", "x1"]
     await store.close()
+
+
+async def test_games_created_together_share_one_transaction(store: Store, tmp_path: Path) -> None:
+    """Matches that start at the same moment (a tournament round, a wave of API creates) are written in one
+    transaction, not one each (~2 ms of the server's CPU a transaction on SQLite); a bad one among them is
+    refused alone, and the others exist."""
+    counting = FlakyStore(store)
+    recorder = Recorder(counting, tmp_path, interval=0.01)  # type: ignore[arg-type]
+    await recorder.start()
+    ids = [new_id() for _ in range(20)]
+    bad = NewGame(game_id=new_id(), game="x" * 500, params={}, players=_new("x").players)  # too long a name
+    outcomes = await asyncio.gather(
+        *(recorder.open_game(_new(gid)) for gid in ids[:10]),
+        recorder.open_game(bad),
+        *(recorder.open_game(_new(gid)) for gid in ids[10:]),
+        return_exceptions=True,
+    )
+    assert [type(o).__name__ for o in outcomes].count("InvalidRecord") == 1
+    assert all(o is None for o in outcomes[:10] + outcomes[11:]), outcomes
+    for gid in ids:
+        assert (await store.get_game(gid)) is not None
+    assert counting.calls < 10, counting.calls  # was one transaction a game
+    await recorder.open_game(_new(ids[0]))  # created again (a retry whose answer was lost): already done
+    await recorder.close()
+
+
+async def test_create_games_is_idempotent(store: Store) -> None:
+    games = [_new(new_id()) for _ in range(3)]
+    assert await store.create_games(games) == 3
+    assert await store.create_games(games) == 0
+    assert [p.name for p in (await store.get_game(games[0].game_id)).players] == ["alice", "bob"]  # type: ignore[union-attr]

@@ -41,7 +41,8 @@ from typing import Any
 from hexarena.core.types import Termination
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.journal import Journal, orphans
-from hexarena.store.records import GameStatus, MoveRecord, PlayerRecord, RatedGame
+from hexarena.store.records import GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
+from hexarena.store.repository import check_new_game
 
 log = logging.getLogger(__name__)
 
@@ -85,19 +86,6 @@ def rated(termination: str, kinds: Sequence[str]) -> bool:
     """Whether a game moves ratings: a result, between two bots (a person's games are kept, not rated)."""
     status = status_for(termination, 1)
     return status == GameStatus.FINISHED and not any(k in PEOPLE for k in kinds)
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """A game as it starts: what :meth:`hexarena.store.Store.create_game` takes."""
-
-    game_id: str
-    game: str
-    params: dict[str, Any]
-    players: tuple[PlayerRecord, ...]
-    contest_id: str | None = None
-    tournament_id: str | None = None
-    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +172,22 @@ def _to_json(op: _Op) -> dict[str, Any]:
         "rate": p.rate,
         "finished_at": p.finished_at.isoformat(),
     }
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    elif isinstance(error, asyncio.CancelledError):
+        future.cancel()
+    else:
+        future.set_exception(error)
+
+
+def _retrieve(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _from_json(d: dict[str, Any]) -> _Op:
@@ -302,6 +306,10 @@ class Recorder:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        #: games waiting to be created, and the task creating them (``open_game``: one transaction for all the
+        #: games that start while the previous creation is being written)
+        self._creating: list[tuple[NewGame, asyncio.Future[None]]] = []
+        self._creator: asyncio.Task[None] | None = None
         self._backoff = 0.0
         self._retry_at = 0.0
         self._urgent = False
@@ -344,6 +352,11 @@ class Recorder:
         """Write what is queued (waiting at most ``timeout`` s); anything left is journaled for the next start."""
         with contextlib.suppress(TimeoutError):
             await self.flush(timeout)
+        if self._creator is not None:  # creations in progress: their callers wait for the answer
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._creator), timeout)
+            self._creator.cancel()
+            await asyncio.gather(self._creator, return_exceptions=True)
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -366,7 +379,7 @@ class Recorder:
         if self.degraded:
             raise StoreUnavailable(f"the database is unreachable ({self.last_error}); try again in a few seconds")
         try:
-            await asyncio.wait_for(self._create(new), self.create_timeout)
+            await asyncio.wait_for(asyncio.shield(self._create_soon(new)), self.create_timeout)
         except TimeoutError:
             self._failed(f"creating a game took over {self.create_timeout:g} s")
             raise StoreUnavailable("the database did not answer in time; try again in a few seconds") from None
@@ -535,6 +548,49 @@ class Recorder:
             else:
                 await self._finish(head.payload)
                 _written(self._queue.popleft())
+
+    def _create_soon(self, new: NewGame) -> asyncio.Future[None]:
+        """The game's creation, written with every other game waiting when the creator next writes (group
+        commit: a wave of games that start together costs a transaction or two, not one each)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        done.add_done_callback(_retrieve)  # a caller that timed out must not leave "never retrieved" behind
+        self._creating.append((new, done))
+        if self._creator is None or self._creator.done():
+            self._creator = loop.create_task(self._create_waiting())
+        return done
+
+    async def _create_waiting(self) -> None:
+        while self._creating:
+            waiting, self._creating = self._creating, []
+            batch = []
+            for new, done in waiting:
+                try:
+                    check_new_game(new)  # a refused game fails alone, before the others are written together
+                except InvalidRecord as exc:
+                    _settle(done, exc)
+                else:
+                    batch.append((new, done))
+            if not batch:
+                continue
+            try:
+                await self.store.create_games([new for new, _ in batch])
+            except InvalidRecord:  # one of them is refused: each alone, so that only the bad one fails
+                for new, done in batch:
+                    try:
+                        await self._create(new)
+                    except Exception as exc:
+                        _settle(done, exc)
+                    else:
+                        _settle(done, None)
+            except BaseException as exc:  # the database is away (or this task is stopped): every caller is told
+                for _, done in batch:
+                    _settle(done, exc)
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                for _, done in batch:
+                    _settle(done, None)
 
     async def _create(self, new: NewGame) -> None:
         try:

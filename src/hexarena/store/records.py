@@ -9,8 +9,8 @@ or ``repr`` can leak it; :meth:`hexarena.store.Store.bot_pass_hash` is the one w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
-from datetime import datetime
+from dataclasses import dataclass, field, fields, is_dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -197,3 +197,16 @@ def as_json(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [as_json(v) for v in value]
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game as it starts: what :meth:`hexarena.store.Store.create_game` takes (``create_games``: many)."""
+
+    game_id: str
+    game: str
+    params: dict[str, Any]
+    players: tuple[PlayerRecord, ...]
+    contest_id: str | None = None
+    tournament_id: str | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
