@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import browser_page
 
 CHROMIUM = os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -114,16 +115,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15000)
-    try:
+    with browser_page(browser, 1200, 900) as pg:
         yield pg
-    finally:
-        context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def _shot(page: Any, name: str) -> Path:

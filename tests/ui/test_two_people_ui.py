@@ -10,23 +10,16 @@ from typing import Any
 
 import httpx
 import pytest
+from browser_pages import browser_page
 from test_browser_ui import create, wait_turn_or_end
 from test_issue15_ui import axe_violations
 
 
 @pytest.fixture
 def friend(browser: Any) -> Iterator[Any]:
-    """A second person: another browser profile (its own localStorage, so its own seat tokens)."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15000)
-    try:
+    """A second person: another browser profile (its own localStorage, so its own seat tokens), on a phone."""
+    with browser_page(browser, 390, 844, "the friend's page") as pg:
         yield pg
-    finally:
-        context.close()
-    assert not errors, f"JavaScript errors on the friend's page: {errors}"
 
 
 def invite_game(page: Any, server: str, mine: str = "", theirs: str = "") -> str:
