@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -242,3 +243,42 @@ def test_random_move_is_uniform_over_legal() -> None:
         counts[m] = counts.get(m, 0) + 1
     assert set(counts) == set(GAME.legal(s)) and SWAP in counts
     assert all(380 < n < 620 for n in counts.values()), counts
+
+
+# ----- the winning chain the board marks -----
+
+
+def test_the_winning_chain_is_the_shortest_edge_to_edge_path_of_the_winner() -> None:
+    s = play_all(GAME.new(size=3, swap=False), "a1", "a3", "b2", "b3", "b1", "c3")
+    assert GAME.winning_chain(s) == [] and GAME.to_json(s)["winning"] == []  # not over yet
+    s = play_all(s, "c1")
+    # b2 is joined to the chain but not needed: the picture shows the connection itself
+    assert GAME.to_json(s)["winning"] == ["a1", "b1", "c1"]
+
+
+def test_white_chains_run_left_to_right_and_follow_a_swap() -> None:
+    # seat 1 swaps: seat 0 now plays white (left to right) and wins along row c
+    s = play_all(GAME.new(size=3, swap=True), "b1", "swap", "c1", "a1", "c2", "a2", "c3")
+    outcome = GAME.outcome(s)
+    assert outcome is not None and outcome.winner == 0
+    chain = GAME.winning_chain(s)
+    assert [c for _, c in chain] == [0, 1, 2] and all(s.cells[r * 3 + c] == WHITE for r, c in chain)
+
+
+@given(st.integers(min_value=1, max_value=9), st.integers(min_value=0, max_value=10**6))
+@settings(max_examples=60, deadline=None)
+def test_random_games_chain_is_connected_and_touches_both_edges(size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    s = GAME.new(size=size, swap=False)
+    while GAME.to_move(s) is not None:
+        s = GAME.play(s, GAME.random_move(s, rng))
+    chain = GAME.winning_chain(s)
+    outcome = GAME.outcome(s)
+    assert outcome is not None and chain
+    colour = s.colour_of(outcome.winner)
+    assert all(s.cells[r * size + c] == colour for r, c in chain)
+    steps = itertools.pairwise(chain)  # each step to a neighbour: hex distance 1
+    assert all(abs(r1 - r2) + abs(c1 - c2) + abs(r1 + c1 - r2 - c2) == 2 for (r1, c1), (r2, c2) in steps)
+    axis = 0 if colour == BLACK else 1
+    assert chain[0][axis] == 0 and chain[-1][axis] == size - 1
+    assert GAME.winning_chain(GAME.new(size=size)) == []

@@ -194,3 +194,13 @@ def test_legal_and_play_leave_the_input_board_untouched_and_order_is_fixed() -> 
         # the same position reached afresh (replayed from its GameString) lists its moves in the same order
         assert GAME.legal(GAME.from_game_string(GAME.game_string(s))) == first
         s = nxt
+
+
+def test_the_surrounded_queen_is_named_for_the_board_to_mark() -> None:
+    won = GAME.from_game_string(WHITE_WINS)
+    view = GAME.to_json(won)
+    queen = next(c for c in view["board"] if c["stack"][-1] == "bQ")
+    assert view["surrounded"] == [[queen["q"], queen["r"]]]
+    both = GAME.to_json(GAME.from_game_string(DRAW))["surrounded"]
+    assert len(both) == 2 and both[0] != both[1]
+    assert GAME.to_json(GAME.from_game_string(PASS_POS))["surrounded"] == []

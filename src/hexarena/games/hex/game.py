@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections import deque
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,10 +32,12 @@ from hexarena.games.hex.geometry import (
     WHITE,
     Cell,
     Geometry,
+    edge_nodes,
     format_htp_cell,
     format_uais_cell,
     geometry,
     mirror,
+    neighbours,
     parse_htp_cell,
     parse_uais_cell,
 )
@@ -340,6 +343,38 @@ class HexGame(RuleGame[HexState, HexMove]):
         """The UAIS ``show_board`` reply: rows joined and terminated by ``|``, e.g. ``...|B.B|.W.|``."""
         return "".join(row + "|" for row in HexGame.rows(state))
 
+    @staticmethod
+    def winning_chain(state: HexState) -> list[Cell]:
+        """The winner's shortest chain of stones from one of its edges to the other, in order (empty unless the
+        game was won by connecting). Shortest, so the picture shows the connection, not every stone joined to it.
+        """
+        if state.termination is not Termination.NORMAL or state.winner is None:
+            return []
+        n, cells = state.size, state._cells
+        colour = state.colour_of(state.winner)
+        top, bottom, left, right = edge_nodes(n)
+        start, goal = (top, bottom) if colour == BLACK else (left, right)
+        nbs = neighbours(n)
+        came: dict[int, int] = {}
+        queue: deque[int] = deque()
+        for i in range(n * n):
+            if cells[i] == colour and start in nbs[i]:
+                came[i] = -1
+                queue.append(i)
+        while queue:  # breadth first over the winner's stones: the first to touch the goal edge ends a shortest chain
+            i = queue.popleft()
+            if goal in nbs[i]:
+                chain = []
+                while i >= 0:
+                    chain.append(divmod(i, n))
+                    i = came[i]
+                return chain[::-1]
+            for j in nbs[i]:
+                if j < n * n and j not in came and cells[j] == colour:
+                    came[j] = i
+                    queue.append(j)
+        return []
+
     def to_json(self, state: HexState) -> dict[str, Any]:
         last = state.last
         return state_view(
@@ -353,6 +388,7 @@ class HexGame(RuleGame[HexState, HexMove]):
             board=self.rows(state),
             lastMove=None if last is None else self.format(last),
             winner=state.winner,
+            winning=[format_uais_cell(c) for c in self.winning_chain(state)],
         )
 
     @staticmethod

@@ -207,7 +207,20 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
             hands=hands,
             last_moved=NAME[b.stunned] if b.stunned >= 0 else None,
             game_string=self.game_string(state),
+            surrounded=[list(cell) for cell in self.surrounded_queens(state)],
         )
+
+    @staticmethod
+    def surrounded_queens(state: HiveState) -> list[tuple[int, int]]:
+        """Where the surrounded queens stand (axial q, r; white's first): what ended the game, for the board to
+        mark. Empty while the game goes on."""
+        b = state.board
+        out = []
+        for color in (0, 1):
+            cell = b.pos[color << 4]
+            if cell is not None and b.queen_neighbours(color) == 6:
+                out.append(qr(cell))
+        return out
 
     # ------------------------------------------------------------------ presentation and export
     def legal_view(self, state: HiveState) -> dict[str, Any]:

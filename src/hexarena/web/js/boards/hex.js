@@ -29,7 +29,7 @@ export function make(params) {
   const STONES = { B: "black stone", W: "white stone" };
   const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
     label: (el) => { const stone = el.querySelector("[data-stone]")?.dataset.stone;
-      return `${el.dataset.cell} ${STONES[stone] || "empty"}`; } });
+      return `${el.dataset.cell} ${STONES[stone] || "empty"}${el.dataset.win ? ", in the winning chain" : ""}`; } });
 
   function draw() {
     svg.replaceChildren();
@@ -60,14 +60,17 @@ export function make(params) {
     edge(top, "#222"); edge(bottom, "#222"); edge(left, "#c9ccd2"); edge(right, "#c9ccd2");
     const rows = state?.board || [];
     const lastName = state?.lastMove;
+    const winning = new Set(state?.winning || []);  // the winner's chain, edge to edge, once the game is won
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
         const [x, y] = centre(r, c);
         const nm = name(r, c);
         const ch = rows[r]?.[c] || ".";
-        const g = s("g", { class: "cell", "data-cell": nm, onclick: () => io && io.move(nm) });
-        g.append(s("polygon", { points: hexPoints(x, y, R), fill: io && legal.has(nm) ? "#dff0e4" : "#f1ede4",
-          stroke: "#9aa3b0", "stroke-width": 1 }));
+        const won = winning.has(nm);
+        const g = s("g", { class: won ? "cell win" : "cell", "data-cell": nm, onclick: () => io && io.move(nm) });
+        if (won) g.dataset.win = "1";
+        g.append(s("polygon", { points: hexPoints(x, y, R), fill: io && legal.has(nm) ? "#dff0e4" : (won ? "#f9d3cf" : "#f1ede4"),
+          stroke: won ? COLOURS.win : "#9aa3b0", "stroke-width": won ? 3 : 1 }));
         if (ch === "B" || ch === "W") {
           g.append(s("circle", { cx: x, cy: y, r: R * 0.68, fill: ch === "B" ? "#222" : "#fafafa", "data-stone": ch,
             stroke: ch === "B" ? "#000" : "#555", "stroke-width": 1.5 }));
@@ -75,6 +78,12 @@ export function make(params) {
         if (nm === lastName) g.append(s("circle", { cx: x, cy: y, r: R * 0.28, fill: COLOURS.last }));
         svg.append(g);
       }
+    }
+    // the chain drawn through its stones' centres, above the cells, so the connection reads at a glance
+    const chain = (state?.winning || []).map((nm) => centre(nm.charCodeAt(0) - 97, Number(nm.slice(1)) - 1));
+    if (chain.length > 1) {
+      svg.append(s("polyline", { class: "win-line", points: chain.map((p) => p.join(",")).join(" "), fill: "none",
+        stroke: COLOURS.win, "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round", "pointer-events": "none" }));
     }
     for (let i = 0; i < n; i++) {
       const [lx, ly] = centre(i, 0);

@@ -33,8 +33,9 @@ export function make() {
     const piece = el.dataset.piece;
     if (!piece) return `empty ${k}${target}`;
     const isSel = selected && key(selected.from) === k ? ", selected" : "";
+    const surrounded = el.dataset.surrounded ? ", surrounded: it lost the game" : "";
     const movable = io && legal.some((m) => m.piece === piece && key(m.from) === k) ? ", can move" : "";
-    return `${piece} ${BUG[piece[1]] || ""} at ${k}${isSel}${movable}${target}`;
+    return `${piece} ${BUG[piece[1]] || ""} at ${k}${surrounded}${isSel}${movable}${target}`;
   }
   function deselect() {
     if (!selected || !io) return;
@@ -119,6 +120,7 @@ export function make() {
       svg.append(s("polygon", { class: "cell", points: hexPoints(x, y, R * 0.96), fill: "#f1f3f6", stroke: "#d5d9e0",
         "data-cell": k, onclick: () => clickCell(q, r, null) }));
     }
+    const surrounded = new Set((state?.surrounded || []).map(([q, r]) => `${q},${r}`));  // the queens that lost
     for (const c of cells) {
       const top = c.stack[c.stack.length - 1];
       const [x, y] = axialToPixel(c.q, c.r, R);
@@ -126,8 +128,11 @@ export function make() {
       const g = s("g", { class: "cell", "data-piece": top, "data-cell": `${c.q},${c.r}`, onclick: () => clickCell(c.q, c.r, top) });
       const isSel = selected && selected.from && selected.from[0] === c.q && selected.from[1] === c.r;
       const movable = io && legal.some((m) => m.piece === top && m.from && m.from[0] === c.q && m.from[1] === c.r);
+      const lost = surrounded.has(`${c.q},${c.r}`);
+      if (lost) { g.dataset.surrounded = "1"; g.classList.add("surrounded"); }
       g.append(s("polygon", { points: hexPoints(x, y, R * 0.96), fill: white ? "#fdfaf0" : "#2d3340",
-        stroke: isSel ? COLOURS.selected : (movable ? "#2f855a" : "#8a94a3"), "stroke-width": isSel ? 4 : (movable ? 3 : 1.5) }));
+        stroke: lost ? COLOURS.win : (isSel ? COLOURS.selected : (movable ? "#2f855a" : "#8a94a3")),
+        "stroke-width": lost || isSel ? 4 : (movable ? 3 : 1.5) }));
       g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
       g.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {
@@ -135,7 +140,7 @@ export function make() {
         g.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));
         g.append(s("title", {}, `stack (bottom to top): ${c.stack.join(", ")}`));
       } else {
-        g.append(s("title", {}, top));
+        g.append(s("title", {}, lost ? `${top}: surrounded` : top));
       }
       if (state?.last_moved && c.stack.includes(state.last_moved)) {
         g.insertBefore(s("polygon", { points: hexPoints(x, y, R * 1.08), fill: COLOURS.last }), g.firstChild);

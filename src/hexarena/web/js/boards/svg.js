@@ -58,7 +58,7 @@ export function hexDistance(q1, r1, q2, r2) {
 }
 
 // "last" marks the last move, "selected" what the person picked: two colours, so one is never taken for the other
-export const COLOURS = { p0: "#1f5fbf", p1: "#b83c0a", last: "#f6c000", selected: "#805ad5", legal: "rgba(47,133,90,0.30)", ink: "#1d2330" };
+export const COLOURS = { p0: "#1f5fbf", p1: "#b83c0a", last: "#f6c000", selected: "#805ad5", win: "#d62d20", legal: "rgba(47,133,90,0.30)", ink: "#1d2330" };
 
 /** The side to move in a game's JSON position: every game's ``to_json`` says ``to_move`` (the seat, null once the
  * game is over), read here as a name from ``sides``. */
