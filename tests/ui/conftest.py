@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_pages import browser_page
+from browser_pages import browser_page, save_shot
 
 CHROMIUM = os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
 def make_app(database_url: str) -> Any:
@@ -119,14 +118,8 @@ def page(browser: Any) -> Iterator[Any]:
         yield pg
 
 
-def _shot(page: Any, name: str) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
-
-
 @pytest.fixture
 def shot() -> Any:
-    """``shot(page, name)`` saves a full-page screenshot as ``test-artifacts/screenshots/NAME.png``."""
-    return _shot
+    """``shot(page, name)`` saves a full-page screenshot as ``test-artifacts/screenshots/NAME.png`` and runs axe
+    on that state (its violations fail the test at its end: ``accessibility``)."""
+    return save_shot

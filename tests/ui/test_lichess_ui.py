@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from accessibility import axe_violations
 from test_browser_ui import create, record, wait_turn_or_end
-from test_issue15_ui import axe_violations
 
 
 def pressed_preset(page: Any) -> list[str]:

@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx
 import pytest
+from accessibility import axe_violations
 from browser_pages import browser_page
 from test_browser_ui import create, wait_turn_or_end
-from test_issue15_ui import axe_violations
 
 
 @pytest.fixture
