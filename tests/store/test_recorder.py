@@ -430,3 +430,60 @@ async def test_create_games_is_idempotent(store: Store) -> None:
     assert await store.create_games(games) == 3
     assert await store.create_games(games) == 0
     assert [p.name for p in (await store.get_game(games[0].game_id)).players] == ["alice", "bob"]  # type: ignore[union-attr]
+
+
+async def test_games_that_end_together_share_one_transaction(store: Store, tmp_path: Path) -> None:
+    """Ends queued together (a wave of games ending at once) are written in one transaction, each rated once;
+    a bad one among them (a winner that is no seat) is refused alone after the batch is, and the others are
+    written all the same, moves and ratings included."""
+    counting = FlakyStore(store)
+    recorder = Recorder(counting, tmp_path, interval=0.01)  # type: ignore[arg-type]
+    await recorder.start()
+    ids = [new_id() for _ in range(12)]
+    for gid in ids:
+        await recorder.open_game(_new(gid))
+    await recorder.flush(10)
+    before = counting.calls
+    ends = [recorder.finish(_end(gid, 3)) for gid in ids[:6]]
+    await asyncio.gather(*ends)
+    assert counting.calls - before <= 2, counting.calls - before  # was one transaction a game
+    for gid in ids[:6]:
+        rec = await store.get_game(gid)
+        assert rec is not None and rec.status == GameStatus.FINISHED and rec.winner == 1 and len(rec.moves) == 3
+    ratings = {r.key: r for r in await store.list_ratings("hex")}
+    assert ratings["bob"].games == 6 and ratings["alice"].games == 6
+    # one refused among five: the batch is refused, then each alone; only the bad one stays unfinished
+    ends = [recorder.finish(_end(gid, 2, winner=5 if gid == ids[8] else 0)) for gid in ids[6:11]]
+    await asyncio.gather(*ends)
+    assert recorder.written_results == 10
+    for gid in ids[6:11]:
+        rec = await store.get_game(gid)
+        assert rec is not None
+        assert (rec.status, rec.winner) == ((GameStatus.RUNNING, None) if gid == ids[8] else (GameStatus.FINISHED, 0))
+    assert {r.key: r.games for r in await store.list_ratings("hex")} == {"alice": 10, "bob": 10}
+    await recorder.close()
+
+
+async def test_finish_games_says_which_it_ended_and_refuses_a_bad_batch_whole(store: Store) -> None:
+    from hexarena.store import InvalidRecord
+    from hexarena.store.records import GameFinish, RatedGame
+
+    ids = [new_id() for _ in range(3)]
+    for gid in ids[:2]:
+        await store.create_games([_new(gid)])
+    await store.finish_game(ids[0], winner=0, termination="normal", reason="first")
+    rate = RatedGame(game="hex", keys=("alice", "bob"))
+    ends = [GameFinish(gid, winner=1, termination="normal", reason="again", rate=rate) for gid in ids]
+    assert await store.finish_games(ends) == [False, True, None]  # already ended, ended now, never stored
+    assert (await store.get_game(ids[0])).reason == "first"  # type: ignore[union-attr]
+    assert {r.key: r.games for r in await store.list_ratings("hex")} == {"alice": 1, "bob": 1}  # rated once
+    fresh, other = new_id(), new_id()
+    await store.create_games([_new(fresh), _new(other)])
+    with pytest.raises(InvalidRecord, match="not a seat"):  # found by the database, after fresh's UPDATE ran
+        await store.finish_games([GameFinish(fresh, 0, "normal", "ok"), GameFinish(other, 7, "normal", "bad")])
+    with pytest.raises(InvalidRecord, match="status"):  # found before any SQL
+        await store.finish_games(
+            [GameFinish(fresh, 0, "normal", "ok"), GameFinish(other, 0, "normal", "x", status="won")]
+        )
+    for gid in (fresh, other):  # nothing of a refused batch is written
+        assert (await store.get_game(gid)).status == GameStatus.RUNNING  # type: ignore[union-attr]

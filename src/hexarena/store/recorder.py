@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.core.types import Termination
-from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
+from hexarena.store.errors import Conflict, InvalidRecord, StoreError
 from hexarena.store.journal import Journal, orphans
-from hexarena.store.records import GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
+from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
 from hexarena.store.repository import check_new_game
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,8 @@ CREATE_TIMEOUT = 10.0
 PEOPLE = ("human", "browser")
 #: Longest stored reason; longer reasons are cut (the store refuses unbounded text).
 MAX_REASON = 1000
+#: Most game ends written in one transaction (games that end together: a wave of a tournament, a benchmark).
+MAX_FINISH_BATCH = 64
 
 
 class StoreUnavailable(StoreError):
@@ -545,9 +547,18 @@ class Recorder:
                 if head.game_id in self._stored_plies:
                     self._stored_plies[head.game_id] = min(self._stored_plies[head.game_id], head.payload)
                 _written(self._queue.popleft())
-            else:
-                await self._finish(head.payload)
-                _written(self._queue.popleft())
+            else:  # this finish and those queued right after it: one transaction (group commit)
+                group = []
+                for op in self._queue:
+                    if op.kind == "superseded":
+                        continue
+                    if op.kind != "finish" or len(group) == MAX_FINISH_BATCH:
+                        break
+                    group.append(op)
+                await self._finish_all([op.payload for op in group])
+                written = {id(op) for op in group}
+                while self._queue and (id(self._queue[0]) in written or self._queue[0].kind == "superseded"):
+                    _written(self._queue.popleft())
 
     def _create_soon(self, new: NewGame) -> asyncio.Future[None]:
         """The game's creation, written with every other game waiting when the creator next writes (group
@@ -628,37 +639,63 @@ class Recorder:
             if self._stored_plies.get(gid, 0) == move.ply:
                 self._stored_plies[gid] = move.ply + 1
 
-    async def _finish(self, end: GameEnd) -> None:
+    def _finishing(self, end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFinish:
+        """The store's finish for ``end``: status, winner (a result only), reason cut to size, the rating if any."""
         status = status_for(end.termination, len(end.moves))
         rate = None
         if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
             rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
         reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
+        return GameFinish(
+            end.game_id,
+            winner=end.winner if status == GameStatus.FINISHED else None,
+            termination=end.termination,
+            reason=reason,
+            moves=list(moves),
+            status=status,
+            finished_at=end.finished_at,
+            rate=rate,
+            kept_plies=kept,
+        )
+
+    async def _finish_all(self, ends: list[GameEnd]) -> None:
+        """Games that ended together, in one transaction; if the store refuses any of them, each alone (so a bad
+        one is found and the others are written all the same)."""
+        if len(ends) > 1:
+            finishes = [self._finishing(end, end.moves, self._stored_plies.get(end.game_id, 0)) for end in ends]
+            try:
+                results = await self.store.finish_games(finishes)
+            except InvalidRecord as exc:
+                log.warning("%d game ends written together were refused (%s); writing them one by one", len(ends), exc)
+            else:
+                for end, result in zip(ends, results, strict=True):
+                    self._stored_plies.pop(end.game_id, None)
+                    self._finished(end, result)
+                return
+        for end in ends:
+            await self._finish(end)
+
+    def _finished(self, end: GameEnd, result: bool | None) -> None:
+        if result is None:
+            log.error("game %s ended but was never stored; its result (%s) is lost", end.game_id, end.reason)
+        else:
+            self.written_results += 1
+
+    async def _finish(self, end: GameEnd) -> None:
         kept = self._stored_plies.pop(end.game_id, 0)
         for moves in (end.moves, tuple(_without_analysis(m) for m in end.moves)):
+            finish = self._finishing(end, moves, kept)
             try:
-                await self.store.finish_game(
-                    end.game_id,
-                    winner=end.winner if status == GameStatus.FINISHED else None,
-                    termination=end.termination,
-                    reason=reason,
-                    moves=list(moves),
-                    status=status,
-                    finished_at=end.finished_at,
-                    rate=rate,
-                    kept_plies=kept,
-                )
-                self.written_results += 1
-                return
-            except NotFound:
-                log.error("game %s ended but was never stored; its result (%s) is lost", end.game_id, reason)
-                return
+                (result,) = await self.store.finish_games([finish])
             except InvalidRecord as exc:
                 if not _has_analysis(moves):
                     log.error("game %s: its result cannot be stored (%s)", end.game_id, exc)
                     return
                 log.warning("game %s: storing its moves without the bots' analysis (%s)", end.game_id, exc)
                 kept = 0  # rewrite them all: a stored move may carry the analysis the store now refuses
+                continue
+            self._finished(end, result)
+            return
 
 
 __all__ = [

@@ -9,6 +9,7 @@ or ``repr`` can leak it; :meth:`hexarena.store.Store.bot_pass_hash` is the one w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -161,6 +162,21 @@ class RatedGame:
     keys: tuple[str, str]
     k: float = 24.0
     initial: float = 1500.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinish:
+    """One game's end for :meth:`Store.finish_games` (the arguments of :meth:`Store.finish_game`, as a value)."""
+
+    game_id: str
+    winner: int | None
+    termination: str
+    reason: str
+    moves: Sequence[MoveRecord] | None = None
+    status: GameStatus | str = GameStatus.FINISHED
+    finished_at: datetime | None = None
+    rate: RatedGame | None = None
+    kept_plies: int = 0
 
 
 @dataclass(frozen=True, slots=True)

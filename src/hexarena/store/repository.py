@@ -13,8 +13,9 @@ Design choices:
 
 - Core statements on one :class:`AsyncEngine`, returning frozen records (``records.py``); no ORM sessions leak.
 - Every write is one short transaction (``base.py``: SQLite write queue, ``BEGIN IMMEDIATE``). Games and
-  moves live here; bots, contests, ratings and tournaments in ``directory.py``. On PostgreSQL, a game's row is locked (``SELECT ... FOR UPDATE``) before it changes, so two finishes of the
-  same game cannot both win.
+  moves live here; bots, contests, ratings and tournaments in ``directory.py``. A game ends by one conditional
+  UPDATE (``WHERE status`` is unfinished), which on PostgreSQL also locks its row, so two finishes of the same game
+  cannot both win.
 - ``finish_game`` is idempotent: only the first call on an unfinished game changes it; later calls return False.
   Given ``moves``, it replaces the stored move list in the same transaction, so a result is never half-written.
 - Driver errors become :class:`StoreError` naming the operation; bad input raises :class:`InvalidRecord`
@@ -24,6 +25,7 @@ Design choices:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -45,6 +47,7 @@ from hexarena.store.models import ratings as ratings_table
 from hexarena.store.records import (
     ENDED,
     UNFINISHED,
+    GameFinish,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -279,42 +282,24 @@ class Store(TokensMixin, DirectoryMixin):
         replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
         already these (the recorder wrote them as they were played): they are kept, not written again.
         """
-        final = _status(status, allowed=ENDED)
-        values: dict[str, Any] = {
-            "status": final,
-            "winner": None if winner is None else check_int(winner, "winner seat"),
-            "termination": check_name(str(termination), "termination"),
-            "reason": check_text(reason, "reason"),
-            "finished_at": now() if finished_at is None else utc(finished_at, "finished_at"),
-        }
-        kept_plies = check_int(kept_plies, "kept plies")
-        rows = None if moves is None else [_move_row(game_id, m) for m in moves if m.ply >= kept_plies]
-        if rows is not None and len({r["ply"] for r in rows}) != len(rows):
-            raise InvalidRecord(f"moves of game {game_id!r} repeat a ply")
+        end = GameFinish(game_id, winner, termination, reason, moves, status, finished_at, rate, kept_plies)
+        prepared = _prepare_finish(end)
         async with self._write("finish_game") as conn:
-            state = await self._lock_game(conn, game_id)
-            if state is None:
-                raise NotFound(f"no game {game_id!r}")
-            if state["status"] not in UNFINISHED:
-                return False
-            if winner is not None:
-                seats = await conn.scalar(
-                    select(func.count()).select_from(game_players).where(game_players.c.game_id == game_id)
-                )
-                if winner >= (seats or 0):
-                    raise InvalidRecord(f"winner seat {winner!r} is not a seat of game {game_id!r}")
-            if state["started_at"] is None:
-                values["started_at"] = values["finished_at"]
-            if rows is not None:
-                await conn.execute(
-                    delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= kept_plies)
-                )
-                if rows:
-                    await conn.execute(insert(moves_table), rows)
-            await conn.execute(update(games).where(games.c.id == game_id).values(**values))
-            if rate is not None:
-                await _rate(conn, rate, values["winner"], values["finished_at"])
-            return True
+            ended = await _finish_in(conn, prepared)
+        if ended is None:
+            raise NotFound(f"no game {game_id!r}")
+        return ended
+
+    async def finish_games(self, ends: Sequence[GameFinish]) -> list[bool | None]:
+        """Several games' ends in one transaction (the recorder's group commit of games that end together).
+
+        Per game as :meth:`finish_game` (True: ended by this call; False: had already ended), and None for a game
+        that was never stored, where ``finish_game`` raises NotFound. Any InvalidRecord refuses the whole batch
+        (nothing is written): the caller then finishes the games one by one to find the bad one.
+        """
+        prepared = [_prepare_finish(end) for end in ends]
+        async with self._write("finish_games") as conn:
+            return [await _finish_in(conn, p) for p in prepared]
 
     async def abort_game(self, game_id: str, reason: str) -> bool:
         """End an unfinished game without a result (status ``aborted``); False if it had already ended."""
@@ -538,22 +523,80 @@ def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]
     }
 
 
+_UNFINISHED_VALUES = [str(s) for s in UNFINISHED]
+
+
+@dataclass(frozen=True, slots=True)
+class _Finish:
+    """A finish checked and turned into rows before its transaction starts (bad input: no SQL runs)."""
+
+    game_id: str
+    values: dict[str, Any]
+    rows: list[dict[str, Any]] | None
+    kept_plies: int
+    rate: RatedGame | None
+
+
+def _prepare_finish(end: GameFinish) -> _Finish:
+    final = _status(end.status, allowed=ENDED)
+    values: dict[str, Any] = {
+        "status": final,
+        "winner": None if end.winner is None else check_int(end.winner, "winner seat"),
+        "termination": check_name(str(end.termination), "termination"),
+        "reason": check_text(end.reason, "reason"),
+        "finished_at": now() if end.finished_at is None else utc(end.finished_at, "finished_at"),
+    }
+    kept = check_int(end.kept_plies, "kept plies")
+    rows = None if end.moves is None else [_move_row(end.game_id, m) for m in end.moves if m.ply >= kept]
+    if rows is not None and len({r["ply"] for r in rows}) != len(rows):
+        raise InvalidRecord(f"moves of game {end.game_id!r} repeat a ply")
+    return _Finish(end.game_id, values, rows, kept, end.rate)
+
+
+async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
+    """One game's end inside the caller's transaction: True if it ended it, False if already ended, None if no
+    such game. One conditional UPDATE both locks the row (PostgreSQL) and decides who ended the game: a second
+    finish waits for the first, then finds the game no longer unfinished and changes nothing. The winner must be
+    a seat of the game (checked in the same statement); why nothing changed is asked only when nothing did."""
+    game_id, values = f.game_id, f.values
+    seats = select(func.count()).select_from(game_players).where(game_players.c.game_id == game_id)
+    conditions = [games.c.id == game_id, games.c.status.in_(_UNFINISHED_VALUES)]
+    if values["winner"] is not None:
+        conditions.append(seats.scalar_subquery() > values["winner"])
+    ended = await conn.execute(
+        update(games)
+        .where(*conditions)
+        .values(**values, started_at=func.coalesce(games.c.started_at, values["finished_at"]))
+    )
+    if ended.rowcount != 1:
+        status = await conn.scalar(select(games.c.status).where(games.c.id == game_id))
+        if status is None:
+            return None
+        if status in _UNFINISHED_VALUES:
+            raise InvalidRecord(f"winner seat {values['winner']!r} is not a seat of game {game_id!r}")
+        return False
+    if f.rows is not None:
+        await conn.execute(
+            delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= f.kept_plies)
+        )
+        if f.rows:
+            await conn.execute(insert(moves_table), f.rows)
+    if f.rate is not None:
+        await _rate(conn, f.rate, values["winner"], values["finished_at"])
+    return True
+
+
 async def _rate(conn: AsyncConnection, rate: RatedGame, winner: int | None, stamp: datetime) -> None:
     """Apply one game's result to both players' Elo inside the finishing transaction (created at 1500)."""
-    current = []
-    for key in rate.keys:
-        row = (
-            (
-                await conn.execute(
-                    select(ratings_table).where(ratings_table.c.key == key, ratings_table.c.game == rate.game)
-                )
+    found = {
+        row["key"]: RatingRecord(**row)
+        for row in (
+            await conn.execute(
+                select(ratings_table).where(ratings_table.c.game == rate.game, ratings_table.c.key.in_(rate.keys))
             )
-            .mappings()
-            .first()
-        )
-        current.append(
-            RatingRecord(**row) if row is not None else RatingRecord(key=key, game=rate.game, rating=rate.initial)
-        )
+        ).mappings()
+    }
+    current = [found.get(key) or RatingRecord(key=key, game=rate.game, rating=rate.initial) for key in rate.keys]
     score = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
     a, b = elo_update(current[0].rating, current[1].rating, score, rate.k)
     await upsert_ratings_in(
