@@ -487,3 +487,28 @@ async def test_finish_games_says_which_it_ended_and_refuses_a_bad_batch_whole(st
         )
     for gid in (fresh, other):  # nothing of a refused batch is written
         assert (await store.get_game(gid)).status == GameStatus.RUNNING  # type: ignore[union-attr]
+
+
+async def test_a_busy_healthy_recorder_keeps_no_written_moves(store: Store, tmp_path: Path) -> None:
+    """Under steady load the flusher writes batch after batch without the queue ever running dry; what the
+    database took must not stay referenced for the journal meanwhile (every move of a busy server was kept until
+    the queue happened to be empty, and an outage then would have journaled moves long stored)."""
+
+    class SlowStore(FlakyStore):  # each batch of moves takes 5 ms to write: more arrive meanwhile
+        async def append_moves(self, batch: Any) -> int:
+            await asyncio.sleep(0.005)
+            return await self.store.append_moves(batch)
+
+    recorder = Recorder(SlowStore(store), tmp_path, interval=0.001)  # type: ignore[arg-type]
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid))
+    held = []
+    for i in range(300):
+        recorder.move(gid, move(i))
+        await asyncio.sleep(0.001)
+        held.append(len(recorder._unjournaled))
+    await recorder.flush(10)
+    assert recorder.written_moves == 300
+    assert max(held) == 0, max(held)  # was growing with every move while the flusher kept busy
+    await recorder.close()

@@ -302,7 +302,8 @@ class Recorder:
         self.max_backoff = max_backoff
         self.create_timeout = create_timeout
         self._queue: collections.deque[_Op] = collections.deque()
-        #: ops queued but not journaled yet (the journal is written only while the database is away)
+        #: while the database is away, the ops queued since the last journal write (healthy: empty; an op then
+        #: needs no journal, and keeping each one here until the queue ran dry kept every move of a busy server)
         self._unjournaled: list[_Op] = []
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -451,7 +452,8 @@ class Recorder:
     def _push(self, op: _Op) -> None:
         self._queue.append(op)
         self._idle.clear()
-        self._unjournaled.append(op)
+        if self.degraded:  # healthy, an op needs no journal: the database takes it within a flush
+            self._unjournaled.append(op)
         if self._task is None:  # a recorder used without start(): nothing to replay, flush as usual
             self._task = asyncio.create_task(self._run(), name="hexarena-recorder")
         self._wake.set()
@@ -477,6 +479,8 @@ class Recorder:
     def _failed(self, error: str) -> None:
         if not self.degraded:
             log.error("the database is failing (%s); writes are kept and retried", error)
+            # from now on each tick journals what arrived since the last one; first, all that waits now
+            self._unjournaled = [op for op in self._queue if not op.journaled and op.kind != "superseded"]
         self.degraded = True
         self.last_error = error
         self._backoff = min(self.max_backoff, max(0.1, self._backoff * 2))
@@ -489,10 +493,9 @@ class Recorder:
         self.degraded = False
         self.last_error = ""
         self._backoff = 0.0
-        if not self._queue:  # everything queued so far is in the database
-            self._unjournaled.clear()
-            if self.journal is not None and self.journal.entries:
-                self.journal.clear()
+        self._unjournaled.clear()  # healthy again: what is still queued is journaled if the database fails again
+        if not self._queue and self.journal is not None and self.journal.entries:
+            self.journal.clear()  # everything queued so far is in the database
 
     async def _run(self) -> None:
         while True:
