@@ -46,32 +46,34 @@ async def play_games(
             console.print(game.render(result.final_state), markup=False, highlight=False)
         _print_result(console, game, specs, result)
         return 0
-    scores = {spec: [0, 0, 0] for spec in specs}  # wins, draws, losses
+    scores = [[0, 0, 0] for _ in specs]  # wins, draws, losses of the first and the second player given
     reasons: dict[str, int] = {}
     errors = 0
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(f"{game.name}", total=n)
         for i in range(n):
-            order = list(reversed(specs)) if alternate and i % 2 else list(specs)
-            result = await play_one(game, order, params, clock)
+            order = [1, 0] if alternate and i % 2 else [0, 1]  # who sits in each seat: the players given, by index
+            result = await play_one(game, [specs[p] for p in order], params, clock)
             key = f"{result.outcome.termination}"
             reasons[key] = reasons.get(key, 0) + 1
             if str(result.outcome.termination) == "error":
                 errors += 1
-            for seat, spec in enumerate(order):
+            for seat, player in enumerate(order):
                 if result.winner is None:
-                    scores[spec][1] += 1
+                    scores[player][1] += 1
                 elif result.winner == seat:
-                    scores[spec][0] += 1
+                    scores[player][0] += 1
                 else:
-                    scores[spec][2] += 1
+                    scores[player][2] += 1
             progress.advance(task)
     table = Table(title=f"{n} games of {game.name}")
     for col in ("player", "wins", "draws", "losses", "score"):
         table.add_column(col, justify="left" if col == "player" else "right")
-    for spec, (wins, draws, losses) in scores.items():
-        table.add_row(spec, str(wins), str(draws), str(losses), f"{(wins + draws / 2) / n:.1%}")
+    for i, (wins, draws, losses) in enumerate(scores):
+        # the same spec twice (a bot against itself): each row says which it is, by its seat in the first game
+        label = specs[i] if specs[0] != specs[1] else f"{specs[i]} ({game.seat_names[i]} in game 1)"
+        table.add_row(label, str(wins), str(draws), str(losses), f"{(wins + draws / 2) / n:.1%}")
     console.print(table)
     console.print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     return 1 if errors == n else 0

@@ -43,6 +43,19 @@ def test_play_many_games_prints_a_table() -> None:
     assert "builtin:random" in result.output and "score" in result.output
 
 
+def test_a_bot_against_itself_gets_two_rows_whose_scores_add_up() -> None:
+    """The same spec in both seats: one row per player (named by its seat in game 1), not one row holding both
+    players' wins and losses with a score of their sum (it printed 6 wins, 6 losses, 100.0 %)."""
+    result = CliRunner().invoke(
+        main, ["play", "tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--games", "6", "--quiet"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if "builtin:random (" in line]
+    assert len(rows) == 2 and "(X in game 1)" in rows[0] and "(O in game 1)" in rows[1], result.output
+    scores = [float(row.split("│")[-2].strip().rstrip("%")) for row in rows]
+    assert abs(sum(scores) - 100.0) < 0.2, scores
+
+
 def test_play_uais_bot_from_the_command_line() -> None:
     bot = f"uais:{sys.executable} examples/uais_random_bot.py"
     result = CliRunner().invoke(
