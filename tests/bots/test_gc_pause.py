@@ -4,8 +4,10 @@ shared by overlapping thinkers, bounded in time, and never switched on when some
 from __future__ import annotations
 
 import gc
+import random
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -75,3 +77,49 @@ def test_overlapping_holds_let_a_collection_through_after_the_longest_hold(monke
     finally:
         gc.callbacks.remove(count)
     assert gc.isenabled()
+
+
+class Recording:
+    """A bot that notes whether the collector ran while it was asked, then plays the first legal move."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.collector_on: list[bool] = []
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+        self.collector_on.append(gc.isenabled())
+        return game.legal(state)[0]
+
+
+def test_every_host_asks_through_think() -> None:
+    """``bots.base.think`` is how the hosts ask: the UHP engine (a stdio host) and the in-process player both hold
+    the collector off for a short move and leave it alone for a long one."""
+    from hexarena.bots.base import think
+    from hexarena.bots.uhp_engine import UhpEngine
+    from hexarena.core.registry import get_game
+
+    bot = Recording()
+    hive = get_game("hive")
+    think(bot, hive, hive.new(), 0.05, random.Random(0))
+    think(bot, hive, hive.new(), 5.0, random.Random(0))
+    engine = UhpEngine(bot, "recording")
+    engine.handle("newgame Base")
+    assert engine.handle("bestmove time 00:00:00")[0].startswith("w")  # the engine's least: 50 ms, held off
+    assert bot.collector_on == [False, True, False] and gc.isenabled()
+
+
+async def test_the_in_process_player_thinks_with_the_collector_held_off() -> None:
+    from hexarena.core.contract import ClockConfig, MatchInfo, MoveRequest
+    from hexarena.core.registry import get_game
+    from hexarena.players.inprocess import InProcessPlayer
+
+    bot = Recording()
+    game = get_game("tictactoe")
+    player = InProcessPlayer(bot)
+    info = MatchInfo(
+        match_id="m", game=game, params={}, seat=0, initial_state=game.new(), clock=ClockConfig("turn", 0.1)
+    )
+    await player.start(info)
+    await player.move(MoveRequest(state=game.new(), history=[], time_limit=0.1, time_left=0.1))
+    assert bot.collector_on == [False] and gc.isenabled()

@@ -3,12 +3,20 @@
 Reference bots of every game implement ``EngineBot``: they receive the immutable game object and state the
 referee uses and return a legal move of that game. Keeping bots on the rules engine's own types (instead of a
 wire format) lets the in-process player, the tournament runner and the SDK's bot server all reuse them.
+
+Every host asks a bot for a move through :func:`think` (the in-process player, the SDK's bot server, the UAIS,
+UHP and Trylobot engines), so what a host owes a thinking bot is done in one place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
+import threading
 from typing import Any, Protocol, runtime_checkable
+
+from hexarena.bots.stopping import stoppable
+from hexarena.bots.timing import collector_paused
 
 
 @runtime_checkable
@@ -20,3 +28,18 @@ class EngineBot(Protocol):
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         """A legal move for the seat to move in ``state``; ``time_limit`` is the seconds it may think."""
         ...
+
+
+def think(
+    bot: EngineBot,
+    game: Any,
+    state: Any,
+    time_limit: float | None,
+    rng: random.Random,
+    stop: threading.Event | None = None,
+) -> Any:
+    """``bot.choose`` as every host runs it: with the cyclic collector held off for a short budget
+    (``timing.collector_paused``: its pauses cost searches their deadlines) and, given ``stop``, a search the host
+    can stop (``stopping.stoppable``)."""
+    with collector_paused(time_limit), stoppable(stop) if stop is not None else contextlib.nullcontext():
+        return bot.choose(game, state, time_limit, rng)

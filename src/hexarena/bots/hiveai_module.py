@@ -19,6 +19,7 @@ import time
 from typing import Any, TextIO
 
 from hexarena import __version__
+from hexarena.bots.base import think
 from hexarena.bots.registry import make_builtin
 from hexarena.core.errors import HexarenaError
 from hexarena.core.registry import get_game
@@ -74,7 +75,7 @@ class HiveAiModule:
             limit = None
             if isinstance(deadline, int | float):
                 limit = max(0.05, (deadline / 1000 - time.time()) * 0.8)
-            move = self.bot.choose(self.game, hive_state, limit, self.rng)
+            move = think(self.bot, self.game, hive_state, limit, self.rng)
             turn = trylobot.reply_for_move(board, resolve(board, self.game.format(move)))
         except HexarenaError as exc:
             return {

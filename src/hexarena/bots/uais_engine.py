@@ -12,6 +12,7 @@ import sys
 from collections import deque
 from typing import Any, TextIO
 
+from hexarena.bots.base import think
 from hexarena.bots.registry import make_builtin
 from hexarena.core.registry import get_game
 from hexarena.games.hex import HexGame
@@ -126,7 +127,7 @@ class UaisEngine:
             ok = self.game.to_move(state) is not None and state.colour_of(self.game.to_move(state)) == (
                 1 if self.colour == BLACK else 2
             )
-            move = self.bot.choose(self.game, state, self.time_limit, self.rng) if ok else self.rng.choice(empties)
+            move = think(self.bot, self.game, state, self.time_limit, self.rng) if ok else self.rng.choice(empties)
         except Exception:
             move = self.rng.choice(empties)
         text = str(self.game.format(move))

@@ -14,6 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from hexarena import __version__
+from hexarena.bots.base import think
 from hexarena.bots.registry import make_builtin
 from hexarena.core.errors import HexarenaError, IllegalMove, InvalidMove
 from hexarena.games.hive import GAME as HIVE
@@ -100,7 +101,7 @@ class UhpEngine:
                 self.bot.max_depth = int(words[1])
         elif words:
             return "err usage: bestmove [time hh:mm:ss | depth N]"
-        move = self.bot.choose(self.game, self.state, max(0.05, limit * 0.9), self.rng)
+        move = think(self.bot, self.game, self.state, max(0.05, limit * 0.9), self.rng)
         return str(self.game.format(move))
 
 

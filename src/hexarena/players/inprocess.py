@@ -12,15 +12,14 @@ moments instead of thinking on, unseen, for as long as the clock offered.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import threading
 import time
 from typing import Any
 
+from hexarena.bots.base import think
 from hexarena.bots.registry import make_builtin
-from hexarena.bots.stopping import stoppable
-from hexarena.bots.timing import LATENESS, collector_paused, move_budget
+from hexarena.bots.timing import LATENESS, move_budget
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
 from hexarena.core.game import Game
 from hexarena.players.base import BasePlayer
@@ -62,8 +61,7 @@ class InProcessPlayer(BasePlayer):
         self, game: Game[Any, Any], state: Any, limit: float | None, stop: threading.Event | None = None
     ) -> tuple[Any, float]:
         begun = time.perf_counter()
-        with collector_paused(limit), stoppable(stop) if stop is not None else contextlib.nullcontext():
-            move = self.bot.choose(game, state, limit, self.rng)
+        move = think(self.bot, game, state, limit, self.rng, stop)
         return move, time.perf_counter() - begun
 
     async def move(self, request: MoveRequest) -> MoveReply:

@@ -15,12 +15,11 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from hexarena.bots.base import EngineBot
+from hexarena.bots.base import EngineBot, think
 from hexarena.bots.sdk.bot import BaseBot, MoveResult, PositionEvaluation
 from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
 from hexarena.bots.sdk.game import SEAT_OF, board_of
 from hexarena.bots.sdk.models import Cell, Coord, Match, Player
-from hexarena.bots.stopping import stoppable
 from hexarena.core.errors import ConfigError
 
 
@@ -98,11 +97,8 @@ class EngineBotAdapter(BaseBot):
         game, state = state_for(cells, player, match)
         budget = self.move_budget(cells, player, match)
         job = self._job
-        if job is None:
-            move = self.engine.choose(game, state, budget, self.rng)
-        else:  # an interrupt or a closed session stops the engine's search too (``bots.stopping``)
-            with stoppable(job.stop):
-                move = self.engine.choose(game, state, budget, self.rng)
+        # an interrupt or a closed session stops the engine's search too (``bots.stopping``)
+        move = think(self.engine, game, state, budget, self.rng, None if job is None else job.stop)
         (aq, ar), (bq, br) = move
         pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
         evaluation = getattr(self.engine, "last_evaluation", None)
