@@ -530,18 +530,10 @@ class Recorder:
             head = self._queue[0]
             if head.kind == "superseded":
                 _written(self._queue.popleft())
-            elif head.kind == "move":
-                group = []
-                for op in self._queue:
-                    if op.kind == "superseded":
-                        continue
-                    if op.kind != "move":
-                        break
-                    group.append(op)
+            elif head.kind == "move":  # this move and those queued right after it: one transaction
+                group = self._leading("move")
                 await self._append_moves(group)
-                written = {id(op) for op in group}
-                while self._queue and (id(self._queue[0]) in written or self._queue[0].kind == "superseded"):
-                    _written(self._queue.popleft())
+                self._drop_written(group)
             elif head.kind == "create":
                 await self._create(head.payload)
                 _written(self._queue.popleft())
@@ -551,17 +543,26 @@ class Recorder:
                     self._stored_plies[head.game_id] = min(self._stored_plies[head.game_id], head.payload)
                 _written(self._queue.popleft())
             else:  # this finish and those queued right after it: one transaction (group commit)
-                group = []
-                for op in self._queue:
-                    if op.kind == "superseded":
-                        continue
-                    if op.kind != "finish" or len(group) == MAX_FINISH_BATCH:
-                        break
-                    group.append(op)
+                group = self._leading("finish", MAX_FINISH_BATCH)
                 await self._finish_all([op.payload for op in group])
-                written = {id(op) for op in group}
-                while self._queue and (id(self._queue[0]) in written or self._queue[0].kind == "superseded"):
-                    _written(self._queue.popleft())
+                self._drop_written(group)
+
+    def _leading(self, kind: str, limit: int | None = None) -> list[_Op]:
+        """The run of ``kind`` ops at the head of the queue (superseded ops skipped), at most ``limit``."""
+        group: list[_Op] = []
+        for op in self._queue:
+            if op.kind == "superseded":
+                continue
+            if op.kind != kind or len(group) == limit:
+                break
+            group.append(op)
+        return group
+
+    def _drop_written(self, group: list[_Op]) -> None:
+        """Take ``group`` (the head of the queue, with the superseded ops among it) off the queue as written."""
+        written = {id(op) for op in group}
+        while self._queue and (id(self._queue[0]) in written or self._queue[0].kind == "superseded"):
+            _written(self._queue.popleft())
 
     def _create_soon(self, new: NewGame) -> asyncio.Future[None]:
         """The game's creation, written with every other game waiting when the creator next writes (group
