@@ -61,10 +61,12 @@ export function make(params) {
     const rows = state?.board || [];
     const lastName = state?.lastMove;
     const winning = new Set(state?.winning || []);  // the winner's chain, edge to edge, once the game is won
+    const centres = new Map();  // each cell's centre by name, for the chain's line
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
         const [x, y] = centre(r, c);
         const nm = name(r, c);
+        centres.set(nm, [x, y]);
         const ch = rows[r]?.[c] || ".";
         const won = winning.has(nm);
         const g = s("g", { class: won ? "cell win" : "cell", "data-cell": nm, onclick: () => io && io.move(nm) });
@@ -80,7 +82,7 @@ export function make(params) {
       }
     }
     // the chain drawn through its stones' centres, above the cells, so the connection reads at a glance
-    const chain = (state?.winning || []).map((nm) => centre(nm.charCodeAt(0) - 97, Number(nm.slice(1)) - 1));
+    const chain = (state?.winning || []).map((nm) => centres.get(nm)).filter(Boolean);
     if (chain.length > 1) {
       svg.append(s("polyline", { class: "win-line", points: chain.map((p) => p.join(",")).join(" "), fill: "none",
         stroke: COLOURS.win, "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round", "pointer-events": "none" }));
