@@ -17,13 +17,14 @@ import argparse
 import asyncio
 import time
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 
 from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.players.inprocess import InProcessPlayer
 from hexarena.referee.match import MatchConfig, Referee
+from hexarena.terminal import progress_bar
 
 #: The search bot of each game, and the parameters it is measured with.
 SEARCHES: dict[str, tuple[str, dict[str, object]]] = {
@@ -64,8 +65,7 @@ async def measure(game_name: str, games: int, clock: float, progress: Progress) 
 
 
 async def main(names: list[str], games: int, clock: float) -> None:
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as progress:
+    with progress_bar(transient=True) as progress:
         rows = [(name, await measure(name, games, clock, progress)) for name in names]
     print(f"turn clock {clock * 1000:.1f} ms a move (a budget of {clock * 800:.1f} ms); each bot against itself")
     print(

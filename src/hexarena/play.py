@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from hexarena.core.contract import ClockConfig
@@ -14,7 +13,7 @@ from hexarena.core.game import Game
 from hexarena.players.spec import make_player, scheme_of
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
-from hexarena.terminal import output_console
+from hexarena.terminal import output_console, progress_bar
 
 
 async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
@@ -49,8 +48,7 @@ async def play_games(
     scores = [[0, 0, 0] for _ in specs]  # wins, draws, losses of the first and the second player given
     reasons: dict[str, int] = {}
     errors = 0
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=False) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{game.name}", total=n)
         for i in range(n):
             order = [1, 0] if alternate and i % 2 else [0, 1]  # who sits in each seat: the players given, by index

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 #: The width assumed when the output is no terminal: wider than any table hexarena prints, which never expand
 #: to fill it.
@@ -23,3 +24,10 @@ def output_console() -> Console:
     if console.is_terminal or os.environ.get("COLUMNS"):
         return console
     return Console(width=PIPE_WIDTH)
+
+
+def progress_bar(console: Console | None = None, transient: bool = False) -> Progress:
+    """The progress bar every long run shows (games played, tournaments, benchmarks): what runs, a bar, done of
+    total and the time it has taken, the same on every command."""
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=transient)

@@ -20,11 +20,11 @@ from typing import Any
 import click
 from rich.console import Console, Group
 from rich.live import Live
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import TaskID
 from rich.table import Table
 
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.terminal import output_console
+from hexarena.terminal import output_console, progress_bar
 from hexarena.tournament.pairings import FORMATS
 
 #: Exit statuses of ``run`` and ``resume`` (see the module docstring).
@@ -136,9 +136,7 @@ async def _drive(runner: Any, console: Console, quiet: bool) -> dict[str, Any]:
     """Run with a live progress bar and standings (re-planned rounds grow the bar's total)."""
     if quiet:
         return await runner.run()  # type: ignore[no-any-return]
-    progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
-    )
+    progress = progress_bar(console)
     task: TaskID = progress.add_task(f"{runner.config.game} {runner.config.format}", total=None)
 
     last = [0.0]
