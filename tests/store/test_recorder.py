@@ -512,3 +512,57 @@ async def test_a_busy_healthy_recorder_keeps_no_written_moves(store: Store, tmp_
     assert recorder.written_moves == 300
     assert max(held) == 0, max(held)  # was growing with every move while the flusher kept busy
     await recorder.close()
+
+
+async def test_rated_ends_of_one_batch_rate_together_as_one_by_one_would(store: Store) -> None:
+    """A batch of rated ends reads every rating once and writes them once (was four statements a game: each
+    end's UPDATE, its ratings' SELECT, history INSERT and rating upsert), and comes to exactly the ratings and
+    the history that finishing the games one by one gives, also when the same players meet several times."""
+    from sqlalchemy import event
+
+    from hexarena.store.records import GameFinish, RatedGame
+
+    pairs = [("alice", "bob"), ("bob", "alice"), ("carol", "alice"), ("alice", "bob"), ("dave", "erin")]
+    winners = [0, 0, 1, None, 1]
+
+    async def finish_all(suffix: str, batch: bool) -> list[str]:
+        """Play the games between the players named with ``suffix``; the statements the finishing ran."""
+        ends = []
+        for (a, b), winner in zip(pairs, winners, strict=True):
+            gid = new_id()
+            names = (a + suffix, b + suffix)
+            await store.create_games([_new(gid, names=names)])
+            ends.append(GameFinish(gid, winner, "normal", "over", rate=RatedGame(game="hex", keys=names)))
+        statements: list[str] = []
+        sync_engine = store._engine.sync_engine
+
+        def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+            if statement.split()[0].upper() in ("SELECT", "INSERT", "UPDATE", "DELETE"):
+                statements.append(statement.split()[0].upper())
+
+        event.listen(sync_engine, "before_cursor_execute", count)
+        try:
+            if batch:
+                assert await store.finish_games(ends) == [True] * len(ends)
+            else:
+                for end in ends:
+                    assert await store.finish_games([end]) == [True]
+        finally:
+            event.remove(sync_engine, "before_cursor_execute", count)
+        return statements
+
+    finish_all_alone = await finish_all("-1", batch=False)
+    batched = await finish_all("-2", batch=True)
+    # one UPDATE a game, then one SELECT of every rating, one history INSERT and one upsert for them all
+    assert len(batched) <= len(pairs) + 3, batched
+    assert len(finish_all_alone) > len(batched)
+
+    def by_player(suffix: str, rows: Any) -> dict[str, Any]:
+        return {k.removesuffix(suffix): v for k, v in rows.items() if k.endswith(suffix)}
+
+    ratings = {r.key: (round(r.rating, 9), r.games) for r in await store.list_ratings("hex")}
+    assert by_player("-1", ratings) == by_player("-2", ratings)
+    assert len(by_player("-1", ratings)) == 5
+    history = {k: [round(r.rating, 9) for r in v] for k, v in (await store.rating_history("hex", points=100)).items()}
+    assert by_player("-1", history) == by_player("-2", history)
+    assert sorted(len(v) for v in by_player("-2", history).values()) == [1, 1, 1, 3, 4]  # a row per rated game

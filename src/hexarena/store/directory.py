@@ -256,8 +256,12 @@ async def upsert_ratings_in(conn: AsyncConnection, records: Iterable[RatingRecor
 
 
 async def _upsert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    """The latest rating replaces the old one in ``ratings``; ``rating_history`` keeps them all (same transaction)."""
+    """The latest rating replaces the old one in ``ratings``; ``rating_history`` keeps them all (same transaction).
+
+    ``rows`` may hold one player's rating more than once (the games of a batch it played one after another):
+    history gets each, ``ratings`` the last (one row a player, so no statement changes a row twice)."""
     await conn.execute(rating_history.insert(), rows)
+    rows = list({(row["game"], row["key"]): row for row in rows}.values())
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     stmt = dialect.insert(ratings)
     stmt = stmt.on_conflict_do_update(

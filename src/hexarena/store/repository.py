@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, update
+from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -285,7 +285,7 @@ class Store(TokensMixin, DirectoryMixin):
         end = GameFinish(game_id, winner, termination, reason, moves, status, finished_at, rate, kept_plies)
         prepared = _prepare_finish(end)
         async with self._write("finish_game") as conn:
-            ended = await _finish_in(conn, prepared)
+            (ended,) = await _finish_all_in(conn, [prepared])
         if ended is None:
             raise NotFound(f"no game {game_id!r}")
         return ended
@@ -299,7 +299,7 @@ class Store(TokensMixin, DirectoryMixin):
         """
         prepared = [_prepare_finish(end) for end in ends]
         async with self._write("finish_games") as conn:
-            return [await _finish_in(conn, p) for p in prepared]
+            return await _finish_all_in(conn, prepared)
 
     async def abort_game(self, game_id: str, reason: str) -> bool:
         """End an unfinished game without a result (status ``aborted``); False if it had already ended."""
@@ -553,9 +553,17 @@ def _prepare_finish(end: GameFinish) -> _Finish:
     return _Finish(end.game_id, values, rows, kept, end.rate)
 
 
+async def _finish_all_in(conn: AsyncConnection, finishes: Sequence[_Finish]) -> list[bool | None]:
+    """Games' ends inside the caller's transaction (per game as :func:`_finish_in`), then the ratings of those
+    this call ended and that are rated, all at once (:func:`_rate_all`)."""
+    ended = [await _finish_in(conn, f) for f in finishes]
+    await _rate_all(conn, [f for f, done in zip(finishes, ended, strict=True) if done and f.rate is not None])
+    return ended
+
+
 async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
     """One game's end inside the caller's transaction: True if it ended it, False if already ended, None if no
-    such game. One conditional UPDATE both locks the row (PostgreSQL) and decides who ended the game: a second
+    such game (the caller rates it). One conditional UPDATE both locks the row (PostgreSQL) and decides who ended the game: a second
     finish waits for the first, then finds the game no longer unfinished and changes nothing. The winner must be
     a seat of the game (checked in the same statement); why nothing changed is asked only when nothing did."""
     game_id, values = f.game_id, f.values
@@ -581,31 +589,35 @@ async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
         )
         if f.rows:
             await conn.execute(insert(moves_table), f.rows)
-    if f.rate is not None:
-        await _rate(conn, f.rate, values["winner"], values["finished_at"])
     return True
 
 
-async def _rate(conn: AsyncConnection, rate: RatedGame, winner: int | None, stamp: datetime) -> None:
-    """Apply one game's result to both players' Elo inside the finishing transaction (created at 1500)."""
-    found = {
-        row["key"]: RatingRecord(**row)
-        for row in (
-            await conn.execute(
-                select(ratings_table).where(ratings_table.c.game == rate.game, ratings_table.c.key.in_(rate.keys))
-            )
-        ).mappings()
-    }
-    current = [found.get(key) or RatingRecord(key=key, game=rate.game, rating=rate.initial) for key in rate.keys]
-    score = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-    a, b = elo_update(current[0].rating, current[1].rating, score, rate.k)
-    await upsert_ratings_in(
-        conn,
-        [
-            RatingRecord(key=current[0].key, game=rate.game, rating=a, games=current[0].games + 1, updated_at=stamp),
-            RatingRecord(key=current[1].key, game=rate.game, rating=b, games=current[1].games + 1, updated_at=stamp),
-        ],
+async def _rate_all(conn: AsyncConnection, finishes: Sequence[_Finish]) -> None:
+    """Apply the results of rated games, in order, to their players' Elo inside the finishing transaction
+    (a player without a rating starts at the game's initial one): every rating read in one SELECT and written
+    in one upsert, a player who played several of these games rated after each in turn, as one by one would."""
+    if not finishes:
+        return
+    wanted = sorted({(f.rate.game, key) for f in finishes if f.rate is not None for key in f.rate.keys})
+    rows = await conn.execute(
+        select(ratings_table).where(tuple_(ratings_table.c.game, ratings_table.c.key).in_(wanted))
     )
+    current = {(row["game"], row["key"]): RatingRecord(**row) for row in rows.mappings()}
+    updates: list[RatingRecord] = []
+    for f in finishes:
+        rate, winner, stamp = f.rate, f.values["winner"], f.values["finished_at"]
+        assert rate is not None
+        first, second = (
+            current.get((rate.game, key)) or RatingRecord(key=key, game=rate.game, rating=rate.initial)
+            for key in rate.keys
+        )
+        score = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+        a, b = elo_update(first.rating, second.rating, score, rate.k)
+        for old, rating in ((first, a), (second, b)):
+            new = RatingRecord(key=old.key, game=rate.game, rating=rating, games=old.games + 1, updated_at=stamp)
+            current[(rate.game, old.key)] = new
+            updates.append(new)
+    await upsert_ratings_in(conn, updates)
 
 
 def _move_row(game_id: str, move: MoveRecord) -> dict[str, Any]:
