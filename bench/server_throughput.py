@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import socket
 import subprocess
@@ -36,8 +38,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class _Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
+    """CPU seconds a process has used, all its threads, user and system, to the nanosecond: its POSIX CPU-time
+    clock (``clock_getcpuclockid``). /proc's counts are in clock ticks (10 ms here), which over a window of a
+    few hundred moves was an error of 5-10 %; they are the fallback where the clock can't be read."""
+    clock, ts = ctypes.c_int(), _Timespec()
+    if _LIBC.clock_getcpuclockid(pid, ctypes.byref(clock)) == 0 and _LIBC.clock_gettime(clock, ctypes.byref(ts)) == 0:
+        return ts.tv_sec + ts.tv_nsec / 1e9
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
