@@ -5,7 +5,7 @@ bot server (an instant ``BaseBot`` run with the SDK's ``run``, or ``hexarena bot
 ``POST /game/new`` (both seats on the same bot server, one WebSocket per seat) and prints the total moves per
 second, with the CPU time each process used (the one near 100% of a core is the limit).
 
-    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100] [--bot-ws auto]
+    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100] [--bot-ws auto] [--think-ms 0]
 
 Both servers run on uvloop with httptools (the game server through uvicorn's defaults, the SDK's ``run`` picks
 them); ``--bot-ws`` compares uvicorn's WebSocket implementations on the bot side. Always one bot-server process.
@@ -62,7 +62,10 @@ def cpu_seconds(pid: int) -> float:
 #: of the bot server's CPU). A wrong assumption would show as games ending abnormally (the figures print them).
 INSTANT_BOT = """
 import sys
+import time
 from hexarena.bots.sdk import BaseBot, Coord, run
+
+THINK = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0  # seconds each move takes (asleep: no CPU)
 
 SPIRAL = sorted(
     ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
@@ -75,6 +78,8 @@ class InstantBot(BaseBot):
         if n + 2 > len(SPIRAL):
             raise RuntimeError("board full")
         (q1, r1), (q2, r2) = SPIRAL[n], SPIRAL[n + 1]
+        if THINK:
+            time.sleep(THINK)
         return Coord(q=q1, r=r1), Coord(q=q2, r=r2)
 
 run(InstantBot, port=int(sys.argv[1]), ws=sys.argv[2])
@@ -152,10 +157,17 @@ async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, tur
 
 
 async def measure(
-    games: int, waves: int, turns: int, bot_name: str, bot_ws: str, database_url: str | None = None, quiet: bool = False
+    games: int,
+    waves: int,
+    turns: int,
+    bot_name: str,
+    bot_ws: str,
+    database_url: str | None = None,
+    quiet: bool = False,
+    think: float = 0.0,
 ) -> dict[str, float]:
     """Run the waves and return the figures (moves/s, CPU per move of both servers); ``database_url`` None is a
-    temporary SQLite file."""
+    temporary SQLite file; ``think``: seconds the instant bot sleeps before each move."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         db = database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
@@ -174,7 +186,7 @@ async def measure(
             "off",
         )
         bot_cmd = (
-            ("instant", str(bport), bot_ws)
+            ("instant", str(bport), bot_ws, str(think))
             if bot_name == "instant"
             else ("bot", "serve", "--bot", bot_name, "--port", str(bport))
         )
@@ -209,8 +221,8 @@ async def measure(
     }
 
 
-async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str) -> None:
-    f = await measure(games, waves, turns, bot_name, bot_ws)
+async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, think: float) -> None:
+    f = await measure(games, waves, turns, bot_name, bot_ws, think=think)
     total_moves, total_time, total_bad = int(f["moves"]), f["moves"] / f["moves_per_s"], int(f["bad"])
     gcpu, bcpu, wall = f["game_cpu"], f["bot_cpu"], f["wall"]
     print(
@@ -240,5 +252,12 @@ if __name__ == "__main__":
         help="uvicorn WebSocket implementation of the instant bot's server: auto (websockets sans-I/O), "
         "websockets, websockets-sansio or wsproto",
     )
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="milliseconds the instant bot sleeps before each move: the game server's CPU per move with bots that "
+        "take time to answer (it rises as the moves come less bunched; see README)",
+    )
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.waves, args.turns, args.bot, args.bot_ws))
+    asyncio.run(main(args.games, args.waves, args.turns, args.bot, args.bot_ws, args.think_ms / 1000))
