@@ -119,8 +119,11 @@ def services_of(app: Any) -> Services:
     return services
 
 
-def get_services(connection: HTTPConnection) -> Services:
-    """FastAPI dependency (HTTP and WebSocket routes alike): the app's :class:`Services`."""
+async def get_services(connection: HTTPConnection) -> Services:
+    """FastAPI dependency (HTTP and WebSocket routes alike): the app's :class:`Services`.
+
+    ``async`` because FastAPI runs a plain ``def`` dependency in a worker thread: every request paid a thread hop
+    (~200 us of CPU) to read an attribute (``tests/server/test_no_thread_hops.py``)."""
     return services_of(connection.app)
 
 

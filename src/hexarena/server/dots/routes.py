@@ -83,12 +83,13 @@ def lobby_of(app: Any) -> DotsLobby:
     return lobby
 
 
-def main_lobby(connection: HTTPConnection) -> DotsLobby:
-    """The app's tables: a dependency, which the dots-only app overrides with its main app's (``dots_app``)."""
+async def main_lobby(connection: HTTPConnection) -> DotsLobby:
+    """The app's tables: a dependency, which the dots-only app overrides with its main app's (``dots_app``).
+    Dependencies here are ``async``: FastAPI runs a plain ``def`` one in a worker thread, a hop per request."""
     return lobby_of(connection.app)
 
 
-def main_prefix() -> str:
+async def main_prefix() -> str:
     """Where the protocol is mounted, for ``Location`` (``/dots``; the dots-only app overrides it with ``""``)."""
     return PREFIX
 
@@ -280,8 +281,15 @@ def dots_app(main: FastAPI) -> FastAPI:
     Serve it on its own port (``serve_with_dots``): original clients post to ``/``.
     """
     app = FastAPI(title="hexarena: hexagon dots", docs_url=None, redoc_url=None, openapi_url=None)
-    app.dependency_overrides[main_lobby] = lambda: lobby_of(main)
-    app.dependency_overrides[main_prefix] = lambda: ""
+
+    async def lobby() -> DotsLobby:
+        return lobby_of(main)
+
+    async def prefix() -> str:
+        return ""
+
+    app.dependency_overrides[main_lobby] = lobby
+    app.dependency_overrides[main_prefix] = prefix
     app.include_router(routes)
     if getattr(main.state, "dots_forwarding", False):
         install_forwarding(app, main=main, prefix="/")

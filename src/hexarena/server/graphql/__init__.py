@@ -141,7 +141,17 @@ class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
 
 #: ``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`).
 router = APIRouter()
-router.include_router(BoundedGraphQLRouter(schema, graphql_ide="graphiql"), prefix="/graphql")
+
+
+async def _no_context() -> None:
+    """strawberry's default context getter is a plain lambda, which FastAPI runs in a worker thread: a thread hop
+    per GraphQL request. None still gives resolvers strawberry's default context (the request and response)."""
+    return None
+
+
+router.include_router(
+    BoundedGraphQLRouter(schema, graphql_ide="graphiql", context_getter=_no_context), prefix="/graphql"
+)
 router.include_router(rest_router)
 
 
