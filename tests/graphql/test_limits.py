@@ -268,3 +268,31 @@ async def test_the_rest_twin_has_the_same_caps(served: tuple[str, Any]) -> None:
         assert [t["move"] for t in rest["turns"]] == moves[limits.MAX_TURNS :]
         r = await http.get("/api/gametypes/htttx/games/long", params={"turnsLimit": limits.MAX_TURNS + 1})
         assert r.status_code == 422 and f"less than or equal to {limits.MAX_TURNS}" in r.text
+
+
+async def test_a_repeated_query_is_validated_once_and_refused_every_time(served: tuple[str, Any]) -> None:
+    """Validation results are kept per query (it was most of a small query's CPU); the limits, being validation
+    rules, still refuse a query however often it comes, and a kept result is only ever its own query's."""
+    from strawberry.extensions.validation_cache import _get_validate_cache
+
+    from hexarena.server.graphql.schema import VALIDATIONS_KEPT
+
+    base, app = served
+    await seed(app.state.services.store)
+    cache = _get_validate_cache(VALIDATIONS_KEPT)
+    query = "{ gameTypes { id name } }"
+    await data_of(base, query)
+    before = cache.cache_info()
+    for _ in range(3):
+        assert (await data_of(base, query))["gameTypes"]
+    after = cache.cache_info()
+    assert after.hits - before.hits == 3 and after.misses == before.misses  # validated once, not four times
+    deep = '{ gameType(id: "noughtsandcrosses") { contest(id: "spring") { games { turns { move } } } } }'
+    refusal = [f"'anonymous' exceeds maximum operation depth of {limits.MAX_QUERY_DEPTH}"]
+    for _ in range(3):
+        assert await errors_of(base, deep) == refusal
+    n = limits.MAX_ALIASES + 1
+    for _ in range(2):
+        assert await errors_of(base, aliased(n, "name")) == [
+            f"{n} aliases found. Allowed: {limits.MAX_ALIASES}"
+        ]
