@@ -293,6 +293,4 @@ async def test_a_repeated_query_is_validated_once_and_refused_every_time(served:
         assert await errors_of(base, deep) == refusal
     n = limits.MAX_ALIASES + 1
     for _ in range(2):
-        assert await errors_of(base, aliased(n, "name")) == [
-            f"{n} aliases found. Allowed: {limits.MAX_ALIASES}"
-        ]
+        assert await errors_of(base, aliased(n, "name")) == [f"{n} aliases found. Allowed: {limits.MAX_ALIASES}"]
