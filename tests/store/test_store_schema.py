@@ -264,3 +264,29 @@ async def test_a_sqlite_transaction_costs_few_driver_calls_and_one_left_open_is_
         await s.create_games([])  # and the store writes on as before
     finally:
         await s.close()
+
+
+async def test_a_write_that_cannot_get_the_lock_is_a_store_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BEGIN IMMEDIATE goes straight to the driver: when another process holds the write lock past the busy
+    timeout, the store still says StoreError (what callers handle: the recorder journals, the API answers 503),
+    not the driver's own exception."""
+    import sqlite3
+
+    from hexarena.store import engine as engine_module
+    from hexarena.store.records import NewGame
+
+    monkeypatch.setattr(engine_module, "SQLITE_BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "locked.sqlite3"
+    s = await Store.open(str(path))
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreError, match="locked"):
+            await s.create_games([NewGame(game_id=new_id(), game="hex", params={}, players=tuple(players()))])
+        holder.execute("ROLLBACK")
+        await s.create_games([NewGame(game_id=new_id(), game="hex", params={}, players=tuple(players()))])
+    finally:
+        holder.close()
+        await s.close()

@@ -22,13 +22,14 @@ pool's default rolled back every one, after its commit too).
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import PoolResetState
 from sqlalchemy.util import await_only
@@ -150,7 +151,11 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
         # straight on aiosqlite's connection: one hop to its thread (a cursor's execute and close were three)
         driver = conn.connection.driver_connection
         assert driver is not None  # an open connection's aiosqlite connection
-        await_only(driver.execute("BEGIN IMMEDIATE" if write else "BEGIN"))
+        sql = "BEGIN IMMEDIATE" if write else "BEGIN"
+        try:
+            await_only(driver.execute(sql))
+        except sqlite3.Error as exc:  # wrapped as SQLAlchemy wraps the driver's errors: the store reports StoreError
+            raise OperationalError(sql, None, exc) from exc
 
     if not memory:
 
@@ -159,5 +164,9 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
             """What the pool's ``reset_on_return`` did, for connections still in a transaction only (one given
             back after an error, or mid-transaction): after a commit there is nothing to roll back."""
             driver = getattr(dbapi_connection, "driver_connection", None)
-            if driver is None or driver.in_transaction:
+            try:
+                open_transaction = driver is None or driver.in_transaction
+            except Exception:  # the driver's connection is gone: the rollback fails and the pool drops it
+                open_transaction = True
+            if open_transaction:
                 dbapi_connection.rollback()
