@@ -14,9 +14,11 @@ SQLite needs care to stay correct under many concurrent finishes:
   which also gives reads one consistent snapshot across several SELECTs.
 
 Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
-so a transaction makes as few as it can: BEGIN is one call on the driver (through SQLAlchemy's cursor it was
-three), and a connection given back to the pool is rolled back only when it is still in a transaction (the
-pool's default rolled back every one, after its commit too).
+so BEGIN is one call on the driver (through SQLAlchemy's cursor it was three). The pool still rolls back every
+connection given back, also after a commit: that rollback is queued in the driver's thread behind whatever a
+cancelled transaction left there (a BEGIN, a SELECT), where a rollback decided on the loop from the connection's
+state at that moment was skipped while a BEGIN still waited, and the connection went back into the pool inside
+a transaction (``tests/store/test_store_schema.py``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import PoolResetState
 from sqlalchemy.util import await_only
 
 from hexarena.store.errors import InvalidRecord
@@ -101,7 +102,6 @@ def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> Async
         kwargs.update(pool_size=pool_size, max_overflow=pool_size * 2, pool_pre_ping=True, pool_timeout=60)
     elif not is_memory(url):
         kwargs.update(pool_size=max(2, pool_size // 2), max_overflow=pool_size, pool_timeout=60)
-        kwargs.update(pool_reset_on_return=None)  # _tune_sqlite's reset: a rollback only where one is open
     engine = create_async_engine(url, **kwargs)
     if url.get_backend_name() == "sqlite":
         _tune_sqlite(engine, memory=is_memory(url))
@@ -156,17 +156,3 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
             await_only(driver.execute(sql))
         except sqlite3.Error as exc:  # wrapped as SQLAlchemy wraps the driver's errors: the store reports StoreError
             raise OperationalError(sql, None, exc) from exc
-
-    if not memory:
-
-        @event.listens_for(engine.sync_engine, "reset")
-        def _on_reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
-            """What the pool's ``reset_on_return`` did, for connections still in a transaction only (one given
-            back after an error, or mid-transaction): after a commit there is nothing to roll back."""
-            driver = getattr(dbapi_connection, "driver_connection", None)
-            try:
-                open_transaction = driver is None or driver.in_transaction
-            except Exception:  # the driver's connection is gone: the rollback fails and the pool drops it
-                open_transaction = True
-            if open_transaction:
-                dbapi_connection.rollback()
