@@ -557,15 +557,21 @@ async def _finish_all_in(conn: AsyncConnection, finishes: Sequence[_Finish]) -> 
     """Games' ends inside the caller's transaction (per game as :func:`_finish_in`), then the ratings of those
     this call ended and that are rated, all at once (:func:`_rate_all`)."""
     ended = [await _finish_in(conn, f) for f in finishes]
-    await _rate_all(conn, [f for f, done in zip(finishes, ended, strict=True) if done and f.rate is not None])
+    rated = [
+        (f.rate, f.values["winner"], f.values["finished_at"])
+        for f, done in zip(finishes, ended, strict=True)
+        if done and f.rate is not None
+    ]
+    await _rate_all(conn, rated)
     return ended
 
 
 async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
     """One game's end inside the caller's transaction: True if it ended it, False if already ended, None if no
-    such game (the caller rates it). One conditional UPDATE both locks the row (PostgreSQL) and decides who ended the game: a second
-    finish waits for the first, then finds the game no longer unfinished and changes nothing. The winner must be
-    a seat of the game (checked in the same statement); why nothing changed is asked only when nothing did."""
+    such game (the caller rates it). One conditional UPDATE both locks the row (PostgreSQL) and decides who ended
+    the game: a second finish waits for the first, then finds the game no longer unfinished and changes nothing.
+    The winner must be a seat of the game (checked in the same statement); why nothing changed is asked only when
+    nothing did."""
     game_id, values = f.game_id, f.values
     seats = select(func.count()).select_from(game_players).where(game_players.c.game_id == game_id)
     conditions = [games.c.id == game_id, games.c.status.in_(_UNFINISHED_VALUES)]
@@ -592,21 +598,20 @@ async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
     return True
 
 
-async def _rate_all(conn: AsyncConnection, finishes: Sequence[_Finish]) -> None:
-    """Apply the results of rated games, in order, to their players' Elo inside the finishing transaction
-    (a player without a rating starts at the game's initial one): every rating read in one SELECT and written
-    in one upsert, a player who played several of these games rated after each in turn, as one by one would."""
-    if not finishes:
+async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, int | None, datetime]]) -> None:
+    """Apply rated games' results (rating keys, winner seat, end time), in order, to their players' Elo inside
+    the finishing transaction (a player without a rating starts at the game's initial one): every rating read
+    in one SELECT and written in one upsert, a player who played several of these games rated after each in
+    turn, as one by one would."""
+    if not results:
         return
-    wanted = sorted({(f.rate.game, key) for f in finishes if f.rate is not None for key in f.rate.keys})
+    wanted = sorted({(rate.game, key) for rate, _, _ in results for key in rate.keys})
     rows = await conn.execute(
         select(ratings_table).where(tuple_(ratings_table.c.game, ratings_table.c.key).in_(wanted))
     )
     current = {(row["game"], row["key"]): RatingRecord(**row) for row in rows.mappings()}
     updates: list[RatingRecord] = []
-    for f in finishes:
-        rate, winner, stamp = f.rate, f.values["winner"], f.values["finished_at"]
-        assert rate is not None
+    for rate, winner, stamp in results:
         first, second = (
             current.get((rate.game, key)) or RatingRecord(key=key, game=rate.game, rating=rate.initial)
             for key in rate.keys
