@@ -22,6 +22,7 @@ from hexarena.store import InvalidRecord, SchemaError, Store, StoreError, new_id
 from hexarena.store.engine import create_engine
 from hexarena.store.migrate import head_revision
 from hexarena.store.models import Base
+from hexarena.store.records import NewGame
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -230,8 +231,9 @@ def test_cli_runs_as_a_module() -> None:
 
 async def test_a_sqlite_transaction_costs_few_driver_calls_and_one_left_open_is_rolled_back(tmp_path: Path) -> None:
     """Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU): a read of one SELECT
-    took 9 (BEGIN as a cursor, an execute and a close; the SELECT's four; the commit; the pool's rollback).
-    BEGIN is one call now; and the pool rolls back a connection given back inside a transaction."""
+    took 9 (BEGIN as a cursor, an execute and a close; the SELECT's four; the commit; the pool's rollback), a
+    game's creation 14. BEGIN is one call now, so is each statement; and the pool rolls back a connection given
+    back inside a transaction."""
     import aiosqlite.core
 
     s = await Store.open(str(tmp_path / "h.sqlite3"))
@@ -247,9 +249,14 @@ async def test_a_sqlite_transaction_costs_few_driver_calls_and_one_left_open_is_
         aiosqlite.core.Connection._execute = counted  # type: ignore[method-assign]
         try:
             await s.list_games(limit=1)
+            read, calls[0] = calls[0], 0
+            await s.create_games([NewGame(game_id=new_id(), game="hex", params={}, players=tuple(players()))])
+            write = calls[0]
         finally:
             aiosqlite.core.Connection._execute = original  # type: ignore[method-assign]
-        assert calls[0] <= 7, calls[0]  # BEGIN, the SELECT's cursor, execute, fetch and close, COMMIT, ROLLBACK
+        assert read == 4, read  # BEGIN, the SELECT, COMMIT, the pool's ROLLBACK
+        assert write == 6, write  # BEGIN IMMEDIATE, which ids exist, the INSERTs of game and players, COMMIT, ROLLBACK
+        assert [g.game_id for g in await s.list_games()] and (await s.list_games())[0].players  # rows read back
         # a connection given back in the middle of a transaction SQLAlchemy does not know of: the pool rolls it back
         async with s._engine.connect() as conn:
             raw = await conn.get_raw_connection()
@@ -275,7 +282,6 @@ async def test_a_write_that_cannot_get_the_lock_is_a_store_error(
     import sqlite3
 
     from hexarena.store import engine as engine_module
-    from hexarena.store.records import NewGame
 
     monkeypatch.setattr(engine_module, "SQLITE_BUSY_TIMEOUT_MS", 50)
     path = tmp_path / "locked.sqlite3"

@@ -14,7 +14,8 @@ SQLite needs care to stay correct under many concurrent finishes:
   which also gives reads one consistent snapshot across several SELECTs.
 
 Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
-so BEGIN is one call on the driver (through SQLAlchemy's cursor it was three). The pool still rolls back every
+so BEGIN is one call on the driver (through SQLAlchemy's cursor it was three), and so is every statement
+(:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made three or four). The pool still rolls back every
 connection given back, also after a commit: that rollback is queued in the driver's thread behind whatever a
 cancelled transaction left there (a BEGIN, a SELECT), where a rollback decided on the loop from the connection's
 state at that moment was skipped while a BEGIN still waited, and the connection went back into the pool inside
@@ -36,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.util import await_only
 
 from hexarena.store.errors import InvalidRecord
+from hexarena.store.sqlite_cursor import use_one_call_cursors
 
 ENV_URL = "HEXARENA_DATABASE_URL"
 DEFAULT_SQLITE_PATH = Path("data") / "hexarena.sqlite3"
@@ -133,6 +135,7 @@ def _use_wal(cursor: Any) -> None:
 def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        use_one_call_cursors(dbapi_connection)  # a statement is one call into the driver's thread, not three or four
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, see _on_begin
         cursor = dbapi_connection.cursor()
         try:
