@@ -126,6 +126,8 @@ class LiveMatch:
     #: another instance holds this match's lease now (this one was cut off from Redis): its end is not ours to
     #: store or announce
     disowned: bool = False
+    #: the played moves as the store keeps them, made once as each is played (the end's record carries them all)
+    records: list[MoveRecord] = field(default_factory=list)
 
     @property
     def state(self) -> Any:
@@ -340,9 +342,13 @@ class MatchManager:
         return None
 
     async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None:
-        if self.recorder is not None and self.record_moves:
-            self.recorder.move(match_id, move_record(record))
         live = self.live.get(match_id)
+        if self.recorder is not None:
+            stored = move_record(record)
+            if live is not None:
+                live.records.append(stored)
+            if self.record_moves:
+                self.recorder.move(match_id, stored)
         if live is not None and live.spectators:
             live.broadcast_move(record, state)
         if self.cluster is not None and match_id in self.cluster.watched and live is not None and not live.disowned:
@@ -355,6 +361,8 @@ class MatchManager:
         if self.recorder is not None and self.record_moves:
             self.recorder.take_back(match_id, ply)
         live = self.live.get(match_id)
+        if live is not None:
+            del live.records[ply:]
         if live is not None and live.spectators:
             live.broadcast(live.snapshot())
 
@@ -388,7 +396,7 @@ class MatchManager:
                     winner=result.outcome.winner,
                     termination=str(result.outcome.termination),
                     reason=result.outcome.reason,
-                    moves=tuple(move_record(m) for m in result.moves),
+                    moves=_records_of(live, result),
                     players=player_records(live.describe_players()),
                     finished_at=utc(result.finished),
                 )
@@ -516,6 +524,15 @@ def move_record(m: PlayedMove) -> MoveRecord:
         evaluation=m.evaluation,
         considerations=m.considerations,
     )
+
+
+def _records_of(live: LiveMatch, result: MatchResult) -> tuple[MoveRecord, ...]:
+    """The ended match's moves as the store keeps them: those made as they were played, or made now if they do
+    not line up with the referee's (a match whose moves did not all come through ``on_move``)."""
+    kept = live.records
+    if len(kept) == len(result.moves) and all(r.ply == m.ply for r, m in zip(kept, result.moves, strict=True)):
+        return tuple(kept)
+    return tuple(move_record(m) for m in result.moves)
 
 
 def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
