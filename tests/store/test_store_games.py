@@ -324,3 +324,38 @@ async def test_closed_store_refuses_work(database_url: str) -> None:
     with pytest.raises(Exception, match="closed"):
         await s.get_game("x")
     assert "Store(" in repr(s)
+
+
+async def test_moves_stored_in_bulk_are_stored_exactly_as_one_by_one(store: Store) -> None:
+    """Moves go to the table through ``BulkInsert`` (the columns' own conversions, without SQLAlchemy's work per
+    row): the recorder's batches and a finish's moves. Both must leave exactly what SQLAlchemy's own insert
+    leaves, not only values that read back alike: a JSON null against an SQL NULL, a timestamp in another text
+    form, would split what queries find."""
+    from sqlalchemy import insert, text
+
+    from hexarena.store.models import moves as moves_table
+    from hexarena.store.repository import _move_row
+
+    shapes = [
+        move(0, "a1", evaluation={"score": 0.5, "pv": ["a1", "b2"]}, considerations=[{"move": "a1", "p": 0.9}]),
+        move(1, "b2"),
+        move(2, "ç3", evaluation=[1, 2.5, None], considerations={"x": {"y": "z"}}),
+        move(3, "d4", evaluation=0),
+    ]
+    bulk, single, reference = new_id(), new_id(), new_id()
+    for gid in (bulk, single, reference):
+        await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())
+    async with store._engine.begin() as conn:  # the reference: SQLAlchemy's executemany of the same rows
+        await conn.execute(insert(moves_table), [_move_row(reference, m) for m in shapes])
+    assert await store.append_moves([(bulk, m) for m in shapes]) == len(shapes)
+    await store.append_moves([(bulk, m) for m in shapes])  # stored already: skipped, not doubled (checked below)
+    await store.finish_game(single, winner=0, termination=Termination.RESIGN, reason="bob resigned", moves=shapes)
+    bulk_game = await store.get_game(bulk)
+    assert bulk_game is not None and list(bulk_game.moves) == shapes
+    raw = text(  # untyped: the driver's own values (SQLite's text, PostgreSQL's jsonb text), no conversion back
+        "SELECT ply, seat, move, timestamp, think_time, evaluation, considerations FROM moves "
+        "WHERE game_id = :g ORDER BY ply"
+    )
+    async with store._engine.connect() as conn:
+        stored = {gid: [tuple(row) for row in await conn.execute(raw, {"g": gid})] for gid in (bulk, single, reference)}
+    assert stored[bulk] == stored[reference] == stored[single] and len(stored[reference]) == len(shapes)

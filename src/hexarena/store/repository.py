@@ -31,13 +31,14 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Insert, and_, delete, exists, func, insert, literal, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import URL, RowMapping
+from sqlalchemy.engine import URL, Dialect, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.core.elo import elo_update
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now
+from hexarena.store.bulk_insert import BulkInsert
 from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
@@ -238,10 +239,8 @@ class Store(TokensMixin, DirectoryMixin):
             keep = [r for r in rows if r["game_id"] in open_ids]
             if not keep:
                 return 0
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stmt = dialect.insert(moves_table).on_conflict_do_nothing(index_elements=["game_id", "ply"])
-            result = await conn.execute(stmt, keep)
-            return len(keep) if result.rowcount is None or result.rowcount < 0 else int(result.rowcount)
+            added = await _APPEND_MOVES.execute(conn, keep)
+            return len(keep) if added is None else added
 
     async def take_back_moves(self, game_id: str, from_ply: int) -> int:
         """Delete an unfinished game's moves from ``from_ply`` on (a person took them back); how many went.
@@ -593,8 +592,7 @@ async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
         await conn.execute(
             delete(moves_table).where(moves_table.c.game_id == game_id, moves_table.c.ply >= f.kept_plies)
         )
-        if f.rows:
-            await conn.execute(insert(moves_table), f.rows)
+        await _INSERT_MOVES.execute(conn, f.rows)
     return True
 
 
@@ -623,6 +621,17 @@ async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, in
             current[(rate.game, old.key)] = new
             updates.append(new)
     await upsert_ratings_in(conn, updates)
+
+
+def _append_moves_stmt(dialect: Dialect) -> Insert:
+    """``INSERT INTO moves ... ON CONFLICT (game_id, ply) DO NOTHING``: a move already stored is skipped."""
+    insert_of = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
+    return insert_of(moves_table).on_conflict_do_nothing(index_elements=["game_id", "ply"])
+
+
+#: the recorder's batches of moves, and a finished game's moves not stored yet (see :mod:`hexarena.store.bulk_insert`)
+_APPEND_MOVES = BulkInsert(_append_moves_stmt)
+_INSERT_MOVES = BulkInsert(lambda _dialect: insert(moves_table))
 
 
 def _move_row(game_id: str, move: MoveRecord) -> dict[str, Any]:
