@@ -109,13 +109,31 @@ def stones(seat: int, turn: int) -> list[dict[str, int]]:
 
 
 class Person:
-    """One HTTTX seat over ``/ws``: answers each move request with the next two stones of :func:`stones`."""
+    """One HTTTX seat over ``/ws``: answers each move request with the next two stones of :func:`stones` that are
+    both free (an opponent that plays at random may have taken one: the pair is skipped, so the seat never
+    loses by an illegal move; the skipped pairs lie on the same line of (2, 1) steps, so it still never wins)."""
 
     def __init__(self, ws: ClientConnection, seat: int) -> None:
         self.ws = ws
         self.seat = seat
         self.turns = 0
         self.requests = 0
+        self._pair = 0  # the next pair of stones() to try
+        self._board: set[tuple[int, int]] = set()  # the cells taken, from the last request's board
+
+    def next_stones(self) -> list[dict[str, int]]:
+        """The pieces of this seat's next answer (counted as played: ``turns`` goes up by one)."""
+        while True:
+            pieces = stones(self.seat, self._pair)
+            self._pair += 1
+            if not any((p["q"], p["r"]) in self._board for p in pieces):
+                self.turns += 1
+                return pieces
+
+    def _read(self, packet: dict[str, object]) -> None:
+        board = packet.get("board")
+        if isinstance(board, dict):
+            self._board = {(c["q"], c["r"]) for c in board.get("cells", [])}
 
     async def play(self, turns: int) -> None:
         """Answer ``turns`` more move requests, then stop answering (the socket stays open)."""
@@ -127,13 +145,12 @@ class Person:
             if packet["type"] != "move_request":
                 continue
             self.requests += 1
-            await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": stones(self.seat, self.turns)}}))
-            self.turns += 1
+            self._read(packet)
+            await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": self.next_stones()}}))
 
     async def answer_pending_then(self, turns: int) -> None:
         """Answer the request :meth:`wait_request` read and left open, then ``turns - 1`` more."""
-        await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": stones(self.seat, self.turns)}}))
-        self.turns += 1
+        await self.ws.send(json.dumps({"type": "move_response", "move": {"pieces": self.next_stones()}}))
         await self.play(turns - 1)
 
     async def wait_request(self) -> None:
@@ -142,6 +159,7 @@ class Person:
             packet = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
             if packet["type"] == "move_request":
                 self.requests += 1
+                self._read(packet)
                 return
 
 

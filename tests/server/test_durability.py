@@ -23,7 +23,6 @@ from procs import (
     pg_bin,
     play_turns,
     private_postgres,
-    stones,
     until_up,
 )
 from websockets.asyncio.client import connect
@@ -153,7 +152,7 @@ async def test_a_bot_server_killed_mid_game_is_a_recorded_loss(database_url: str
             bot.send_signal(signal.SIGKILL)
             bot.wait(10)
             # o moves: the server turns to the dead bot (over bws its closed socket alone ends the game)
-            await ws.send(json.dumps({"type": "move_response", "move": {"pieces": stones(1, o.turns)}}))
+            await ws.send(json.dumps({"type": "move_response", "move": {"pieces": o.next_stones()}}))
             for _ in range(150):
                 status, moves, winner, termination = await stored(database_url, game_id)
                 if status != "running":
