@@ -25,10 +25,11 @@ class BulkInsert:
 
     def __init__(self, build: Callable[[Dialect], Insert]) -> None:
         self._build = build
-        self._prepared: dict[str, _Prepared] = {}
+        self._prepared: dict[tuple[str, str, str], _Prepared] = {}
 
     def _prepare(self, dialect: Dialect) -> _Prepared:
-        prepared = self._prepared.get(dialect.name)
+        key = (dialect.name, dialect.driver, dialect.paramstyle)  # the SQL text and conversions depend on all three
+        prepared = self._prepared.get(key)
         if prepared is None:
             stmt = self._build(dialect)
             compiled = stmt.compile(dialect=dialect, column_keys=[c.key for c in stmt.table.c])
@@ -37,7 +38,7 @@ class BulkInsert:
                 raise TypeError(f"the {dialect.name} dialect does not compile positional parameters")
             columns = stmt.table.c
             converters = tuple((name, columns[name].type.bind_processor(dialect)) for name in order)
-            prepared = self._prepared[dialect.name] = (str(compiled), converters)
+            prepared = self._prepared[key] = (str(compiled), converters)
         return prepared
 
     async def execute(self, conn: AsyncConnection, rows: Sequence[Mapping[str, Any]]) -> int | None:
