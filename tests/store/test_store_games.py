@@ -359,3 +359,44 @@ async def test_moves_stored_in_bulk_are_stored_exactly_as_one_by_one(store: Stor
     async with store._engine.connect() as conn:
         stored = {gid: [tuple(row) for row in await conn.execute(raw, {"g": gid})] for gid in (bulk, single, reference)}
     assert stored[bulk] == stored[reference] == stored[single] and len(stored[reference]) == len(shapes)
+
+
+@pytest.mark.parametrize("winner", [None, 1])
+async def test_a_finish_stores_its_values_as_an_inline_update_would(store: Store, winner: int | None) -> None:
+    """A game's end runs statements built once with typed parameters (building them per game cost more than
+    running them). What they store must be exactly what SQLAlchemy stores for the same values written inline:
+    the end time through the column's own conversion, ``started_at`` filled from it when the game never
+    recorded a start, the winner checked against the seats."""
+    from sqlalchemy import func, text, update
+
+    from hexarena.store.models import games as games_table
+
+    stamp = datetime(2026, 11, 27, 12, 34, 56, 789012, tzinfo=UTC)
+    done, reference = new_id(), new_id()
+    for gid in (done, reference):
+        await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())
+    async with store._engine.begin() as conn:  # neither has a start time: the finish fills it in
+        await conn.execute(update(games_table).values(started_at=None).where(games_table.c.id.in_([done, reference])))
+    termination = Termination.RESIGN if winner is not None else Termination.TURN_LIMIT
+    assert await store.finish_game(done, winner=winner, termination=termination, reason="why", finished_at=stamp)
+    async with store._engine.begin() as conn:
+        await conn.execute(
+            update(games_table)
+            .where(games_table.c.id == reference)
+            .values(
+                status=GameStatus.FINISHED,
+                winner=winner,
+                termination=str(termination),
+                reason="why",
+                finished_at=stamp,
+                started_at=func.coalesce(games_table.c.started_at, stamp),
+            )
+        )
+    raw = text("SELECT status, winner, termination, reason, started_at, finished_at FROM games WHERE id = :g")
+    async with store._engine.connect() as conn:
+        stored = [tuple((await conn.execute(raw, {"g": gid})).one()) for gid in (done, reference)]
+    assert stored[0] == stored[1], stored
+    with pytest.raises(InvalidRecord, match="not a seat"):  # the seats check still holds
+        gid = new_id()
+        await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())
+        await store.finish_game(gid, winner=2, termination=Termination.RESIGN, reason="no such seat")
