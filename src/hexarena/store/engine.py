@@ -14,27 +14,24 @@ SQLite needs care to stay correct under many concurrent finishes:
   which also gives reads one consistent snapshot across several SELECTs.
 
 Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
-so BEGIN is one call on the driver (through SQLAlchemy's cursor it was three), and so is every statement
-(:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made three or four). The pool still rolls back every
-connection given back, also after a commit: that rollback is queued in the driver's thread behind whatever a
-cancelled transaction left there (a BEGIN, a SELECT), where a rollback decided on the loop from the connection's
-state at that moment was skipped while a BEGIN still waited, and the connection went back into the pool inside
-a transaction (``tests/store/test_store_schema.py``).
+so every statement, BEGIN included, is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made
+three or four). The pool still rolls back every connection given back, also after a commit: that rollback is
+queued in the driver's thread behind whatever a cancelled transaction left there (a BEGIN, a SELECT), where a
+rollback decided on the loop from the connection's state at that moment was skipped while a BEGIN still waited,
+and the connection went back into the pool inside a transaction (``tests/store/test_store_schema.py``).
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.util import await_only
 
 from hexarena.store.errors import InvalidRecord
 from hexarena.store.sqlite_cursor import use_one_call_cursors
@@ -151,11 +148,4 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get(WRITE_OPTION, False)
-        # straight on aiosqlite's connection: one hop to its thread (a cursor's execute and close were three)
-        driver = conn.connection.driver_connection
-        assert driver is not None  # an open connection's aiosqlite connection
-        sql = "BEGIN IMMEDIATE" if write else "BEGIN"
-        try:
-            await_only(driver.execute(sql))
-        except sqlite3.Error as exc:  # wrapped as SQLAlchemy wraps the driver's errors: the store reports StoreError
-            raise OperationalError(sql, None, exc) from exc
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")  # one call, as every statement
