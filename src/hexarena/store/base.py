@@ -14,7 +14,9 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from datetime import UTC, datetime
 from typing import Any, Self
 
-from sqlalchemy.engine import URL
+from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -95,6 +97,12 @@ class StoreBase:
 
     def _write(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
         return self._tx(what, write=True)
+
+
+def upsert_insert(dialect: Dialect, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """``INSERT INTO table`` in the dialect's own form, which has ``on_conflict_do_nothing`` and
+    ``on_conflict_do_update`` (the store runs on PostgreSQL or SQLite only)."""
+    return postgresql.insert(table) if dialect.name == "postgresql" else sqlite.insert(table)
 
 
 def describe(exc: BaseException) -> str:

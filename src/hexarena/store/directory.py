@@ -11,12 +11,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now
+from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now, upsert_insert
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound
 from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
@@ -262,8 +261,7 @@ async def _upsert_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> Non
     history gets each, ``ratings`` the last (one row a player, so no statement changes a row twice)."""
     await conn.execute(rating_history.insert(), rows)
     rows = list({(row["game"], row["key"]): row for row in rows}.values())
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    stmt = dialect.insert(ratings)
+    stmt = upsert_insert(conn.dialect, ratings)
     stmt = stmt.on_conflict_do_update(
         index_elements=[ratings.c.game, ratings.c.key],
         set_={c: stmt.excluded[c] for c in ("rating", "rd", "sigma", "games", "updated_at")},

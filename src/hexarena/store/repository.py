@@ -45,14 +45,13 @@ from sqlalchemy import (
     tuple_,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Dialect, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.core.elo import elo_update
 from hexarena.store import migrate
-from hexarena.store.base import MAX_LIMIT, describe, json_object, now
+from hexarena.store.base import MAX_LIMIT, describe, json_object, now, upsert_insert
 from hexarena.store.bulk_insert import BulkInsert
 from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
@@ -162,15 +161,16 @@ class Store(TokensMixin, DirectoryMixin):
         if not rows:
             return 0
         async with self._write("create_games") as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             ids = [values["id"] for values, _ in rows]
             known = set((await conn.execute(select(games.c.id).where(games.c.id.in_(ids)))).scalars())
             fresh = [(values, seats) for values, seats in rows if values["id"] not in known]
             if not fresh:
                 return 0
-            added = dialect.insert(games).on_conflict_do_nothing(index_elements=["id"])
+            added = upsert_insert(conn.dialect, games).on_conflict_do_nothing(index_elements=["id"])
             await conn.execute(added, [values for values, _ in fresh])
-            seated = dialect.insert(game_players).on_conflict_do_nothing(index_elements=["game_id", "seat"])
+            seated = upsert_insert(conn.dialect, game_players).on_conflict_do_nothing(
+                index_elements=["game_id", "seat"]
+            )
             await conn.execute(seated, [seat for _, seats in fresh for seat in seats])
             return len(fresh)
 
@@ -663,8 +663,7 @@ async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, in
 
 def _append_moves_stmt(dialect: Dialect) -> Insert:
     """``INSERT INTO moves ... ON CONFLICT (game_id, ply) DO NOTHING``: a move already stored is skipped."""
-    insert_of = postgresql.insert if dialect.name == "postgresql" else sqlite.insert
-    return insert_of(moves_table).on_conflict_do_nothing(index_elements=["game_id", "ply"])
+    return upsert_insert(dialect, moves_table).on_conflict_do_nothing(index_elements=["game_id", "ply"])
 
 
 #: the recorder's batches of moves, and a finished game's moves not stored yet (see :mod:`hexarena.store.bulk_insert`)
