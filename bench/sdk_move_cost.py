@@ -5,7 +5,8 @@ loopback, and how bunched the moves arrive all count). This drives one SDK sessi
 SDK's bot server runs per connection) through an in-memory transport with the very packets our game server
 writes (``BoardJson`` and ``move_request_json``: the whole board in every request, as the HTTTX bot API asks),
 and times only the session: reading a request, bringing its board up to date, asking the bot (O(1): the next
-cells of a spiral) and writing the answer. What grows with the board here is the SDK's doing.
+cells of a spiral, ``bench/instant_bot.py``) and writing the answer. What grows with the board here is the
+SDK's doing.
 
     PYTHONPATH=src .venv/bin/python bench/sdk_move_cost.py [--turns 520] [--window 20] [--repeat 5]
 """
@@ -18,28 +19,14 @@ import statistics
 import time
 from typing import Any
 
-from hexarena.bots.sdk import BaseBot, Coord
 from hexarena.bots.sdk.connection import BwsSession
 from hexarena.games.htttx import HTTTX
 from hexarena.players.htttx_common import BoardJson, move_request_json
 from hexarena.wire import htttx as w
+from instant_bot import InstantBot
 
 #: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)
 DEPTHS = (("100 stones", 50), ("1,000 stones", 500))
-
-SPIRAL = sorted(
-    ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
-    key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
-)
-
-
-class SpiralBot(BaseBot):
-    """Answers in O(1): the next two cells of a spiral from the origin (both seats follow it)."""
-
-    def choose_move(self, cells: Any, player: Any, match: Any) -> tuple[Coord, Coord]:
-        n = len(cells)
-        (q1, r1), (q2, r2) = SPIRAL[n], SPIRAL[n + 1]
-        return Coord(q=q1, r=r1), Coord(q=q2, r=r2)
 
 
 class MemoryTransport:
@@ -62,7 +49,7 @@ class MemoryTransport:
 async def one_game(turns: int, window: int) -> list[float]:
     """One game of ``turns`` turns through one session; microseconds of CPU per move around each depth."""
     transport = MemoryTransport()
-    session = BwsSession(transport, SpiralBot(), SpiralBot.capabilities())
+    session = BwsSession(transport, InstantBot(), InstantBot.capabilities())
     runner = asyncio.create_task(session.run())
     board = BoardJson(HTTTX.new(win_distance=32))  # as bench/server_throughput.py: no early wins
     history: list[tuple[int, Any]] = []

@@ -1,7 +1,7 @@
 """Game-server throughput: many concurrent HTTTX games of instant bots over loopback WebSockets.
 
 Starts, as separate processes, the game server (``hexarena serve`` on a temporary SQLite database) and one SDK
-bot server (an instant ``BaseBot`` run with the SDK's ``run``, or ``hexarena bot serve --bot NAME``), then plays waves of ``--games`` concurrent games through
+bot server (``bench/instant_bot.py``, an instant ``BaseBot`` run with the SDK's ``run``, or ``hexarena bot serve --bot NAME``), then plays waves of ``--games`` concurrent games through
 ``POST /game/new`` (both seats on the same bot server, one WebSocket per seat) and prints the total moves per
 second, with the CPU time each process used (the one near 100% of a core is the limit).
 
@@ -56,41 +56,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-#: An instant SDK bot: fills the board in a spiral from the origin. Both seats follow the same spiral from the
-#: origin stone, so the board is always the spiral's first ``len(cells)`` cells and the next two are free: O(1) a
-#: move, so the bot server's CPU is the SDK's, not the bot's (a set of every stone a move, as before, was a quarter
-#: of the bot server's CPU). A wrong assumption would show as games ending abnormally (the figures print them).
-INSTANT_BOT = """
-import sys
-import time
-from hexarena.bots.sdk import BaseBot, Coord, run
-
-THINK = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0  # seconds each move takes (asleep: no CPU)
-
-SPIRAL = sorted(
-    ((q, r) for q in range(-40, 41) for r in range(-40, 41) if max(abs(q), abs(r), abs(q + r)) <= 40),
-    key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
-)
-
-class InstantBot(BaseBot):
-    def choose_move(self, cells, player, match):
-        n = len(cells)
-        if n + 2 > len(SPIRAL):
-            raise RuntimeError("board full")
-        (q1, r1), (q2, r2) = SPIRAL[n], SPIRAL[n + 1]
-        if THINK:
-            time.sleep(THINK)
-        return Coord(q=q1, r=r1), Coord(q=q2, r=r2)
-
-run(InstantBot, port=int(sys.argv[1]), ws=sys.argv[2])
-"""
-
-
 @contextlib.contextmanager
 def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    if args[0] == "instant":
-        argv = ["-c", INSTANT_BOT, *args[1:]]
+    if args[0] == "instant":  # bench/instant_bot.py: ("instant", port, ws[, think seconds])
+        argv = [str(ROOT / "bench" / "instant_bot.py"), *args[1:]]
     elif args[0] == "script":  # a bot script of another benchmark: ("script", path, args...)
         argv = list(args[1:])
     else:
@@ -98,10 +68,6 @@ def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     profile_dir = os.environ.get("BENCH_PROFILE")
     if profile_dir:  # cProfile each process into BENCH_PROFILE/<game|bot>.prof (written when it exits on SIGTERM)
         name = "bot" if args[0] in ("instant", "bot", "script") else "game"
-        if args[0] == "instant":
-            script = Path(profile_dir) / "instant_bot.py"
-            script.write_text(INSTANT_BOT)
-            argv = [str(script), *args[1:]]
         argv = [str(ROOT / "bench" / "profiled.py"), str(Path(profile_dir) / f"{name}.prof"), *argv]
     proc = subprocess.Popen(
         [sys.executable, *argv],
