@@ -9,6 +9,9 @@ The closed cursor still answers ``description``, ``rowcount`` and ``lastrowid``,
 after an execute, and nothing is left half-read when a caller is cancelled between two hops.
 
 Server-side (streaming) cursors are unchanged. :func:`use_one_call_cursors` installs it on a new connection.
+It calls aiosqlite's ``Connection._execute`` (run a function on its thread; what its own methods use, and what
+SQLAlchemy's adapter reaches into too): ``tests/store/test_store_schema.py`` counts the calls through it, so a
+release that changes it fails there, not silently.
 """
 
 from __future__ import annotations
