@@ -256,6 +256,69 @@ async def test_cancelling_the_match_interrupts_it_and_still_reports() -> None:
     assert len(x.calls.finished) == 1 and len(o.calls.finished) == 1
 
 
+async def test_a_move_is_awaited_in_the_referees_own_task() -> None:
+    # The hot path: no task per move (a task, its waiter and their wake-ups were a tenth of the game server's CPU
+    # a move); tasks the loop creates while a five-move match runs stay a handful, however many moves it has.
+    loop = asyncio.get_running_loop()
+    created: list[Any] = []
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kw: Any) -> asyncio.Task[Any]:
+        created.append(coro)
+        return asyncio.Task(coro, loop=loop, **kw)
+
+    loop.set_task_factory(factory)
+    try:
+        x, o = ScriptedPlayer("x", X_WINS), ScriptedPlayer("o", O_LOSES)
+        result, _ = await run(pair(x, o))
+    finally:
+        loop.set_task_factory(None)
+    assert len(result.moves) == 5
+    assert not [c for c in created if "move" in getattr(c, "__qualname__", "")], created
+
+
+async def test_a_stop_from_outside_wins_over_a_failure_in_the_same_moment() -> None:
+    # The opponent fails (the referee interrupts the move) and the server stops the match before the referee
+    # runs again: one CancelledError reaches the referee for both; the stop must not be swallowed as the failure.
+    holder: dict[str, asyncio.Task[Any]] = {}
+
+    class Stopper(ScriptedPlayer):
+        async def move(self, request: MoveRequest) -> MoveReply:
+            assert self.opponent is not None
+            self.opponent.fail(BotCrashed("the bot closed the connection"))
+            holder["task"].cancel()
+            return await super().move(request)
+
+    x, o = Stopper("x", [Step(hang=True)]), ScriptedPlayer("o", [])
+    rec = Recorder()
+    holder["task"] = task = asyncio.create_task(Referee(config(), pair(x, o), listener=rec).run())
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert rec.result.outcome.termination == Termination.INTERRUPTED
+
+
+async def test_a_failure_that_lands_with_the_reply_does_not_cancel_what_comes_next() -> None:
+    # O fails in the very step X's reply completes: the watcher's callback is already scheduled when the referee
+    # stops watching; it must not cancel whatever the referee awaits next (the listener here), and the match
+    # still ends by O's failure, recorded with X's move.
+    class FailsWithReply(ScriptedPlayer):
+        async def move(self, request: MoveRequest) -> MoveReply:
+            reply = await super().move(request)
+            assert self.opponent is not None
+            self.opponent.fail(BotCrashed("the bot closed the connection"))
+            return reply
+
+    class SlowListener(Recorder):
+        async def on_move(self, match_id: str, record: Any, state: Any) -> None:
+            await asyncio.sleep(0.01)
+            await super().on_move(match_id, record, state)
+
+    x, o = FailsWithReply("x", [(0, 0)]), ScriptedPlayer("o", [Step(hang=True)])
+    rec = SlowListener()
+    result = await Referee(config(), pair(x, o), listener=rec).run()
+    assert [e[0] for e in rec.events] == ["start", "move", "end"]
+    assert result.outcome.termination == Termination.DISCONNECT and result.culprit == 1
+
+
 class PlainPlayer:
     """A Player that is not a BasePlayer (no failure signal): the referee must cope."""
 

@@ -331,30 +331,28 @@ class Referee:
     async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
         """Await a move while watching both players' failure signals and the deadline.
 
-        The failure signals are long-lived futures (one per player for the whole match), so a move costs one
-        task, not three: this is the referee's hot path.
+        The move is awaited in the referee's own task, not a task of its own: a failure signal or the deadline
+        interrupts it by cancelling this task (:class:`_Interrupt`, how ``asyncio.timeout`` works), so a move
+        costs two callbacks and a timer, not a task, a waiter and their wake-ups: this is the referee's hot path.
         """
-        move_task = asyncio.ensure_future(request)
-        watchers = [self._watcher(0), self._watcher(1)]
         timeout = None if budget is None else budget + self.config.grace + self.config.time_margin
+        watchers = (self._watcher(0), self._watcher(1))
+        interrupt = _Interrupt(watchers, timeout)
         try:
-            await _first_of(move_task, watchers, timeout)
-        except BaseException:
-            move_task.cancel()
-            await asyncio.gather(move_task, return_exceptions=True)
-            raise
-        done = {f for f in (move_task, *watchers) if f.done()}
-        if move_task in done:
-            try:
-                return move_task.result()
-            except (BotError, InvalidMove, IllegalMove) as exc:
-                raise _loss(seat, _termination_for(exc), f"{self._seat_name(seat)}: {_error_text(exc)}") from None
-            except (OSError, EOFError) as exc:
-                raise _loss(
-                    seat, Termination.DISCONNECT, f"{self._seat_name(seat)} went away: {_error_text(exc)}"
-                ) from None
-        move_task.cancel()
-        await asyncio.gather(move_task, return_exceptions=True)
+            reply = await request
+        except (Exception, asyncio.CancelledError) as exc:
+            if not interrupt.disarm():  # the move itself failed (or the match is being stopped: re-raised)
+                if isinstance(exc, BotError | InvalidMove | IllegalMove):
+                    raise _loss(seat, _termination_for(exc), f"{self._seat_name(seat)}: {_error_text(exc)}") from None
+                if isinstance(exc, OSError | EOFError):
+                    raise _loss(
+                        seat, Termination.DISCONNECT, f"{self._seat_name(seat)} went away: {_error_text(exc)}"
+                    ) from None
+                raise
+        else:
+            if not interrupt.disarm():
+                return reply
+        # interrupted: whatever the move did after that, a failure signal or the deadline decides
         self._raise_failure(watchers)
         raise _loss(
             seat,
@@ -446,6 +444,50 @@ class Referee:
             clocks=self.clock.snapshot(),
         )
         return self.result
+
+
+class _Interrupt:
+    """Cancel the current task when one of ``watchers`` completes or ``timeout`` seconds pass, until disarmed.
+
+    ``asyncio.timeout`` for a set of futures as well as a deadline: the cancellation is counted like the
+    timeout's (``Task.uncancel`` on disarm), so a cancellation from outside (the server stopping the match) that
+    arrives meanwhile still propagates, and :meth:`disarm` says whether this interrupt fired.
+    """
+
+    __slots__ = ("_cancelling", "_fired", "_live", "_task", "_timer", "_watchers")
+
+    def __init__(self, watchers: Sequence[asyncio.Future[Any]], timeout: float | None) -> None:
+        task = asyncio.current_task()
+        assert task is not None, "the referee runs in a task"
+        self._task = task
+        self._cancelling = task.cancelling()
+        self._fired = False
+        self._live = True
+        self._watchers = watchers
+        for fut in watchers:
+            fut.add_done_callback(self._fire)
+        self._timer = None if timeout is None else task.get_loop().call_later(timeout, self._fire)
+
+    def _fire(self, _: object = None) -> None:
+        # A watcher that completed during the move has its callback already scheduled: removing it then does
+        # not stop it, so a disarmed interrupt must ignore it rather than cancel whatever the task does next.
+        if self._live and not self._fired:
+            self._fired = True
+            self._task.cancel()
+
+    def disarm(self) -> bool:
+        """Stop watching; True if the interrupt fired (its cancellation is then withdrawn from the task).
+
+        Raises CancelledError if the task was also cancelled from outside meanwhile: that one still counts.
+        """
+        self._live = False
+        if self._timer is not None:
+            self._timer.cancel()
+        for fut in self._watchers:
+            fut.remove_done_callback(self._fire)
+        if self._fired and self._task.uncancel() > self._cancelling:
+            raise asyncio.CancelledError
+        return self._fired
 
 
 async def _first_of(main: asyncio.Future[Any], others: Sequence[asyncio.Future[Any]], timeout: float | None) -> None:
