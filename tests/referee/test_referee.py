@@ -276,6 +276,36 @@ async def test_a_move_is_awaited_in_the_referees_own_task() -> None:
     assert not [c for c in created if "move" in getattr(c, "__qualname__", "")], created
 
 
+async def test_players_that_never_await_still_let_the_loop_run_between_moves() -> None:
+    # Scripted players answer without awaiting anything; with no task per move the referee must still yield
+    # once a move, or a match of instant in-process bots would hold the event loop until it ends.
+    ticks = 0
+    stop = False
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    class TickRecorder(Recorder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[int] = []
+
+        async def on_move(self, match_id: str, record: Any, state: Any) -> None:
+            self.seen.append(ticks)
+
+    counting = asyncio.create_task(ticker())
+    x, o = ScriptedPlayer("x", X_WINS), ScriptedPlayer("o", O_LOSES)
+    rec = TickRecorder()
+    result = await Referee(config(), pair(x, o), listener=rec).run()
+    stop = True
+    await counting
+    assert len(result.moves) == len(rec.seen) == 5
+    assert all(a < b for a, b in zip(rec.seen, rec.seen[1:], strict=False)), rec.seen  # the loop ran between
+
+
 async def test_a_stop_from_outside_wins_over_a_failure_in_the_same_moment() -> None:
     # The opponent fails (the referee interrupts the move) and the server stops the match before the referee
     # runs again: one CancelledError reaches the referee for both; the stop must not be swallowed as the failure.

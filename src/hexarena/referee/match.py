@@ -251,6 +251,10 @@ class Referee:
             if self.max_plies is not None and len(self.moves) >= self.max_plies:
                 raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, f"{self.max_plies} moves played"))
             await self._one_move(seat)
+            # Once per move, whatever the players: one that answers without awaiting anything (an instant
+            # in-process bot) would otherwise play the whole match in one step of the event loop, while
+            # spectators' writers, other matches and requests wait (a move no longer runs in a task of its own).
+            await asyncio.sleep(0)
 
     async def _one_move(self, seat: Seat) -> None:
         player = self.players[seat]
