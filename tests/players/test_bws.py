@@ -7,12 +7,16 @@ spectator get ``end``, the game is stored with that reason, and no task or socke
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from websockets.asyncio.server import serve
+from websockets.datastructures import Headers
+from websockets.http11 import Response
 
 from fakes.harness import check_ended, play
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
@@ -399,3 +403,69 @@ async def test_non_default_rules_are_told_or_the_match_is_aborted(store: Store) 
     async with fake_bots(FakeBot(capabilities=caps), FakeBot(capabilities=caps)) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"win_distance": 5, "turn_limit": 1})
     assert played.outcome.termination == Termination.TURN_LIMIT, played.outcome
+
+
+async def test_a_whole_reply_goes_to_the_referee_as_it_is_parsed(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hot path: a reply in one frame resolves the referee's wait from the connection's data_received, not
+    # through websockets' message queue and the adapter's reader task (one more task step a move). The reader
+    # still waits in recv() once per connection, for fragmented messages and the connection's end.
+    from websockets.asyncio.connection import Connection
+
+    calls = 0
+    recv = Connection.recv
+
+    async def counting(self: Connection, *args: Any, **kw: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await recv(self, *args, **kw)
+
+    monkeypatch.setattr(Connection, "recv", counting)
+    xbot, obot = FakeBot(), FakeBot()
+    async with fake_bots(xbot, obot) as (xu, ou):
+        played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 10})
+    await check_ended(played, Termination.TURN_LIMIT, winner=None, reason="turn limit")
+    assert len(played.result.moves) == 10
+    assert calls == 2, calls  # one wait per connection, not one per reply
+
+
+# ----- replies in several frames -----
+
+
+@contextlib.asynccontextmanager
+async def fragmenting_bot(frames: int) -> AsyncIterator[str]:
+    """A bws bot on websockets' own server whose every move_response comes as a message in ``frames`` frames
+    (a text frame and its continuations; Starlette's fake bots can only send whole messages). It serves its
+    capabilities.json over plain HTTP on the same port and plays legal pairs: (k, 2) and (k, 3)."""
+    caps = json.dumps({"meta": {"name": "fragmenter"}, "basic_websocket": {"versions": {"v1-alpha": {}}}}).encode()
+    turn = 0
+
+    def http(connection: Any, request: Any) -> Any:
+        if request.path.endswith("/capabilities.json"):
+            headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(caps)))])
+            return Response(200, "OK", headers, caps)
+        return None
+
+    async def handler(ws: Any) -> None:
+        nonlocal turn
+        async for message in ws:
+            if json.loads(message)["type"] != "move_request":
+                continue
+            turn += 1
+            pieces = [{"q": turn, "r": 2}, {"q": turn, "r": 3}]
+            text = json.dumps({"type": "move_response", "move": {"pieces": pieces}})
+            step = -(-len(text) // frames)
+            await ws.send([text[i : i + step] for i in range(0, len(text), step)])
+
+    async with serve(handler, "127.0.0.1", 0, process_request=http) as server:
+        port = server.sockets[0].getsockname()[1]
+        yield f"http://127.0.0.1:{port}/capabilities.json"
+
+
+async def test_a_reply_in_several_frames_is_read_whole(store: Store) -> None:
+    # Whole replies are handed over as the frame is parsed; a fragmented one still goes through websockets'
+    # assembler and the adapter's reader, and counts as the same move.
+    xbot = FakeBot()
+    async with fragmenting_bot(frames=3) as ou, fake_bots(xbot) as (xu,):
+        played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 6})
+    await check_ended(played, Termination.TURN_LIMIT, winner=None, reason="turn limit")
+    assert [m.move for m in played.result.moves if m.seat == 1] == ["[1,2][1,3]", "[2,2][2,3]", "[3,2][3,3]"]

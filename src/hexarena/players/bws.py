@@ -11,10 +11,13 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Event
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
@@ -52,6 +55,27 @@ ANALYSIS_GRACE = 0.25
 
 def _is_origin_only(state: HtttxState) -> bool:
     return dict(state.cells) == {(0, 0): 0}
+
+
+class _ReplyConnection(ClientConnection):
+    """A client connection that hands each whole text message to ``on_text`` as it is parsed.
+
+    Why: the bot's reply is what the referee waits for; through websockets' own path it is queued in the
+    connection's assembler, a reader task wakes to take it and only then resolves the referee's wait (one more
+    task step and the queue's work on every move). Here the frame goes straight from the connection's
+    ``data_received`` to the adapter. Fragmented messages (rare: bots send one frame) and the end of the
+    connection still go through websockets' ``recv``, which the adapter's reader task keeps waiting on.
+    """
+
+    on_text: Callable[[bytes], None] | None = None
+
+    def process_event(self, event: Event) -> None:
+        on_text = self.on_text
+        if on_text is not None and type(event) is Frame and event.opcode is Opcode.TEXT and event.fin:
+            data = event.data
+            on_text(data if type(data) is bytes else bytes(data))
+        else:
+            super().process_event(event)
 
 
 class BwsPlayer(BasePlayer):
@@ -120,10 +144,13 @@ class BwsPlayer(BasePlayer):
                 max_size=FRAME_LIMIT,
                 ping_interval=None,
                 compression=None,
+                create_connection=_ReplyConnection,
                 **_proxy_kwargs(socket_url),
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             raise BotCrashed(f"could not open {socket_url}: {exc}") from None
+        assert isinstance(self.ws, _ReplyConnection)
+        self.ws.on_text = self._on_message
         if bws.config is not None and (self.depth is not None or self.extras or rules):
             config: dict[str, Any] = {"type": "config"}
             if self.depth is not None:
@@ -254,25 +281,33 @@ class BwsPlayer(BasePlayer):
             self._pending.set_exception(error)
         self.fail(error)
 
+    def _on_message(self, message: bytes) -> None:
+        """One whole message from the bot: resolve the pending request with it, or end the match as a violation.
+
+        Called from the connection's ``data_received`` (most messages) or the reader task (fragmented ones);
+        never raises. Nothing is read after a violation."""
+        if self._violation is not None or self.failure is not None:
+            return
+        try:
+            packet = w.decode_bot_packet(message)
+        except ProtocolViolation as exc:
+            self._violate(exc)
+            return
+        pending = self._pending
+        expected = w.MoveResponse if self._pending_kind == "move" else w.EvalResponse
+        if pending is None or pending.done():
+            self._violate(ProtocolViolation(f"{_type_of(packet)} sent without a pending request"))
+        elif not isinstance(packet, expected):
+            self._violate(ProtocolViolation(f"expected {_type_name(expected)}, got {_type_of(packet)}"))
+        else:
+            pending.set_result(packet)
+
     async def _reader(self) -> None:
+        """Wait for what the connection does not hand over at once: fragmented messages and its end."""
         assert self.ws is not None
         try:
-            while True:
-                message = await self.ws.recv(decode=False)  # bytes: msgspec reads them without a str copy
-                try:
-                    packet = w.decode_bot_packet(message)
-                except ProtocolViolation as exc:
-                    self._violate(exc)
-                    return
-                pending = self._pending
-                expected = w.MoveResponse if self._pending_kind == "move" else w.EvalResponse
-                if pending is None or pending.done():
-                    self._violate(ProtocolViolation(f"{_type_of(packet)} sent without a pending request"))
-                    return
-                if not isinstance(packet, expected):
-                    self._violate(ProtocolViolation(f"expected {_type_name(expected)}, got {_type_of(packet)}"))
-                    return
-                pending.set_result(packet)
+            while self._violation is None and self.failure is None:
+                self._on_message(await self.ws.recv(decode=False))  # bytes: msgspec reads them without a copy
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd else 1006
             reason = f": {exc.rcvd.reason}" if exc.rcvd and exc.rcvd.reason else ""
@@ -280,7 +315,6 @@ class BwsPlayer(BasePlayer):
                 self._violate(ProtocolViolation(f"message larger than {FRAME_LIMIT} bytes"))
                 return
             self._violate(BotCrashed(f"the bot closed the connection (code {code}{reason})"))
-            return
 
     async def _heartbeats(self, period: float) -> None:
         while True:
