@@ -672,18 +672,25 @@ _INSERT_MOVES = BulkInsert(lambda _dialect: insert(moves_table))
 
 
 def _move_row(game_id: str, move: MoveRecord) -> dict[str, Any]:
+    """A move's row, every field checked; the error names the field, the ply and the game.
+
+    Runs for every move the recorder writes, so the labels are plain words and the ply and game are added only
+    to an error (an f-string per field per move was most of this function's cost)."""
     if not isinstance(move, MoveRecord):
         raise InvalidRecord(f"a move of game {game_id!r} must be a MoveRecord, not {move!r}")
-    return {
-        "game_id": game_id,
-        "ply": check_int(move.ply, "ply"),
-        "seat": check_int(move.seat, "seat"),
-        "move": check_text(move.move, "move"),
-        "timestamp": utc(move.timestamp, f"timestamp of ply {move.ply}"),
-        "think_time": check_float(move.think_time, f"think time of ply {move.ply}"),
-        "evaluation": clean_json(move.evaluation, f"evaluation of ply {move.ply}"),
-        "considerations": clean_json(move.considerations, f"considerations of ply {move.ply}"),
-    }
+    try:
+        return {
+            "game_id": game_id,
+            "ply": check_int(move.ply, "ply"),
+            "seat": check_int(move.seat, "seat"),
+            "move": check_text(move.move, "move"),
+            "timestamp": utc(move.timestamp, "timestamp"),
+            "think_time": check_float(move.think_time, "think time"),
+            "evaluation": clean_json(move.evaluation, "evaluation"),
+            "considerations": clean_json(move.considerations, "considerations"),
+        }
+    except InvalidRecord as exc:
+        raise InvalidRecord(f"ply {move.ply!r} of game {game_id!r}: {exc}") from None
 
 
 def _append_if_running(row: dict[str, Any]) -> Insert:
