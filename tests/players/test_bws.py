@@ -405,27 +405,35 @@ async def test_non_default_rules_are_told_or_the_match_is_aborted(store: Store) 
     assert played.outcome.termination == Termination.TURN_LIMIT, played.outcome
 
 
-async def test_a_whole_reply_goes_to_the_referee_as_it_is_parsed(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The hot path: a reply in one frame resolves the referee's wait from the connection's data_received, not
-    # through websockets' message queue and the adapter's reader task (one more task step a move). The reader
-    # still waits in recv() once per connection, for fragmented messages and the connection's end.
+async def test_moves_go_out_and_replies_come_back_without_websockets_queues(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hot path, both ways. A request goes straight to the socket while the connection is open, not through
+    # websockets' send and its async context manager (only each connection's handshake and close use it). A reply
+    # in one frame resolves the referee's wait from the connection's data_received, not through websockets'
+    # message queue and the adapter's reader task; the reader still waits in recv() once per connection, for
+    # fragmented messages and the connection's end.
     from websockets.asyncio.connection import Connection
 
-    calls = 0
-    recv = Connection.recv
+    calls = {"recv": 0, "send_context": 0}
+    recv, send_context = Connection.recv, Connection.send_context
 
-    async def counting(self: Connection, *args: Any, **kw: Any) -> Any:
-        nonlocal calls
-        calls += 1
+    async def counting_recv(self: Connection, *args: Any, **kw: Any) -> Any:
+        calls["recv"] += 1
         return await recv(self, *args, **kw)
 
-    monkeypatch.setattr(Connection, "recv", counting)
+    def counting_send_context(self: Connection, *args: Any, **kw: Any) -> Any:
+        calls["send_context"] += 1
+        return send_context(self, *args, **kw)
+
+    monkeypatch.setattr(Connection, "recv", counting_recv)
+    monkeypatch.setattr(Connection, "send_context", counting_send_context)
     xbot, obot = FakeBot(), FakeBot()
     async with fake_bots(xbot, obot) as (xu, ou):
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 10})
     await check_ended(played, Termination.TURN_LIMIT, winner=None, reason="turn limit")
     assert len(played.result.moves) == 10
-    assert calls == 2, calls  # one wait per connection, not one per reply
+    assert calls == {"recv": 2, "send_context": 4}, calls  # per connection: one wait; the handshake and the close
 
 
 # ----- replies in several frames -----
