@@ -214,6 +214,49 @@ async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> N
     assert threads[-2] == main and threads[-1] != main and runner.inline_calls == 3
 
 
+async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_only_when_asked() -> None:
+    # A call in a worker thread: its stop event exists before the call starts, so the bot's thread and the loop
+    # (which sets it at the soft deadline) hold the same one. An inline call makes none unless asked: an Event
+    # and its Condition for every move of an instant bot were ~3 % of its server's CPU.
+    import threading
+
+    from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
+
+    seen: list[tuple[str, object]] = []
+
+    class Bot(BaseBot):
+        def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+            assert self._job is not None
+            seen.append((threading.current_thread().name, self._job._stop))
+            return Coord(q=1, r=0), Coord(q=2, r=0)
+
+    bot = Bot()
+    runner = BotRunner(bot)
+    for _ in range(INLINE_AFTER + 1):
+        assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
+    main = threading.current_thread().name
+    threaded, inline = seen[:INLINE_AFTER], seen[INLINE_AFTER:]
+    assert all(name != main and isinstance(stop, threading.Event) for name, stop in threaded), threaded
+    assert inline == [(main, None)]
+    assert not bot.should_stop()  # asked: made then, on the loop's thread, and not set
+    assert bot._job is not None and isinstance(bot._job._stop, threading.Event)
+    runner.stop()
+    assert bot.should_stop()
+
+
+def test_a_requests_match_is_a_fresh_copy_with_its_limit_and_deadline() -> None:
+    # Made without pydantic's model_copy (see SessionState.match_for), and equal to what it made.
+    s = SessionState()
+    s.match = Match(heartbeat=1000, win_distance=32, clock_type="fischer", clock=60.0, increment=1.0)
+    m = s.match_for(1.5, 123.25)
+    expected = s.match.model_copy(update={"move_time_limit": 1.5, "deadline": 123.25})
+    assert m == expected and m.model_dump() == expected.model_dump()
+    assert m.model_fields_set == expected.model_fields_set
+    m.win_distance = 5  # the bot may change its copy: the session's match stays
+    assert s.match.win_distance == 32 and s.match.move_time_limit is None
+    assert s.match_for(None, None).deadline is None
+
+
 def test_board_cache_parses_only_the_new_cells(monkeypatch: pytest.MonkeyPatch) -> None:
     from hexarena.bots.sdk.session import BoardCache
     from hexarena.games.htttx import HTTTX

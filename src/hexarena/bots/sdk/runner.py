@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -138,10 +139,11 @@ class BotRunner:
             if state != "done":
                 return CallResult(state)
         loop = asyncio.get_running_loop()
-        job = JobContext(deadline=deadline)
+        inline = self._fast_streak >= INLINE_AFTER
+        job = JobContext(deadline, None if inline else threading.Event())  # see JobContext: threads share it
         self._job = job
         self.bot._job = job
-        if self._fast_streak >= INLINE_AFTER:
+        if inline:
             return self._inline(fn, args, cancelled)
         took: list[float] = []
         worker = loop.run_in_executor(self.executor, _timed_call, took, fn, args)
