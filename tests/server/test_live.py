@@ -51,6 +51,43 @@ async def test_a_stuck_spectator_is_dropped_and_the_match_goes_on(monkeypatch: p
     assert manager.get(match.match_id) is match and match.match_id not in manager.live
 
 
+async def test_the_end_message_is_made_only_for_someone_to_tell(monkeypatch: pytest.MonkeyPatch) -> None:
+    # It holds the whole board: a match nobody watches ends without it; a watched one sends it once, and a
+    # spectator who comes after the end still gets it (from spectate).
+    made: list[str] = []
+    real = live_module.messages.end
+
+    def counting(game: Any, result: Any) -> dict[str, Any]:
+        made.append(result.match_id)
+        return real(game, result)
+
+    monkeypatch.setattr(live_module.messages, "end", counting)
+    manager = MatchManager(None)
+    alone = await manager.create(
+        TTT, [ScriptedPlayer("x", [(0, 0), (0, 1), (0, 2)]), ScriptedPlayer("o", [(1, 0), (1, 1)])]
+    )
+    await asyncio.wait_for(alone.done.wait(), 5)
+    assert made == []
+    got: list[dict[str, Any]] = []
+
+    async def collect(text: str) -> None:
+        got.append(json.loads(text))
+
+    late = await manager.spectate(alone, collect)
+    await asyncio.wait_for(late.run(), 5)
+    assert made == [alone.match_id] and got[-1]["type"] == "end"
+    x = ScriptedPlayer("x", [Step(move=(0, 0), sleep=0.05), (0, 1), (0, 2)])
+    watched = await manager.create(TTT, [x, ScriptedPlayer("o", [(1, 0), (1, 1)])])
+    seen: list[dict[str, Any]] = []
+
+    async def watch(text: str) -> None:
+        seen.append(json.loads(text))
+
+    writer = await manager.spectate(watched, watch)
+    await asyncio.wait_for(writer.run(), 5)
+    assert made == [alone.match_id, watched.match_id] and seen[-1]["type"] == "end"
+
+
 async def test_close_interrupts_live_matches() -> None:
     manager = MatchManager(None)
     x = ScriptedPlayer("x", [Step(hang=True)])

@@ -152,6 +152,8 @@ class LiveMatch:
         )
 
     def broadcast(self, message: dict[str, Any] | None) -> None:
+        if not self.spectators:
+            return
         text = None if message is None else _encode(message)  # once, whatever the number of spectators
         for spectator in list(self.spectators):
             if not spectator.push(text):
@@ -407,7 +409,10 @@ class MatchManager:
                 self._release_when_stored(result.match_id, written)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
-        if not live.disowned:  # else its spectators are just closed: reconnecting finds where it goes on
+        if not live.disowned and (live.spectators or self.cluster is not None):
+            # (else nobody is told: the end message holds the whole board, made for nobody it was ~1 % of the
+            # server's CPU; a late spectator gets it from ``spectate``); a disowned match's spectators are just
+            # closed: reconnecting finds where it goes on
             end = messages.end(live.game, result)
             if self.cluster is not None:
                 self.cluster.publish(result.match_id, {**end, "plies": len(result.moves)})  # watchers catch up
