@@ -66,16 +66,17 @@ class JobContext:
     """The request a bot instance is working on; set by the SDK before each call into the bot.
 
     ``stop`` is a ``threading.Event`` the SDK sets when it no longer wants the answer. A call that runs in a
-    worker thread gets it made up front (``stop_event``: both threads use it); an instant bot's call runs
-    inline on the event loop's thread, where nothing can set it meanwhile, so its event is only made if
-    someone asks (an Event and its Condition were ~3 % of an instant bot server's CPU, made for every move).
+    worker thread gets it made up front (both threads use it); an instant bot's call runs inline on the event
+    loop's thread, where nothing can set it meanwhile, so its event is only made if someone asks (an Event and
+    its Condition were ~3 % of an instant bot server's CPU, made for every move). The constructor takes what
+    the dataclass it was took, in the same order.
     """
 
     __slots__ = ("_stop", "deadline")
 
-    def __init__(self, deadline: float | None = None, stop_event: threading.Event | None = None) -> None:
+    def __init__(self, stop: threading.Event | None = None, deadline: float | None = None) -> None:
+        self._stop = stop
         self.deadline = deadline  # time.monotonic() instant
-        self._stop = stop_event
 
     @property
     def stop(self) -> threading.Event:

@@ -140,7 +140,7 @@ class BotRunner:
                 return CallResult(state)
         loop = asyncio.get_running_loop()
         inline = self._fast_streak >= INLINE_AFTER
-        job = JobContext(deadline, None if inline else threading.Event())  # see JobContext: threads share it
+        job = JobContext(None if inline else threading.Event(), deadline)  # see JobContext: threads share it
         self._job = job
         self.bot._job = job
         if inline:
