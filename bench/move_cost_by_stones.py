@@ -7,7 +7,7 @@ The same set-up as ``bench/server_throughput.py`` (the game server and one SDK b
 a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
 the turns played in it, so game set-up and teardown are outside both figures.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--spectators 0 [--no-deflate] [--updates board|moves]]
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
@@ -76,15 +76,22 @@ async def watch(server: str, game_id: str, deflate: bool = True, updates: str = 
 
 
 async def one_run(
-    games: int, turns: int, window: int, spectators: int = 0, deflate: bool = True, updates: str = "board"
+    games: int,
+    turns: int,
+    window: int,
+    spectators: int = 0,
+    deflate: bool = True,
+    updates: str = "board",
+    think: float = 0.0,
 ) -> list[tuple[float, float]]:
-    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]; ``spectators`` follow each game."""
+    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]; ``spectators`` follow each game;
+    ``think``: seconds the bot sleeps before each move."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
         server, bot = f"http://127.0.0.1:{gport}", f"http://127.0.0.1:{bport}"
         serve = ("serve", "--port", str(gport), "--database-url", f"sqlite+aiosqlite:///{tmp}/bench.sqlite3")
         serve += ("--data-dir", tmp, "--log-level", "warning", "--create-rate-limit", "off")
-        with process(*serve) as gproc, process("instant", str(bport), "auto") as bproc:
+        with process(*serve) as gproc, process("instant", str(bport), "auto", str(think)) as bproc:
             await wait_up(f"{server}/healthz")
             await wait_up(f"{bot}/capabilities.json")
             body = {
@@ -109,13 +116,21 @@ async def one_run(
 
 
 async def main(
-    games: int, turns: int, window: int, repeat: int, spectators: int, deflate: bool, updates: str = "board"
+    games: int,
+    turns: int,
+    window: int,
+    repeat: int,
+    spectators: int,
+    deflate: bool,
+    updates: str = "board",
+    think: float = 0.0,
 ) -> None:
     begun = time.perf_counter()
-    runs = [await one_run(games, turns, window, spectators, deflate, updates) for _ in range(repeat)]
+    runs = [await one_run(games, turns, window, spectators, deflate, updates, think) for _ in range(repeat)]
     elapsed = time.perf_counter() - begun
     how = f"{'' if deflate else ' without deflate'}{', moves only' if updates == 'moves' else ''}"
     watched = f", {spectators} spectator(s) a game{how}" if spectators else ""
+    watched += f", the bot thinking {think * 1000:g} ms a move" if think else ""
     print(
         f"{games} concurrent games of {turns} turns{watched}, CPU per move (2 stones) over +-{window} turns, "
         f"median of {repeat}:"
@@ -143,7 +158,24 @@ if __name__ == "__main__":
     ap.add_argument(
         "--updates", choices=("board", "moves"), default="board", help="what spectators ask for (?updates=)"
     )
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="milliseconds the bot sleeps before each move (no CPU): the bot's thinking, not the servers' CPU, then "
+        "paces the games at both depths alike, so the figures compare a move's cost without how bunched the moves "
+        "arrive (with an instant bot that changes with the board; see README)",
+    )
     args = ap.parse_args()
     asyncio.run(
-        main(args.games, args.turns, args.window, args.repeat, args.spectators, not args.no_deflate, args.updates)
+        main(
+            args.games,
+            args.turns,
+            args.window,
+            args.repeat,
+            args.spectators,
+            not args.no_deflate,
+            args.updates,
+            args.think_ms / 1000,
+        )
     )
