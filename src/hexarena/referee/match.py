@@ -219,26 +219,26 @@ class Referee:
     async def _await_seated(self) -> None:
         """Wait until every seat is taken before the first move is asked for, so no clock runs for a seat whose
         opponent has not sat down yet (a person invited by link). A player that can be waited for has a
-        ``seated()`` coroutine, which bounds its own wait; the wait is raced against both failure signals, so an
-        open seat that expires (the match manager fails it) or a resignation ends the match at once."""
+        ``seated()`` coroutine, which bounds its own wait; the wait is raced against both failure signals
+        (:class:`_Interrupt`, as a move is), so an open seat that expires (the match manager fails it) or a
+        resignation ends the match at once."""
         for seat, player in enumerate(self.players):
             seated = getattr(player, "seated", None)
             if seated is None:
                 continue
-            task = asyncio.ensure_future(seated())
-            watchers = [self._watcher(0), self._watcher(1)]
+            watchers = (self._watcher(0), self._watcher(1))
+            interrupt = _Interrupt(watchers, None)
             try:
-                await _first_of(task, watchers, None)
-            finally:
-                if not task.done():
-                    task.cancel()
-                    await asyncio.gather(task, return_exceptions=True)
-            if task.done() and not task.cancelled():
-                error = task.exception()
-                if error is not None:
-                    raise self._ended_by(seat, error)
-                continue
-            self._raise_failure(watchers)
+                await seated()
+            except (Exception, asyncio.CancelledError) as exc:
+                if not interrupt.disarm():  # the wait itself failed (or the match is being stopped: re-raised)
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
+                    raise self._ended_by(seat, exc) from None
+            else:
+                if not interrupt.disarm():
+                    continue
+            self._raise_failure(watchers)  # interrupted: a failure signal fired
 
     async def _loop(self) -> None:
         while True:
@@ -492,33 +492,6 @@ class _Interrupt:
         if self._fired and self._task.uncancel() > self._cancelling:
             raise asyncio.CancelledError
         return self._fired
-
-
-async def _first_of(main: asyncio.Future[Any], others: Sequence[asyncio.Future[Any]], timeout: float | None) -> None:
-    """Return once ``main`` or one of ``others`` is done, or ``timeout`` seconds passed.
-
-    What ``asyncio.wait(..., return_when=FIRST_COMPLETED)`` does, without its per-call set, checks and
-    bookkeeping: one future, one callback per awaited future, one timer. This runs once per move.
-    """
-    loop = main.get_loop()
-    waiter: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: object = None) -> None:
-        if not waiter.done():
-            waiter.set_result(None)
-
-    main.add_done_callback(wake)
-    for fut in others:
-        fut.add_done_callback(wake)
-    timer = None if timeout is None else loop.call_later(timeout, wake)
-    try:
-        await waiter
-    finally:
-        if timer is not None:
-            timer.cancel()
-        main.remove_done_callback(wake)
-        for fut in others:
-            fut.remove_done_callback(wake)
 
 
 def _describe(player: Player) -> dict[str, Any]:
