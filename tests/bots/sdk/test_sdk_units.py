@@ -185,32 +185,41 @@ def test_session_follows_the_engine_board_and_reuses_cell_models() -> None:
     assert [(c.q, c.r) for c in s.cell_list()][-2:] == [(9, 9), (10, 9)]
 
 
+class CallRecorder(BaseBot):
+    """Records, for every call, the thread it ran on and the stop event its job held then; ``slow`` sleeps 5 ms."""
+
+    slow = False
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, object]] = []
+
+    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+        import threading
+        import time as _time
+
+        assert self._job is not None
+        self.calls.append((threading.current_thread().name, self._job._stop))
+        if self.slow:
+            _time.sleep(0.005)
+        return Coord(q=1, r=0), Coord(q=2, r=0)
+
+
 async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> None:
     import threading
-    import time as _time
 
     from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
 
-    threads: list[str] = []
-
-    class Bot(BaseBot):
-        slow = False
-
-        def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
-            threads.append(threading.current_thread().name)
-            if self.slow:
-                _time.sleep(0.005)
-            return Coord(q=1, r=0), Coord(q=2, r=0)
-
-    bot = Bot()
+    bot = CallRecorder()
     runner = BotRunner(bot)
     for _ in range(INLINE_AFTER + 2):
         assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
     main = threading.current_thread().name
+    threads = [name for name, _ in bot.calls]
     assert threads[:INLINE_AFTER] != [main] * INLINE_AFTER and threads[-1] == main and runner.inline_calls == 2
     bot.slow = True  # one slow inline call: back to the thread
     await runner.call(bot.choose_move, [], Player.X, Match())
     await runner.call(bot.choose_move, [], Player.X, Match())
+    threads = [name for name, _ in bot.calls]
     assert threads[-2] == main and threads[-1] != main and runner.inline_calls == 3
 
 
@@ -222,20 +231,12 @@ async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_
 
     from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
 
-    seen: list[tuple[str, object]] = []
-
-    class Bot(BaseBot):
-        def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
-            assert self._job is not None
-            seen.append((threading.current_thread().name, self._job._stop))
-            return Coord(q=1, r=0), Coord(q=2, r=0)
-
-    bot = Bot()
+    bot = CallRecorder()
     runner = BotRunner(bot)
     for _ in range(INLINE_AFTER + 1):
         assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
     main = threading.current_thread().name
-    threaded, inline = seen[:INLINE_AFTER], seen[INLINE_AFTER:]
+    threaded, inline = bot.calls[:INLINE_AFTER], bot.calls[INLINE_AFTER:]
     assert all(name != main and isinstance(stop, threading.Event) for name, stop in threaded), threaded
     assert inline == [(main, None)]
     assert not bot.should_stop()  # asked: made then, on the loop's thread, and not set
