@@ -409,10 +409,10 @@ class MatchManager:
                 self._release_when_stored(result.match_id, written)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(written), RESULT_WAIT)
+        # The end message holds the whole board: made only for someone to tell (made for nobody it was ~1 % of the
+        # server's CPU; a spectator who comes later gets it from ``spectate``). A disowned match's spectators are
+        # just closed: reconnecting finds where it goes on.
         if not live.disowned and (live.spectators or self.cluster is not None):
-            # (else nobody is told: the end message holds the whole board, made for nobody it was ~1 % of the
-            # server's CPU; a late spectator gets it from ``spectate``); a disowned match's spectators are just
-            # closed: reconnecting finds where it goes on
             end = messages.end(live.game, result)
             if self.cluster is not None:
                 self.cluster.publish(result.match_id, {**end, "plies": len(result.moves)})  # watchers catch up
