@@ -279,8 +279,8 @@ class BwsPlayer(BasePlayer):
     async def _request(self, packet: Any, kind: str) -> Any:
         if self.failure is not None:
             raise self.failure
-        loop = asyncio.get_running_loop()
-        self._pending = loop.create_future()
+        assert self.ws is not None
+        self._pending = self.ws.loop.create_future()  # not get_running_loop(): a getpid syscall a call in 3.11
         self._pending_kind = kind
         try:
             await self._send(packet)

@@ -436,3 +436,36 @@ async def test_move_requests_read_by_position_see_the_packet_as_a_whole() -> Non
         await ws.send('{"type":"move_request","side":"o","previous":[],"board":' + grown + ',"board":' + board + "}")
         await recv(ws)
         assert RecordingBot.seen[-1]["cells"] == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}  # the last member wins
+
+
+class SpiralBot(BaseBot):
+    """Instant: fills the board in a spiral from the origin stone, the next two cells after its ``len(cells)``."""
+
+    SPIRAL: ClassVar[list[tuple[int, int]]] = sorted(
+        ((q, r) for q in range(-4, 5) for r in range(-4, 5) if max(abs(q), abs(r), abs(q + r)) <= 4),
+        key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
+    )
+
+    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
+        (q1, r1), (q2, r2) = self.SPIRAL[len(cells) : len(cells) + 2]
+        return Coord(q=q1, r=r1), Coord(q=q2, r=r2)
+
+
+async def test_an_instant_bot_makes_no_event_loop_lookup_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # asyncio.get_running_loop() asks the kernel for the process id on every call in Python 3.11; the session's
+    # inbox and the runner's inline calls did it once a move. Once the bot plays inline, 14 moves cost no more
+    # lookups than 6.
+    lookups: list[int] = []
+    real = asyncio.get_running_loop
+    monkeypatch.setattr(asyncio, "get_running_loop", lambda: lookups.append(1) or real())
+    counts = []
+    for moves in (6, 14):
+        async with running(make_app(SpiralBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+            await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
+            for i in range(moves):  # dual-sided: the bot plays both sides' moves on its own board
+                if i == 4:  # by now it plays inline (runner.INLINE_AFTER fast calls)
+                    lookups.clear()
+                await send(ws, type="move_request", side="ox"[i % 2], previous=[])
+                assert len(_pieces(await recv(ws))) == 2
+            counts.append(len(lookups))
+    assert counts[0] == counts[1], counts

@@ -104,11 +104,12 @@ class Inbox:
     ``asyncio.Queue`` does the same with a bound, ``join`` bookkeeping and a check of the running loop on every
     wait; on an instant bot's server that was a few per cent of the CPU, once a packet."""
 
-    __slots__ = ("_items", "_waiter")
+    __slots__ = ("_items", "_loop", "_waiter")
 
     def __init__(self) -> None:
         self._items: collections.deque[tuple[Any, dict[str, Any] | None]] = collections.deque()
         self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the consumer's, looked up once: see get()
 
     def put_nowait(self, item: tuple[Any, dict[str, Any] | None]) -> None:
         self._items.append(item)
@@ -122,7 +123,9 @@ class Inbox:
 
     async def get(self) -> tuple[Any, dict[str, Any] | None]:
         while not self._items:
-            self._waiter = asyncio.get_running_loop().create_future()
+            if self._loop is None:  # get_running_loop() costs a getpid syscall a call in 3.11: once, not a packet
+                self._loop = asyncio.get_running_loop()
+            self._waiter = self._loop.create_future()
             try:
                 await self._waiter
             finally:

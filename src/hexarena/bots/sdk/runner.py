@@ -138,7 +138,6 @@ class BotRunner:
             state = await self._wait(self._worker, deadline, cancelled)
             if state != "done":
                 return CallResult(state)
-        loop = asyncio.get_running_loop()
         inline = self._fast_streak >= INLINE_AFTER
         job = JobContext(None if inline else threading.Event(), deadline)  # see JobContext: threads share it
         self._job = job
@@ -146,7 +145,7 @@ class BotRunner:
         if inline:
             return self._inline(fn, args, cancelled)
         took: list[float] = []
-        worker = loop.run_in_executor(self.executor, _timed_call, took, fn, args)
+        worker = asyncio.get_running_loop().run_in_executor(self.executor, _timed_call, took, fn, args)
         worker.add_done_callback(functools.partial(self._count, took))
         worker.add_done_callback(_consume)
         self._worker = worker
