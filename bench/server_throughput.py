@@ -5,7 +5,7 @@ bot server (``bench/instant_bot.py``, an instant ``BaseBot`` run with the SDK's 
 ``POST /game/new`` (both seats on the same bot server, one WebSocket per seat) and prints the total moves per
 second, with the CPU time each process used (the one near 100% of a core is the limit).
 
-    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100] [--bot-ws auto] [--think-ms 0]
+    PYTHONPATH=src .venv/bin/python bench/server_throughput.py [--games 32] [--waves 3] [--turns 100] [--bot-ws auto] [--think-ms 0] [--repeat 1]
 
 Both servers run on uvloop with httptools (the game server through uvicorn's defaults, the SDK's ``run`` picks
 them); ``--bot-ws`` compares uvicorn's WebSocket implementations on the bot side. Always one bot-server process.
@@ -20,6 +20,7 @@ import ctypes
 import ctypes.util
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -187,7 +188,10 @@ async def measure(
     }
 
 
-async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, think: float) -> None:
+async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, think: float, repeat: int) -> None:
+    if repeat > 1:
+        await repeated(games, waves, turns, bot_name, bot_ws, think, repeat)
+        return
     f = await measure(games, waves, turns, bot_name, bot_ws, think=think)
     total_moves, total_time, total_bad = int(f["moves"]), f["moves"] / f["moves_per_s"], int(f["bad"])
     gcpu, bcpu, wall = f["game_cpu"], f["bot_cpu"], f["wall"]
@@ -204,6 +208,28 @@ async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, t
     print(
         f"game server CPU per move: {gcpu / max(total_moves, 1) * 1e6:.0f} us; bot server: {bcpu / max(total_moves, 1) * 1e6:.0f} us"
     )
+
+
+async def repeated(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, think: float, repeat: int) -> None:
+    """``repeat`` runs, each with fresh processes: every run's figures, then the median and the range. Why: on a
+    shared 2-core machine the same code read 129-228 us a move in one sitting; one run says little, the median
+    of several and their spread say how far apart two versions are."""
+    runs = []
+    for i in range(repeat):
+        f = await measure(games, waves, turns, bot_name, bot_ws, quiet=True, think=think)
+        runs.append(f)
+        print(
+            f"run {i + 1}/{repeat}: {f['moves_per_s']:,.0f} moves/s, game server {f['game_us_per_move']:.0f} us a "
+            f"move, bot server {f['bot_us_per_move']:.0f} us ({int(f['bad'])} games ended abnormally)"
+        )
+    print(f"{repeat} runs of {games} concurrent games x {turns} turns x {waves} waves; median (min-max):")
+    for key, label in (
+        ("moves_per_s", "moves/s"),
+        ("game_us_per_move", "game server us a move"),
+        ("bot_us_per_move", "bot server us a move"),
+    ):
+        values = sorted(r[key] for r in runs)
+        print(f"  {label:>22}: {statistics.median(values):>8,.0f}  ({values[0]:,.0f}-{values[-1]:,.0f})")
 
 
 if __name__ == "__main__":
@@ -225,5 +251,11 @@ if __name__ == "__main__":
         help="milliseconds the instant bot sleeps before each move: the game server's CPU per move with bots that "
         "take time to answer (it rises as the moves come less bunched; see README)",
     )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs, each with fresh servers: prints each run, then the median and range (for comparing versions)",
+    )
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.waves, args.turns, args.bot, args.bot_ws, args.think_ms / 1000))
+    asyncio.run(main(args.games, args.waves, args.turns, args.bot, args.bot_ws, args.think_ms / 1000, args.repeat))
