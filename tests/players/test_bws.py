@@ -19,6 +19,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from fakes.harness import check_ended, play
+from fakes.lookups import count_loop_lookups
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
 from hexarena.core.contract import ClockConfig, MatchInfo, PlayerResult
 from hexarena.core.types import Outcome, Termination
@@ -480,13 +481,9 @@ async def test_a_reply_in_several_frames_is_read_whole(store: Store) -> None:
 
 
 async def test_no_event_loop_lookup_a_move(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    # asyncio.get_running_loop() and current_task() ask the kernel for the process id on every call in Python
-    # 3.11 (~3 % of the game server's CPU when the referee and this adapter looked them up once a move): a game
-    # of 12 moves makes no more lookups than one of 4.
-    lookups: list[str] = []
-    for name in ("get_running_loop", "current_task"):
-        real = getattr(asyncio, name)
-        monkeypatch.setattr(asyncio, name, lambda *a, _real=real, _name=name: lookups.append(_name) or _real(*a))
+    # The referee and this adapter looked the loop or the task up once a move each (see fakes.lookups): a game of
+    # 12 moves makes no more lookups than one of 4.
+    lookups = count_loop_lookups(monkeypatch)
     counts = []
     for turns in (4, 12):  # (the fake bots win at the 13th move)
         lookups.clear()

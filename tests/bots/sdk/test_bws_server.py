@@ -16,6 +16,7 @@ from sdk_wire_helpers import cells, move, recv, running, send
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from fakes.lookups import count_loop_lookups
 from hexarena.bots.sdk import (
     BaseBot,
     BwsV1AlphaCapability,
@@ -452,12 +453,9 @@ class SpiralBot(BaseBot):
 
 
 async def test_an_instant_bot_makes_no_event_loop_lookup_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    # asyncio.get_running_loop() asks the kernel for the process id on every call in Python 3.11; the session's
-    # inbox and the runner's inline calls did it once a move. Once the bot plays inline, 14 moves cost no more
-    # lookups than 6.
-    lookups: list[int] = []
-    real = asyncio.get_running_loop
-    monkeypatch.setattr(asyncio, "get_running_loop", lambda: lookups.append(1) or real())
+    # The session's inbox and the runner's inline calls looked the loop up once a move each (see fakes.lookups).
+    # Once the bot plays inline, 14 moves cost no more lookups than 6.
+    lookups = count_loop_lookups(monkeypatch)
     counts = []
     for moves in (6, 14):
         async with running(make_app(SpiralBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
