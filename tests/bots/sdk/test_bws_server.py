@@ -345,12 +345,19 @@ async def test_fifty_concurrent_sessions() -> None:
         assert len(set(pieces)) == 4 and not set(pieces) & x
 
 
-async def test_hivemaker_style_example_bot() -> None:
-    spec = importlib.util.spec_from_file_location("hivemaker_style_bot", ROOT / "examples/hivemaker_style_bot.py")
+def _script(path: str) -> Any:
+    """A bot script of the repository (``examples/``, ``bench/``) loaded as a module, as its users run it."""
+    name = Path(path).stem
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["hivemaker_style_bot"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
+    return module
+
+
+async def test_hivemaker_style_example_bot() -> None:
+    module = _script("examples/hivemaker_style_bot.py")
     async with running(make_app(module.MyBot)) as host, httpx.AsyncClient() as client:
         caps = (await client.get(f"http://{host}/capabilities.json")).json()
         assert caps["meta"] == {"name": "MyBot", "tags": ["minimax"]}
@@ -439,26 +446,14 @@ async def test_move_requests_read_by_position_see_the_packet_as_a_whole() -> Non
         assert RecordingBot.seen[-1]["cells"] == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}  # the last member wins
 
 
-class SpiralBot(BaseBot):
-    """Instant: fills the board in a spiral from the origin stone, the next two cells after its ``len(cells)``."""
-
-    SPIRAL: ClassVar[list[tuple[int, int]]] = sorted(
-        ((q, r) for q in range(-4, 5) for r in range(-4, 5) if max(abs(q), abs(r), abs(q + r)) <= 4),
-        key=lambda c: (max(abs(c[0]), abs(c[1]), abs(c[0] + c[1])), c),
-    )
-
-    def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
-        (q1, r1), (q2, r2) = self.SPIRAL[len(cells) : len(cells) + 2]
-        return Coord(q=q1, r=r1), Coord(q=q2, r=r2)
-
-
 async def test_an_instant_bot_makes_no_event_loop_lookup_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
     # The session's inbox and the runner's inline calls looked the loop up once a move each (see fakes.lookups).
-    # Once the bot plays inline, 14 moves cost no more lookups than 6.
+    # Once the bot plays inline, 14 moves cost no more lookups than 6. The bot is the benchmarks' instant one.
+    instant_bot = _script("bench/instant_bot.py").InstantBot
     lookups = count_loop_lookups(monkeypatch)
     counts = []
     for moves in (6, 14):
-        async with running(make_app(SpiralBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        async with running(make_app(instant_bot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
             await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
             for i in range(moves):  # dual-sided: the bot plays both sides' moves on its own board
                 if i == 4:  # by now it plays inline (runner.INLINE_AFTER fast calls)
