@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from itertools import product
 
 import pytest
@@ -26,7 +28,7 @@ from hexarena.bots.sdk import (
     valid_placement_cells,
 )
 from hexarena.bots.sdk.moves import check, fallback_move
-from hexarena.bots.sdk.runner import safety_margin, soft_deadline
+from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner, safety_margin, soft_deadline
 from hexarena.bots.sdk.session import SessionState
 from hexarena.core.errors import ConfigError
 from hexarena.wire import htttx as wire
@@ -194,25 +196,24 @@ class CallRecorder(BaseBot):
         self.calls: list[tuple[str, object]] = []
 
     def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
-        import threading
-        import time as _time
-
         assert self._job is not None
         self.calls.append((threading.current_thread().name, self._job._stop))
         if self.slow:
-            _time.sleep(0.005)
+            time.sleep(0.005)
         return Coord(q=1, r=0), Coord(q=2, r=0)
 
 
-async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> None:
-    import threading
-
-    from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
-
+async def _runner_after(calls: int) -> tuple[CallRecorder, BotRunner]:
+    """A recording bot's runner after ``calls`` fast calls (the first ``INLINE_AFTER`` in a thread)."""
     bot = CallRecorder()
     runner = BotRunner(bot)
-    for _ in range(INLINE_AFTER + 2):
+    for _ in range(calls):
         assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
+    return bot, runner
+
+
+async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> None:
+    bot, runner = await _runner_after(INLINE_AFTER + 2)
     main = threading.current_thread().name
     threads = [name for name, _ in bot.calls]
     assert threads[:INLINE_AFTER] != [main] * INLINE_AFTER and threads[-1] == main and runner.inline_calls == 2
@@ -227,14 +228,7 @@ async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_
     # A call in a worker thread: its stop event exists before the call starts, so the bot's thread and the loop
     # (which sets it at the soft deadline) hold the same one. An inline call makes none unless asked: an Event
     # and its Condition for every move of an instant bot were ~3 % of its server's CPU.
-    import threading
-
-    from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner
-
-    bot = CallRecorder()
-    runner = BotRunner(bot)
-    for _ in range(INLINE_AFTER + 1):
-        assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
+    bot, runner = await _runner_after(INLINE_AFTER + 1)
     main = threading.current_thread().name
     threaded, inline = bot.calls[:INLINE_AFTER], bot.calls[INLINE_AFTER:]
     assert all(name != main and isinstance(stop, threading.Event) for name, stop in threaded), threaded
