@@ -306,6 +306,40 @@ async def test_players_that_never_await_still_let_the_loop_run_between_moves() -
     assert all(a < b for a, b in zip(rec.seen, rec.seen[1:], strict=False)), rec.seen  # the loop ran between
 
 
+@pytest.mark.parametrize("suspends", [False, True])
+async def test_the_yield_after_a_move_is_skipped_only_for_players_that_always_wait(
+    suspends: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A player declaring ``suspends_every_move`` has let the loop run while it waited for its answer: the referee's
+    # own yield after its move is one more loop step for nothing. Undeclared players keep the yield (above).
+    import hexarena.referee.match as match
+
+    yields = 0
+    sleep = asyncio.sleep
+
+    async def counting_sleep(delay: float, *args: Any) -> Any:
+        nonlocal yields
+        if delay == 0 and __import__("sys")._getframe(1).f_code.co_name == "_loop":
+            yields += 1
+        return await sleep(delay, *args)
+
+    monkeypatch.setattr(match.asyncio, "sleep", counting_sleep)
+
+    class Waiting(ScriptedPlayer):
+        suspends_every_move = suspends
+
+        async def move(self, request: MoveRequest) -> MoveReply:
+            answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_soon(answered.set_result, None)  # the reply arrives in a later step
+            await answered
+            return await super().move(request)
+
+    x, o = Waiting("x", X_WINS), Waiting("o", O_LOSES)
+    result = await Referee(config(), pair(x, o)).run()
+    assert len(result.moves) == 5
+    assert yields == (0 if suspends else 5)
+
+
 async def test_a_stop_from_outside_wins_over_a_failure_in_the_same_moment() -> None:
     # The opponent fails (the referee interrupts the move) and the server stops the match before the referee
     # runs again: one CancelledError reaches the referee for both; the stop must not be swallowed as the failure.

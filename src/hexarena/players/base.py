@@ -28,6 +28,10 @@ class BasePlayer:
     #: What a remote client called this player (``engine:NAME``), shown as its ``spec`` instead of the operator's
     #: command line: the command's paths and interpreter are the operator's business. Set by ``make_remote_player``.
     public_spec: str | None = None
+    #: True when every ``move`` waits for an answer that can only arrive in a later step of the event loop (a
+    #: request sent, then its reply read from a socket): the referee then skips the yield it makes after each
+    #: move so that a player answering without awaiting cannot hold the loop. Leave False when unsure.
+    suspends_every_move: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every adapter's own ``describe`` honours ``public_spec`` without each having to remember it."""

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
+from websockets.speedups import apply_mask
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
@@ -57,6 +60,44 @@ def _is_origin_only(state: HtttxState) -> bool:
     return dict(state.cells) == {(0, 0): 0}
 
 
+class _MaskKeys:
+    """Masking keys for the frames a client sends, four random bytes each, drawn from the OS in blocks.
+
+    Why: websockets asks the OS for every key (``secrets.token_bytes(4)``: a ``getrandom`` syscall a frame, two
+    frames a move on the game server). RFC 6455 5.3 wants keys a peer cannot predict, which keys cut from
+    ``os.urandom`` blocks still are (they are never sent before their frame, nor used twice).
+    """
+
+    BLOCK = 4096
+
+    def __init__(self) -> None:
+        self._block = b""
+        self._at = 0
+
+    def take(self) -> bytes:
+        at = self._at
+        if at == len(self._block):
+            self._block, at = os.urandom(self.BLOCK), 0
+        self._at = at + 4
+        return self._block[at : at + 4]
+
+
+_MASK_KEYS = _MaskKeys()
+
+
+def client_text_frame(data: bytes, key: bytes) -> bytes:
+    """One whole TEXT frame as a client sends it (FIN, no extension, masked with ``key``): RFC 6455 5.2, the bytes
+    websockets' ``Frame(TEXT, data).serialize(mask=True)`` gives for the same key."""
+    length = len(data)
+    if length < 126:
+        head = struct.pack("!BB", 0x81, 0x80 | length)
+    elif length < 65536:
+        head = struct.pack("!BBH", 0x81, 0x80 | 126, length)
+    else:
+        head = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
+    return b"".join((head, key, apply_mask(data, key)))
+
+
 class _ReplyConnection(ClientConnection):
     """A client connection that hands each whole text message to ``on_text`` as it is parsed.
 
@@ -74,10 +115,17 @@ class _ReplyConnection(ClientConnection):
 
         websockets' ``send`` wraps every message in an async context manager (~3 us of CPU a message, most of
         the send); what it guards against is checked here first, and anything else (closing, paused for flow
-        control, a fragmented send under way) takes ``send`` itself, with its waiting and its errors."""
-        ready = self.send_in_progress is None and self.protocol.state is State.OPEN and not self.paused
-        if ready and not self.transport.is_closing():
-            self.protocol.send_text(data)
+        control, a fragmented send under way) takes ``send`` itself, with its waiting and its errors. The frame
+        is built here too (:func:`client_text_frame`, a key from :data:`_MASK_KEYS`) when websockets would add
+        nothing to it (no extension, no debug log): its own serializer asks the OS for every key. It is queued
+        behind whatever the protocol has to send, as ``send_frame`` queues it."""
+        protocol = self.protocol
+        ready = self.send_in_progress is None and protocol.state is State.OPEN and not self.paused
+        if ready and not self.transport.is_closing() and not protocol.expect_continuation_frame:
+            if protocol.extensions or protocol.debug:
+                protocol.send_text(data)
+            else:
+                protocol.writes.append(client_text_frame(data, _MASK_KEYS.take()))
             self.send_data()
             return
         await self.send(data, text=True)
@@ -95,6 +143,8 @@ class BwsPlayer(BasePlayer):
     """A bot server speaking bws v1-alpha, reached at ``url`` (its folder or its capabilities.json)."""
 
     kind = "bws"
+    #: A move request is sent, then its reply awaited on a future created for it: never answered in the same step.
+    suspends_every_move = True
 
     def __init__(
         self,

@@ -244,6 +244,8 @@ class Referee:
             self._raise_failure(watchers)  # interrupted: a failure signal fired
 
     async def _loop(self) -> None:
+        # A player whose every move waits on its socket has handed the loop over already: no yield after it.
+        yields = [not getattr(player, "suspends_every_move", False) for player in self.players]
         while True:
             outcome = self.game.outcome(self.state)
             if outcome is not None:
@@ -254,10 +256,12 @@ class Referee:
             if self.max_plies is not None and len(self.moves) >= self.max_plies:
                 raise MatchEnded(Outcome(None, Termination.TURN_LIMIT, f"{self.max_plies} moves played"))
             await self._one_move(seat)
-            # Once per move, whatever the players: one that answers without awaiting anything (an instant
-            # in-process bot) would otherwise play the whole match in one step of the event loop, while
-            # spectators' writers, other matches and requests wait (a move no longer runs in a task of its own).
-            await asyncio.sleep(0)
+            # Once per move unless the player always waits for its answer (``suspends_every_move``): one that
+            # answers without awaiting anything (an instant in-process bot) would otherwise play the whole match
+            # in one step of the event loop, while spectators' writers, other matches and requests wait (a move
+            # no longer runs in a task of its own).
+            if yields[seat]:
+                await asyncio.sleep(0)
 
     async def _one_move(self, seat: Seat) -> None:
         player = self.players[seat]
