@@ -340,6 +340,28 @@ async def test_the_yield_after_a_move_is_skipped_only_for_players_that_always_wa
     assert yields == (0 if suspends else 5)
 
 
+async def test_players_whose_observe_does_nothing_are_not_told_of_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    # BasePlayer's observe does nothing (most adapters keep it): the referee no longer calls it twice a move.
+    # Players that override it are still told of every move, both seats' (the first test of this file).
+    calls = 0
+
+    async def counting(self: BasePlayer, seat: int, move: Any, state: Any) -> None:
+        nonlocal calls
+        calls += 1
+
+    counting.does_nothing = True  # type: ignore[attr-defined]
+    monkeypatch.setattr(BasePlayer, "observe", counting)
+
+    class Quiet(ScriptedPlayer):
+        observe = BasePlayer.observe
+
+    x, o = Quiet("x", X_WINS), ScriptedPlayer("o", O_LOSES)
+    result = await Referee(config(), pair(x, o)).run()
+    assert len(result.moves) == 5
+    assert calls == 0
+    assert len(o.calls.observed) == 5 and not x.calls.observed
+
+
 async def test_a_stop_from_outside_wins_over_a_failure_in_the_same_moment() -> None:
     # The opponent fails (the referee interrupts the move) and the server stops the match before the referee
     # runs again: one CancelledError reaches the referee for both; the stop must not be swallowed as the failure.

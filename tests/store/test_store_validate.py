@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from hexarena.store import InvalidRecord, redact_spec
-from hexarena.store.validate import check_id, clean_json, utc
+from hexarena.store.validate import check_id, check_text, clean_json, utc
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,17 @@ def test_utc_refuses_naive_and_converts_aware() -> None:
         utc(datetime(2026, 1, 1), "t")
     aware = datetime.fromisoformat("2026-01-01T05:00:00+05:00")
     assert utc(aware, "t") == datetime(2026, 1, 1, tzinfo=UTC) and utc(aware, "t").tzinfo is UTC
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("[1,2][3,4]", "[1,2][3,4]"),  # plain ASCII: kept as it is (the fast path)
+        ("a\x00b", "a\ufffdb"),  # a NUL in ASCII text
+        ("héx ☗", "héx ☗"),  # other Unicode is kept
+        ("d\ud800e\x00", "d\ufffde\ufffd"),  # a lone surrogate and a NUL beside Unicode
+    ],
+)
+def test_text_keeps_what_databases_store_and_replaces_the_rest(text: str, stored: str) -> None:
+    assert check_text(text, "move") == stored
+    assert clean_json({"k": [text]}, "evaluation") == {"k": [stored]}

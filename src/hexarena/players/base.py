@@ -90,6 +90,9 @@ class BasePlayer:
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         return None
 
+    #: The referee skips calling an ``observe`` marked so (two coroutines a move for nothing, on most adapters).
+    observe.does_nothing = True  # type: ignore[attr-defined]
+
     async def finish(self, result: PlayerResult) -> None:
         return None
 

@@ -117,6 +117,12 @@ class Referee:
         self.max_plies = config.max_plies if config.max_plies is not None else getattr(config.game, "max_plies", None)
         self.game = config.game
         self.players = list(players)
+        #: The seats told of every move: players whose ``observe`` does something (BasePlayer's says it does not).
+        self._observing = [
+            (s, p)
+            for s, p in enumerate(self.players)
+            if not getattr(getattr(p, "observe", None), "does_nothing", False)
+        ]
         self.listener = listener
         self._now = now
         self._monotonic = monotonic
@@ -409,7 +415,7 @@ class Referee:
 
     async def _observe(self, seat: Seat, move: Any, state: Any) -> None:
         # Sequential awaits, not gather: observe is a no-op for almost every adapter and gather costs two tasks.
-        for s, player in enumerate(self.players):
+        for s, player in self._observing:
             try:
                 await player.observe(seat, move, state)
             except (BotError, OSError) as exc:

@@ -64,7 +64,8 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if value.tzinfo is None:
             raise ValueError(f"timestamp {value.isoformat()!r} has no timezone; pass an aware UTC datetime")
-        value = value.astimezone(UTC)
+        if value.tzinfo is not UTC:
+            value = value.astimezone(UTC)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
