@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 from store_helpers import T0, move, players
@@ -359,6 +360,51 @@ async def test_moves_stored_in_bulk_are_stored_exactly_as_one_by_one(store: Stor
     async with store._engine.connect() as conn:
         stored = {gid: [tuple(row) for row in await conn.execute(raw, {"g": gid})] for gid in (bulk, single, reference)}
     assert stored[bulk] == stored[reference] == stored[single] and len(stored[reference]) == len(shapes)
+
+
+async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(
+    store: Store, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recorder's batches hold every move of every game since the last flush (a thousand and more on a busy
+    server). On SQLite they go in statements of many rows, because Python's sqlite3 gives the GIL up around every
+    step and an ``executemany`` of N rows took it back N times from the busy event loop (see
+    ``hexarena.store.bulk_insert``). Every row arrives as written, a second write of the batch adds nothing, and a
+    finish's moves take the same path."""
+    import hexarena.store.sqlite_cursor as sqlite_cursor
+
+    steps: list[int] = []  # per call into the driver: the statement's steps (rows of an executemany, else one)
+    run = sqlite_cursor._run
+
+    def counting(conn: Any, operation: str, parameters: Any, many: bool) -> Any:
+        if operation.lstrip().upper().startswith("INSERT INTO MOVES"):
+            steps.append(len(parameters) if many else 1)
+        return run(conn, operation, parameters, many)
+
+    monkeypatch.setattr(sqlite_cursor, "_run", counting)
+    games = [new_id() for _ in range(3)]
+    for gid in games:
+        await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())
+    batch = [
+        (gid, move(ply, f"m{ply}", evaluation={"ply": ply} if ply % 7 == 0 else None))
+        for gid in games
+        for ply in range(230)
+    ]
+    assert len(batch) == 690
+    assert await store.append_moves(batch) == len(batch)
+    await store.append_moves(batch)  # stored already: skipped, not doubled (read back below)
+    ended = new_id()
+    await store.create_game(game_id=ended, game="hex", params={"size": 5}, players=players())
+    finished = [move(ply, f"m{ply}") for ply in range(300)]
+    await store.finish_game(ended, winner=0, termination=Termination.RESIGN, reason="resigned", moves=finished)
+    for gid in games:
+        game = await store.get_game(gid)
+        assert game is not None and list(game.moves) == [m for g, m in batch if g == gid]
+    game = await store.get_game(ended)
+    assert game is not None and list(game.moves) == finished
+    if database_url.startswith("sqlite"):
+        # 690 rows: two statements of 256 rows and one of 178, not 690 steps; three writes like it in all
+        assert steps and max(steps) <= 2, steps
+        assert sum(steps) <= 3 * 3, steps
 
 
 @pytest.mark.parametrize("winner", [None, 1])
