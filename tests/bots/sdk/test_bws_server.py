@@ -462,26 +462,3 @@ async def test_an_instant_bot_makes_no_event_loop_lookup_a_move(monkeypatch: pyt
                 assert len(_pieces(await recv(ws))) == 2
             counts.append(len(lookups))
     assert counts[0] == counts[1], counts
-
-
-async def test_an_instant_bot_answers_from_the_reader_without_waking_the_worker(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Once the bot plays inline (runner.INLINE_AFTER fast calls) and the worker has nothing queued, the reader
-    # answers a move request itself: no hand-over through the inbox, so 14 moves hand over as many as 6.
-    from hexarena.bots.sdk.connection import Inbox
-
-    instant_bot = _script("bench/instant_bot.py").InstantBot
-    handed: list[Any] = []
-    put = Inbox.put_nowait
-    monkeypatch.setattr(Inbox, "put_nowait", lambda self, item: handed.append(item[0]) or put(self, item))
-    counts = []
-    for moves in (6, 14):
-        handed.clear()
-        async with running(make_app(instant_bot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
-            await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
-            for i in range(moves):
-                await send(ws, type="move_request", side="ox"[i % 2], previous=[])
-                assert len(_pieces(await recv(ws))) == 2
-        counts.append(len(handed))
-    assert counts[0] == counts[1], counts

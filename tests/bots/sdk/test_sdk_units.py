@@ -359,8 +359,9 @@ async def test_our_servers_move_requests_are_read_without_decoding_their_board(
         state = HTTTX.play(state, move)
         history.append((seat, move))
         packet = move_request_json("o", [wire_move(seat, move)], encoder.parts(history), 1.5)
-        req = session._fast_move_request(packet.decode())
-        assert req is not None and req.board == {(q, r): Player("xo"[p]) for (q, r), p in state.cells.items()}
+        assert session._fast_move_request(packet.decode())
+        req, _ = session.queue.get_nowait()
+        assert req.board == {(q, r): Player("xo"[p]) for (q, r), p in state.cells.items()}
         assert req.packet.move_time_limit == 1.5 and len(req.packet.previous) == 1
     assert max(seen) < 400  # the packet without its board, never the board
 

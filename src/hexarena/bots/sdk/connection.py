@@ -117,11 +117,6 @@ class Inbox:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    @property
-    def consumer_idle(self) -> bool:
-        """The consumer waits in ``get`` and nothing is queued: it has handled everything handed over so far."""
-        return self._waiter is not None and not self._waiter.done() and not self._items
-
     def get_nowait(self) -> tuple[Any, dict[str, Any] | None]:
         """The oldest item; IndexError when there is none."""
         return self._items.popleft()
@@ -203,11 +198,8 @@ class BwsSession:
                 limit = wire.MAX_SERVER_PACKET_BYTES
                 await self.close(CLOSE_POLICY, f"packet too large: {len(raw)} bytes (limit {limit})")
                 return
-            if raw[: len(_MOVE_REQUEST_HEAD)] in _MOVE_REQUEST_HEADS:
-                fast = self._fast_move_request(raw)
-                if fast is not None:
-                    await self._hand_over(fast)
-                    continue
+            if raw[: len(_MOVE_REQUEST_HEAD)] in _MOVE_REQUEST_HEADS and self._fast_move_request(raw):
+                continue
             try:
                 head = wire.decode_head(raw)  # type and request_id only: the board is decoded once, typed, later
             except ProtocolViolation as exc:
@@ -252,7 +244,7 @@ class BwsSession:
             log.info("session %s", self.close_reason)
             return False
         if kind == "move_request":
-            await self._hand_over(self._move_request(raw, head))
+            self._queue_move_request(raw, head)
             return True
         if kind in _QUEUED:
             packet = wire.decode_server_packet(raw)
@@ -266,8 +258,8 @@ class BwsSession:
         log.debug("ignoring packet of unknown type %r", kind)
         return True
 
-    def _fast_move_request(self, raw: str | bytes) -> OpenRequest | None:
-        """Open a move request laid out as our game server writes them without reading its board as JSON.
+    def _fast_move_request(self, raw: str | bytes) -> bool:
+        """Queue a move request laid out as our game server writes them without reading its board as JSON.
 
         Decoding a packet reads all of it, and its board grows with the game (~50 us a request at 1,000 stones,
         twice that with a head decoded first). Our server writes ``{<type, side, previous>,"board":{"cells":[
@@ -275,29 +267,30 @@ class BwsSession:
         with ``}``, as a whole object (so the board is a member of the packet itself, not of something nested),
         the packet without it must decode as a move request with no board, and the board goes to the
         ``BoardCache``, which parses only its new cells and checks that the rest is the last board's bytes.
-        Anything else returns None: the packet takes the usual path, which decodes all of it and reports what
+        Anything else returns False: the packet takes the usual path, which decodes all of it and reports what
         is wrong in its usual words.
         """
         data = raw.encode() if isinstance(raw, str) else raw
         start = data.find(_BOARD_MEMBER)
         end = data.rfind(b"]}") + 2
         if start < 0 or end < start + len(_BOARD_MEMBER):
-            return None
+            return False
         try:
             wire.decode_lazy_move_request(data[:start] + b"}")
             lazy = wire.decode_lazy_move_request(data[:start] + data[end:])
         except ProtocolViolation:
-            return None
+            return False
         if lazy.board:  # a second board member: leave it to the usual path
-            return None
+            return False
         board = self.boards.cells_of(data[start + len(b',"board":') : end])
         if board is None:
-            return None
+            return False
         self.grace = False
-        return self._open_move(lazy, lazy.request_id, board)
+        self._queue(lazy, lazy.request_id, board)
+        return True
 
-    def _move_request(self, raw: str | bytes, head: wire.PacketHead) -> OpenRequest:
-        """Decode a move request, its board through the cache (only new cells are parsed), and open it."""
+    def _queue_move_request(self, raw: str | bytes, head: wire.PacketHead) -> None:
+        """Decode a move request, its board through the cache (only new cells are parsed), and queue it."""
         lazy = wire.decode_lazy_move_request(raw)
         board: Cells | None = None
         raw_board = bytes(lazy.board)
@@ -306,25 +299,15 @@ class BwsSession:
             if board is None:  # not a valid board: the full decoder says why, in its usual words
                 full = wire.decode_server_packet(raw)
                 board = cells_from_wire(full.board.cells) if full.board is not None else None
-        return self._open_move(lazy, head.request_id, board)
+        self._queue(lazy, head.request_id, board)
 
-    def _open_move(self, lazy: wire.LazyMoveRequest, request_id: Any, board: Cells | None) -> OpenRequest:
+    def _queue(self, lazy: wire.LazyMoveRequest, request_id: Any, board: Cells | None) -> None:
         packet = wire.MoveRequestPacket(
             side=lazy.side, previous=lazy.previous, board=None, move_time_limit=lazy.move_time_limit
         )
         req = OpenRequest(packet, _request_id(request_id), time.monotonic(), board=board)
         self.open.append(req)
-        return req
-
-    async def _hand_over(self, req: OpenRequest) -> None:
-        """Queue an open move request for the worker, or answer it here when the worker has nothing left to do
-        and the bot's call would run inline anyway (an instant bot, see ``runner``): the loop is blocked for
-        that call wherever it runs, and answering here saves the worker's wake-up, a task step every move."""
-        if self.queue.consumer_idle and self.runner.inline_next:
-            assert isinstance(req.packet, wire.MoveRequestPacket)
-            await self._move(req, req.packet)
-        else:
-            self.queue.put_nowait((req, None))
+        self.queue.put_nowait((req, None))
 
     def _interrupt(self, request_id: int | None) -> None:
         target: OpenRequest | None = None

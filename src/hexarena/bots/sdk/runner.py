@@ -99,11 +99,6 @@ class BotRunner:
     def busy(self) -> bool:
         return self._worker is not None and not self._worker.done()
 
-    @property
-    def inline_next(self) -> bool:
-        """The next call would run inline: an instant bot with no late call still running in its thread."""
-        return self._fast_streak >= INLINE_AFTER and not self.busy
-
     def stop(self) -> None:
         """Ask the running call (if any) to stop; used when the session ends."""
         if self._job is not None:
