@@ -69,31 +69,39 @@ class BulkInsert:
             return 0
         sql, converters = self._prepare(conn.dialect)
         values = [tuple(row[name] if c is None else c(row[name]) for name, c in converters) for row in rows]
-        if conn.dialect.name == "sqlite" and len(values) > 1:
+        if conn.dialect.name == "sqlite" and len(values) > 1 and rows_per_statement(sql, len(converters), 1):
             return await self._sqlite_many(conn, sql, len(converters), values)
-        result = await conn.exec_driver_sql(sql, values)
-        count = result.rowcount
-        return None if count is None or count < 0 else int(count)
+        return _count((await conn.exec_driver_sql(sql, values)).rowcount)
 
     async def _sqlite_many(
         self, conn: AsyncConnection, sql: str, columns: int, values: list[tuple[Any, ...]]
     ) -> int | None:
         """The rows in statements of :data:`SQLITE_ROWS_PER_STATEMENT` (one ``executemany``) and one statement for
-        the rest: two calls into the driver, a few steps (see the module docstring)."""
+        the rest: at most two calls into the driver, a few steps (see the module docstring)."""
         size = SQLITE_ROWS_PER_STATEMENT
         full = len(values) - len(values) % size
-        chunked = rows_per_statement(sql, columns, size) if full else None
-        counts: list[int] = []
-        if full and chunked is not None:
-            flat = [tuple(itertools.chain.from_iterable(values[i : i + size])) for i in range(0, full, size)]
-            counts.append((await conn.exec_driver_sql(chunked, flat)).rowcount)
-            values = values[full:]
-        if values:
-            rest = rows_per_statement(sql, columns, len(values)) if len(values) <= size else None
-            if rest is None:
-                counts.append((await conn.exec_driver_sql(sql, values)).rowcount)
-            else:
-                counts.append((await conn.exec_driver_sql(rest, tuple(itertools.chain.from_iterable(values)))).rowcount)
-        if any(c is None or c < 0 for c in counts):
-            return None
-        return sum(counts)
+        counts: list[int | None] = []
+        if full:
+            chunks = [_flat(values[i : i + size]) for i in range(0, full, size)]
+            counts.append(_count((await conn.exec_driver_sql(_rows(sql, columns, size), chunks)).rowcount))
+        if full < len(values):
+            rest = values[full:]
+            counts.append(_count((await conn.exec_driver_sql(_rows(sql, columns, len(rest)), _flat(rest))).rowcount))
+        return None if None in counts else sum(c for c in counts if c is not None)
+
+
+def _rows(sql: str, columns: int, rows: int) -> str:
+    """:func:`rows_per_statement` for a statement already known to have its VALUES group."""
+    many = rows_per_statement(sql, columns, rows)
+    assert many is not None
+    return many
+
+
+def _flat(rows: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Several rows' values as the one parameter list of a statement of that many rows."""
+    return tuple(itertools.chain.from_iterable(rows))
+
+
+def _count(rowcount: int | None) -> int | None:
+    """The driver's row count, None when it has none (-1 or None)."""
+    return None if rowcount is None or rowcount < 0 else int(rowcount)
