@@ -7,6 +7,7 @@ event loop are checked with real sleeps far past the limit, so no assertion depe
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Any
 
 import pytest
@@ -319,7 +320,7 @@ async def test_the_yield_after_a_move_is_skipped_only_for_players_that_always_wa
 
     async def counting_sleep(delay: float, *args: Any) -> Any:
         nonlocal yields
-        if delay == 0 and __import__("sys")._getframe(1).f_code.co_name == "_loop":
+        if delay == 0 and sys._getframe(1).f_code.co_name == "_loop":
             yields += 1
         return await sleep(delay, *args)
 

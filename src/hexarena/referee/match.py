@@ -123,6 +123,9 @@ class Referee:
             for s, p in enumerate(self.players)
             if not getattr(getattr(p, "observe", None), "does_nothing", False)
         ]
+        #: Per seat, whether the referee yields to the loop after its move: not after a player whose every move
+        #: waits on its socket (``suspends_every_move``), which has handed the loop over already.
+        self._yields = [not getattr(p, "suspends_every_move", False) for p in self.players]
         self.listener = listener
         self._now = now
         self._monotonic = monotonic
@@ -250,8 +253,6 @@ class Referee:
             self._raise_failure(watchers)  # interrupted: a failure signal fired
 
     async def _loop(self) -> None:
-        # A player whose every move waits on its socket has handed the loop over already: no yield after it.
-        yields = [not getattr(player, "suspends_every_move", False) for player in self.players]
         while True:
             outcome = self.game.outcome(self.state)
             if outcome is not None:
@@ -266,7 +267,7 @@ class Referee:
             # answers without awaiting anything (an instant in-process bot) would otherwise play the whole match
             # in one step of the event loop, while spectators' writers, other matches and requests wait (a move
             # no longer runs in a task of its own).
-            if yields[seat]:
+            if self._yields[seat]:
                 await asyncio.sleep(0)
 
     async def _one_move(self, seat: Seat) -> None:
