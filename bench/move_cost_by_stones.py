@@ -7,7 +7,14 @@ The same set-up as ``bench/server_throughput.py`` (the game server and one SDK b
 a window of ``--window`` turns around 50 turns (~100 stones) and around 500 turns (~1,000 stones) is divided by
 the turns played in it, so game set-up and teardown are outside both figures.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 16] [--turns 520] [--window 20] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
+A window must last several of the recorder's flush intervals (``FLUSH_INTERVAL``, 0.2 s): the moves of every game
+are written to the database together once an interval, so a window shorter than that holds either no write or
+one, and its figure is the move's cost without its write, or with a whole interval's. With 16 games and +-20
+turns the window at 100 stones lasted ~0.15 s (the one at 1,000 stones, slower, ~0.3 s): the two depths then
+differed by whether they held a write, not by the board. Each window's length is printed beside its figure, and a
+window under ``MIN_FLUSHES`` intervals is flagged.
+
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 32] [--turns 560] [--window 40] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
@@ -30,35 +37,45 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from hexarena.store.recorder import FLUSH_INTERVAL
 from server_throughput import cpu_seconds, free_port, process, wait_up
 
 #: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)
 DEPTHS = (("100 stones", 50), ("1,000 stones", 500))
+#: Flush intervals a window should last for its figure to carry the moves' writes fairly (see the docstring).
+MIN_FLUSHES = 3
 
 
-async def sample(server: str, gpid: int, bpid: int, games: int, until: int) -> list[tuple[float, float, float]]:
-    """(mean turns played, game server CPU s, bot server CPU s) every ~20 ms until the games are past ``until``."""
-    out: list[tuple[float, float, float]] = []
+#: One sample: (mean turns played, game server CPU s, bot server CPU s, wall-clock s)
+Sample = tuple[float, float, float, float]
+#: One window's figures: (game server us a move, bot server us a move, the window's length in s)
+Window = tuple[float, float, float]
+
+
+async def sample(server: str, gpid: int, bpid: int, games: int, until: int) -> list[Sample]:
+    """A :data:`Sample` every ~20 ms until the games are past ``until`` turns."""
+    out: list[Sample] = []
     async with httpx.AsyncClient(timeout=30) as client:
         while True:
             live = (await client.get(f"{server}/api/matches/live")).json()
-            g, b = cpu_seconds(gpid), cpu_seconds(bpid)
+            g, b, now = cpu_seconds(gpid), cpu_seconds(bpid), time.perf_counter()
             if not live:
                 return out
-            out.append((sum(m["ply"] for m in live) / len(live), g, b))
+            out.append((sum(m["ply"] for m in live) / len(live), g, b, now))
             if out[-1][0] > until:
                 return out
             await asyncio.sleep(0.02)
 
 
-def window_cost(samples: list[tuple[float, float, float]], centre: int, half: int, games: int) -> tuple[float, float]:
-    """Microseconds of CPU per move (game server, bot server) between the samples around ``centre`` +- ``half``."""
+def window_cost(samples: list[Sample], centre: int, half: int, games: int) -> Window:
+    """Microseconds of CPU per move (game server, bot server) between the samples around ``centre`` +- ``half``,
+    and how long that window lasted."""
     inside = [s for s in samples if centre - half <= s[0] <= centre + half]
     if len(inside) < 2:
         raise SystemExit(f"too few samples around turn {centre}: raise --window or lower --games")
-    (t0, g0, b0), (t1, g1, b1) = inside[0], inside[-1]
+    (t0, g0, b0, w0), (t1, g1, b1, w1) = inside[0], inside[-1]
     moves = (t1 - t0) * games
-    return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6
+    return (g1 - g0) / moves * 1e6, (b1 - b0) / moves * 1e6, w1 - w0
 
 
 async def watch(server: str, game_id: str, deflate: bool = True, updates: str = "board") -> int:
@@ -83,8 +100,8 @@ async def one_run(
     deflate: bool = True,
     updates: str = "board",
     think: float = 0.0,
-) -> list[tuple[float, float]]:
-    """One run: [(game server us, bot server us) per move at each of ``DEPTHS``]; ``spectators`` follow each game;
+) -> list[Window]:
+    """One run: a :data:`Window` at each of ``DEPTHS``; ``spectators`` follow each game;
     ``think``: seconds the bot sleeps before each move."""
     with tempfile.TemporaryDirectory() as tmp:
         gport, bport = free_port(), free_port()
@@ -135,23 +152,36 @@ async def main(
         f"{games} concurrent games of {turns} turns{watched}, CPU per move (2 stones) over +-{window} turns, "
         f"median of {repeat}:"
     )
-    print(f"{'':>14} {'game server':>12} {'bot server':>12}")
+    print(f"{'':>14} {'game server':>12} {'bot server':>12} {'window':>13}")
     figures = []
     for i, (label, _) in enumerate(DEPTHS):
         g = statistics.median(run[i][0] for run in runs)
         b = statistics.median(run[i][1] for run in runs)
+        lengths = [run[i][2] for run in runs]
         figures.append((g, b))
-        print(f"{label:>14} {g:>10.0f} us {b:>10.0f} us")
+        print(f"{label:>14} {g:>10.0f} us {b:>10.0f} us {min(lengths):>5.2f}-{max(lengths):.2f} s")
     (g100, b100), (g1000, b1000) = figures
     print(f"{'ratio':>14} {g1000 / g100:>11.2f}x {b1000 / b100:>11.2f}x")
+    shortest = min(run[i][2] for run in runs for i in range(len(DEPTHS)))
+    if shortest < MIN_FLUSHES * FLUSH_INTERVAL:
+        print(
+            f"warning: a window lasted {shortest:.2f} s, under {MIN_FLUSHES} of the recorder's {FLUSH_INTERVAL:g} s "
+            "flush intervals: whether it held a write of the moves decides its figure more than the board does; "
+            "raise --games or --window"
+        )
     print(f"({elapsed:.1f} s; cores on this machine: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=16)
-    ap.add_argument("--turns", type=int, default=520)
-    ap.add_argument("--window", type=int, default=20, help="turns either side of 50 and 500 to measure over")
+    ap.add_argument("--games", type=int, default=32)
+    ap.add_argument("--turns", type=int, default=560)
+    ap.add_argument(
+        "--window",
+        type=int,
+        default=40,
+        help="turns either side of 50 and 500 to measure over (each window should last several flush intervals)",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="runs; each figure is their median (a busy machine is noisy)")
     ap.add_argument("--spectators", type=int, default=0, help="spectators following each game (WS /spectate)")
     ap.add_argument("--no-deflate", action="store_true", help="spectators do not offer permessage-deflate")
