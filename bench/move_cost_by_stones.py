@@ -14,7 +14,7 @@ turns the window at 100 stones lasted ~0.15 s (the one at 1,000 stones, slower, 
 differed by whether they held a write, not by the board. Each window's length is printed beside its figure, and a
 window under ``MIN_FLUSHES`` intervals is flagged.
 
-    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 32] [--turns 560] [--window 40] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
+    PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 64] [--turns 560] [--window 40] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
 
 The bot answers in O(1) (the next two cells of a spiral, from the number of stones it was given), so the figures
 are the platform's cost (adapters, wire, referee, store, SDK), not the bot's.
@@ -174,7 +174,7 @@ async def main(
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=32)
+    ap.add_argument("--games", type=int, default=64)
     ap.add_argument("--turns", type=int, default=560)
     ap.add_argument(
         "--window",
