@@ -38,6 +38,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hexarena.store.recorder import FLUSH_INTERVAL
+from machine_speed import reference_us
 from server_throughput import cpu_seconds, free_port, process, wait_up
 
 #: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)
@@ -143,7 +144,10 @@ async def main(
     think: float = 0.0,
 ) -> None:
     begun = time.perf_counter()
-    runs = [await one_run(games, turns, window, spectators, deflate, updates, think) for _ in range(repeat)]
+    runs, references = [], [reference_us(units=100, repeat=3)]  # the machine's speed before and after each run
+    for _ in range(repeat):
+        runs.append(await one_run(games, turns, window, spectators, deflate, updates, think))
+        references.append(reference_us(units=100, repeat=3))
     elapsed = time.perf_counter() - begun
     how = f"{'' if deflate else ' without deflate'}{', moves only' if updates == 'moves' else ''}"
     watched = f", {spectators} spectator(s) a game{how}" if spectators else ""
@@ -169,7 +173,11 @@ async def main(
             "flush intervals: whether it held a write of the moves decides its figure more than the board does; "
             "raise --games or --window"
         )
-    print(f"({elapsed:.1f} s; cores on this machine: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
+    print(
+        f"({elapsed:.1f} s; cores on this machine: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}; machine "
+        f"reference {statistics.median(references):.0f} us a unit, {min(references):.0f}-{max(references):.0f} "
+        "between runs: bench/machine_speed.py)"
+    )
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import httpx
 
+from machine_speed import reference_us
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -162,10 +164,17 @@ async def measure(
             await wait_up(f"{bot}/capabilities.json")
             async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=games)) as client:
                 await wave(client, server, bot, 2, 10)  # warm-up
+                references = [reference_us(units=100, repeat=3)]  # the machine's speed, between waves (no server work)
                 g0, b0, t0 = cpu_seconds(gproc.pid), cpu_seconds(bproc.pid), time.perf_counter()
                 total_moves, total_time, total_bad = 0, 0.0, 0
                 for i in range(waves):
                     moves, elapsed, bad = await wave(client, server, bot, games, turns)
+                    g_paused, b_paused, paused = cpu_seconds(gproc.pid), cpu_seconds(bproc.pid), time.perf_counter()
+                    references.append(reference_us(units=100, repeat=3))
+                    # the servers' CPU and the time while the reference ran (their idle timers) are not the games'
+                    g0 += cpu_seconds(gproc.pid) - g_paused
+                    b0 += cpu_seconds(bproc.pid) - b_paused
+                    t0 += time.perf_counter() - paused
                     total_moves += moves
                     total_time += elapsed
                     total_bad += bad
@@ -185,6 +194,9 @@ async def measure(
         "bot_cpu": bcpu,
         "game_us_per_move": gcpu / max(total_moves, 1) * 1e6,
         "bot_us_per_move": bcpu / max(total_moves, 1) * 1e6,
+        "reference_us": statistics.median(references),
+        "reference_min": min(references),
+        "reference_max": max(references),
     }
 
 
@@ -208,6 +220,16 @@ async def main(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, t
     print(
         f"game server CPU per move: {gcpu / max(total_moves, 1) * 1e6:.0f} us; bot server: {bcpu / max(total_moves, 1) * 1e6:.0f} us"
     )
+    print(reference_line(f))
+
+
+def reference_line(f: dict[str, float]) -> str:
+    """The machine's speed during a run (``bench/machine_speed.py``, taken between waves): compare figures of runs
+    whose references agree; a wide range means the machine changed speed during the run."""
+    return (
+        f"machine reference: {f['reference_us']:.0f} us a unit ({f['reference_min']:.0f}-{f['reference_max']:.0f} "
+        "between waves; bench/machine_speed.py)"
+    )
 
 
 async def repeated(games: int, waves: int, turns: int, bot_name: str, bot_ws: str, think: float, repeat: int) -> None:
@@ -220,13 +242,15 @@ async def repeated(games: int, waves: int, turns: int, bot_name: str, bot_ws: st
         runs.append(f)
         print(
             f"run {i + 1}/{repeat}: {f['moves_per_s']:,.0f} moves/s, game server {f['game_us_per_move']:.0f} us a "
-            f"move, bot server {f['bot_us_per_move']:.0f} us ({int(f['bad'])} games ended abnormally)"
+            f"move, bot server {f['bot_us_per_move']:.0f} us ({int(f['bad'])} games ended abnormally); "
+            f"{reference_line(f)}"
         )
     print(f"{repeat} runs of {games} concurrent games x {turns} turns x {waves} waves; median (min-max):")
     for key, label in (
         ("moves_per_s", "moves/s"),
         ("game_us_per_move", "game server us a move"),
         ("bot_us_per_move", "bot server us a move"),
+        ("reference_us", "machine reference us"),
     ):
         values = sorted(r[key] for r in runs)
         print(f"  {label:>22}: {statistics.median(values):>8,.0f}  ({values[0]:,.0f}-{values[-1]:,.0f})")
