@@ -10,8 +10,8 @@ the turns played in it, so game set-up and teardown are outside both figures.
 A window must last several of the recorder's flush intervals (``FLUSH_INTERVAL``, 0.2 s): the moves of every game
 are written to the database together once an interval, so a window shorter than that holds either no write or
 one, and its figure is the move's cost without its write, or with a whole interval's. With 16 games and +-20
-turns the window at 100 stones lasted ~0.15 s (the one at 1,000 stones, slower, ~0.3 s): the two depths then
-differed by whether they held a write, not by the board. Each window's length is printed beside its figure, and a
+turns (the defaults until 2026-11-27) the window at 100 stones lasted 0.05-0.08 s and the one at 1,000 stones
+0.13-0.18 s: the two depths then differed by whether they held a write more than by the board. Each window's length is printed beside its figure, and a
 window under ``MIN_FLUSHES`` intervals is flagged.
 
     PYTHONPATH=src .venv/bin/python bench/move_cost_by_stones.py [--games 64] [--turns 560] [--window 40] [--repeat 3] [--think-ms 0] [--spectators 0 [--no-deflate] [--updates board|moves]]
