@@ -33,13 +33,11 @@ _Prepared = tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...]]
 SQLITE_ROWS_PER_STATEMENT = 256 if sqlite3.sqlite_version_info >= (3, 32, 0) else 7
 
 
-def rows_per_statement(sql: str, columns: int, rows: int) -> str | None:
-    """``sql`` (a single-row INSERT in qmark style) inserting ``rows`` rows at once, or None when its VALUES
-    group is not where it is expected (then the rows go one by one, as before)."""
+def _values_group(sql: str, columns: int) -> str | None:
+    """The ``(?, ?, ...)`` group of ``sql`` (a single-row INSERT in qmark style), or None when it is not there
+    exactly once (then the rows go one by one, as before)."""
     group = "(" + ", ".join(["?"] * columns) + ")"
-    if sql.count(group) != 1:
-        return None
-    return sql.replace(group, ", ".join([group] * rows))
+    return group if sql.count(group) == 1 else None
 
 
 class BulkInsert:
@@ -69,12 +67,13 @@ class BulkInsert:
             return 0
         sql, converters = self._prepare(conn.dialect)
         values = [tuple(row[name] if c is None else c(row[name]) for name, c in converters) for row in rows]
-        if conn.dialect.name == "sqlite" and len(values) > 1 and rows_per_statement(sql, len(converters), 1):
-            return await self._sqlite_many(conn, sql, len(converters), values)
+        group = _values_group(sql, len(converters)) if conn.dialect.name == "sqlite" and len(values) > 1 else None
+        if group is not None:
+            return await self._sqlite_many(conn, sql, group, values)
         return _count((await conn.exec_driver_sql(sql, values)).rowcount)
 
     async def _sqlite_many(
-        self, conn: AsyncConnection, sql: str, columns: int, values: list[tuple[Any, ...]]
+        self, conn: AsyncConnection, sql: str, group: str, values: list[tuple[Any, ...]]
     ) -> int | None:
         """The rows in statements of :data:`SQLITE_ROWS_PER_STATEMENT` (one ``executemany``) and one statement for
         the rest: at most two calls into the driver, a few steps (see the module docstring)."""
@@ -83,18 +82,16 @@ class BulkInsert:
         counts: list[int | None] = []
         if full:
             chunks = [_flat(values[i : i + size]) for i in range(0, full, size)]
-            counts.append(_count((await conn.exec_driver_sql(_rows(sql, columns, size), chunks)).rowcount))
+            counts.append(_count((await conn.exec_driver_sql(_rows(sql, group, size), chunks)).rowcount))
         if full < len(values):
             rest = values[full:]
-            counts.append(_count((await conn.exec_driver_sql(_rows(sql, columns, len(rest)), _flat(rest))).rowcount))
+            counts.append(_count((await conn.exec_driver_sql(_rows(sql, group, len(rest)), _flat(rest))).rowcount))
         return None if None in counts else sum(c for c in counts if c is not None)
 
 
-def _rows(sql: str, columns: int, rows: int) -> str:
-    """:func:`rows_per_statement` for a statement already known to have its VALUES group."""
-    many = rows_per_statement(sql, columns, rows)
-    assert many is not None
-    return many
+def _rows(sql: str, group: str, rows: int) -> str:
+    """``sql`` inserting ``rows`` rows at once: its VALUES ``group`` (see :func:`_values_group`) repeated."""
+    return sql.replace(group, ", ".join([group] * rows))
 
 
 def _flat(rows: Sequence[tuple[Any, ...]]) -> tuple[Any, ...]:
