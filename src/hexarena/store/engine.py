@@ -101,7 +101,7 @@ def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> Async
         kwargs.update(pool_size=pool_size, max_overflow=pool_size * 2, pool_pre_ping=True, pool_timeout=60)
     elif not is_memory(url):
         # Every connection the pool may open stays open once opened (no overflow that is closed when given back):
-        # a SQLite connection is a thread of aiosqlite's and its file opened and set up (~1 ms of CPU), where a
+        # a SQLite connection is a thread of aiosqlite's and its file opened and set up (1-1.7 ms of CPU), where a
         # pool of 5 with overflow reopened the rest of every burst of reads. Same bound as before (15 for 10).
         kwargs.update(pool_size=max(2, pool_size // 2) + pool_size, max_overflow=0, pool_timeout=60)
     engine = create_async_engine(url, **kwargs)
