@@ -60,8 +60,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+def process(*args: str, root: Path = ROOT) -> Iterator[subprocess.Popen[bytes]]:
+    """Start ``hexarena`` (or a bench bot) as a process running the code under ``root`` (another checkout for an
+    A/B run: ``bench/ab_throughput.py``; the bench scripts themselves are always this checkout's)."""
+    env = dict(os.environ, PYTHONPATH=str(root / "src"))
     if args[0] == "instant":  # bench/instant_bot.py: ("instant", port, ws[, think seconds])
         argv = [str(ROOT / "bench" / "instant_bot.py"), *args[1:]]
     elif args[0] == "script":  # a bot script of another benchmark: ("script", path, args...)
@@ -75,7 +77,7 @@ def process(*args: str) -> Iterator[subprocess.Popen[bytes]]:
     proc = subprocess.Popen(
         [sys.executable, *argv],
         env=env,
-        cwd=ROOT,
+        cwd=root,
         stderr=None if os.environ.get("BENCH_VERBOSE") else subprocess.DEVNULL,
     )
     try:
