@@ -325,6 +325,67 @@ def _board_bytes(*stones: tuple[int, int, str]) -> bytes:
     return wire.encode(_board(*stones))
 
 
+def test_a_games_boards_share_one_dict_and_never_change_once_returned() -> None:
+    """An appended board is made by appending its new cells to the dict the last board shares (no copy of every
+    stone a request, no dict of every stone freed a request), and a board already returned (a request waiting in
+    the queue) reads the same after later boards are decoded; a cell given again gets a dict of its own."""
+    from hexarena.bots.sdk.session import BoardCache
+
+    cache = BoardCache()
+    stones = [(0, 0, "x"), (1, 0, "o"), (2, 0, "o")]
+    first = cache.cells_of(_board_bytes(*stones))
+    second = cache.cells_of(_board_bytes(*stones, (3, 0, "x"), (4, 0, "x")))
+    third = cache.cells_of(_board_bytes(*stones, (3, 0, "x"), (4, 0, "x"), (5, 0, "o"), (6, 0, "o")))
+    assert first is not None and second is not None and third is not None
+    assert first._shared is second._shared is third._shared  # one dict, grown in place
+    assert third.base is second and third.added == [(5, 0, Player.O), (6, 0, Player.O)]
+    assert len(first) == 3 and (3, 0) not in first and dict(first) == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}
+    assert len(second) == 5 and (5, 0) not in second and list(second)[-1] == (4, 0)
+    assert second == {**dict(first), (3, 0): Player.X, (4, 0): Player.X} and second != third
+    # a cell the board already holds, given again: a board of its own; the earlier ones are as they were
+    again = cache.cells_of(
+        _board_bytes(*stones, (3, 0, "x"), (4, 0, "x"), (5, 0, "o"), (6, 0, "o"), (0, 0, "o"), (7, 0, "o"))
+    )
+    assert again is not None and again.base is None and again._shared is not third._shared
+    assert again[(0, 0)] is Player.O and third[(0, 0)] is Player.X and len(again) == 8 and len(third) == 7
+    # a cell given twice within the new part: no extension, and still nothing earlier changes
+    twice = cache.cells_of(
+        _board_bytes(
+            *stones,
+            (3, 0, "x"),
+            (4, 0, "x"),
+            (5, 0, "o"),
+            (6, 0, "o"),
+            (0, 0, "o"),
+            (7, 0, "o"),
+            (8, 0, "x"),
+            (8, 0, "o"),
+        )
+    )
+    assert twice is not None and twice.base is None and twice[(8, 0)] is Player.O and len(twice) == 9
+    assert len(again) == 8 and (8, 0) not in again
+
+
+def test_a_rolled_back_request_restores_the_cells_a_disagreeing_board_replaced() -> None:
+    """``previous`` is applied to the session's cells in place; an interrupted request restores them exactly,
+    also when the request's board disagreed and replaced them."""
+    from hexarena.bots.sdk.session import BoardCache
+
+    s, cache = SessionState(), BoardCache()
+    s.begin_move_request(_req("o", [_mv("x", (0, 0))]), cache.cells_of(_board_bytes((0, 0, "x"))))
+    s.commit_own_move(Player.O, [Coord(q=1, r=0), Coord(q=2, r=0)])
+    held = dict(s.cells)
+    undo = s.begin_move_request(_req("o", [_mv("x", (3, 0), (1, 0))]))  # (1, 0) changes sides
+    assert s.cells[(1, 0)] is Player.X and s.cells[(3, 0)] is Player.X
+    s.rollback(undo)
+    assert s.cells == held and list(s.cells) == list(held)
+    odd = cache.cells_of(_board_bytes((0, 0, "x"), (9, 9, "o")))
+    undo = s.begin_move_request(_req("o", [_mv("x", (3, 0), (4, 0))]), odd)
+    assert s.cells == {(0, 0): Player.X, (9, 9): Player.O}  # the board wins
+    s.rollback(undo)
+    assert s.cells == held and list(s.cells) == list(held)
+
+
 def test_cell_models_are_rebuilt_after_any_cell_is_changed() -> None:
     s = SessionState()
     s.begin_move_request(_req("o", [_mv("x", (0, 0))], _board((0, 0, "x"))))

@@ -20,7 +20,8 @@ async def _fallback(cells: Cells, side: Player, match: Match, hard: float | None
     """The heuristic engine move, or the cheapest legal move if even that would miss ``hard``."""
     budget = None if hard is None else max(0.01, 0.5 * (hard - time.monotonic()))
     try:
-        pieces = await asyncio.wait_for(asyncio.to_thread(fallback_move, cells, side, match), budget)
+        # a copy: on a timeout the thread runs on while the session goes on changing its cells in place
+        pieces = await asyncio.wait_for(asyncio.to_thread(fallback_move, dict(cells), side, match), budget)
     except TimeoutError:
         pieces = quick_move(cells, match)
     return MoveResult(pieces)

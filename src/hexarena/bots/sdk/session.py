@@ -16,7 +16,9 @@ It answers one question per packet: what is the board now? Rules it follows (bws
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeVar
 
 import msgspec
@@ -52,8 +54,15 @@ def cells_from_wire(cells: Iterable[wire.Cell]) -> Cells:
     return {(c.q, c.r): side[c.p] for c in cells}
 
 
-class BoardCells(dict[tuple[int, int], Player]):
-    """The cells of a decoded board (a plain ``Cells`` dict to everyone else), with how it was built.
+class BoardCells(Mapping[tuple[int, int], Player]):
+    """The cells of a decoded board, with how it was built; read as a mapping like any ``Cells``.
+
+    Why not a dict of its own: successive boards of a game share one dict that ``BoardCache`` grows in place, and
+    a board is its first ``len`` cells (a dict keeps insertion order, and an extension only ever appends new
+    cells), so a request's board costs O(new cells) to make and nothing to drop, where a dict a board cost a copy
+    of every stone to build and a walk of every stone to free (two of the three O(stones) steps of a bot server's
+    move; ``bench/ab_throughput.py``). Reading its cells builds a plain dict of them, once (the session only
+    does that when a board disagrees with what it holds).
 
     ``base`` is the previous board this one extends (the very object ``BoardCache`` returned for it) and
     ``added`` the cells appended to it, ``(q, r, side)`` in order, every one of them new; both None when the board
@@ -61,12 +70,43 @@ class BoardCells(dict[tuple[int, int], Player]):
     already holds, instead of comparing every stone (see ``SessionState.begin_move_request``).
     """
 
-    __slots__ = ("added", "base")
+    __slots__ = ("_length", "_plain", "_shared", "added", "base")
 
-    def __init__(self, cells: Cells, base: Cells | None = None, added: list[Stone] | None = None) -> None:
-        super().__init__(cells)
+    def __init__(self, shared: Cells, base: BoardCells | None = None, added: list[Stone] | None = None) -> None:
+        self._shared = shared  # this board's cells are its first ``_length``; later ones belong to later boards
+        self._length = len(shared)
+        self._plain: Cells | None = None
         self.base = base
         self.added = added
+
+    def cells(self) -> Cells:
+        """This board's cells as a plain dict (built once, then kept: read only)."""
+        if self._plain is None:
+            shared = self._shared
+            self._plain = dict(shared) if len(shared) == self._length else dict(islice(shared.items(), self._length))
+        return self._plain
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.cells())
+
+    def __getitem__(self, key: tuple[int, int]) -> Player:
+        return self.cells()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.cells()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BoardCells):
+            other = other.cells()
+        return self.cells() == other
+
+    __hash__ = None  # type: ignore[assignment]  # (a mapping, like a dict)
+
+    def __repr__(self) -> str:
+        return f"BoardCells({self.cells()!r})"
 
 
 class BoardCache:
@@ -76,10 +116,11 @@ class BoardCache:
     bot server's largest cost after the bot itself. Our game server (and any that appends) sends each board as
     the previous one's bytes plus the new cells. When the previous board was in canonical form (exactly what
     msgspec encodes for it: ``{"cells":[...]}``, checked once by re-encoding) and the new one is
-    ``<previous without "]}">,<more>]}``, only ``[<more>]`` is decoded; if that is a valid list of cells, the
-    new board is exactly the old cells followed by those, so nothing is assumed. Anything else is decoded in
-    full. Returns a new dict each call (requests may wait in a queue while the next one is decoded) that callers
-    must not change: the next board is built from it.
+    ``<previous without "]}">,<more>]}``, only ``[<more>]`` is decoded; if that is a valid list of cells, none of
+    them already on the board, the new board is exactly the old cells followed by those, so nothing is assumed,
+    and it is made by appending them to the dict the old board shares (see ``BoardCells``). Anything else is
+    decoded in full, into a dict of its own. Returns a new ``BoardCells`` each call (requests may wait in a
+    queue while the next one is decoded: a board never changes once returned).
     """
 
     def __init__(self) -> None:
@@ -101,12 +142,21 @@ class BoardCache:
             else:
                 side = PLAYER_OF_SIDE
                 stones = [(c.q, c.r, side[c.p]) for c in added]
-                self._cells.base = None  # keep one link, not the chain of every board of the game
-                cells = BoardCells(self._cells, self._cells, stones)
-                for q, r, p in stones:
-                    cells[(q, r)] = p
-                if len(cells) != len(self._cells) + len(stones):  # a cell given twice: not a plain extension
-                    cells.base = cells.added = None
+                last = self._cells
+                last.base = None  # keep one link, not the chain of every board of the game
+                shared = last._shared
+                if len(shared) == len(last) and all((q, r) not in shared for q, r, _ in stones):
+                    for q, r, p in stones:  # appended: the boards before this one see none of them
+                        shared[(q, r)] = p
+                    if len(shared) == len(last) + len(stones):
+                        cells = BoardCells(shared, last, stones)
+                    else:  # a cell given twice in the new part: not a plain extension (earlier boards are intact)
+                        cells = BoardCells(shared)
+                else:  # a cell given again (not a plain extension): a dict of its own
+                    own = dict(last.cells())
+                    for q, r, p in stones:
+                        own[(q, r)] = p
+                    cells = BoardCells(own)
         if cells is None:
             try:
                 board = wire.decode_board(raw)
@@ -119,6 +169,15 @@ class BoardCache:
                 return cells
         self._raw, self._cells = raw, cells
         return cells
+
+
+@dataclass(slots=True)
+class Undo:
+    """What ``SessionState.rollback`` needs to restore the board from before a request: the dict the session
+    held then, and the cells the request changed in it, with what each held (None: empty)."""
+
+    cells: Cells
+    changes: list[tuple[tuple[int, int], Player | None]]
 
 
 class SessionState:
@@ -142,7 +201,7 @@ class SessionState:
         #: The last board a request carried that ``cells`` was set to (a ``BoardCells`` of the session's
         #: ``BoardCache``), and the stones appended to ``cells`` since, in order: a next board that extends it by
         #: exactly these stones is ``cells`` itself, confirmed without comparing every stone. None: unknown.
-        self._truth: Cells | None = None
+        self._truth: Mapping[tuple[int, int], Player] | None = None
         self._since: list[Stone] = []
 
     # ----- packets -----
@@ -167,25 +226,31 @@ class SessionState:
                 setattr(self.match, attr, value)
         return depth, extras
 
-    def begin_move_request(self, packet: wire.MoveRequestPacket, board: Cells | None = None) -> Cells:
-        """Bring the board up to date for ``packet``; returns the previous board for ``rollback``.
+    def begin_move_request(
+        self, packet: wire.MoveRequestPacket, board: Mapping[tuple[int, int], Player] | None = None
+    ) -> Undo:
+        """Bring the board up to date for ``packet``; returns what ``rollback`` needs to undo that.
 
         ``board`` is ``packet``'s board already decoded (by a ``BoardCache``), if the caller did that. A board
         that extends the last one by exactly the stones this session added since (its own answer, the moves of
-        ``previous``) is what the session already holds: that is checked on the new stones only, so a request
-        costs O(new stones) apart from one copy of the cells, however full the board.
+        ``previous``) is what the session already holds: that is checked on the new stones only, and the moves of
+        ``previous`` are applied in place (the undo remembers what they replaced), so a request costs O(new
+        stones) however full the board. A board that disagrees replaces the session's cells with a copy of it.
         """
-        before = self.cells
+        cells = self.cells
         self.requests_seen += 1
-        cells = dict(before)
+        undo = Undo(cells, [])
+        changes = undo.changes
         added: list[Stone] = []
         for move in packet.previous:
             side = PLAYER_OF_SIDE[move.side]
             for piece in move.pieces:
                 key = (piece.q, piece.r)
-                if cells.get(key) is not side:
-                    if key in cells:  # a stone changed sides: not something the board or the models can follow
+                old = cells.get(key)
+                if old is not side:
+                    if old is not None:  # a stone changed sides: not something the board or the models can follow
                         self._board = self._objs = self._truth = None
+                    changes.append((key, old))
                     cells[key] = side
                     added.append((piece.q, piece.r, side))
         if self._truth is not None:  # (without a board to match them against, nothing to remember)
@@ -194,16 +259,23 @@ class SessionState:
             truth = board if board is not None else cells_from_wire(packet.board.cells)  # type: ignore[union-attr]
             base = getattr(truth, "base", None)
             if base is None or base is not self._truth or truth.added != self._since:  # type: ignore[attr-defined]
-                if truth != cells or list(truth) != list(cells):  # disagrees with previous + what we knew: it wins
+                plain = truth.cells() if isinstance(truth, BoardCells) else truth
+                if plain != cells or list(plain) != list(cells):  # disagrees with previous + what we knew: it wins
                     self._board = self._objs = None
-                cells = dict(truth)  # ours: commit_own_move changes it, the cache builds the next board from truth
+                self.cells = dict(plain)  # ours: commit_own_move changes it; the cache's boards never change
             self._truth, self._since = truth, []
-        self.cells = cells
         self._follow(added)
-        return before
+        return undo
 
-    def rollback(self, before: Cells) -> None:
-        self.cells = before
+    def rollback(self, undo: Undo) -> None:
+        """Restore the board from before the request ``undo`` came from (nothing was committed since)."""
+        cells = undo.cells
+        for key, old in reversed(undo.changes):
+            if old is None:
+                del cells[key]
+            else:
+                cells[key] = old
+        self.cells = cells
         self._board = self._objs = self._truth = None
 
     def _follow(self, stones: Iterable[tuple[int, int, Player]]) -> None:
