@@ -14,7 +14,7 @@ import httpx
 import pytest
 from sdk_wire_helpers import cells, move, recv, running, send
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from fakes.lookups import count_loop_lookups
 from hexarena.bots.sdk import (
@@ -305,6 +305,38 @@ async def test_hivemaker_paths(path: str) -> None:
         await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
         await send(ws, type="move_request", side="o", previous=[], board={"cells": cells((0, 0, "x"))})
         assert len(_pieces(await recv(ws))) == 2
+
+
+async def test_a_socket_on_another_path_is_refused_and_one_on_a_bws_path_is_served(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bws paths go straight to a session, with no Starlette ``WebSocket`` a message (its checks and wrappers
+    were ~5 % of an instant bot server's CPU); any other WebSocket path is refused before the handshake, and so
+    is the bws path of a bot that declares no bws."""
+    from starlette.websockets import WebSocket
+
+    for name in ("send", "receive", "accept"):
+        monkeypatch.setattr(WebSocket, name, lambda *a, **k: pytest.fail("a bws message went through Starlette"))
+
+    class StatelessOnly(CenterBot):
+        @classmethod
+        def capabilities(cls) -> Capabilities:
+            caps = super().capabilities()
+            caps.basic_websocket = None
+            return caps
+
+    async with running(make_app(CenterBot)) as host:
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(f"ws://{host}/bws/v1-alpha/elsewhere"):
+                pass
+        assert refused.value.response.status_code == 403
+        async with connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+            await send(ws, type="move_request", side="o", previous=[])
+            assert len(_pieces(await recv(ws))) == 2
+    async with running(make_app(StatelessOnly)) as host:
+        with pytest.raises(InvalidStatus):
+            async with connect(f"ws://{host}/bws/v1-alpha/game"):
+                pass
 
 
 async def test_custom_api_roots_are_respected() -> None:
