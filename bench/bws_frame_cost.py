@@ -1,10 +1,13 @@
-"""CPU to take in one bot reply frame on the game server: websockets' parser against the bws adapter's own reading.
+"""CPU to take in one bws frame, on both ends: websockets' parser against reading whole text frames directly.
 
-A bws bot answers each move request with one small TEXT frame. ``_ReplyConnection.data_received``
-(``hexarena.players.bws``) reads such whole frames itself and hands the payload to the adapter; anything else
-goes to websockets' generator-based parser, as every frame did before. This feeds the same reply frame, as one
-read from the socket, to a connection of each kind (one process, no socket, a transport that drops writes) and
-prints the CPU a frame side by side, in alternating rounds.
+A move is one frame each way. The game server takes in the bot's reply (a small unmasked TEXT frame):
+``_ReplyConnection.data_received`` (``hexarena.players.bws``) reads such whole frames itself and hands the
+payload to the adapter. The SDK's bot server takes in the move request (a masked TEXT frame carrying the board):
+``TextFrameProtocol`` (``hexarena.bots.sdk.ws_protocol``) reads it itself and queues it for the app as uvicorn's
+``websockets-sansio`` protocol does. Anything else goes to websockets' generator-based parser on both ends, as
+every frame did before. This feeds the same frame, as one read from the socket, to a connection of each kind
+(one process, no socket, a transport that drops writes) and prints the CPU a frame side by side, in alternating
+rounds.
 
     PYTHONPATH=src .venv/bin/python bench/bws_frame_cost.py [--frames 100000] [--rounds 3]
 """
@@ -13,20 +16,39 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import os
 import statistics
 import time
 from typing import Any
 
+import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.asyncio.client import ClientConnection
 from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
+from hexarena.bots.sdk.ws_protocol import TextFrameProtocol
 from hexarena.players.bws import FRAME_LIMIT, _ReplyConnection
+from hexarena.wire.htttx import MAX_SERVER_PACKET_BYTES
 from machine_speed import reference_us
 
 REPLY = b'{"type":"move_response","move":{"pieces":[{"q":12,"r":-3},{"q":13,"r":-3}]}}'
 FRAME = bytes([0x81, len(REPLY)]) + REPLY  # FIN + TEXT, unmasked (a server's frame), 7-bit length
+#: a move request at 200 stones, as the game server writes it: masked (a client's frame), 16-bit length
+REQUEST = (
+    b'{"type":"move_request","side":"o","previous":[{"side":"x","pieces":[{"q":1,"r":2},{"q":3,"r":4}]}],'
+    b'"board":{"cells":[' + b",".join(b'{"q":%d,"r":%d,"p":"x"}' % (i, -i) for i in range(200)) + b"]}}"
+)
+_KEY = os.urandom(4)
+REQUEST_FRAME = (
+    bytes([0x81, 0x80 | 126])
+    + len(REQUEST).to_bytes(2, "big")
+    + _KEY
+    + bytes(b ^ _KEY[i % 4] for i, b in enumerate(REQUEST))
+)
 
 
 class _Sink(asyncio.Transport):
@@ -45,6 +67,15 @@ class _Sink(asyncio.Transport):
         return 0
 
     def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def close(self) -> None:
         pass
 
 
@@ -67,19 +98,60 @@ async def per_frame(cls: type[_ReplyConnection], frames: int) -> float:
     return spent / frames * 1e6
 
 
+async def per_request(cls: type[WebSocketsSansIOProtocol], frames: int) -> float:
+    """A bot server's protocol after its handshake, fed the move request ``frames`` times (each message taken
+    off its queue, as the app would)."""
+    accepted, stop = asyncio.Event(), asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        accepted.set()
+        await stop.wait()
+
+    config = uvicorn.Config(app, ws=cls, log_level="warning", ws_max_size=MAX_SERVER_PACKET_BYTES)
+    config.load()
+    protocol = cls(config, ServerState(), {})
+    protocol.connection_made(_Sink())
+    key = base64.b64encode(os.urandom(16))
+    protocol.data_received(
+        b"GET /bws/v1-alpha/game HTTP/1.1\r\nHost: bot\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    await accepted.wait()
+    queue = protocol.queue
+    begun = time.process_time()
+    for _ in range(frames):
+        protocol.data_received(REQUEST_FRAME)
+        message = queue.get_nowait()
+    spent = time.process_time() - begun
+    assert message["text"] == REQUEST.decode()
+    stop.set()
+    await asyncio.sleep(0)
+    return spent / frames * 1e6
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=100_000, help="frames a round")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of each, alternating")
     args = ap.parse_args()
-    figures: dict[str, list[float]] = {"websockets' parser": [], "adapter's reading": []}
+    game: dict[str, list[float]] = {"websockets' parser": [], "adapter's reading": []}
+    bot: dict[str, list[float]] = {"websockets-sansio": [], "TextFrameProtocol": []}
     for i in range(args.rounds):
         order = [("websockets' parser", _WebsocketsParsed), ("adapter's reading", _ReplyConnection)]
         for label, cls in order if i % 2 == 0 else order[::-1]:
-            figures[label].append(asyncio.run(per_frame(cls, args.frames)))
-    print(f"CPU to take in one {len(FRAME)}-byte reply frame, median of {args.rounds} rounds of {args.frames:,}:")
-    for label, values in figures.items():
-        print(f"  {label:>20}: {statistics.median(values):6.2f} us  ({min(values):.2f}-{max(values):.2f})")
+            game[label].append(asyncio.run(per_frame(cls, args.frames)))
+        sides = [("websockets-sansio", WebSocketsSansIOProtocol), ("TextFrameProtocol", TextFrameProtocol)]
+        for label, proto in sides if i % 2 == 0 else sides[::-1]:
+            bot[label].append(asyncio.run(per_request(proto, args.frames // 2)))
+    for title, figures in (
+        (f"game server: one {len(FRAME)}-byte reply frame", game),
+        (f"SDK bot server: one {len(REQUEST_FRAME):,}-byte move request frame (200 stones)", bot),
+    ):
+        print(f"{title}, CPU a frame, median of {args.rounds} rounds:")
+        for label, values in figures.items():
+            print(f"  {label:>20}: {statistics.median(values):6.2f} us  ({min(values):.2f}-{max(values):.2f})")
     print(f"machine reference: {reference_us():.0f} us a unit (bench/machine_speed.py)")
 
 

@@ -11,11 +11,16 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.client import ClientConnection
 
+from hexarena.bots.sdk.ws_protocol import ws_protocol
+
 
 @contextlib.asynccontextmanager
-async def running(app: Any) -> AsyncIterator[str]:
-    """Yield ``host:port`` of ``app`` served by uvicorn on a free port; stop it afterwards."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws="websockets-sansio")
+async def running(app: Any, **settings: Any) -> AsyncIterator[str]:
+    """Yield ``host:port`` of ``app`` served by uvicorn on a free port, with the WebSocket protocol the SDK's
+    ``serve`` picks (``settings``: more of uvicorn's); stop it afterwards."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", ws=ws_protocol("auto"), **settings
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(500):

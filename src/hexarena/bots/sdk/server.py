@@ -42,6 +42,7 @@ from hexarena.bots.sdk.moves import considerations_of, to_option
 from hexarena.bots.sdk.play import answer_move
 from hexarena.bots.sdk.runner import BotRunner, soft_deadline
 from hexarena.bots.sdk.session import cells_from_wire
+from hexarena.bots.sdk.ws_protocol import ws_protocol
 from hexarena.core.errors import ProtocolViolation
 from hexarena.wire import htttx as wire
 from hexarena.wire.http import read_limited_body
@@ -208,7 +209,8 @@ async def serve(
     """Serve the bot until cancelled (uvicorn in the current event loop; ``run`` picks uvloop for it).
 
     httptools parses HTTP when installed (uvicorn[standard] brings it); ``ws`` is uvicorn's WebSocket
-    implementation ("auto" = websockets' sans-I/O protocol, the fastest of uvicorn's on our packets).
+    implementation ("auto" = websockets' sans-I/O protocol, the fastest of uvicorn's on our packets, reading
+    whole text frames itself: ``hexarena.bots.sdk.ws_protocol``).
     ``tune_gc`` freezes what is loaded and makes the cyclic garbage collector run less often
     (``hexarena.core.gc_tuning``: at 1,000 stones the defaults spent more CPU a move than the rest of the SDK);
     False leaves the process's collector as it is.
@@ -220,7 +222,7 @@ async def serve(
         log_level=log_level,
         lifespan="on",
         http="httptools" if _have("httptools") else "auto",
-        ws=ws,
+        ws=ws_protocol(ws),
         ws_max_size=wire.MAX_SERVER_PACKET_BYTES,  # the largest packet a game server legitimately sends
         ws_per_message_deflate=False,  # packets are small and CPU is the limit: compression costs more than it saves
         access_log=False,
