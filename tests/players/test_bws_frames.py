@@ -16,26 +16,15 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame
 
+from fakes.ws_frames import raw_frame
 from hexarena.players.bws import _ReplyConnection
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
 def frame(payload: bytes, opcode: int = 0x1, fin: bool = True, mask: bytes | None = None) -> bytes:
-    """A frame as a server writes it (unmasked unless ``mask``), in the shortest length form."""
-    first = (0x80 if fin else 0) | opcode
-    n = len(payload)
-    bit = 0x80 if mask else 0
-    if n < 126:
-        head = struct.pack("!BB", first, bit | n)
-    elif n < 65536:
-        head = struct.pack("!BBH", first, bit | 126, n)
-    else:
-        head = struct.pack("!BBQ", first, bit | 127, n)
-    if mask:
-        payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        return head + mask + payload
-    return head + payload
+    """A frame as a server writes it (unmasked unless ``mask``)."""
+    return raw_frame(payload, opcode, fin, mask)
 
 
 @asynccontextmanager

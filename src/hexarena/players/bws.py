@@ -44,6 +44,7 @@ from hexarena.players.htttx_common import (
     wire_move,
 )
 from hexarena.wire import htttx as w
+from hexarena.wire.ws_frames import parser_between_frames, whole_text_frame
 
 log = logging.getLogger(__name__)
 
@@ -136,42 +137,23 @@ class _ReplyConnection(ClientConnection):
 
         Why: websockets parses every frame with a generator that reads the header and the payload a few bytes at a
         time (~5 % of the game server's CPU a move, a reply frame a move). A reply is one frame from the bot's
-        server: FIN and TEXT (0x81), unmasked, a 7-, 16- or 64-bit length (RFC 6455 5.2). Such a frame is read
-        here only while websockets' parser sits between frames with nothing buffered, in the middle of no
-        fragmented message, with no extension and within ``max_size``: reading it changes nothing the parser
-        keeps (a whole data frame leaves its state as it was). Anything else (a control frame, a fragment, a
+        server, unmasked (``hexarena.wire.ws_frames`` finds it). Such a frame is read here only while websockets'
+        parser sits between frames with nothing buffered, in the middle of no fragmented message, with no
+        extension and within ``max_size``: reading it changes nothing the parser keeps (a whole data frame leaves
+        its state as it was). Anything else (a control frame, a fragment, a
         masked or oversized frame, a frame cut by TCP, bytes after one) goes to the parser in order, which
         answers it (pong, close, 1002, 1009) exactly as before.
         """
         on_text = self.on_text
         protocol = self.protocol
-        if (
-            on_text is None
-            or protocol.state is not State.OPEN
-            or protocol.current_size is not None
-            or protocol.max_fragment_size is not None
-            or protocol.reader.buffer
-            or protocol.extensions
-            or protocol.debug
-        ):
+        if on_text is None or not parser_between_frames(protocol):
             super().data_received(data)
             return
-        limit = protocol.max_message_size
-        at, end = 0, len(data)
-        while end - at >= 2 and data[at] == 0x81:
-            length, head = data[at + 1], 2  # (a masked frame's second byte is >= 128: taken by the parser)
-            if length == 126 and end - at >= 4:
-                length, head = (data[at + 2] << 8) | data[at + 3], 4
-            elif length == 127 and end - at >= 10:
-                length, head = int.from_bytes(data[at + 2 : at + 10], "big"), 10
-            elif length > 125:
-                break
-            stop = at + head + length
-            if stop > end or (limit is not None and length > limit):
-                break
-            on_text(data[at + head : stop])
-            at = stop
-        if at < end:
+        limit, at = protocol.max_message_size, 0
+        while (frame := whole_text_frame(data, at, False, limit)) is not None:
+            start, at = frame
+            on_text(data[start:at])
+        if at < len(data):
             super().data_received(data[at:] if at else data)
 
     def process_event(self, event: Event) -> None:

@@ -16,24 +16,13 @@ import pytest
 from sdk_wire_helpers import running
 from websockets.frames import Frame
 
+from fakes.ws_frames import raw_frame
 from hexarena.bots.sdk.ws_protocol import TextFrameProtocol, ws_protocol
 
 
 def client_frame(payload: bytes, opcode: int = 0x1, fin: bool = True, masked: bool = True) -> bytes:
     """A frame as a client writes it: masked with a random key (unless ``masked`` is False)."""
-    first = (0x80 if fin else 0) | opcode
-    bit = 0x80 if masked else 0
-    n = len(payload)
-    if n < 126:
-        head = struct.pack("!BB", first, bit | n)
-    elif n < 65536:
-        head = struct.pack("!BBH", first, bit | 126, n)
-    else:
-        head = struct.pack("!BBQ", first, bit | 127, n)
-    if not masked:
-        return head + payload
-    key = os.urandom(4)
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return raw_frame(payload, opcode, fin, os.urandom(4) if masked else None)
 
 
 async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
