@@ -494,29 +494,6 @@ async def test_no_event_loop_lookup_a_move(store: Store, monkeypatch: pytest.Mon
     assert counts[0] == counts[1], counts
 
 
-def test_a_client_text_frame_is_the_frame_websockets_would_send(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The hot path builds its frames itself (no OS call for every masking key): byte for byte what websockets'
-    # serializer gives with the same key, in each of the three length forms, and read back whole by a server.
-    import secrets
-
-    from websockets.frames import Frame, Opcode
-    from websockets.protocol import State
-    from websockets.server import ServerProtocol
-
-    from hexarena.players.bws import client_text_frame
-
-    key = b"\x01\x82\x43\xf4"
-    monkeypatch.setattr(secrets, "token_bytes", lambda n: key)
-    for size in (0, 125, 126, 65535, 65536, 70000):
-        data = bytes(i % 251 for i in range(size))
-        frame = client_text_frame(data, key)
-        assert frame == Frame(Opcode.TEXT, data).serialize(mask=True), size
-        server = ServerProtocol(state=State.OPEN, max_size=None)
-        server.receive_data(frame)
-        (event,) = server.events_received()
-        assert event.opcode is Opcode.TEXT and event.fin and bytes(event.data) == data, size
-
-
 async def test_masking_keys_come_from_the_os_in_blocks(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     # websockets asks the OS for four random bytes for every frame a client sends (a getrandom syscall, two a
     # move). Requests now take their keys from a block drawn at once: a game of 12 moves asks websockets' key

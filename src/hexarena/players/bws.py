@@ -12,7 +12,6 @@ import contextlib
 import functools
 import logging
 import os
-import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
-from websockets.speedups import apply_mask
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
@@ -44,7 +42,7 @@ from hexarena.players.htttx_common import (
     wire_move,
 )
 from hexarena.wire import htttx as w
-from hexarena.wire.ws_frames import parser_between_frames, whole_text_frame
+from hexarena.wire.ws_frames import parser_between_frames, text_frame, whole_text_frame
 
 log = logging.getLogger(__name__)
 
@@ -86,19 +84,6 @@ class _MaskKeys:
 _MASK_KEYS = _MaskKeys()
 
 
-def client_text_frame(data: bytes, key: bytes) -> bytes:
-    """One whole TEXT frame as a client sends it (FIN, no extension, masked with ``key``): RFC 6455 5.2, the bytes
-    websockets' ``Frame(TEXT, data).serialize(mask=True)`` gives for the same key."""
-    length = len(data)
-    if length < 126:
-        head = struct.pack("!BB", 0x81, 0x80 | length)
-    elif length < 65536:
-        head = struct.pack("!BBH", 0x81, 0x80 | 126, length)
-    else:
-        head = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
-    return b"".join((head, key, apply_mask(data, key)))
-
-
 class _ReplyConnection(ClientConnection):
     """A client connection that hands each whole text message to ``on_text`` as it is parsed.
 
@@ -117,7 +102,7 @@ class _ReplyConnection(ClientConnection):
         websockets' ``send`` wraps every message in an async context manager (~3 us of CPU a message, most of
         the send); what it guards against is checked here first, and anything else (closing, paused for flow
         control, a fragmented send under way) takes ``send`` itself, with its waiting and its errors. The frame
-        is built here too (:func:`client_text_frame`, a key from :data:`_MASK_KEYS`) when websockets would add
+        is built here too (``hexarena.wire.ws_frames.text_frame``, a key from :data:`_MASK_KEYS`) when websockets would add
         nothing to it (no extension, no debug log): its own serializer asks the OS for every key. It is queued
         behind whatever the protocol has to send, as ``send_frame`` queues it."""
         protocol = self.protocol
@@ -126,7 +111,7 @@ class _ReplyConnection(ClientConnection):
             if protocol.extensions or protocol.debug:
                 protocol.send_text(data)
             else:
-                protocol.writes.append(client_text_frame(data, _MASK_KEYS.take()))
+                protocol.writes.append(text_frame(data, _MASK_KEYS.take()))
             self.send_data()
             return
         await self.send(data, text=True)
