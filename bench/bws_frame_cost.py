@@ -98,9 +98,9 @@ async def per_frame(cls: type[_ReplyConnection], frames: int) -> float:
     return spent / frames * 1e6
 
 
-async def per_request(cls: type[WebSocketsSansIOProtocol], frames: int) -> float:
+async def per_request(cls: type[WebSocketsSansIOProtocol], frames: int) -> tuple[float, float]:
     """A bot server's protocol after its handshake, fed the move request ``frames`` times (each message taken
-    off its queue, as the app would)."""
+    off its queue, as the app would), then sending the reply ``frames`` times: CPU a frame of each."""
     accepted, stop = asyncio.Event(), asyncio.Event()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -126,9 +126,14 @@ async def per_request(cls: type[WebSocketsSansIOProtocol], frames: int) -> float
         message = queue.get_nowait()
     spent = time.process_time() - begun
     assert message["text"] == REQUEST.decode()
+    reply = {"type": "websocket.send", "text": REPLY.decode()}
+    begun = time.process_time()
+    for _ in range(frames):
+        await protocol.send(reply)  # type: ignore[arg-type]
+    sent = time.process_time() - begun
     stop.set()
     await asyncio.sleep(0)
-    return spent / frames * 1e6
+    return spent / frames * 1e6, sent / frames * 1e6
 
 
 def main() -> None:
@@ -138,16 +143,20 @@ def main() -> None:
     args = ap.parse_args()
     game: dict[str, list[float]] = {"websockets' parser": [], "adapter's reading": []}
     bot: dict[str, list[float]] = {"websockets-sansio": [], "TextFrameProtocol": []}
+    bot_send: dict[str, list[float]] = {"websockets-sansio": [], "TextFrameProtocol": []}
     for i in range(args.rounds):
         order = [("websockets' parser", _WebsocketsParsed), ("adapter's reading", _ReplyConnection)]
         for label, cls in order if i % 2 == 0 else order[::-1]:
             game[label].append(asyncio.run(per_frame(cls, args.frames)))
         sides = [("websockets-sansio", WebSocketsSansIOProtocol), ("TextFrameProtocol", TextFrameProtocol)]
         for label, proto in sides if i % 2 == 0 else sides[::-1]:
-            bot[label].append(asyncio.run(per_request(proto, args.frames // 2)))
+            received, sent = asyncio.run(per_request(proto, args.frames // 2))
+            bot[label].append(received)
+            bot_send[label].append(sent)
     for title, figures in (
         (f"game server: one {len(FRAME)}-byte reply frame", game),
         (f"SDK bot server: one {len(REQUEST_FRAME):,}-byte move request frame (200 stones)", bot),
+        (f"SDK bot server: sending one {len(REPLY)}-byte reply", bot_send),
     ):
         print(f"{title}, CPU a frame, median of {args.rounds} rounds:")
         for label, values in figures.items():

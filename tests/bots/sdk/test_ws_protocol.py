@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sdk_wire_helpers import running
 from websockets.frames import Frame
+from websockets.server import ServerProtocol
 
 from fakes.ws_frames import raw_frame
 from hexarena.bots.sdk.ws_protocol import TextFrameProtocol, ws_protocol
@@ -77,7 +78,7 @@ def test_auto_is_the_text_frame_protocol() -> None:
     assert ws_protocol("auto") is TextFrameProtocol and ws_protocol("wsproto") == "wsproto"
 
 
-async def test_whole_text_frames_skip_websockets_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_whole_text_frames_skip_websockets_parser_and_serializer(monkeypatch: pytest.MonkeyPatch) -> None:
     parsed: list[int] = []
     real = Frame.parse
 
@@ -86,6 +87,7 @@ async def test_whole_text_frames_skip_websockets_parser(monkeypatch: pytest.Monk
         return real(*args, **kwargs)
 
     monkeypatch.setattr(Frame, "parse", staticmethod(counting))
+    monkeypatch.setattr(ServerProtocol, "send_text", lambda *a: pytest.fail("a reply went through websockets"))
     async with running(echo) as host:
         got = await exchange(host, [client_frame(b"one") + client_frame(b"m" * 300), client_frame(b"L" * 5000)], 3)
     assert texts(got) == [b"echo:one", b"echo:" + b"m" * 300, b"echo:" + b"L" * 5000]

@@ -8,7 +8,8 @@ client's frames must be, RFC 6455 5.3, within ``max_size``: ``hexarena.wire.ws_f
 websockets' parser sits between frames with nothing buffered, no fragmented message under way and no extension: a whole data
 frame leaves the parser's state as it was, so nothing it keeps goes stale. The payload is unmasked by websockets'
 C ``apply_mask`` and given to uvicorn's own ``send_receive_event_to_app``, which decodes it (1007 on bad UTF-8)
-and queues it for the app, with its flow control. Anything else (a control frame, a fragment, an unmasked,
+and queues it for the app, with its flow control; a text message the app sends is framed and written
+directly too, when the socket is open with nothing else pending. Anything else (a control frame, a fragment, an unmasked,
 oversized or reserved-bit frame, a frame cut by TCP, the bytes after one) goes to the parser in order and gets
 uvicorn's answer, as before.
 
@@ -21,22 +22,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
-from hexarena.wire.ws_frames import parser_between_frames, whole_text_frame
+from websockets.protocol import State
+from websockets.speedups import apply_mask
+
+from hexarena.wire.ws_frames import parser_between_frames, text_frame, whole_text_frame
 
 log = logging.getLogger("hexarena.bots.sdk")
 
 try:
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    from websockets.speedups import apply_mask
-except ImportError:  # pragma: no cover - an older uvicorn, or websockets without its C speedups
+except ImportError:  # pragma: no cover - an older uvicorn, without the sans-I/O protocol
     WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 
 if WebSocketsSansIOProtocol is not None:
 
     class TextFrameProtocol(WebSocketsSansIOProtocol):
-        """uvicorn's sans-I/O WebSocket protocol; whole client text frames skip websockets' parser (see module)."""
+        """uvicorn's sans-I/O WebSocket protocol; whole text frames skip websockets' parser and serializer (see
+        the module)."""
 
         def data_received(self, data: bytes) -> None:
             conn = self.conn
@@ -51,6 +56,30 @@ if WebSocketsSansIOProtocol is not None:
                 self.send_receive_event_to_app()
             if at < len(data):
                 super().data_received(data[at:] if at else data)
+
+        async def send(self, message: Any) -> None:
+            """A text message on an open socket with nothing else pending is framed (``text_frame``) and written
+            here: websockets' ``send_text`` made a ``Frame``, serialized it through the extensions' hooks and
+            queued it to be joined and written (~3 us a reply). Anything else takes uvicorn's ``send``."""
+            conn = self.conn
+            if (
+                message["type"] == "websocket.send"
+                and self.handshake_complete
+                and not self.close_sent
+                and self.initial_response is None
+                and not self.disconnected
+                and self.writable.is_set()
+                and message.get("bytes") is None
+                and (text := message.get("text")) is not None
+                and conn.state is State.OPEN
+                and not conn.expect_continuation_frame
+                and not conn.writes
+                and not conn.extensions
+                and not conn.debug
+            ):
+                self.transport.write(text_frame(text.encode()))
+                return
+            await super().send(message)
 
 
 def ws_protocol(ws: str) -> str | type[asyncio.Protocol]:
