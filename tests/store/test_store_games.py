@@ -375,10 +375,10 @@ async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(
     steps: list[int] = []  # per call into the driver: the statement's steps (rows of an executemany, else one)
     run = sqlite_cursor._run
 
-    def counting(conn: Any, operation: str, parameters: Any, many: bool) -> Any:
+    def counting(conn: Any, operation: str, parameters: Any, many: bool, begin: str | None = None) -> Any:
         if operation.lstrip().upper().startswith("INSERT INTO MOVES"):
             steps.append(len(parameters) if many else 1)
-        return run(conn, operation, parameters, many)
+        return run(conn, operation, parameters, many, begin)
 
     monkeypatch.setattr(sqlite_cursor, "_run", counting)
     games = [new_id() for _ in range(3)]

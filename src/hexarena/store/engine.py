@@ -14,11 +14,12 @@ SQLite needs care to stay correct under many concurrent finishes:
   which also gives reads one consistent snapshot across several SELECTs.
 
 Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
-so every statement, BEGIN included, is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made
-three or four). The pool still rolls back every connection given back, also after a commit: that rollback is
-queued in the driver's thread behind whatever a cancelled transaction left there (a BEGIN, a SELECT), where a
-rollback decided on the loop from the connection's state at that moment was skipped while a BEGIN still waited,
-and the connection went back into the pool inside a transaction (``tests/store/test_store_schema.py``).
+so every statement is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made three or four), a
+transaction's BEGIN goes with its first statement, and the pool rolls back a connection given back only when
+something may be open: not after a COMMIT or ROLLBACK that returned. A rollback decided on the loop from the
+driver's state alone was wrong: it was skipped while a cancelled transaction's BEGIN still waited in the thread,
+and the connection went back into the pool inside a transaction (``tests/store/test_store_schema.py``); a
+connection is only taken for clean once the thread has answered its COMMIT or ROLLBACK.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from hexarena.store.errors import InvalidRecord
-from hexarena.store.sqlite_cursor import use_one_call_cursors
+from hexarena.store.sqlite_cursor import defer_begin, reset, use_one_call_cursors
 
 ENV_URL = "HEXARENA_DATABASE_URL"
 DEFAULT_SQLITE_PATH = Path("data") / "hexarena.sqlite3"
@@ -104,6 +105,8 @@ def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> Async
         # a SQLite connection is a thread of aiosqlite's and its file opened and set up (1-1.7 ms of CPU), where a
         # pool of 5 with overflow reopened the rest of every burst of reads. Same bound as before (15 for 10).
         kwargs.update(pool_size=max(2, pool_size // 2) + pool_size, max_overflow=0, pool_timeout=60)
+    if url.get_backend_name() == "sqlite":
+        kwargs["pool_reset_on_return"] = None  # sqlite_cursor.reset, registered below, is the one reset
     engine = create_async_engine(url, **kwargs)
     if url.get_backend_name() == "sqlite":
         _tune_sqlite(engine, memory=is_memory(url))
@@ -150,5 +153,8 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        write = conn.get_execution_options().get(WRITE_OPTION, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")  # one call, as every statement
+        begin = "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION, False) else "BEGIN"
+        if not defer_begin(conn.connection.dbapi_connection, begin):  # sent with the first statement, one call
+            conn.exec_driver_sql(begin)
+
+    event.listen(engine.sync_engine, "reset", reset)  # rolls back only what may be open (sqlite_cursor.reset)

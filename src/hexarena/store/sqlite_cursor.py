@@ -8,6 +8,15 @@ is one function run on the driver's thread: open a cursor, execute, fetch every 
 The closed cursor still answers ``description``, ``rowcount`` and ``lastrowid``, which is all SQLAlchemy reads
 after an execute, and nothing is left half-read when a caller is cancelled between two hops.
 
+A transaction's own hops are cut too. Its ``BEGIN`` is not a call of its own: :func:`defer_begin` keeps it, and
+it goes into the thread with the transaction's first statement, in the same call (a transaction that runs no
+statement sends nothing, and has nothing to commit). And the pool's rollback of a connection given back (SQLAlchemy
+rolls back every one, also just after a commit) is skipped when it can't matter: :func:`reset` rolls back
+unless the last call into the thread was a COMMIT or ROLLBACK that returned (so nothing is open, and nothing is
+still waiting in the thread: a cancelled transaction's BEGIN or SELECT leaves the connection not clean, and its
+rollback is queued behind them in the thread's order) and the driver reports no transaction open (someone who
+took the raw connection and began one). A read went from four calls to two, a write from six to four.
+
 Server-side (streaming) cursors are unchanged. :func:`use_one_call_cursors` installs it on a new connection.
 It calls aiosqlite's ``Connection._execute`` (run a function on its thread; what its own methods use, and what
 SQLAlchemy's adapter reaches into too): ``tests/store/test_store_schema.py`` counts the calls through it, so a
@@ -20,15 +29,42 @@ import collections
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
 from sqlalchemy.util import EMPTY_DICT
 
 
+class _Transaction:
+    """What the one-call adapter knows of one driver connection's transaction."""
+
+    __slots__ = ("begin", "clean")
+
+    def __init__(self) -> None:
+        #: a BEGIN not sent yet: it goes into the thread with the next statement, in the same call
+        self.begin: str | None = None
+        #: the last call into the thread was a COMMIT or ROLLBACK that returned: nothing open, nothing in flight
+        self.clean = False
+
+
+#: per aiosqlite connection (weakly: it goes when the pool closes it)
+_TRANSACTIONS: WeakKeyDictionary[Any, _Transaction] = WeakKeyDictionary()
+
+
+def _transaction(driver: Any) -> _Transaction:
+    state = _TRANSACTIONS.get(driver)
+    if state is None:
+        state = _TRANSACTIONS[driver] = _Transaction()
+    return state
+
+
 def _run(
-    conn: sqlite3.Connection, operation: str, parameters: Any, many: bool
+    conn: sqlite3.Connection, operation: str, parameters: Any, many: bool, begin: str | None = None
 ) -> tuple[sqlite3.Cursor, list[Any] | None]:
-    """On the driver's thread: one statement from cursor to close; (the closed cursor, its rows or None)."""
+    """On the driver's thread: the transaction's ``begin`` if it is still to be sent, then one statement from
+    cursor to close; (the closed cursor, its rows or None)."""
+    if begin is not None:
+        conn.execute(begin)
     cursor = conn.cursor()
     try:
         if many:
@@ -56,7 +92,9 @@ class OneCallCursor(AsyncAdapt_aiosqlite_cursor):
     async def _call(self, operation: str, parameters: Any, many: bool) -> None:
         async with self._adapt_connection._execute_mutex:
             driver = self._connection
-            cursor, rows = await driver._execute(_run, driver._conn, operation, parameters, many)
+            state = _transaction(driver)
+            begin, state.begin, state.clean = state.begin, None, False  # (queued below before any await)
+            cursor, rows = await driver._execute(_run, driver._conn, operation, parameters, many, begin)
             self._cursor = cursor
             self._rows = collections.deque(rows or ())
 
@@ -74,17 +112,60 @@ class OneCallCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneCallConnection(AsyncAdapt_aiosqlite_connection):
-    """SQLAlchemy's aiosqlite connection, handing out :class:`OneCallCursor` for client-side cursors."""
+    """SQLAlchemy's aiosqlite connection, handing out :class:`OneCallCursor` for client-side cursors, with a
+    transaction's BEGIN sent along with its first statement and its end remembered (see the module docstring)."""
 
     __slots__ = ()
     _cursor_cls = OneCallCursor
+
+    def commit(self) -> None:
+        self._end(super().commit)
+
+    def rollback(self) -> None:
+        self._end(super().rollback)
+
+    def _end(self, end: Any) -> None:
+        state = _transaction(self._connection)
+        if state.begin is not None:  # the transaction sent nothing: there is nothing to end
+            state.begin = None
+            return
+        state.clean = False
+        end()
+        state.clean = True
 
 
 def use_one_call_cursors(dbapi_connection: Any) -> None:
     """Make a new SQLAlchemy aiosqlite connection (the ``connect`` event's) hand out one-call cursors.
 
-    The class is swapped in place (the same slots, only ``_cursor_cls`` differs): the dialect builds its
-    connections itself and offers no hook for the cursor class.
+    The class is swapped in place (the same slots, only ``_cursor_cls`` and the transaction's ends differ): the
+    dialect builds its connections itself and offers no hook for the cursor class.
     """
     if type(dbapi_connection) is AsyncAdapt_aiosqlite_connection:
         dbapi_connection.__class__ = OneCallConnection
+
+
+def defer_begin(dbapi_connection: Any, begin: str) -> bool:
+    """Keep ``begin`` (``BEGIN`` or ``BEGIN IMMEDIATE``) to send with the transaction's first statement; False
+    for a connection that is not a :class:`OneCallConnection` (the caller sends it at once then)."""
+    if not isinstance(dbapi_connection, OneCallConnection):
+        return False
+    _transaction(dbapi_connection._connection).begin = begin
+    return True
+
+
+def reset(dbapi_connection: Any, _record: Any, state: Any) -> None:
+    """The pool's ``reset`` of a connection given back (with ``pool_reset_on_return=None``: this is the only
+    one). Rolls back unless the connection is known clean (see the module docstring); like SQLAlchemy's own
+    reset, does nothing where it may not await (``asyncio_safe`` false: a connection being thrown away)."""
+    if not state.asyncio_safe:
+        return
+    if isinstance(dbapi_connection, OneCallConnection):
+        driver = dbapi_connection._connection
+        tx = _transaction(driver)
+        tx.begin = None  # (a BEGIN never sent: nothing to undo)
+        try:
+            if tx.clean and not driver.in_transaction:
+                return
+        except Exception:  # pragma: no cover - a closed driver connection: roll back as SQLAlchemy would
+            pass
+    dbapi_connection.rollback()
