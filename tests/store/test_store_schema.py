@@ -292,6 +292,22 @@ async def test_a_sqlite_transaction_costs_few_driver_calls_and_one_left_open_is_
         await s.close()
 
 
+async def test_a_streaming_read_runs_inside_its_transaction(tmp_path: Path) -> None:
+    """A transaction's BEGIN waits to go with its first statement; a server-side (streaming) cursor runs its
+    statement itself, so the BEGIN goes first: the read is inside the transaction, as SQLAlchemy believes."""
+    s = await Store.open(str(tmp_path / "stream.sqlite3"))
+    try:
+        async with s._engine.connect() as conn, conn.begin():
+            driver = (await conn.get_raw_connection()).driver_connection
+            assert driver is not None and not driver.in_transaction  # nothing sent yet
+            result = await conn.stream(text("SELECT name FROM sqlite_master"))
+            assert [row async for row in result]
+            assert driver.in_transaction
+        assert not driver.in_transaction
+    finally:
+        await s.close()
+
+
 async def test_a_burst_of_sqlite_reads_opens_its_connections_once(tmp_path: Path) -> None:
     """A SQLite connection is a thread of aiosqlite's, its file opened and its PRAGMAs set: 1.7 ms of CPU to open
     and close on a slow stretch of this machine. The pool kept 5 and opened the rest of a burst anew every time,

@@ -17,7 +17,8 @@ still waiting in the thread: a cancelled transaction's BEGIN or SELECT leaves th
 rollback is queued behind them in the thread's order) and the driver reports no transaction open (someone who
 took the raw connection and began one). A read went from four calls to two, a write from six to four.
 
-Server-side (streaming) cursors are unchanged. :func:`use_one_call_cursors` installs it on a new connection.
+Server-side (streaming) cursors are unchanged (a pending BEGIN is sent before one is made).
+:func:`use_one_call_cursors` installs it on a new connection.
 It calls aiosqlite's ``Connection._execute`` (run a function on its thread; what its own methods use, and what
 SQLAlchemy's adapter reaches into too): ``tests/store/test_store_schema.py`` counts the calls through it, so a
 release that changes it fails there, not silently.
@@ -33,6 +34,7 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
 from sqlalchemy.util import EMPTY_DICT
+from sqlalchemy.util.concurrency import await_
 
 
 class _Transaction:
@@ -117,6 +119,15 @@ class OneCallConnection(AsyncAdapt_aiosqlite_connection):
 
     __slots__ = ()
     _cursor_cls = OneCallCursor
+
+    def cursor(self, server_side: bool = False) -> Any:
+        """A server-side (streaming) cursor runs its statements itself: a BEGIN still to be sent goes first."""
+        if server_side:
+            state = _transaction(self._connection)
+            if state.begin is not None:
+                begin, state.begin, state.clean = state.begin, None, False
+                await_(self._connection.execute(begin))
+        return super().cursor(server_side)
 
     def commit(self) -> None:
         self._end(super().commit)
