@@ -57,7 +57,8 @@ HIVEMAKER_BWS_PATH = "/bws/v1-alpha/game/game"
 class AsgiTransport:
     """``Transport`` straight over the ASGI server's WebSocket callables (uvicorn's): a message costs one call each
     way. Starlette's ``WebSocket`` checked its state machine and went through an exception-handling wrapper of
-    ``send`` on every message, ~5 % of an instant bot server's CPU."""
+    ``send`` on every message (``bench/ab_throughput.py`` against the code before: the bot server's CPU a move
+    1.08x lower, median of 10 rounds)."""
 
     __slots__ = ("_receive", "_send")
 
