@@ -22,7 +22,6 @@ import collections
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,7 +34,7 @@ from hexarena.bots.sdk.models import Player
 from hexarena.bots.sdk.moves import considerations_of, to_option
 from hexarena.bots.sdk.play import answer_eval, answer_move
 from hexarena.bots.sdk.runner import BotRunner, soft_deadline
-from hexarena.bots.sdk.session import BoardCache, SessionState, cells_from_wire
+from hexarena.bots.sdk.session import BoardCache, CellsView, SessionState, cells_from_wire
 from hexarena.core.errors import ProtocolViolation
 from hexarena.wire import htttx as wire
 
@@ -90,7 +89,7 @@ class OpenRequest:
     request_id: int | None
     received_at: float
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
-    board: Mapping[tuple[int, int], Player] | None = None  # its board, decoded already (the session's BoardCache)
+    board: CellsView | None = None  # its board, decoded already (the session's BoardCache)
 
 
 #: How our game server's move requests begin (``move_request_json``): such a packet is decoded in one pass.
@@ -293,7 +292,7 @@ class BwsSession:
     def _queue_move_request(self, raw: str | bytes, head: wire.PacketHead) -> None:
         """Decode a move request, its board through the cache (only new cells are parsed), and queue it."""
         lazy = wire.decode_lazy_move_request(raw)
-        board: Mapping[tuple[int, int], Player] | None = None
+        board: CellsView | None = None
         raw_board = bytes(lazy.board)
         if raw_board and raw_board != b"null":
             board = self.boards.cells_of(raw_board)
@@ -302,9 +301,7 @@ class BwsSession:
                 board = cells_from_wire(full.board.cells) if full.board is not None else None
         self._queue(lazy, head.request_id, board)
 
-    def _queue(
-        self, lazy: wire.LazyMoveRequest, request_id: Any, board: Mapping[tuple[int, int], Player] | None
-    ) -> None:
+    def _queue(self, lazy: wire.LazyMoveRequest, request_id: Any, board: CellsView | None) -> None:
         packet = wire.MoveRequestPacket(
             side=lazy.side, previous=lazy.previous, board=None, move_time_limit=lazy.move_time_limit
         )

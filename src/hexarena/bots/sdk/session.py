@@ -31,6 +31,8 @@ from hexarena.games.htttx.board import Board
 from hexarena.wire import htttx as wire
 
 Cells = dict[tuple[int, int], Player]
+#: A board to read, not change: a ``Cells`` or a ``BoardCells`` (what ``BoardCache`` returns)
+CellsView = Mapping[tuple[int, int], Player]
 #: A stone as the session follows it: (q, r, side)
 Stone = tuple[int, int, Player]
 
@@ -54,7 +56,7 @@ def cells_from_wire(cells: Iterable[wire.Cell]) -> Cells:
     return {(c.q, c.r): side[c.p] for c in cells}
 
 
-class BoardCells(Mapping[tuple[int, int], Player]):
+class BoardCells(CellsView):
     """The cells of a decoded board, with how it was built; read as a mapping like any ``Cells``.
 
     Why not a dict of its own: successive boards of a game share one dict that ``BoardCache`` grows in place, and
@@ -201,7 +203,7 @@ class SessionState:
         #: The last board a request carried that ``cells`` was set to (a ``BoardCells`` of the session's
         #: ``BoardCache``), and the stones appended to ``cells`` since, in order: a next board that extends it by
         #: exactly these stones is ``cells`` itself, confirmed without comparing every stone. None: unknown.
-        self._truth: Mapping[tuple[int, int], Player] | None = None
+        self._truth: CellsView | None = None
         self._since: list[Stone] = []
 
     # ----- packets -----
@@ -226,9 +228,7 @@ class SessionState:
                 setattr(self.match, attr, value)
         return depth, extras
 
-    def begin_move_request(
-        self, packet: wire.MoveRequestPacket, board: Mapping[tuple[int, int], Player] | None = None
-    ) -> Undo:
+    def begin_move_request(self, packet: wire.MoveRequestPacket, board: CellsView | None = None) -> Undo:
         """Bring the board up to date for ``packet``; returns what ``rollback`` needs to undo that.
 
         ``board`` is ``packet``'s board already decoded (by a ``BoardCache``), if the caller did that. A board

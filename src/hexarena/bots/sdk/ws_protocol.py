@@ -87,9 +87,7 @@ def ws_protocol(ws: str) -> str | type[asyncio.Protocol]:
     has what it needs (else uvicorn's ``websockets-sansio``); any other name as given."""
     if ws != "auto":
         return ws
-    if WebSocketsSansIOProtocol is None or not all(
-        hasattr(WebSocketsSansIOProtocol, name) for name in ("send_receive_event_to_app", "data_received")
-    ):
+    if WebSocketsSansIOProtocol is None or not hasattr(WebSocketsSansIOProtocol, "send_receive_event_to_app"):
         log.info("this uvicorn has no sans-I/O WebSocket protocol to build on: serving with its own")
         return "websockets-sansio" if WebSocketsSansIOProtocol is not None else "auto"
     return TextFrameProtocol
