@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test lint bench setup clean
+.PHONY: serve test check docs lint bench setup clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,11 +20,23 @@ serve: $(STAMP)
 	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff check src tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
+check: $(STAMP)
+	$(BIN)/ruff check src tests bench examples tools
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
+	$(BIN)/python -m pytest -q -x -m "not slow" tests/games tests/referee tests/tournament tests/test_*.py $(PYTEST_ARGS)
+
+# The docs site (mkdocs-material) into build/site; `$(BIN)/mkdocs serve` previews it while you write.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples

@@ -1,4 +1,4 @@
-"""The repository stands alone: every document the code points to is in it, and the README's layout is whole.
+"""The repository stands alone: every document the code points to is in it, and the architecture page's layout is whole.
 
 Comments used to point to a protocol fact sheet that only existed outside the repository; the protocol facts the
 code relies on now live under ``docs/``, and a pointer to a missing file (or to the old sheet) fails here.
@@ -31,8 +31,8 @@ def test_nothing_points_to_the_protocol_sheet_outside_the_repository() -> None:
     assert stale == []
 
 
-def test_the_readme_layout_lists_every_package() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme[readme.index("## Layout") :].split("```")[1]
+def test_the_architecture_page_lists_every_package() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = page[page.index("## Layout") :].split("```")[1]
     packages = sorted(p.name for p in (ROOT / "src" / "hexarena").iterdir() if p.is_dir() and p.name != "__pycache__")
     assert [p for p in packages if f"src/hexarena/{p} " not in layout] == []
