@@ -42,15 +42,6 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_USAGE)
 
 
-def _elo_text(elo: float | None, row: dict[str, Any]) -> str:
-    """Elo vs the field; a perfect or null score so far has an infinite estimate."""
-    if elo is not None:
-        return f"{round(elo) + 0:+d}"
-    if row["games"] and row["score"] in (0.0, 1.0):
-        return "+inf" if row["score"] == 1.0 else "-inf"
-    return "-"
-
-
 _COLUMNS = ("#", "player", "pts", "games", "W", "D", "L", "score", "Elo", "+/-", "time", "crash", "illegal", "aborted")
 
 
@@ -62,9 +53,7 @@ def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
         else:
             table.add_column(col, justify="right", no_wrap=True)
     for rank, r in enumerate(summary["standings"], 1):
-        e = r.get("elo") or {}
-        elo = e.get("elo")
-        err = e.get("error")
+        rating = r.get("rating")
         table.add_row(
             str(rank),
             r["name"],
@@ -74,8 +63,8 @@ def standings_table(summary: dict[str, Any], title: str = "standings") -> Table:
             str(r["draws"]),
             str(r["losses"]),
             f"{r['score'] * 100:.1f}%",
-            _elo_text(elo, r),
-            "-" if err is None else f"{err:.0f}",
+            "-" if rating is None else f"{round(rating['elo']) + 0:+d}",
+            "-" if rating is None else f"{rating['error']:.0f}",
             *(f"[red]{v}[/red]" if v else "0" for v in (r["timeouts"], r["crashes"], r["illegal"])),
             f"[yellow]{r.get('aborted', 0)}[/yellow]" if r.get("aborted") else "0",
         )

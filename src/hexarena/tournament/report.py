@@ -1,7 +1,7 @@
 """A self-contained HTML report of a tournament: standings, failures, SPRT, unplayed games, and two inline SVG plots.
 
 Nothing external (no CDN, no script, no font): the file opens the same in any browser, offline, years later.
-The plots are drawn here by hand: each player's Elo against the field with its 95% error bar, and the score
+The plots are drawn here by hand: each player's Bayesian rating in the field with its 95% interval, and the score
 matrix as a heat map (row player's score against the column player, red 0 -> white 50% -> green 100%).
 """
 
@@ -32,11 +32,11 @@ def _fmt(x: float | None, digits: int = 1) -> str:
 
 
 def elo_plot(rows: list[dict[str, Any]], width: int = 720) -> str:
-    """Horizontal error-bar chart of each player's Elo vs the field (infinite bounds are clipped)."""
-    items = [(r["name"], r["elo"]) for r in rows if r.get("elo")]
+    """Horizontal error-bar chart of each player's rating in the field with its 95% interval."""
+    items = [(r["name"], r["rating"]) for r in rows if r.get("rating")]
     if not items:
         return "<p>No rated games yet.</p>"
-    finite = [v for _, e in items for v in (e["lower"], e["upper"], e["elo"]) if v is not None and math.isfinite(v)]
+    finite = [v for _, e in items for v in (e["lower"], e["upper"], e["elo"])]
     lo = min([*finite, -50.0])
     hi = max([*finite, 50.0])
     pad = (hi - lo) * 0.08
@@ -46,34 +46,28 @@ def elo_plot(rows: list[dict[str, Any]], width: int = 720) -> str:
     plot_w = width - left - right
     height = row_h * len(items) + 40
 
-    def x(v: float | None, default: float) -> float:
-        if v is None or not math.isfinite(v):
-            v = default
+    def x(v: float) -> float:
         return float(left + (min(max(v, lo), hi) - lo) / span * plot_w)
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="Elo ratings with 95% error bars">'
+        f'aria-label="Ratings with 95% intervals">'
     ]
-    zero = x(0.0, 0.0)
+    zero = x(0.0)
     parts.append(
         f'<line x1="{zero:.1f}" y1="5" x2="{zero:.1f}" y2="{height - 30}" stroke="#999" stroke-dasharray="4 3"/>'
     )
     for i, (name, e) in enumerate(items):
         y = 20 + i * row_h
-        x0, x1, xc = x(e["lower"], lo), x(e["upper"], hi), x(e["elo"], 0.0)
+        x0, x1, xc = x(e["lower"]), x(e["upper"]), x(e["elo"])
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="12">{_e(name)}</text>')
         parts.append(f'<line x1="{x0:.1f}" y1="{y}" x2="{x1:.1f}" y2="{y}" stroke="#3465a4" stroke-width="2"/>')
-        for xe, bound, sign in ((x0, e["lower"], -1), (x1, e["upper"], 1)):
-            if bound is None or not math.isfinite(bound):  # unbounded (a perfect score): an arrow to the edge
-                tip = f"{xe - sign * 7:.1f},{y - 5} {xe:.1f},{y} {xe - sign * 7:.1f},{y + 5}"
-                parts.append(f'<polyline points="{tip}" fill="none" stroke="#3465a4" stroke-width="2"/>')
-            else:
-                parts.append(
-                    f'<line x1="{xe:.1f}" y1="{y - 5}" x2="{xe:.1f}" y2="{y + 5}" stroke="#3465a4" stroke-width="2"/>'
-                )
+        for xe in (x0, x1):
+            parts.append(
+                f'<line x1="{xe:.1f}" y1="{y - 5}" x2="{xe:.1f}" y2="{y + 5}" stroke="#3465a4" stroke-width="2"/>'
+            )
         parts.append(
-            f'<circle cx="{xc:.1f}" cy="{y}" r="4" fill="#204a87"><title>{_e(name)}: {_fmt(e["elo"])} +/- {_fmt(e["error"], 1)}</title></circle>'
+            f'<circle cx="{xc:.1f}" cy="{y}" r="4" fill="#204a87"><title>{_e(name)}: {e["elo"]:+.0f} +/- {e["error"]:.0f}</title></circle>'
         )
     axis_y = height - 22
     parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + plot_w}" y2="{axis_y}" stroke="#444"/>')
@@ -134,11 +128,9 @@ def score_matrix_plot(names: list[str], points: list[list[float]], games: list[l
     return "".join(parts)
 
 
-def _error_cell(e: dict[str, Any]) -> str:
-    """The 95% margin; unbounded (a perfect or null score so far) shows as infinity."""
-    if not e or e.get("elo") is None:
-        return "-"
-    return "&plusmn;&infin;" if e.get("error") is None else f"&plusmn;{e['error']:.0f}"
+def _error_cell(rating: dict[str, Any] | None) -> str:
+    """The rating's 95% margin."""
+    return "-" if not rating else f"&plusmn;{rating['error']:.0f}"
 
 
 def _bad(count: int) -> str:
@@ -191,11 +183,12 @@ def render_report(summary: dict[str, Any]) -> str:
     )
     for rank, r in enumerate(rows, 1):
         e = r.get("elo") or {}
+        rating = r.get("rating")
         los = e.get("los")
         out.append(
             f"<tr><td>{rank}</td><td class='name'>{_e(r['name'])}</td><td>{r['points']:g}</td><td>{r['games']}</td>"
             f"<td>{r['wins']}</td><td>{r['draws']}</td><td>{r['losses']}</td><td>{r['score'] * 100:.1f}%</td>"
-            f"<td>{_fmt(e.get('elo'))}</td><td>{_error_cell(e)}</td>"
+            f"<td>{'-' if not rating else format(rating['elo'], '+.0f')}</td><td>{_error_cell(rating)}</td>"
             f"<td>{'-' if los is None else f'{los * 100:.1f}%'}</td>"
             f"{_bad(r['timeouts'])}{_bad(r['crashes'])}{_bad(r['illegal'])}{_bad(r.get('aborted', 0))}</tr>"
         )
@@ -209,7 +202,7 @@ def render_report(summary: dict[str, Any]) -> str:
             f"beta {s['beta']:g}. LLR {sprt['llr']:.2f} in [{sprt['lower']:.2f}, {sprt['upper']:.2f}]: "
             f"<strong>{_e(sprt['decision'] or 'undecided')}</strong></p>"
         )
-    out.append("<h2>Elo against the field (95% error bars)</h2>")
+    out.append("<h2>Ratings in the field (95% intervals)</h2>")
     out.append(elo_plot(rows))
     out.append("<h2>Score matrix</h2>")
     out.append(score_matrix_plot(names, cross["points"], cross["games"]))

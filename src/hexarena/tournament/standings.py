@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hexarena.core.types import is_result
+from hexarena.tournament.bayes import Rating, bayes_ratings
 from hexarena.tournament.stats import EloEstimate, pair_index, pentanomial_elo, trinomial_elo
 
 #: Terminations counted against the culprit, by the column they go in.
@@ -40,6 +41,7 @@ class Row:
     aborted: int = 0  # scheduled games that ended without a result (aborted, interrupted, error)
     pairs: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     elo: EloEstimate | None = None
+    rating: Rating | None = None
 
     @property
     def score(self) -> float:
@@ -62,6 +64,7 @@ class Row:
             "score": self.score,
             "pentanomial": list(self.pairs),
             "elo": None if self.elo is None else self.elo.to_json(),
+            "rating": None if self.rating is None else self.rating.to_json(),
         }
 
 
@@ -108,8 +111,10 @@ def standings(
 ) -> list[Row]:
     """Rows sorted best first (points, then Elo-vs-field score, then index).
 
-    Each row's Elo is its performance against the field: pentanomial from its completed game pairs when it has
-    any, else trinomial from its games. Games without a result only add to both players' ``aborted`` count; a
+    Each row's ``rating`` is its Bayesian rating in the whole field (:mod:`hexarena.tournament.bayes`: finite for
+    every result, with a 95% interval); its ``elo`` is cutechess' performance against the field (pentanomial from
+    its completed game pairs when it has any, else trinomial from its games), infinite at a perfect or null score,
+    kept for its likelihood of superiority. Games without a result only add to both players' ``aborted`` count; a
     pair with such a game is not a complete pair.
     """
     rows = [Row(i, n) for i, n in enumerate(names)]
@@ -145,6 +150,14 @@ def standings(
             a, b = game_score(pair[0], player), game_score(pair[1], player)
             if a is not None and b is not None:
                 rows[player].pairs[pair_index(a, b)] += 1
+    results = []
+    for g in played(games):
+        a, b = g["seats"]
+        s = game_score(g, a)
+        assert s is not None
+        results.append((a, b, s))
+    for row, rating in zip(rows, bayes_ratings(len(rows), results), strict=True):
+        row.rating = rating if row.games else None
     for row in rows:
         if sum(row.pairs):
             row.elo = pentanomial_elo(row.pairs)
