@@ -23,7 +23,7 @@ from hexarena.games.hive import HiveGame, HiveMove, HiveState, trylobot
 from hexarena.games.hive.notation import resolve
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
-from hexarena.players.spec import Scheme
+from hexarena.players.scheme import Scheme
 from hexarena.wire import trylobot as tw
 
 DEFAULT_TIMEOUT = 30.0

@@ -16,51 +16,15 @@ use it): a new scheme is refused remotely until its author says it is safe.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from importlib.metadata import EntryPoint
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import declared, load_entry_point, plugin_failure
 from hexarena.players.base import BasePlayer
-
-Factory = Callable[[str, str], Awaitable[BasePlayer]]  # (game name, the spec after "scheme:") -> player
+from hexarena.players.scheme import Factory, Scheme
 
 #: The entry-point group player schemes are declared in; each entry names a :class:`Scheme` of the same name.
 PLAYERS_GROUP = "hexarena.players"
-
-
-@dataclass(frozen=True, slots=True)
-class Scheme:
-    """A ``scheme:`` with its declared policy (None: not declared, read as the unsafe answer).
-
-    ``starts_program``: building the player runs a program on the server. ``remote``: an API client may name
-    this scheme (never together with ``starts_program``: such engines reach clients only as operator-registered
-    ``engine:NAME``). Leaving either out makes the scheme local-only (CLI and operator configuration).
-    """
-
-    name: str
-    factory: Factory
-    help_text: str
-    starts_program: bool | None = None
-    remote: bool | None = None
-    address: bool = False  # the spec's rest is a URL or HOST:PORT the server connects to
-    #: The player is a seat a running server serves (a person's socket, a bot connected to the server): a match
-    #: the command line runs by itself refuses it at once instead of waiting for somebody who cannot come.
-    needs_server: bool = False
-
-    def __post_init__(self) -> None:
-        if self.starts_program and self.remote:
-            raise ValueError(f"scheme {self.name!r} starts programs, so it cannot be remote: register it as an engine")
-
-    @property
-    def declared(self) -> bool:
-        return self.starts_program is not None and self.remote is not None
-
-    @property
-    def remote_allowed(self) -> bool:
-        """Only a scheme declared both remote-safe and not starting a program may come from a remote client."""
-        return self.remote is True and self.starts_program is False
 
 
 _SCHEMES: dict[str, Scheme] = {}  # loaded or registered at run time

@@ -19,7 +19,7 @@ from hexarena.core.types import Seat
 from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
-from hexarena.players.spec import Scheme
+from hexarena.players.scheme import Scheme
 
 BLACK_CHAR, WHITE_CHAR = "B", "W"
 

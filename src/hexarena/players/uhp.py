@@ -19,7 +19,7 @@ from hexarena.core.types import Seat
 from hexarena.games.hive import HiveGame, HiveMove, HiveState
 from hexarena.players.base import BasePlayer
 from hexarena.players.process import BotProcess, Limits, split_command
-from hexarena.players.spec import Scheme
+from hexarena.players.scheme import Scheme
 
 #: Think time asked of the engine when the match has no clock.
 DEFAULT_THINK = 5
