@@ -141,6 +141,9 @@ class Referee:
         self._before: dict[int, tuple[Any, list[float | None]]] = {}
         self.started = self._now()
         self.result: MatchResult | None = None
+        #: CPU seconds this referee spent on the last move it received, from its reply to the move's record:
+        #: checking and applying it (the player's own thinking and the listeners' work are not in it)
+        self.last_move_cpu = 0.0
 
     @property
     def match_id(self) -> str:
@@ -292,6 +295,7 @@ class Referee:
                 raise _loss(seat, Termination.TIME, f"{self._seat_name(seat)} ran out of time") from None
             return
         elapsed = self._monotonic() - begun
+        cpu = time.thread_time()
         if not isinstance(reply, MoveReply):
             raise _loss(seat, Termination.PROTOCOL, f"{self._seat_name(seat)} sent no move")
         if not self.clock.charge(seat, elapsed, self.config.time_margin):
@@ -319,6 +323,7 @@ class Referee:
         self.state = new_state
         self.moves.append(record)
         self.history.append((seat, reply.move))
+        self.last_move_cpu = time.thread_time() - cpu
         await self._notify("on_move", self.match_id, record, new_state)
         await self._observe(seat, reply.move, new_state)
 

@@ -20,12 +20,19 @@ GraphQL WebSocket, which this middleware does not see.
 policy (loopback, private and link-local bot addresses refused unless ``--allow-bot-host``) and a tighter create
 rate limit (:data:`PUBLIC_CREATE_LIMIT`). In local mode it does nothing: no token is needed on one's own machine.
 
+One read is guarded too: ``/metrics`` (:data:`METRICS_PATH`), which tells whoever reads it how busy the server is
+and how its bots fail. It is the operator's, not an API client's: it needs the metrics token the operator
+configured (``--metrics-token-file`` or ``$HEXARENA_METRICS_TOKEN``, compared in constant time), 401 without a
+token, 403 with another one, and 403 for everyone while no metrics token is configured (deny by default).
+
 Tokens are never logged: refusals log the method, path and client, a success logs the token's name.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -45,6 +52,8 @@ log = logging.getLogger(__name__)
 
 #: Methods that change something; every one needs a token in public mode unless listed in ``OPEN_WRITES``.
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The operator's read (Prometheus scrapes it), guarded by the metrics token in public mode.
+METRICS_PATH = "/metrics"
 #: Creates per client address in public mode (unless the operator set another limit).
 PUBLIC_CREATE_LIMIT = "10/minute;200/hour"
 HOW_TO_GET_ONE = (
@@ -122,6 +131,9 @@ class RequireApiToken:
         self.open = tuple(open)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and _route_path(scope).rstrip("/") == METRICS_PATH:
+            await (metrics_refusal(scope) or self.app)(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["method"] not in WRITE_METHODS:
             await self.app(scope, receive, send)
             return
@@ -170,6 +182,31 @@ class RequireApiToken:
             return None
         message, headers = refusal(client, *refused)
         return JSONResponse(status_code=429, content={"error": message}, headers=headers)  # the seed's error shape
+
+
+def metrics_refusal(scope: Scope) -> JSONResponse | None:
+    """None when the request carries the configured metrics token, else the answer to send (module docstring)."""
+    expected = services_of(scope["app"]).settings.metrics_token
+    client = _client(scope)
+    if not expected:
+        log.info("refused %s from %s: no metrics token configured", METRICS_PATH, client)
+        return JSONResponse(
+            status_code=403,
+            content={
+                "detail": "metrics are off in public mode until the operator configures a metrics token "
+                "(--metrics-token-file or $HEXARENA_METRICS_TOKEN)"
+            },
+        )
+    token = bearer_token(scope)
+    if token is None:
+        log.info("refused %s from %s: no metrics token", METRICS_PATH, client)
+        return _unauthorized(f"{METRICS_PATH} needs the operator's metrics token: send 'Authorization: Bearer <token>'")
+    # digests compared, not the texts: constant time whatever the lengths
+    given, wanted = (hashlib.sha256(t.encode()).digest() for t in (token, expected))
+    if not hmac.compare_digest(given, wanted):
+        log.info("refused %s from %s: wrong metrics token", METRICS_PATH, client)
+        return JSONResponse(status_code=403, content={"detail": f"wrong metrics token for {METRICS_PATH}"})
+    return None
 
 
 def _route_path(scope: Scope) -> str:
@@ -225,6 +262,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 __all__ = [
+    "METRICS_PATH",
     "OPEN_WRITES",
     "PUBLIC_CREATE_LIMIT",
     "WRITE_METHODS",
@@ -234,5 +272,6 @@ __all__ = [
     "bearer_token",
     "install_public_mode",
     "lifespan",
+    "metrics_refusal",
     "open_writes",
 ]

@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -174,6 +174,14 @@ class LiveMatch:
                 self.spectators.discard(spectator)
 
 
+class MatchObserver(Protocol):
+    """Told of every move and every end this instance plays (``server.metrics``): the one place they pass."""
+
+    def move(self, live: LiveMatch, record: PlayedMove) -> None: ...
+
+    def end(self, live: LiveMatch, result: MatchResult) -> None: ...
+
+
 class MatchManager:
     """Creates, tracks and stores matches; the listener of every referee it runs."""
 
@@ -193,6 +201,8 @@ class MatchManager:
             cluster.on_lost = self._lost
         self._releases: set[asyncio.Task[None]] = set()
         self.live: dict[str, LiveMatch] = {}
+        #: told of every move and end (the server's metrics); None: nobody
+        self.observer: MatchObserver | None = None
         self.finished: dict[str, LiveMatch] = {}
         #: token -> (match id, seat) while the match is live
         self.tokens: dict[str, tuple[str, int]] = {}
@@ -345,6 +355,8 @@ class MatchManager:
 
     async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None:
         live = self.live.get(match_id)
+        if self.observer is not None and live is not None:
+            self.observer.move(live, record)
         if self.recorder is not None:
             stored = move_record(record)
             if live is not None:
@@ -388,6 +400,8 @@ class MatchManager:
         self.live.pop(result.match_id, None)
         if not live.disowned:  # a disowned match is followed from the instance that plays it now
             self.finished[result.match_id] = live
+            if self.observer is not None:
+                self.observer.end(live, result)
         while len(self.finished) > KEEP_FINISHED:
             self.finished.pop(next(iter(self.finished)))
         if self.recorder is not None and not live.disowned:

@@ -71,6 +71,11 @@ class Settings:
     #: Public mode (``hexarena serve --public``, see ``server/auth.py``): write endpoints need an API token, the
     #: bot-host check is on (``bot_hosts`` None becomes ``[]``) and the default create limit is tighter.
     public: bool = False
+    #: The bearer token Prometheus sends for ``GET /metrics`` in public mode (``--metrics-token-file``, or
+    #: ``$HEXARENA_METRICS_TOKEN``); None: public mode refuses every scrape. Kept out of ``repr``: never logged.
+    metrics_token: str | None = field(
+        default_factory=lambda: os.environ.get("HEXARENA_METRICS_TOKEN", "").strip() or None, repr=False
+    )
     #: The protocol modules' own settings (used when ``protocols`` is on).
     battlebot: BattlebotSettings = field(default_factory=BattlebotSettings)
     dots: DotsSettings = field(default_factory=DotsSettings)
