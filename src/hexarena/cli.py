@@ -7,6 +7,7 @@ import ipaddress
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,21 @@ def main(verbose: int) -> None:
     help="Creates (matches, games, tournaments, dots tables) per client address, e.g. '30/minute;500/hour', or "
     "'none'. Default: 60/minute, with --public 10/minute;200/hour.",
 )
+@click.option(
+    "--metrics-token-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --public: the file holding the bearer token Prometheus must send for GET /metrics (without it, "
+    "$HEXARENA_METRICS_TOKEN; without either, public mode refuses every scrape). Local mode: /metrics is open.",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: one JSON object per line on stderr (time, level, logger, message, extra fields), uvicorn's "
+    "access log included.",
+)
 def serve(
     host: str,
     port: int,
@@ -172,6 +188,8 @@ def serve(
     public: bool,
     allow_bot_hosts: tuple[str, ...],
     create_rate_limit: str | None,
+    metrics_token_file: Path | None,
+    log_format: str,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
@@ -184,8 +202,11 @@ def serve(
     from hexarena.server.app import Settings, create_app
     from hexarena.server.battlebot.lobby import BattlebotSettings
     from hexarena.server.dots.tables import DotsSettings
+    from hexarena.server.log_format import use as use_log_format
     from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
+    use_log_format(log_format)
+    notice = _notice_for(log_format)
     try:
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
@@ -202,6 +223,8 @@ def serve(
     if create_rate_limit is not None:
         text = create_rate_limit.strip()
         limits["create_rate_limit"] = None if text.lower() in ("none", "off") else text
+    if metrics_token_file is not None:
+        limits["metrics_token"] = _read_token(metrics_token_file)
     from hexarena.store.recorder import default_data_dir
 
     # one data folder for the record journal and the engine registry (bot processes to end after a crash)
@@ -209,7 +232,7 @@ def serve(
     os.environ["HEXARENA_DATA_DIR"] = str(data_dir)
     swept = sweep_orphans()  # bot processes an earlier server left running when it crashed
     if swept:
-        click.echo(f"ended {swept} bot process(es) left running by an earlier server", err=True)
+        notice(f"ended {swept} bot process(es) left running by an earlier server")
     settings = Settings(
         database_url=database_url,
         redis_url=redis_url,
@@ -230,33 +253,63 @@ def serve(
     click.echo(f"hexarena {__version__} on http://{host}:{port}/  (web UI: /ui/, API docs: /docs, GraphQL: /graphql)")
     _report_plugins()
     if public:
-        click.echo(
+        notice(
             f"public mode: writes need an API token (`hexarena token create`); creates limited to "
             f"{settings.create_rate_limit or 'unlimited'} per client; bot hosts allowed beyond public addresses: "
-            f"{', '.join(allow_bot_hosts) or 'none'}",
-            err=True,
+            f"{', '.join(allow_bot_hosts) or 'none'}; GET /metrics "
+            f"{'needs the metrics token' if settings.metrics_token else 'refused (no metrics token configured)'}"
         )
     elif host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(
+        notice(
             f"warning: listening on {host} without --public: anyone who reaches this port can start games and "
-            "make the server contact any address, this machine's network included",
-            err=True,
+            "make the server contact any address, this machine's network included"
         )
     from hexarena.core.gc_tuning import tune_for_serving
 
     tune_for_serving()  # the app is built: freeze it, and collect cycles less often (see gc_tuning)
-    if dots_port is None:
-        config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
-        ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
-        return
-    from hexarena.server.dots.routes import serve_with_dots
+    try:
+        if dots_port is None:
+            config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
+            ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
+            return
+        from hexarena.server.dots.routes import serve_with_dots
 
-    click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
-    asyncio.run(
-        serve_with_dots(
-            app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
+        click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
+        asyncio.run(
+            serve_with_dots(
+                app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
+            )
         )
-    )
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it stopped on once it has stopped
+        if log_format != "json":
+            raise  # click's "Aborted!"
+        notice("stopped: interrupted")  # the same end, as a log record: click's line is not JSON
+        sys.exit(1)
+
+
+#: Bytes read of a token file at most: a token is a line, not a file's worth.
+MAX_TOKEN_FILE = 4096
+
+
+def _read_token(path: Path) -> str:
+    """The token a file holds (its text, stripped); exits with a message for an empty or oversized file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_TOKEN_FILE + 1)
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+    token = data.decode("utf-8", "replace").strip()
+    if len(data) > MAX_TOKEN_FILE or not token or any(c.isspace() for c in token):
+        _fail(f"{path} must hold one token (a single word of at most {MAX_TOKEN_FILE} bytes)")
+    return token
+
+
+def _notice_for(log_format: str) -> Callable[[str], None]:
+    """How ``serve`` tells the operator something on stderr: a plain line, or a log record when the log is JSON
+    lines (a plain line there would be the one that a log reader cannot parse)."""
+    if log_format != "json":
+        return lambda text: click.echo(text, err=True)
+    return logging.getLogger("hexarena.serve").warning
 
 
 def _advertised(host: str, port: int) -> str:

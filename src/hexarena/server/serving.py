@@ -28,6 +28,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from hexarena.bots.stopping import stop_all
+from hexarena.server.log_format import uvicorn_log_config
 from hexarena.server.sockets import WS_MAX_SIZE
 from hexarena.server.ws_deflate import FastDeflateWebSocketProtocol
 
@@ -137,6 +138,7 @@ def server_config(
         host=host,
         port=port,
         log_level=log_level,
+        log_config=uvicorn_log_config(),  # ``--log-format``: text, or JSON lines (server.log_format)
         lifespan=lifespan,
         ws_max_size=ws_max_size,
         http=http_protocol(header_timeout),

@@ -1,0 +1,120 @@
+"""``hexarena serve --log-format json`` and ``--metrics-token-file`` (issue 28), on the real command.
+
+The server runs as an operator starts it (a subprocess on a free loopback port, its own SQLite file); its stderr
+is read back line by line: every line must be one JSON object with time, level, logger and message, uvicorn's
+access lines carry the request's fields, and a seat token in a request's URL is blanked there as in text logs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+from serving import SRC, free_port, stop
+
+SECRET = "seat-secret-which-must-never-be-logged"
+
+
+def start(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``hexarena serve`` with stdout and stderr apart (``tmp/stdout``, ``tmp/stderr``); waits until it answers."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp / "data"))
+    for name in ("HEXARENA_DATABASE_URL", "HEXARENA_METRICS_TOKEN"):
+        env.pop(name, None)
+    cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(port)]
+    cmd += ["--database-url", f"sqlite+aiosqlite:///{tmp / 'arena.sqlite3'}", *extra]
+    with open(tmp / "stdout", "wb") as out, open(tmp / "stderr", "wb") as err:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err, cwd=tmp)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"hexarena serve exited with {proc.returncode}: {(tmp / 'stderr').read_text()}")
+        try:
+            if httpx.get(f"{url}/api/matches/live", timeout=5).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    stop(proc)
+    raise AssertionError("hexarena serve did not come up")
+
+
+def interrupt(proc: subprocess.Popen[bytes]) -> None:
+    """Stop it as an operator does (Ctrl-C), so its shutdown lines are logged too."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(60)
+    finally:
+        stop(proc)
+
+
+def test_json_logs_are_one_object_per_line_access_log_included(tmp_path: Path) -> None:
+    proc, url = start(tmp_path, "--log-format", "json", "--log-level", "info")
+    try:
+        assert httpx.get(f"{url}/api/matches/live", timeout=30).status_code == 200
+        assert httpx.get(f"{url}/metrics", timeout=30).status_code == 200  # local mode: open
+        httpx.get(f"{url}/ws?token={SECRET}", timeout=30)  # a seat token in a URL (a plain GET: refused)
+    finally:
+        interrupt(proc)
+    text = (tmp_path / "stderr").read_text()
+    assert SECRET not in text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines, "nothing logged"
+    records: list[dict[str, Any]] = []
+    for line in lines:
+        record = json.loads(line)  # every line: one object
+        assert isinstance(record, dict), line
+        for key in ("time", "level", "logger", "message"):
+            assert isinstance(record[key], str), (key, line)
+        assert datetime.fromisoformat(record["time"]).utcoffset() is not None, line
+        records.append(record)
+    loggers = {r["logger"] for r in records}
+    assert "uvicorn.error" in loggers, loggers  # uvicorn's own (started, shutting down)
+    assert any("startup complete" in r["message"] for r in records), records
+    access = [r for r in records if r["logger"] == "uvicorn.access"]
+    live = [r for r in access if r.get("path") == "/api/matches/live"]
+    assert live and live[0]["method"] == "GET" and live[0]["status"] == 200, access
+    assert live[0]["client"].startswith("127.0.0.1"), live[0]
+    assert any(r.get("path") == "/metrics" and r["status"] == 200 for r in access), access
+    redacted = [r for r in access if r.get("path") == "/ws?token=[redacted]"]
+    assert redacted and redacted[0]["status"] == 404 and "token=[redacted]" in redacted[0]["message"], access
+    assert records[-1]["message"] == "stopped: interrupted", records[-1]
+
+
+def test_text_logs_stay_the_default(tmp_path: Path) -> None:
+    proc, url = start(tmp_path, "--log-level", "info")
+    try:
+        assert httpx.get(f"{url}/api/matches/live", timeout=30).status_code == 200
+    finally:
+        interrupt(proc)
+    lines = [line for line in (tmp_path / "stderr").read_text().splitlines() if line.strip()]
+    assert any("Application startup complete" in line for line in lines), lines
+    assert not any(line.startswith("{") for line in lines), lines
+
+
+def test_public_metrics_token_from_a_file(tmp_path: Path) -> None:
+    token = "prometheus-token-0123456789"
+    path = tmp_path / "metrics.token"
+    path.write_text(token + "\n")
+    proc, url = start(tmp_path, "--public", "--metrics-token-file", str(path), "--log-format", "json")
+    try:
+        assert httpx.get(f"{url}/metrics", timeout=30).status_code == 401
+        bad = httpx.get(f"{url}/metrics", headers={"Authorization": "Bearer nope"}, timeout=30)
+        assert bad.status_code == 403
+        good = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        assert good.status_code == 200 and "hexarena_moves" in good.text
+    finally:
+        interrupt(proc)
+    logged = (tmp_path / "stderr").read_text() + (tmp_path / "stdout").read_text()
+    assert token not in logged
+    for line in (tmp_path / "stderr").read_text().splitlines():
+        json.loads(line)
