@@ -9,6 +9,7 @@ none is configured, 200 with it.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -185,3 +186,39 @@ async def test_public_metrics_are_refused_while_no_token_is_configured(tmp_path:
             r = await client.get("/metrics", headers=headers)
             assert r.status_code == 403, r.text
             assert "--metrics-token-file" in r.json()["detail"]
+
+
+# ----- several instances: the leases -----
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL")
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_leases_held_follow_the_live_match(database_url: str, tmp_path: Path) -> None:
+    redis_url = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+    app = create_app(
+        Settings(
+            database_url=database_url,
+            redis_url=redis_url,
+            data_dir=tmp_path / "data",
+            create_rate_limit=None,
+            open_seat_seconds=3.0,
+        )
+    )
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        before = await scrape(client)
+        assert value(before, "hexarena_cluster_enabled") == 1
+        assert value(before, "hexarena_leases_held", kind="match") == 0
+        r = await client.post("/api/matches", json={"game": "numberwang", "players": ["open:guest", "builtin:random"]})
+        assert r.status_code == 200, r.text
+        waiting = await scrape(client)
+        assert value(waiting, "hexarena_leases_held", kind="match") == 1
+        assert value(waiting, "hexarena_live_matches", game="numberwang") == 1
+
+        async def released() -> bool:
+            now = await scrape(client)
+            return value(now, "hexarena_leases_held", kind="match") == 0
+
+        await until(released, "the aborted match's lease to be released")
+        end = await scrape(client)
+        assert value(end, "hexarena_terminations_total", game="numberwang", termination="aborted") == 1
