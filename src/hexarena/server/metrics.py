@@ -19,14 +19,15 @@ token before the request reaches this route.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
@@ -57,69 +58,128 @@ def _label(text: object) -> str:
     return str(text)[:MAX_LABEL]
 
 
+class _Histogram:
+    """Bucket counts and a sum, kept as plain numbers (read out by :class:`ArenaEvents` at a scrape)."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)  # the last: above every bound (+Inf)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1  # the first bucket whose bound is >= value
+        self.total += value
+
+    def buckets(self) -> list[tuple[str, float]]:
+        """Cumulative counts per upper bound, as the exposition format wants them."""
+        out, running = [], 0
+        for bound, count in zip((*self.bounds, float("inf")), self.counts, strict=True):
+            running += count
+            out.append(("+Inf" if bound == float("inf") else repr(bound), float(running)))
+        return out
+
+
+class _GameMoves:
+    """One game's per-move numbers."""
+
+    __slots__ = ("cpu", "latency", "moves")
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.latency = _Histogram(LATENCY_BUCKETS)
+        self.cpu = _Histogram(CPU_BUCKETS)
+
+
 class ArenaMetrics:
-    """One app's registry, and the observer its match manager tells of every move and every end."""
+    """One app's registry, and the observer its match manager tells of every move and every end.
+
+    The events are counted in plain numbers, not prometheus-client's Counter and Histogram: those take a lock
+    per update (they may be updated from any thread), while every move here passes in the event loop, as do the
+    scrapes that read them; a move's observation costs a dict lookup, a bisect and three additions."""
 
     def __init__(self, services: Callable[[], Services | None]) -> None:
         self.registry = CollectorRegistry()
-        r = self.registry
-        self.moves = Counter("hexarena_moves", "Moves accepted by the referees.", ["game"], registry=r)
-        self.move_latency = Histogram(
-            "hexarena_move_latency_seconds",
-            "Seconds between asking a player for a move and its reply.",
-            ["game"],
-            buckets=LATENCY_BUCKETS,
-            registry=r,
-        )
-        self.referee_cpu = Histogram(
-            "hexarena_referee_cpu_seconds",
-            "CPU seconds the referee spent on each move it received (checking and applying it).",
-            ["game"],
-            buckets=CPU_BUCKETS,
-            registry=r,
-        )
-        self.terminations = Counter(
-            "hexarena_terminations", "Matches ended, by game and how they ended.", ["game", "termination"], registry=r
-        )
-        self.bot_errors = Counter(
-            "hexarena_bot_errors",
-            "Matches a bot lost or aborted by failing (timeout, illegal move, protocol, disconnect, no start).",
-            ["kind", "player_kind"],
-            registry=r,
-        )
-        ProcessCollector(registry=r)  # process_resident_memory_bytes, process_cpu_seconds_total, open fds...
-        r.register(ArenaState(services))
-        #: per game: the children of the per-move series, looked up once (``labels()`` costs a lock and a dict)
-        self._per_game: dict[str, tuple[Any, Any, Any]] = {}
-
-    def _series(self, game: str) -> tuple[Any, Any, Any]:
-        series = self._per_game.get(game)
-        if series is None:
-            label = _label(game)
-            series = (self.moves.labels(label), self.move_latency.labels(label), self.referee_cpu.labels(label))
-            self._per_game[game] = series
-        return series
+        #: game -> its moves, their latency and the referee's CPU per move
+        self.per_game: dict[str, _GameMoves] = {}
+        #: (game, termination) -> matches ended so
+        self.terminations: dict[tuple[str, str], int] = {}
+        #: (termination, player kind) -> matches a bot failed so
+        self.bot_errors: dict[tuple[str, str], int] = {}
+        ProcessCollector(registry=self.registry)  # process_resident_memory_bytes, process_cpu_seconds_total...
+        self.registry.register(ArenaEvents(self))
+        self.registry.register(ArenaState(services))
 
     # ----- the match manager's observer (``server.live.MatchObserver``) -----
 
     def move(self, live: LiveMatch, record: PlayedMove) -> None:
-        moves, latency, cpu = self._series(live.game.name)
-        moves.inc()
-        latency.observe(record.think_time)
-        cpu.observe(live.referee.last_move_cpu)
+        game = live.game.name
+        numbers = self.per_game.get(game)
+        if numbers is None:
+            numbers = self.per_game[game] = _GameMoves()
+        numbers.moves += 1
+        numbers.latency.observe(record.think_time)
+        numbers.cpu.observe(live.referee.last_move_cpu)
 
     def end(self, live: LiveMatch, result: MatchResult) -> None:
-        termination = result.outcome.termination
-        self.terminations.labels(_label(live.game.name), str(termination)).inc()
+        termination = str(result.outcome.termination)
+        key = (live.game.name, termination)
+        self.terminations[key] = self.terminations.get(key, 0) + 1
         culprit = result.culprit
-        if culprit is None or termination not in BOT_ERRORS:
+        if culprit is None or result.outcome.termination not in BOT_ERRORS:
             return
-        kind = getattr(live.players[culprit], "kind", "")
+        kind = str(getattr(live.players[culprit], "kind", ""))
         if kind != "human":  # a person who walks away is not a bot error
-            self.bot_errors.labels(str(termination), _label(kind)).inc()
+            key = (termination, kind)
+            self.bot_errors[key] = self.bot_errors.get(key, 0) + 1
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class ArenaEvents(Collector):
+    """The counted events as Prometheus families (every family present, with no sample until something happens)."""
+
+    def __init__(self, arena: ArenaMetrics) -> None:
+        self._arena = arena
+
+    def describe(self) -> list[Metric]:
+        return list(self.collect())
+
+    def collect(self) -> Iterator[Metric]:
+        arena = self._arena
+        moves = CounterMetricFamily("hexarena_moves", "Moves accepted by the referees.", labels=["game"])
+        latency = HistogramMetricFamily(
+            "hexarena_move_latency_seconds",
+            "Seconds between asking a player for a move and its reply.",
+            labels=["game"],
+        )
+        cpu = HistogramMetricFamily(
+            "hexarena_referee_cpu_seconds",
+            "CPU seconds the referee spent on each move it received (checking and applying it).",
+            labels=["game"],
+        )
+        for game, numbers in sorted(arena.per_game.items()):
+            label = [_label(game)]
+            moves.add_metric(label, numbers.moves)
+            latency.add_metric(label, numbers.latency.buckets(), numbers.latency.total)
+            cpu.add_metric(label, numbers.cpu.buckets(), numbers.cpu.total)
+        yield from (moves, latency, cpu)
+        ends = CounterMetricFamily(
+            "hexarena_terminations", "Matches ended, by game and how they ended.", labels=["game", "termination"]
+        )
+        for (game, termination), count in sorted(arena.terminations.items()):
+            ends.add_metric([_label(game), termination], count)
+        yield ends
+        errors = CounterMetricFamily(
+            "hexarena_bot_errors",
+            "Matches a bot lost or aborted by failing (timeout, illegal move, protocol, disconnect, no start).",
+            labels=["kind", "player_kind"],
+        )
+        for (kind, player_kind), count in sorted(arena.bot_errors.items()):
+            errors.add_metric([kind, _label(player_kind)], count)
+        yield errors
 
 
 class ArenaState(Collector):
@@ -235,4 +295,4 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         manager.observer = None
 
 
-__all__ = ["PATH", "ArenaMetrics", "ArenaState", "lifespan", "router"]
+__all__ = ["PATH", "ArenaEvents", "ArenaMetrics", "ArenaState", "lifespan", "router"]
