@@ -9,7 +9,9 @@ none is configured, 200 with it.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -221,4 +223,37 @@ async def test_leases_held_follow_the_live_match(database_url: str, tmp_path: Pa
 
         await until(released, "the aborted match's lease to be released")
         end = await scrape(client)
+        assert {k[0] for k in end} >= CLUSTER_ONLY - {"hexarena_cluster_home_held"}
         assert value(end, "hexarena_terminations_total", game="numberwang", termination="aborted") == 1
+
+
+# ----- the operator's documents -----
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "operations"
+#: Families only an instance of several (``--redis-url``) has: checked by the lease test above.
+CLUSTER_ONLY = {"hexarena_leases_held", "hexarena_cluster_home_held", "hexarena_cluster_watched_matches"}
+
+
+def documented() -> set[str]:
+    """The metric names docs/operations/metrics.md lists (its table's first column), as families (no _total)."""
+    names = re.findall(r"^\| `([a-z_]+)`", (DOCS / "metrics.md").read_text(encoding="utf-8"), re.MULTILINE)
+    return {n.removesuffix("_total") for n in names}
+
+
+async def test_every_metric_is_documented_and_nothing_else(tmp_path: Path) -> None:
+    async with serve_app(arena(tmp_path)) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        text = (await client.get("/metrics")).text
+    exposed = {family.name for family in text_string_to_metric_families(text)}
+    assert exposed - documented() == set()
+    assert documented() - exposed == CLUSTER_ONLY
+
+
+def test_the_grafana_dashboard_queries_documented_metrics() -> None:
+    board = json.loads((DOCS / "grafana-dashboard.json").read_text(encoding="utf-8"))
+    assert board["title"] and board["schemaVersion"] and board["uid"]
+    exprs = [t["expr"] for p in board["panels"] for t in p.get("targets", [])]
+    assert len(exprs) >= 8, exprs
+    used = {re.sub(r"_(total|bucket|count|sum)$", "", n) for e in exprs for n in re.findall(r"\b[a-z_]+_[a-z_]+\b", e)}
+    metrics = {n for n in used if n.startswith(("hexarena_", "process_"))}
+    assert metrics - documented() == set(), metrics
+    assert {n for n in documented() if n.startswith("hexarena_")} - metrics <= {"hexarena_cluster_enabled"}
