@@ -233,6 +233,13 @@ def _store(services: Services) -> Iterator[Metric]:
         with contextlib.suppress(OSError):
             size = journal.path.stat().st_size
     yield _gauge("hexarena_journal_bytes", "Size of the local journal file.", size)
+    # writes the database refused for their content, set aside in the dead-letter table (a recorder that sets
+    # writes aside counts them); absent, not zero, from a recorder that does not
+    dead = getattr(recorder, "dead_letters", None)
+    if isinstance(dead, int):
+        yield CounterMetricFamily(
+            "hexarena_dead_letters", "Writes the database refused, set aside as dead letters by this process.", dead
+        )
 
 
 def _leases(services: Services) -> Iterator[Metric]:
