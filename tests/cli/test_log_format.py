@@ -118,3 +118,32 @@ def test_public_metrics_token_from_a_file(tmp_path: Path) -> None:
     assert token not in logged
     for line in (tmp_path / "stderr").read_text().splitlines():
         json.loads(line)
+
+
+def test_extra_fields_and_tracebacks_are_fields_of_the_object() -> None:
+    """What hexarena's own code logs with ``extra=`` becomes fields; a traceback is one field, not more lines."""
+    import io
+    import logging
+
+    from hexarena.server.log_format import MAX_TEXT, JsonFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    log = logging.getLogger("hexarena.test_log_format")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        log.warning("match %s ended", "m1", extra={"match": "m1", "plies": 42, "where": Path("/x"), "ok": True})
+        try:
+            raise ValueError("boom\nsecond line")
+        except ValueError:
+            log.exception("failed")
+        log.warning("x" * (MAX_TEXT * 2))
+    finally:
+        log.removeHandler(handler)
+    first, second, third = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert first["message"] == "match m1 ended" and first["logger"] == "hexarena.test_log_format"
+    assert (first["match"], first["plies"], first["where"], first["ok"]) == ("m1", 42, "/x", True)
+    assert second["level"] == "ERROR" and "ValueError: boom" in second["exc"] and "Traceback" in second["exc"]
+    assert len(third["message"]) == MAX_TEXT
