@@ -11,7 +11,7 @@ Two kinds of numbers, kept apart on purpose:
   each scrape.
 
 Each app has its own ``CollectorRegistry``, not prometheus-client's global one: two servers in one process (the
-tests, ``--dots-port``) each report their own numbers and never collide on a metric name.
+tests, an embedding program) each report their own numbers and never collide on a metric name.
 
 Access: open in local mode; in public mode the auth middleware (``server.auth``) asks for the operator's metrics
 token before the request reaches this route.
