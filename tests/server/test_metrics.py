@@ -69,6 +69,8 @@ async def test_the_numbers_follow_real_matches(server: str) -> None:
         assert value(before, "process_resident_memory_bytes") > 0
         assert ("hexarena_store_queue_depth", ()) in before and ("hexarena_journal_entries", ()) in before
         assert value(before, "hexarena_cluster_enabled") == 0
+        # every game's live count is there, at 0, before anything is played
+        assert ("hexarena_live_matches", (("game", "numberwang"),)) in before, before
 
         # a match between two bots, played to its end
         r = await client.post("/api/matches", json={"game": "numberwang", "players": ["builtin:random"] * 2})
@@ -102,7 +104,7 @@ async def test_the_numbers_follow_real_matches(server: str) -> None:
 
         await until(aborted, "the unjoined match to be aborted")
         end = await scrape(client)
-        assert value(end, "hexarena_live_matches", game="numberwang") == 0
+        assert end[("hexarena_live_matches", (("game", "numberwang"),))] == 0
         # a person who never came is not a bot error
         assert not [k for k in end if k[0] == "hexarena_bot_errors_total"], end
 

@@ -31,6 +31,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
+from hexarena.core.registry import available_games
 from hexarena.core.types import Termination
 from hexarena.server.auth import METRICS_PATH
 from hexarena.server.services import Services, services_of
@@ -101,8 +102,10 @@ class ArenaMetrics:
 
     def __init__(self, services: Callable[[], Services | None]) -> None:
         self.registry = CollectorRegistry()
-        #: game -> its moves, their latency and the referee's CPU per move
+        #: game -> its moves, their latency and the referee's CPU per move (the series of its label)
         self.per_game: dict[str, _GameMoves] = {}
+        #: a game's label (its name, cut) -> the numbers of its series
+        self.per_label: dict[str, _GameMoves] = {}
         #: (game, termination) -> matches ended so
         self.terminations: dict[tuple[str, str], int] = {}
         #: (termination, player kind) -> matches a bot failed so
@@ -116,22 +119,23 @@ class ArenaMetrics:
     def move(self, live: LiveMatch, record: PlayedMove) -> None:
         game = live.game.name
         numbers = self.per_game.get(game)
-        if numbers is None:
-            numbers = self.per_game[game] = _GameMoves()
+        if numbers is None:  # a game's first move: its series, shared by every game whose label reads the same
+            label = _label(game)
+            numbers = self.per_game[game] = self.per_label.setdefault(label, _GameMoves())
         numbers.moves += 1
         numbers.latency.observe(record.think_time)
         numbers.cpu.observe(live.referee.last_move_cpu)
 
     def end(self, live: LiveMatch, result: MatchResult) -> None:
         termination = str(result.outcome.termination)
-        key = (live.game.name, termination)
+        key = (_label(live.game.name), termination)
         self.terminations[key] = self.terminations.get(key, 0) + 1
         culprit = result.culprit
         if culprit is None or result.outcome.termination not in BOT_ERRORS:
             return
         kind = str(getattr(live.players[culprit], "kind", ""))
         if kind != "human":  # a person who walks away is not a bot error
-            key = (termination, kind)
+            key = (termination, _label(kind))
             self.bot_errors[key] = self.bot_errors.get(key, 0) + 1
 
     def render(self) -> bytes:
@@ -160,8 +164,8 @@ class ArenaEvents(Collector):
             "CPU seconds the referee spent on each move it received (checking and applying it).",
             labels=["game"],
         )
-        for game, numbers in sorted(arena.per_game.items()):
-            label = [_label(game)]
+        for game, numbers in sorted(arena.per_label.items()):
+            label = [game]
             moves.add_metric(label, numbers.moves)
             latency.add_metric(label, numbers.latency.buckets(), numbers.latency.total)
             cpu.add_metric(label, numbers.cpu.buckets(), numbers.cpu.total)
@@ -170,7 +174,7 @@ class ArenaEvents(Collector):
             "hexarena_terminations", "Matches ended, by game and how they ended.", labels=["game", "termination"]
         )
         for (game, termination), count in sorted(arena.terminations.items()):
-            ends.add_metric([_label(game), termination], count)
+            ends.add_metric([game, termination], count)
         yield ends
         errors = CounterMetricFamily(
             "hexarena_bot_errors",
@@ -178,7 +182,7 @@ class ArenaEvents(Collector):
             labels=["kind", "player_kind"],
         )
         for (kind, player_kind), count in sorted(arena.bot_errors.items()):
-            errors.add_metric([kind, _label(player_kind)], count)
+            errors.add_metric([kind, player_kind], count)
         yield errors
 
 
@@ -206,14 +210,15 @@ def _gauge(name: str, doc: str, value: float) -> GaugeMetricFamily:
 
 
 def _matches(services: Services) -> Iterator[Metric]:
-    per_game: dict[str, int] = {}
+    per_game = dict.fromkeys(map(_label, available_games()), 0)  # every game, so an idle one reads 0, not nothing
     spectators = 0
     for live in list(services.manager.live.values()):
-        per_game[live.game.name] = per_game.get(live.game.name, 0) + 1
+        label = _label(live.game.name)
+        per_game[label] = per_game.get(label, 0) + 1
         spectators += len(live.spectators)
     live_matches = GaugeMetricFamily("hexarena_live_matches", "Matches being played now, by game.", labels=["game"])
     for game, count in sorted(per_game.items()):
-        live_matches.add_metric([_label(game)], count)
+        live_matches.add_metric([game], count)
     yield live_matches
     yield _gauge("hexarena_spectators", "Spectator connections following live matches.", spectators)
 
