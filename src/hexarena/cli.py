@@ -23,7 +23,11 @@ DEFAULT_MOVE_CAP = 120.0
 
 
 def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+    log_format = sys.modules.get("hexarena.server.log_format")  # loaded by `serve` only
+    if log_format is not None and log_format.json_logs():
+        logging.getLogger("hexarena.serve").error(message)  # a plain line would break a JSON log's reader
+    else:
+        click.echo(f"error: {message}", err=True)
     sys.exit(2)
 
 

@@ -147,3 +147,18 @@ def test_extra_fields_and_tracebacks_are_fields_of_the_object() -> None:
     assert (first["match"], first["plies"], first["where"], first["ok"]) == ("m1", 42, "/x", True)
     assert second["level"] == "ERROR" and "ValueError: boom" in second["exc"] and "Traceback" in second["exc"]
     assert len(third["message"]) == MAX_TEXT
+
+
+def test_a_refused_start_is_a_json_line_too(tmp_path: Path) -> None:
+    """A start-up refusal (here an empty token file) is an ERROR record, not a plain line, and the exit is 2."""
+    empty = tmp_path / "empty.token"
+    empty.write_text("\n")
+    env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp_path / "data"))
+    cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(free_port()), "--public"]
+    cmd += ["--database-url", f"sqlite+aiosqlite:///{tmp_path / 'arena.sqlite3'}"]
+    cmd += ["--metrics-token-file", str(empty), "--log-format", "json"]
+    done = subprocess.run(cmd, env=env, capture_output=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2, done
+    records = [json.loads(line) for line in done.stderr.decode().splitlines() if line.strip()]
+    assert [r["level"] for r in records] == ["ERROR"], records
+    assert str(empty) in records[0]["message"] and "one token" in records[0]["message"], records
