@@ -61,3 +61,18 @@ async def test_an_unparsable_json_body_is_a_400_and_the_connection_lives_on(
             assert status == 200 and json.loads(answer) == {"data": {"__typename": "Query"}}, (status, answer)
         finally:
             writer.close()
+
+
+@pytest.mark.parametrize("path", ["/bots/htttx", "/dots/"])
+async def test_the_connect_in_protocols_refuse_deep_json_with_a_400(tmp_path: Any, path: str) -> None:
+    """Their bodies are small (4 to 16 KB), still room for nesting deeper than the parser goes."""
+    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+    async with serve_app(app) as url:
+        reader, writer = await asyncio.open_connection("127.0.0.1", int(url.rsplit(":", 1)[1]))
+        try:
+            status, answer = await _exchange(reader, writer, "POST", path, ("[" * 2000 + "]" * 2000).encode())
+            assert status in (400, 403) and "JSON" in answer, (status, answer)
+            status, answer = await _exchange(reader, writer, "POST", "/graphql", b'{"query": "{ __typename }"}')
+            assert status == 200, (status, answer)
+        finally:
+            writer.close()
