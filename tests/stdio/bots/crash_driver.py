@@ -1,10 +1,12 @@
 """A server-like parent for the crash test: ``crash_driver.py BOT_COMMAND`` starts the bot through BotProcess,
 waits until the bot's reported child is recorded in its process tree, prints ``BOT <pid>``, ``CHILD <pid>`` and
-``READY``, then waits to be killed (``kill -9``, as a crashing server would die)."""
+``READY``, then waits to be killed (``kill -9``, as a crashing server would die). Its orphan watchdog is killed
+first, as when a whole machine or container goes down: what is left is the next start's to sweep."""
 
 import asyncio
 import sys
 
+from hexarena.players import proctree
 from hexarena.players.process import BotProcess, split_command
 
 
@@ -17,6 +19,9 @@ async def main() -> None:
         if children and all(c in bot.tree.members for c in children):
             break
         await asyncio.sleep(0.05)
+    for watchdog in proctree._watchdogs.values():
+        watchdog.kill()
+        watchdog.wait()
     print(f"BOT {bot.pid}", flush=True)
     for child in children:
         print(f"CHILD {child}", flush=True)
