@@ -224,7 +224,9 @@ async def _open_store(
     except BaseException:
         await recorder.close(timeout=0)
         raise
-    stack.push_async_callback(recorder.close)
+    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+
+    stack.push_async_callback(recorder.close, RECORDER_CLOSE_TIMEOUT)  # within the shutdown's bound, db down too
     if replayed:
         log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
     if not sweep:  # other instances may be playing the unfinished games: the failover scan sorts them out
