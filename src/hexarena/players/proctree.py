@@ -31,7 +31,6 @@ import json
 import logging
 import os
 import signal
-import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -160,25 +159,37 @@ def _self_identity() -> tuple[int, int]:
     return os.getpid(), info.start if info is not None else 0
 
 
-#: registry -> this process's watchdog over it (kept for the pipe: closing it, by any exit, starts the sweep).
-_watchdogs: dict[Path, subprocess.Popen[bytes]] = {}
+#: registry -> (pid, write end of its pipe) of this process's watchdog over it: the fd is never written nor closed,
+#: so the pipe ends exactly when this process does, however it ends. A bare pid and fd, not a ``Popen``: one left
+#: running at exit is the point, not a leak to warn about.
+_watchdogs: dict[Path, tuple[int, int]] = {}
 
 
 def watch_for_orphans(registry: Path) -> None:
     """Start, once per registry, the watchdog that sweeps this process's bot trees when this process dies."""
     key = registry.resolve()
     running = _watchdogs.get(key)
-    if running is not None and running.poll() is None:
-        return
+    if running is not None:
+        info = read_proc(running[0])
+        if info is not None and info.state != "Z":
+            return
+        os.close(running[1])
+    read_end, write_end = os.pipe()  # both close-on-exec: bots started later never hold the write end
     try:
-        _watchdogs[key] = subprocess.Popen(
+        pid = os.posix_spawn(
+            sys.executable,
             [sys.executable, "-m", "hexarena.players.orphan_watch", str(key)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,  # not in the owner's group: a Ctrl-C or group kill of the owner spares it
+            os.environ,
+            file_actions=[(os.POSIX_SPAWN_DUP2, read_end, 0), (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+            setsid=True,  # not in the owner's group: a Ctrl-C or group kill of the owner spares it
         )
     except OSError as exc:
+        os.close(write_end)
         log.warning("cannot start the bot process watchdog (%s): a crash would leave bots' children running", exc)
+        return
+    finally:
+        os.close(read_end)
+    _watchdogs[key] = (pid, write_end)
 
 
 class ProcessTree:
