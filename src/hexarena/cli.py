@@ -16,10 +16,7 @@ import click
 from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import Game
-
-#: Seconds a move may take in ``hexarena play`` when no clock is given: built-in bots think at most 60 s a move,
-#: so only a bot that went silent (or a very slow one) meets it, and no match hangs forever.
-DEFAULT_MOVE_CAP = 120.0
+from hexarena.referee.clock import DEFAULT_MOVE_CAP
 
 
 def _fail(message: str) -> None:
@@ -141,8 +138,8 @@ def main(verbose: int) -> None:
 @click.option(
     "--public",
     is_flag=True,
-    help="Serve the internet: write endpoints need an API token (`hexarena token create`), bot addresses on "
-    "loopback, private and link-local networks are refused, creates are limited to 10/minute;200/hour per client.",
+    help="Serve the internet: write endpoints need an API token (`hexarena token create`), bot addresses that "
+    "are not public (loopback, private, link-local, shared) are refused, creates are limited to 10/minute;200/hour per client.",
 )
 @click.option(
     "--allow-bot-host",
@@ -173,6 +170,14 @@ def main(verbose: int) -> None:
     help="json: one JSON object per line on stderr (time, level, logger, message, extra fields), uvicorn's "
     "access log included.",
 )
+@click.option(
+    "--move-cap",
+    type=click.FloatRange(min=0),
+    default=DEFAULT_MOVE_CAP,
+    show_default=True,
+    help="Matches and tournaments between programs without a clock: seconds a move may take before the mover "
+    "loses on time (0: no cap, a silent bot then holds its match open forever). Games with a person are not capped.",
+)
 def serve(
     host: str,
     port: int,
@@ -194,6 +199,7 @@ def serve(
     create_rate_limit: str | None,
     metrics_token_file: Path | None,
     log_format: str,
+    move_cap: float,
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
@@ -246,6 +252,7 @@ def serve(
         public=public,
         bot_hosts=list(allow_bot_hosts) if public else None,
         open_seat_seconds=open_seat_timeout,
+        move_cap=move_cap,
         battlebot=BattlebotSettings(contest_rules=battlebot_contest_rules),
         dots=DotsSettings(match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds),
         **limits,
@@ -557,11 +564,11 @@ def play(
         if missing:
             raise ConfigError(f"give a player for {', '.join('--' + m.lower() for m in missing)}")
         params = game.validate_params(raw)
-        from hexarena.referee.clock import clock_from
+        from hexarena.referee.clock import capped, clock_from
 
-        clock = clock_from(clock_type, clock_seconds, increment)
-        if clock.kind == "none" and move_cap > 0:
-            clock = clock_from("turn", move_cap)
+        asked = clock_from(clock_type, clock_seconds, increment)
+        clock = capped(asked, move_cap)
+        if clock is not asked:
             click.echo(
                 f"no clock given: a move that takes longer than {move_cap:g} s loses on time "
                 "(--move-cap S to change, 0 for none; or --clock-type/--clock)",

@@ -79,17 +79,35 @@ def test_sigint_ends_open_streams_and_subprocess_bots(tmp_path: Path) -> None:
                 proc.wait(EXIT_WITHIN)
             except subprocess.TimeoutExpired:
                 raise AssertionError(f"hexarena serve still running {EXIT_WITHIN} s after SIGINT") from None
+        bots, watchdogs = _split_watchdogs(bots)
         assert not [p.pid for p in bots if is_alive(p.pid, p.start)], "a bot process outlived the server"
+        end = time.monotonic() + 60  # the orphan watchdog sweeps once the server is gone, then ends too
+        while time.monotonic() < end and any(is_alive(p.pid, p.start) for p in watchdogs):
+            time.sleep(0.05)
+        assert not [p.pid for p in watchdogs if is_alive(p.pid, p.start)], "the orphan watchdog outlived its sweep"
         assert "forcing exit" not in (tmp_path / "serve.log").read_text()
     finally:
         stop(proc)
+
+
+def _split_watchdogs(found: list[ProcInfo]) -> tuple[list[ProcInfo], list[ProcInfo]]:
+    """(bot processes, the server's orphan watchdog): the watchdog outlives the server by design, for its sweep."""
+    watchdogs = [p for p in found if "hexarena.players.orphan_watch" in _command_line(p.pid)]
+    return [p for p in found if p not in watchdogs], watchdogs
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def wait_for_descendants(pid: int, within: float = 20.0) -> list[ProcInfo]:
     end = time.monotonic() + within
     while time.monotonic() < end:
         found = descendants(pid)
-        if found:
+        if _split_watchdogs(found)[0]:
             return found
         time.sleep(0.05)
     raise AssertionError("the subprocess bot never started")

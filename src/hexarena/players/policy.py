@@ -153,7 +153,7 @@ async def make_answering_player(spec: str, game: str, policy: SpecPolicy) -> Bas
 def _check_address(spec: str, address: str, policy: SpecPolicy) -> None:
     if policy.bot_hosts is not None and not allowed_bot_host(address, policy.bot_hosts):
         raise ConfigError(
-            f"{spec[:200]!r}: bots on loopback, private or link-local addresses are refused on this server "
+            f"{spec[:200]!r}: bots on addresses that are not public (loopback, private, link-local, shared) are refused on this server "
             "(the operator can allow a host with --allow-bot-host)"
         )
 
@@ -161,8 +161,9 @@ def _check_address(spec: str, address: str, policy: SpecPolicy) -> None:
 def allowed_bot_host(url: str, allow: Sequence[str]) -> bool:
     """Whether a bot at ``url`` (a URL or ``HOST:PORT``) may be contacted when private hosts are refused.
 
-    Refused: loopback, private, link-local (cloud metadata lives there), unspecified, reserved and multicast
-    addresses, and names that resolve to one, unless the host, one of its addresses, or a network holding it is
+    Refused: every address that is not globally reachable unicast (loopback, private, link-local and shared
+    address space, where cloud metadata lives, reserved, multicast) or that embeds such an IPv4 address
+    (6to4, Teredo, NAT64, IPv4-mapped), and names that resolve to one, unless the host, one of its addresses, or a network holding it is
     in ``allow``. A name that does not resolve is refused (nothing can be said about it). Note: the check is
     made when the spec is accepted; a name whose address changes later (DNS rebinding) is not caught here.
     """
@@ -202,17 +203,28 @@ def _host_of(url: str) -> str | None:
     return host
 
 
+#: NAT64's well-known prefix (RFC 6052): the IPv4 address translated to is the last 32 bits.
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+#: Denied whatever they embed: local-use NAT64 (RFC 8215) names a translator inside the operator's network, and
+#: IPv4-compatible addresses (deprecated by RFC 4291; ``::1`` and ``::`` live there too) name no real destination.
+_ALWAYS_REFUSED = (ipaddress.IPv6Network("64:ff9b:1::/48"), ipaddress.IPv6Network("::/96"))
+
+
 def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return not (
-        address.is_loopback
-        or address.is_private
-        or address.is_link_local
-        or address.is_unspecified
-        or address.is_reserved
-        or address.is_multicast
-    )
+    """Deny by default: only a globally reachable unicast address passes, and an IPv6 address that carries an
+    IPv4 one (IPv4-mapped, 6to4, Teredo, NAT64) passes only if that IPv4 address does too, because that is
+    where the packets go. Python's ``is_global`` alone is not enough: it calls 6to4 of 127.0.0.1 global."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return _public(address.ipv4_mapped)
+        if any(address in net for net in _ALWAYS_REFUSED):
+            return False
+        embedded = [v4 for v4 in (address.sixtofour, *(address.teredo or ())) if v4 is not None]
+        if address in _NAT64:
+            embedded.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+        if not all(_public(v4) for v4 in embedded):
+            return False
+    return address.is_global and not address.is_multicast
 
 
 __all__ = [

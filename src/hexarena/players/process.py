@@ -200,11 +200,29 @@ class BotProcess:
     async def send(self, line: str) -> None:
         if self.proc is None or self.proc.stdin is None:
             raise BotCrashed("the bot is not running")
+        stdin = self.proc.stdin
         try:
-            self.proc.stdin.write((line + "\n").encode())
-            await self.proc.stdin.drain()
+            if stdin.is_closing():  # uvloop raises RuntimeError ("the handler is closed") for a write then
+                raise BrokenPipeError("the pipe to the bot is closed")
+            stdin.write((line + "\n").encode())
+            await stdin.drain()
         except (BrokenPipeError, ConnectionResetError) as exc:
-            raise BotCrashed(f"the bot closed its input: {exc}") from None
+            raise BotCrashed(await self._gone(exc)) from None
+        except RuntimeError as exc:
+            if not stdin.is_closing():
+                raise
+            raise BotCrashed(await self._gone(exc)) from None
+
+    async def _gone(self, exc: BaseException) -> str:
+        """Why a write to the bot failed: its exit, when it has exited (an engine that quits at once is seen
+        here first, racing the reader that would report it), else the pipe's own error."""
+        assert self.proc is not None
+        try:
+            code = await asyncio.wait_for(self.proc.wait(), 1.0)
+        except TimeoutError:
+            return f"the bot closed its input: {exc}"
+        self.returncode = code
+        return self._exit_text(code)
 
     async def read_line(self, timeout: float | None, skip_blank: bool = True) -> str:
         """The next output line; BotTimeout when none comes in time, BotCrashed if the bot died."""

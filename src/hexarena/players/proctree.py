@@ -14,7 +14,10 @@ this module uses what every Linux has:
   look) and then SIGKILLs every recorded process still alive, plus every process of the bot's session;
 - the record is kept on disk (``registry_dir()``: one JSON file per bot under the data directory, with the owning
   server's pid and start time) and removed when the tree is killed; ``sweep_orphans()``, run when ``hexarena
-  serve`` starts, kills the trees of owners that are gone.
+  serve`` starts, kills the trees of owners that are gone;
+- a **watchdog** process per owner and registry (``orphan_watch``, started with the first recorded tree) holds
+  the read end of a pipe the owner never writes to: when the owner dies, even by ``kill -9``, the pipe ends and
+  the watchdog sweeps at once, so the processes a bot started (no parent-death signal reaches them) die too.
 
 Start times are the ``starttime`` field of ``/proc/PID/stat`` (clock ticks since boot): a pid plus its start time
 names one process for good.
@@ -28,6 +31,7 @@ import json
 import logging
 import os
 import signal
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,6 +159,39 @@ def _self_identity() -> tuple[int, int]:
     return os.getpid(), info.start if info is not None else 0
 
 
+#: registry -> (pid, write end of its pipe) of this process's watchdog over it: the fd is never written nor closed,
+#: so the pipe ends exactly when this process does, however it ends. A bare pid and fd, not a ``Popen``: one left
+#: running at exit is the point, not a leak to warn about.
+_watchdogs: dict[Path, tuple[int, int]] = {}
+
+
+def watch_for_orphans(registry: Path) -> None:
+    """Start, once per registry, the watchdog that sweeps this process's bot trees when this process dies."""
+    key = registry.resolve()
+    running = _watchdogs.get(key)
+    if running is not None:
+        info = read_proc(running[0])
+        if info is not None and info.state != "Z":
+            return
+        os.close(running[1])
+    read_end, write_end = os.pipe()  # both close-on-exec: bots started later never hold the write end
+    try:
+        pid = os.posix_spawn(
+            sys.executable,
+            [sys.executable, "-m", "hexarena.players.orphan_watch", str(key)],
+            os.environ,
+            file_actions=[(os.POSIX_SPAWN_DUP2, read_end, 0), (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+            setsid=True,  # not in the owner's group: a Ctrl-C or group kill of the owner spares it
+        )
+    except OSError as exc:
+        os.close(write_end)
+        log.warning("cannot start the bot process watchdog (%s): a crash would leave bots' children running", exc)
+        return
+    finally:
+        os.close(read_end)
+    _watchdogs[key] = (pid, write_end)
+
+
 class ProcessTree:
     """The processes one bot started, recorded while it runs, all killed by ``kill()``.
 
@@ -174,6 +211,7 @@ class ProcessTree:
         if registry is not None:
             self._path = registry / f"{owner}-{pid}.json"
             self._save()
+            watch_for_orphans(registry)
 
     def observe(self) -> int:
         """Record the bot's current descendants (forgetting those that ended); how many are known now.

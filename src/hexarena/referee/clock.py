@@ -8,6 +8,20 @@ from __future__ import annotations
 from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
 
+#: Seconds a move may take in a match without a clock (``hexarena play --move-cap``, ``hexarena serve
+#: --move-cap``): built-in bots think at most 60 s a move, so only a bot that went silent (or a very slow one)
+#: meets it, and no match hangs forever.
+DEFAULT_MOVE_CAP = 120.0
+
+
+def capped(clock: ClockConfig, move_cap: float | None) -> ClockConfig:
+    """The clock a match is played with: ``clock`` itself, or, when it has none, a turn clock of ``move_cap``
+    seconds (None or 0: no cap). The one rule the command line and the server apply, so a silent bot loses on
+    time in both instead of holding its match open forever."""
+    if clock.kind != "none" or not move_cap:
+        return clock
+    return clock_from("turn", move_cap)
+
 
 def clock_from(kind: str | None, seconds: float | None = None, increment: float | None = None) -> ClockConfig:
     """Build a validated ClockConfig from user input (API, CLI); errors say what to send instead."""

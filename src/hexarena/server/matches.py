@@ -61,7 +61,7 @@ async def new_game(body: NewGameRequest, services: ServicesDep, request: Request
     for p in players:
         if cfg.depth is not None and hasattr(p, "depth"):
             p.depth = cfg.depth
-    clock = clock_from(cfg.clock_type, cfg.clock, cfg.increment)
+    clock = services.settings.match_clock(clock_from(cfg.clock_type, cfg.clock, cfg.increment), players)
     live = await services.manager.create(
         game,
         players,
@@ -85,6 +85,7 @@ async def new_match(body: NewMatchRequest, services: ServicesDep, request: Reque
     params = game.validate_params(body.params)
     clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
     players = [await make_answering_player(spec, game.name, services.policy) for spec in body.players]
+    clock = services.settings.match_clock(clock, players)
     live = await services.manager.create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
     return {
         "game_id": live.match_id,

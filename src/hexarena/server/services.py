@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,7 +22,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection, Request
 
+from hexarena.core.contract import ClockConfig
+from hexarena.players.base import BasePlayer
 from hexarena.players.policy import SpecPolicy
+from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.dots.tables import DotsSettings
 from hexarena.server.live import MatchManager
@@ -58,6 +61,9 @@ class Settings:
     #: Seconds an open seat (``open:NAME``) waits for someone to join before its match ends aborted; None:
     #: ``$HEXARENA_OPEN_SEAT_SECONDS`` or 600.
     open_seat_seconds: float | None = None
+    #: Seconds a move may take in a match between programs that has no clock (``--move-cap``; 0: no cap), so a
+    #: silent bot loses on time instead of holding its match open forever. People are not capped.
+    move_cap: float = DEFAULT_MOVE_CAP
     #: Operator-registered engines (``NAME -> player spec``), the only way an API client gets a subprocess bot.
     engines: dict[str, str] = field(default_factory=dict)
     #: Mount the connect-in protocols (battlebot, hexagon dots turn-token), GraphQL, analysis and tournaments.
@@ -81,6 +87,14 @@ class Settings:
     dots: DotsSettings = field(default_factory=DotsSettings)
     graphql: GraphQLLimits = field(default_factory=lambda: _graphql_limits())
     analysis: AnalysisLimits = field(default_factory=lambda: _analysis_limits())
+
+    def match_clock(self, clock: ClockConfig, players: Sequence[BasePlayer]) -> ClockConfig:
+        """The clock a match created over the API is played with: its own, or without one the move cap
+        (:func:`~hexarena.referee.clock.capped`, the rule ``hexarena play`` applies too). A game with a person
+        keeps no clock: a person may think as long as they like, and can leave a game a bot stopped answering."""
+        if any(p.kind == "human" for p in players):
+            return clock
+        return capped(clock, self.move_cap)
 
     def policy(self) -> SpecPolicy:
         """The remote spec policy every API-created seat goes through (engines, bot hosts)."""
@@ -215,7 +229,9 @@ async def _open_store(
     except BaseException:
         await recorder.close(timeout=0)
         raise
-    stack.push_async_callback(recorder.close)
+    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+
+    stack.push_async_callback(recorder.close, RECORDER_CLOSE_TIMEOUT)  # within the shutdown's bound, db down too
     if replayed:
         log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
     if not sweep:  # other instances may be playing the unfinished games: the failover scan sorts them out

@@ -40,6 +40,10 @@ HEADER_TIMEOUT = 10.0
 GRACEFUL_SHUTDOWN = 2
 #: Seconds after shutdown began when the process ends whatever still runs (``hexarena serve`` only).
 FORCE_EXIT_AFTER = 4.5
+#: Seconds the recorder may wait, twice at most (queued writes, then games being created), for the database at
+#: shutdown; what it has not taken by then is journaled and written at the next start. With the connections'
+#: grace this must end well before the forced exit, or a database outage turns every stop into one.
+RECORDER_CLOSE_TIMEOUT = (FORCE_EXIT_AFTER - GRACEFUL_SHUTDOWN - 1.0) / 2
 #: Exit status of a forced exit.
 FORCED_EXIT_STATUS = 70
 

@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse
 
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.players.policy import vet_remote_spec
+from hexarena.referee.clock import capped, clock_from
 from hexarena.server.services import Services, ServicesDep, limit_creates, services_of
 from hexarena.server.tournament_request import TournamentRequest
 from hexarena.store.errors import StoreError
@@ -124,6 +125,8 @@ async def create_tournament(request: Request, body: TournamentRequest, services:
             raise ConfigError("ray_address over the API may only be 'local'; clusters are for `hexarena tournament`")
         config = TournamentConfig.from_json({**body.config_json(), "remote": True})
         config.validate()
+        clock = capped(clock_from(**config.clock), services.settings.move_cap)  # a tournament is programs only
+        config.clock = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
         for spec in config.players:
             await vet_remote_spec(spec, policy)
         runner = await Runner.create(

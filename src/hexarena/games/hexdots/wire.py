@@ -129,7 +129,7 @@ def _load(body: Any, what: str, error: type[Exception]) -> Any:
     if isinstance(body, bytes | bytearray | str):
         try:
             return json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise error(f"invalid {what} data: body is not JSON: {body[:80]!r}") from None
     return body
 

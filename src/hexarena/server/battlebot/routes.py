@@ -62,7 +62,7 @@ async def register_bot(game: str, request: Request) -> JSONResponse:
         return _error(413, f"body larger than {MAX_BODY} bytes")
     try:
         data = json.loads(body) if body else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return _error(400, "body is not JSON")
     if not isinstance(data, dict):
         return _error(400, 'expected a JSON object {"bot_id": ..., "owner": ...}')
@@ -114,7 +114,7 @@ async def _login(ws: WebSocket, lobby: Lobby) -> BattlebotConnection | None:
     text = _text(message)
     try:
         data = json.loads(text) if len(text) <= settings.max_frame_chars else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         data = None
     if not isinstance(data, dict):
         return await _refuse(ws, "login is not a JSON object")

@@ -60,7 +60,7 @@ def observer_wrapper(body: bytes) -> tuple[str, str] | str:
     """
     try:
         data = json.loads(body) if body.strip() else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         return 'observer payload must be JSON: {} or {"wrapper": "...%s..."}'
     if data is None:
         return "", ""
@@ -165,7 +165,7 @@ def player_name(body: bytes | None) -> str | None:
     """The ``name`` of a join payload, or None when it is not a usable name."""
     try:
         data = json.loads(body) if body else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         data = None
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name.strip() or text_problem(name, 64):
