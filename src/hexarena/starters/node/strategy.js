@@ -65,7 +65,6 @@ function pickStone(board, me, left, rules) {
   const them = me === "x" ? "o" : "x";
   const length = rules.winDistance;
   const cells = candidates(board, rules.viewDistance);
-  const legal = new Set(cells.map(([q, r]) => key(q, r)));
 
   // 1. Win: a line with none of theirs and no more empty cells than stones we still have.
   for (const [q, r] of cells) {
@@ -96,7 +95,7 @@ function pickStone(board, me, left, rules) {
       if (line[them] === 0) score += 4 ** line[me];
       if (line[me] === 0) score += 2 ** line[them];
     }
-    if (score > bestScore && legal.has(key(q, r))) {
+    if (score > bestScore) {
       best = [q, r];
       bestScore = score;
     }
