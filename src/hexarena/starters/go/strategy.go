@@ -10,7 +10,10 @@
 // Only cells near the stones are considered (within 2 steps, and never beyond ViewDistance), so each pick is quick.
 package main
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // Cell is an axial hex coordinate.
 type Cell struct{ Q, R int }
@@ -131,15 +134,15 @@ func pickStone(board Board, me string, left int, rules Rules) Cell {
 		return block
 	}
 	// 3. Build: lines that are still ours to complete count most, by how full they are.
-	best, bestScore := cells[0], -1
+	best, bestScore := cells[0], -1.0
 	for _, c := range cells {
-		score := 0
+		score := 0.0
 		for _, l := range linesThrough(board, c, rules.WinDistance, me) {
 			if l.theirs == 0 {
-				score += 1 << (2 * l.mine) // 4^mine
+				score += math.Pow(4, float64(l.mine))
 			}
 			if l.mine == 0 {
-				score += 1 << l.theirs // 2^theirs
+				score += math.Pow(2, float64(l.theirs))
 			}
 		}
 		if score > bestScore {
