@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,5 +165,85 @@ def test_every_starter_has_a_readme_and_an_executable_entry_point() -> None:
         assert (folder / "README.md").is_file()
         assert (folder / "serve").stat().st_mode & 0o111, f"{language}/serve is not executable"
     assert (STARTERS / "node" / "run").stat().st_mode & 0o111
+    assert (STARTERS / "node" / "run-hive").stat().st_mode & 0o111
     assert (STARTERS / "install-toolchains").stat().st_mode & 0o111
     assert Path("starters").resolve() == STARTERS or not Path("starters").exists()
+
+
+async def test_node_starter_beats_random_at_hive_over_uhp() -> None:
+    need_toolchain("node")
+    engine = f"uhp:{STARTERS / 'node' / 'run-hive'}"
+    game = get_game("hive")
+    wins = 0
+    for i in range(4):
+        specs = [engine, "builtin:random"] if i % 2 == 0 else ["builtin:random", engine]
+        result = await play_one(game, specs, game.validate_params({"expansions": ""}), clock_from("turn", 120))
+        assert result.outcome.termination == Termination.NORMAL, result.outcome.reason
+        wins += result.outcome.winner == specs.index(engine)
+    assert wins >= 3, f"the Hive starter won {wins} of 4 against random"
+
+
+class UhpConversation:
+    """The Hive starter on stdin/stdout: ``ask`` sends a command and returns the lines before ``ok``."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        self.stdin, self.stdout = proc.stdin, proc.stdout
+
+    def read(self) -> list[str]:
+        lines = []
+        while (line := self.stdout.readline()) != "ok\n":
+            assert line, f"the engine stopped after {lines}"
+            lines.append(line.rstrip("\n"))
+        return lines
+
+    def ask(self, command: str) -> list[str]:
+        self.stdin.write(command + "\n")
+        self.stdin.flush()
+        return self.read()
+
+
+@pytest.fixture
+def hive_engine() -> Iterator[UhpConversation]:
+    need_toolchain("node")
+    with subprocess.Popen(
+        [str(STARTERS / "node" / "run-hive")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    ) as proc:
+        try:
+            engine = UhpConversation(proc)
+            assert engine.read()[0].startswith("id ")  # the banner
+            yield engine
+        finally:
+            proc.kill()
+
+
+def test_hive_starter_knows_exactly_the_legal_moves_of_random_games(hive_engine: UhpConversation) -> None:
+    game = get_game("hive")
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new(expansions="")
+        for _ in range(90):
+            if game.outcome(state) is not None:
+                break
+            legal = game.legal(state)
+            text = game.game_string(state)
+            assert hive_engine.ask(f"newgame {text}") == [text]
+            (answer,) = hive_engine.ask("validmoves")
+            theirs = {m if m == "pass" else game.normalize(state, game.parse(m)).text for m in answer.split(";")}
+            assert theirs == {m.text for m in legal}, text
+            checked += 1
+            state = game.play(state, rng.choice(legal))
+    assert checked > 200
+
+
+def test_hive_starter_refuses_illegal_moves_and_expansions(hive_engine: UhpConversation) -> None:
+    assert hive_engine.ask("newgame Base") == ["Base;NotStarted;White[1]"]
+    assert hive_engine.ask("play wQ")[0].startswith("invalidmove")  # no queen on the first turn
+    assert hive_engine.ask("play wG1") == ["Base;InProgress;Black[1];wG1"]
+    assert hive_engine.ask("play bA1 wG1-") == ["Base;InProgress;White[2];wG1;bA1 wG1-"]
+    assert hive_engine.ask("play wS1 bA1-")[0].startswith("invalidmove")  # touches the other colour
+    assert hive_engine.ask("undo") == ["Base;InProgress;Black[1];wG1"]
+    (best,) = hive_engine.ask("bestmove time 00:00:01")
+    assert best.startswith("b") and "wG1" in best
+    assert hive_engine.ask("newgame Base+MLP")[0].startswith("err")

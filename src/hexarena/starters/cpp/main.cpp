@@ -65,7 +65,7 @@ std::string handle(Game& game, const json& packet) {
     const std::string type = packet.at("type").get<std::string>();
     if (type != "heartbeat" && type != "interrupt") game.grace = false;
     if (type == "setup") {
-        if (packet.contains("board")) game.board = board_from(packet["board"].at("cells"));
+        if (packet.contains("board") && !packet["board"].is_null()) game.board = board_from(packet["board"].at("cells"));
     } else if (type == "config") {
         for (auto [name, field] : {std::pair{"x-view_distance", &game.rules.view_distance},
                                    std::pair{"x-win_distance", &game.rules.win_distance}}) {

@@ -271,7 +271,7 @@ class Position {
     for (const d of DIRS) {
       const ref = this.top(key(q - d.dq, r - d.dr));
       if (ref !== null && ref !== move.piece) return `${move.piece} ${d.write(ref)}`;
-      // a piece leaving from under nothing else: the one under it (if any) is a fine reference too
+      // the moving piece can't be its own reference, but the piece it stands on can
       const s = this.stacks.get(key(q - d.dq, r - d.dr));
       if (s && s.length > 1 && ref === move.piece) return `${move.piece} ${d.write(s[s.length - 2])}`;
     }
