@@ -57,10 +57,34 @@ async def test_starter_beats_random_at_htttx_without_a_protocol_error(starter: S
     assert wins >= GAMES - 1, f"the starter won {wins} of {GAMES} against random"
 
 
-def test_capabilities_declare_bws_with_config(starter: StarterServer) -> None:
+#: What every starter declares (and the tests below hold it to).
+CAPABILITIES = {
+    "config": {"dynamic": True},
+    "free_setup": True,
+    "resettable_state": True,
+    "dual_sided": True,
+    "free_move_order": True,
+}
+
+
+def test_capabilities_declare_what_the_starter_does(starter: StarterServer) -> None:
     caps = starter.wait_ready()
-    assert caps["basic_websocket"] == {"versions": {"v1-alpha": {"config": {}}}}
+    assert caps["basic_websocket"] == {"versions": {"v1-alpha": CAPABILITIES}}
     assert isinstance(caps["meta"], dict) and caps["meta"]["name"]
+
+
+async def test_any_setup_at_any_time_and_either_side(starter: StarterServer) -> None:
+    """free_setup, resettable_state, dual_sided: a second setup replaces the board, and x or o may be asked."""
+    async with connect(f"ws://127.0.0.1:{starter.port}/bws/v1-alpha/game") as ws:
+        await ws.send(json.dumps({"type": "setup", "board": _board([(0, 0)], [])}))
+        _pieces(await _ask(ws, {"type": "move_request", "side": "o", "previous": []}))
+        # a new position: x has four in a row on the q axis at r = 5, far from everything said before
+        x = [(q, 5) for q in range(4)] + [(0, 0)]
+        o = [(2, 2), (-3, 0), (5, -5), (-5, 5)]
+        await ws.send(json.dumps({"type": "setup", "board": _board(x, o)}))
+        pieces = _pieces(await _ask(ws, {"type": "move_request", "side": "x", "previous": []}))
+    line = {(q, 5) for q in range(4)} | pieces
+    assert any({(q, 5) for q in range(start, start + 6)} <= line for start in range(-2, 1)), pieces
 
 
 def _board(x: list[tuple[int, int]], o: list[tuple[int, int]]) -> dict[str, Any]:

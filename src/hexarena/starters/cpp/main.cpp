@@ -1,6 +1,6 @@
 // An HTTTX bot server speaking basic_websocket v1-alpha (bws): the game server connects to us.
 //
-//   GET /capabilities.json        what the bot speaks (bws v1-alpha, with `config` to be told the match's rules)
+//   GET /capabilities.json        what the bot speaks (bws v1-alpha: `config` tells it the match's rules)
 //   WebSocket /bws/v1-alpha/game  one connection = one game (also /bws/v1-alpha/game/game and /, where other
 //                                 game servers connect)
 //
@@ -37,7 +37,16 @@ const json CAPABILITIES = {
       {"authors", {"hexarena starters"}},
       {"version", "0.1.0"},
       {"tags", {"starter", "heuristic"}}}},
-    {"basic_websocket", {{"versions", {{"v1-alpha", {{"config", json::object()}}}}}}},
+    // Everything declared is what handle() does: it takes any board from `setup` at any time, and plays the side
+    // each request names after applying its moves in whatever order they come.
+    {"basic_websocket",
+     {{"versions",
+       {{"v1-alpha",
+         {{"config", {{"dynamic", true}}},
+          {"free_setup", true},
+          {"resettable_state", true},
+          {"dual_sided", true},
+          {"free_move_order", true}}}}}}},
 };
 
 // What one connection (one game) remembers.
@@ -65,7 +74,8 @@ std::string handle(Game& game, const json& packet) {
     const std::string type = packet.at("type").get<std::string>();
     if (type != "heartbeat" && type != "interrupt") game.grace = false;
     if (type == "setup") {
-        if (packet.contains("board") && !packet["board"].is_null()) game.board = board_from(packet["board"].at("cells"));
+        if (packet.contains("board") && !packet["board"].is_null())
+            game.board = board_from(packet["board"].at("cells"));
     } else if (type == "config") {
         for (auto [name, field] : {std::pair{"x-view_distance", &game.rules.view_distance},
                                    std::pair{"x-win_distance", &game.rules.win_distance}}) {

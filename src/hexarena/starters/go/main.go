@@ -1,6 +1,6 @@
 // An HTTTX bot server speaking basic_websocket v1-alpha (bws): the game server connects to us.
 //
-//	GET /capabilities.json        what the bot speaks (bws v1-alpha, with `config` to be told the match's rules)
+//	GET /capabilities.json        what the bot speaks (bws v1-alpha: `config` tells it the match's rules)
 //	WebSocket /bws/v1-alpha/game  one connection = one game (also /bws/v1-alpha/game/game and /, where other
 //	                              game servers connect)
 //
@@ -31,7 +31,15 @@ var capabilities = map[string]any{
 		"version":     "0.1.0",
 		"tags":        []string{"starter", "heuristic"},
 	},
-	"basic_websocket": map[string]any{"versions": map[string]any{"v1-alpha": map[string]any{"config": map[string]any{}}}},
+	// Everything declared is what playGame does: it takes any board from `setup` at any time, and plays the side
+	// each request names after applying its moves in whatever order they come.
+	"basic_websocket": map[string]any{"versions": map[string]any{"v1-alpha": map[string]any{
+		"config":           map[string]any{"dynamic": true},
+		"free_setup":       true,
+		"resettable_state": true,
+		"dual_sided":       true,
+		"free_move_order":  true,
+	}}},
 }
 
 type wireCell struct {

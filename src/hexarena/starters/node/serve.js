@@ -1,6 +1,6 @@
 // An HTTTX bot server speaking basic_websocket v1-alpha (bws): the game server connects to us.
 //
-//   GET /capabilities.json      what the bot speaks (bws v1-alpha, with `config` to be told the match's rules)
+//   GET /capabilities.json      what the bot speaks (bws v1-alpha: `config` tells it the match's rules)
 //   WebSocket /bws/v1-alpha/game one connection = one game (also /bws/v1-alpha/game/game and /, where other
 //                                game servers connect)
 //
@@ -25,7 +25,19 @@ const CAPABILITIES = {
     version: "0.1.0",
     tags: ["starter", "heuristic"],
   },
-  basic_websocket: { versions: { "v1-alpha": { config: {} } } },
+  // Everything declared is what playGame does: it takes any board from `setup` at any time, and plays the side
+  // each request names after applying its moves in whatever order they come.
+  basic_websocket: {
+    versions: {
+      "v1-alpha": {
+        config: { dynamic: true },
+        free_setup: true,
+        resettable_state: true,
+        dual_sided: true,
+        free_move_order: true,
+      },
+    },
+  },
 };
 
 function boardFrom(cells) {
