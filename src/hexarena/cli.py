@@ -380,6 +380,20 @@ def bot_stdio(game: str, bot_name: str, time_limit: float, colour: str) -> None:
         _fail(str(exc))
 
 
+@main.command("new-bot")
+@click.argument("language")
+@click.argument("directory", required=False, type=click.Path(path_type=Path))
+def new_bot(language: str, directory: Path | None) -> None:
+    """Copy the starter bot for LANGUAGE (node, go, cpp) into DIRECTORY (default ./LANGUAGE-bot), ready to edit."""
+    from hexarena.newbot import new_bot as copy_starter
+
+    try:
+        dest = copy_starter(language, directory)
+    except HexarenaError as exc:
+        _fail(str(exc))
+    click.echo(f"{language} starter copied to {dest}: read {dest / 'README.md'} to build, run and play it")
+
+
 @main.command()
 @click.option("--size", default=11, show_default=True, type=click.IntRange(1, 26), help="Board size N (N x N).")
 @click.option("--move-timeout", default=10.0, show_default=True, type=float, help="Seconds a bot has per move.")
