@@ -13,12 +13,20 @@ joiner gets one of its own and every later joiner gets nothing. Tokens live in `
 ``MatchManager.tokens`` only, never in lists, spectator messages or records, and uvicorn's log lines have them
 blanked (:mod:`hexarena.server.redaction`). An open seat nobody has taken (joined and connected) within
 ``open_seat_seconds`` of the match's start ends the match ``aborted``: nobody played, so it is no result.
+
+A finished match stays in memory (``MatchManager.finished``, the last :data:`KEEP_FINISHED`) for late spectators,
+lookups and a rematch, as a summary (:meth:`LiveMatch.settle`): its moves, result and seats' descriptions, never
+its position, players or sockets. A position of a board game shares its board with every position before it (a
+few hundred KB), and a player keeps its match's positions, connection and buffers: kept whole, each finished
+match held all of that, and the server's memory grew with every game it had played.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import dataclasses
 import logging
 import os
 import secrets
@@ -129,9 +137,38 @@ class LiveMatch:
     #: the played moves as the store keeps them, made once as each is played (the end's record carries them all)
     records: list[MoveRecord] = field(default_factory=list)
 
+    #: the starting position of a settled match that did not start from the game's own (``settle``)
+    start: Any = None
+
     @property
     def state(self) -> Any:
-        return self.referee.state
+        """The position: the referee's while it plays; once settled, the replay of the moves (made when asked:
+        a late spectator or a record lookup, never kept)."""
+        state = self.referee.state
+        if state is None and self.result is not None:
+            state = replay(self.game, self.start, self.referee.params, self.moves)
+        return state
+
+    def end_message(self) -> dict[str, Any]:
+        """The ``end`` spectators get; a settled match's final position is replayed for it."""
+        assert self.result is not None
+        result = self.result
+        if result.final_state is None:
+            result = dataclasses.replace(result, final_state=self.state)
+        return messages.end(self.game, result)
+
+    def settle(self) -> None:
+        """Keep only the summary of a finished match (module docstring): the referee forgets the position
+        (``Referee.release``), each player becomes its description (:class:`FinishedSeat`), and a starting position
+        that was given (a setup, an opening) is copied apart from the board it shares with the rest of the game."""
+        if self.referee.config.initial_state is not None:
+            self.start = copy.deepcopy(self.referee.config.initial_state)
+            self.referee.config.initial_state = None
+        self.referee.release()
+        self.players = [FinishedSeat(p) for p in self.players]
+        self.referee.players = list(self.players)
+        self.records = []
+        self.task = None
 
     @property
     def moves(self) -> list[PlayedMove]:
@@ -172,6 +209,21 @@ class LiveMatch:
                 text = texts[light] = _encode(message)
             if not spectator.push(text):
                 self.spectators.discard(spectator)
+
+
+class FinishedSeat(BasePlayer):
+    """A seat of a finished match, as kept: its player's name, kind, description and adapter class (a rematch is
+    offered between browser players only), not the player with its positions, connection and buffers."""
+
+    def __init__(self, player: BasePlayer) -> None:
+        super().__init__()
+        self.name = str(getattr(player, "name", ""))
+        self.kind = player.kind
+        self.adapter: type[BasePlayer] = type(player)
+        self.described = player.describe()
+
+    def describe(self) -> dict[str, Any]:
+        return dict(self.described)
 
 
 class MatchManager:
@@ -332,7 +384,7 @@ class MatchManager:
         spectator = Spectator(send, moves_only)
         spectator.push(live.snapshot())
         if live.result is not None:
-            spectator.push(messages.end(live.game, live.result))
+            spectator.push(live.end_message())
             spectator.push(None)
         else:
             live.spectators.add(spectator)
@@ -420,6 +472,7 @@ class MatchManager:
         live.broadcast(None)
         live.spectators.clear()
         live.done.set()
+        live.settle()
 
     # ----- several instances -----
 
@@ -487,6 +540,14 @@ def _open_seat_seconds() -> float:
     if not 0 < seconds < float("inf"):
         raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
     return seconds
+
+
+def replay(game: Game[Any, Any], start: Any, params: dict[str, Any], moves: Sequence[PlayedMove]) -> Any:
+    """The position after ``moves`` from ``start`` (None: the game's own start with ``params``)."""
+    state = start if start is not None else game.new(**params)
+    for move in moves:
+        state = game.play(state, game.parse(move.move))
+    return state
 
 
 def resumable(live: LiveMatch) -> bool:
