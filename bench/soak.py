@@ -15,7 +15,7 @@ the end). Every ``--every`` games it prints the game server's RSS, open files, d
 descriptors of the SQLite file: the pool's use), threads, child processes, asyncio tasks and the matches it keeps
 (``/healthz``), and the bot server's RSS; at the end, RSS between game 700 and 1,100 and over the whole run.
 
-    PYTHONPATH=src .venv/bin/python bench/soak.py [--games 20000] [--every 1000] [--concurrency 32] [--turns 30]
+    PYTHONPATH=src .venv/bin/python bench/soak.py [--games 2000] [--every 1000] [--concurrency 32] [--turns 30]
 
 A benchmark prints; it asserts nothing.
 """
@@ -224,7 +224,9 @@ def summary(soak: Soak, args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=20000, help="finished games to play (default 20000)")
+    ap.add_argument(
+        "--games", type=int, default=2000, help="finished games to play (default 2000; 20000 for a long soak)"
+    )
     ap.add_argument("--every", type=int, default=1000, help="print the figures every N games (default 1000)")
     ap.add_argument("--mark", type=int, action="append", default=[700, 1100], help="also print at game N")
     ap.add_argument("--concurrency", type=int, default=32, help="games running at once (default 32)")

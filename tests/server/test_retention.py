@@ -73,3 +73,67 @@ async def test_a_finished_game_leaves_only_a_small_summary_behind(tmp_path: Path
     kept = next(iter(manager.finished.values()))
     assert kept.state is not None and kept.game.outcome(kept.state) is not None
     assert kept.end_message()["type"] == "end"
+
+
+async def test_a_finished_game_leaves_nothing_for_the_cyclic_collector() -> None:
+    """What a finished match let go of is freed by reference counting, at once. A served process runs the cyclic
+    collector's full passes rarely (``core.gc_tuning``): garbage that only it can free (an HTTTX game's positions
+    and the board they share refer to each other) piled up a few hundred KB a game between two passes."""
+    manager = MatchManager(None)
+    await _play(manager, 0, 10)  # warm: imports, the loop's worker thread
+    gc.collect()
+    gc.disable()
+    tracemalloc.start(1)
+    try:
+        await _play(manager, 10, 60)
+        before = tracemalloc.get_traced_memory()[0]
+        found = gc.collect()
+        freed = before - tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert freed < 60 * 20_000, f"{freed / 60 / 1024:.0f} KB a game ({found / 60:.0f} objects) left for the collector"
+
+
+async def test_a_finished_bws_game_leaves_nothing_for_the_cyclic_collector(tmp_path: Path) -> None:
+    """The same through the server and a real bot server over loopback WebSockets (the SDK's, in this process):
+    the bws adapter's connection, reader task and the positions it was told of are freed when the game ends, and
+    the bot server's position of each move request with it. What is left is what any request leaves (SQL
+    statements, HTTP protocol objects: tens of KB a game, which die young); a board left behind was hundreds."""
+    import httpx
+
+    from fakes.servers import serve_app
+    from hexarena.bots.sdk import bot_class_for, make_app
+    from hexarena.server.app import Settings, create_app
+
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'b.sqlite3'}", data_dir=tmp_path)
+    settings.create_rate_limit = None
+    app = create_app(settings)
+    async with serve_app(app) as server, serve_app(make_app(bot_class_for("random"))) as bot:
+        seat = {"type": "bot", "bot_url": bot}
+        body = {"player_x": seat, "player_o": seat, "match_config": {"turn_limit": 20, "win_distance": 32}}
+        manager = app.state.services.manager
+
+        async def games(count: int) -> None:
+            async with httpx.AsyncClient(timeout=60) as client:
+                for _ in range(count):
+                    r = await client.post(f"{server}/game/new", json=body)
+                    assert r.status_code == 200, r.text
+                    live = manager.get(r.json()["game_id"])
+                    assert live is not None
+                    await asyncio.wait_for(live.done.wait(), 60)
+
+        await games(3)
+        gc.collect()
+        gc.disable()
+        tracemalloc.start(1)
+        try:
+            await games(30)
+            await asyncio.sleep(0.5)  # the last game's sockets close
+            before = tracemalloc.get_traced_memory()[0]
+            gc.collect()
+            freed = before - tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+            gc.enable()
+    assert freed < 30 * 120_000, f"{freed / 30 / 1024:.0f} KB a game left for the collector"

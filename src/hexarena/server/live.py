@@ -142,33 +142,48 @@ class LiveMatch:
 
     @property
     def state(self) -> Any:
-        """The position: the referee's while it plays; once settled, the replay of the moves (made when asked:
-        a late spectator or a record lookup, never kept)."""
+        """The position: the referee's while it plays; once settled, the replay of the moves (made when asked,
+        never kept: prefer :meth:`snapshot`, :meth:`end_message` and :meth:`state_json`, which let it go)."""
         state = self.referee.state
         if state is None and self.result is not None:
             state = replay(self.game, self.start, self.referee.params, self.moves)
         return state
 
+    def _done_with(self, state: Any) -> None:
+        """A settled match's replayed position, used: its memory goes now (``release_position``)."""
+        if self.referee.state is None:
+            release_position(self.game, state)
+
+    def state_json(self) -> dict[str, Any]:
+        state = self.state
+        out = self.game.to_json(state)
+        self._done_with(state)
+        return out
+
     def end_message(self) -> dict[str, Any]:
         """The ``end`` spectators get; a settled match's final position is replayed for it."""
         assert self.result is not None
         result = self.result
-        if result.final_state is None:
-            result = dataclasses.replace(result, final_state=self.state)
-        return messages.end(self.game, result)
+        if result.final_state is not None:
+            return messages.end(self.game, result)
+        state = self.state
+        out = messages.end(self.game, dataclasses.replace(result, final_state=state))
+        self._done_with(state)
+        return out
 
     def settle(self) -> None:
         """Keep only the summary of a finished match (module docstring): the referee forgets the position
         (``Referee.release``), each player becomes its description (:class:`FinishedSeat`), and a starting position
         that was given (a setup, an opening) is copied apart from the board it shares with the rest of the game."""
+        final = self.referee.state
         if self.referee.config.initial_state is not None:
             self.start = copy.deepcopy(self.referee.config.initial_state)
             self.referee.config.initial_state = None
         self.referee.release()
+        release_position(self.game, final)
         self.players = [FinishedSeat(p) for p in self.players]
         self.referee.players = list(self.players)
         self.records = []
-        self.task = None
 
     @property
     def moves(self) -> list[PlayedMove]:
@@ -184,9 +199,12 @@ class LiveMatch:
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        return messages.snapshot(
-            self.match_id, self.game, self.state, self.moves, self.describe_players(), self.referee.clock.snapshot()
+        state = self.state
+        out = messages.snapshot(
+            self.match_id, self.game, state, self.moves, self.describe_players(), self.referee.clock.snapshot()
         )
+        self._done_with(state)
+        return out
 
     def broadcast(self, message: dict[str, Any] | None) -> None:
         if not self.spectators:
@@ -548,6 +566,13 @@ def replay(game: Game[Any, Any], start: Any, params: dict[str, Any], moves: Sequ
     for move in moves:
         state = game.play(state, game.parse(move.move))
     return state
+
+
+def release_position(game: Game[Any, Any], state: Any) -> None:
+    """Let ``state`` and every position of its game go, when the game has a way (``RuleGame.release``)."""
+    release = getattr(game, "release", None)
+    if release is not None and state is not None:
+        release(state)
 
 
 def resumable(live: LiveMatch) -> bool:
