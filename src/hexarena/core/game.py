@@ -242,6 +242,13 @@ class RuleGame(Generic[S, M]):
     #: allow endless play (Hive has no repetition rule); None means the rules always end the game.
     max_plies: ClassVar[int | None] = None
 
+    def release(self, state: S) -> None:
+        """The caller is done with ``state`` and every position of its game (a match that ended): let go of what
+        they share with each other, so that reference counting frees them at once. Why: a served process runs the
+        cyclic collector's full passes rarely (``core.gc_tuning``), and garbage only it can free piles up between
+        two. The positions are not used afterwards. Optional (the server looks it up); most games share nothing."""
+        return None
+
     def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Fill defaults, coerce types and reject unknown names with a message listing the known ones."""
         known = {p.name: p for p in self.params}

@@ -316,6 +316,7 @@ class BwsPlayer(BasePlayer):
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()  # a cancelled task's traceback holds this player: no cycle through the list
         if self.ws is None:
             return
         with contextlib.suppress(Exception):
@@ -325,6 +326,11 @@ class BwsPlayer(BasePlayer):
                 await self._send(end_packet(result, board_of(result.final_state)))
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.close(), 2.0)
+        # the connection refers to this player (``on_text``) and this player to it: a cycle only the cyclic
+        # collector would free, with the connection's buffers and the match's positions in it
+        self.ws.on_text = None
+        self.ws = None
+        self._board = None
 
     # ----- internals -----
 

@@ -191,6 +191,18 @@ class Referee:
         await self._notify("on_end", result)
         return result
 
+    def release(self) -> None:
+        """Forget what only a running match needs once it is over: the position (which shares its game's board
+        with every position before it, a few hundred KB for a board game), the history as ``(seat, move)`` and the
+        takeback positions. The moves and the result stay; the final position is their replay
+        (``server.live.LiveMatch.state``). The result's own position goes too: whoever kept the result for its
+        moves and outcome would otherwise keep the board."""
+        self.state = None
+        self.history = []
+        self._before = {}
+        if self.result is not None:
+            self.result.final_state = None
+
     # ----- phases -----
 
     async def _start_players(self) -> None:

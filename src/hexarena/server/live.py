@@ -13,12 +13,20 @@ joiner gets one of its own and every later joiner gets nothing. Tokens live in `
 ``MatchManager.tokens`` only, never in lists, spectator messages or records, and uvicorn's log lines have them
 blanked (:mod:`hexarena.server.redaction`). An open seat nobody has taken (joined and connected) within
 ``open_seat_seconds`` of the match's start ends the match ``aborted``: nobody played, so it is no result.
+
+A finished match stays in memory (``MatchManager.finished``, the last :data:`KEEP_FINISHED`) for late spectators,
+lookups and a rematch, as a summary (:meth:`LiveMatch.settle`): its moves, result and seats' descriptions, never
+its position, players or sockets. A position of a board game shares its board with every position before it (a
+few hundred KB), and a player keeps its match's positions, connection and buffers: kept whole, each finished
+match held all of that, and the server's memory grew with every game it had played.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import dataclasses
 import logging
 import os
 import secrets
@@ -129,9 +137,53 @@ class LiveMatch:
     #: the played moves as the store keeps them, made once as each is played (the end's record carries them all)
     records: list[MoveRecord] = field(default_factory=list)
 
+    #: the starting position of a settled match that did not start from the game's own (``settle``)
+    start: Any = None
+
     @property
     def state(self) -> Any:
-        return self.referee.state
+        """The position: the referee's while it plays; once settled, the replay of the moves (made when asked,
+        never kept: prefer :meth:`snapshot`, :meth:`end_message` and :meth:`state_json`, which let it go)."""
+        state = self.referee.state
+        if state is None and self.result is not None:
+            state = replay(self.game, self.start, self.referee.params, self.moves)
+        return state
+
+    def _done_with(self, state: Any) -> None:
+        """A settled match's replayed position, used: its memory goes now (``release_position``)."""
+        if self.referee.state is None:
+            release_position(self.game, state)
+
+    def state_json(self) -> dict[str, Any]:
+        state = self.state
+        out = self.game.to_json(state)
+        self._done_with(state)
+        return out
+
+    def end_message(self) -> dict[str, Any]:
+        """The ``end`` spectators get; a settled match's final position is replayed for it."""
+        assert self.result is not None
+        result = self.result
+        if result.final_state is not None:
+            return messages.end(self.game, result)
+        state = self.state
+        out = messages.end(self.game, dataclasses.replace(result, final_state=state))
+        self._done_with(state)
+        return out
+
+    def settle(self) -> None:
+        """Keep only the summary of a finished match (module docstring): the referee forgets the position
+        (``Referee.release``), each player becomes its description (:class:`FinishedSeat`), and a starting position
+        that was given (a setup, an opening) is copied apart from the board it shares with the rest of the game."""
+        final = self.referee.state
+        if self.referee.config.initial_state is not None:
+            self.start = copy.deepcopy(self.referee.config.initial_state)
+            self.referee.config.initial_state = None
+        self.referee.release()
+        release_position(self.game, final)
+        self.players = [FinishedSeat(p) for p in self.players]
+        self.referee.players = list(self.players)
+        self.records = []
 
     @property
     def moves(self) -> list[PlayedMove]:
@@ -147,9 +199,12 @@ class LiveMatch:
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        return messages.snapshot(
-            self.match_id, self.game, self.state, self.moves, self.describe_players(), self.referee.clock.snapshot()
+        state = self.state
+        out = messages.snapshot(
+            self.match_id, self.game, state, self.moves, self.describe_players(), self.referee.clock.snapshot()
         )
+        self._done_with(state)
+        return out
 
     def broadcast(self, message: dict[str, Any] | None) -> None:
         if not self.spectators:
@@ -180,6 +235,21 @@ class MatchObserver(Protocol):
     def move(self, live: LiveMatch, record: PlayedMove) -> None: ...
 
     def end(self, live: LiveMatch, result: MatchResult) -> None: ...
+
+
+class FinishedSeat(BasePlayer):
+    """A seat of a finished match, as kept: its player's name, kind, description and adapter class (a rematch is
+    offered between browser players only), not the player with its positions, connection and buffers."""
+
+    def __init__(self, player: BasePlayer) -> None:
+        super().__init__()
+        self.name = str(getattr(player, "name", ""))
+        self.kind = player.kind
+        self.adapter: type[BasePlayer] = type(player)
+        self.described = player.describe()
+
+    def describe(self) -> dict[str, Any]:
+        return dict(self.described)
 
 
 class MatchManager:
@@ -342,7 +412,7 @@ class MatchManager:
         spectator = Spectator(send, moves_only)
         spectator.push(live.snapshot())
         if live.result is not None:
-            spectator.push(messages.end(live.game, live.result))
+            spectator.push(live.end_message())
             spectator.push(None)
         else:
             live.spectators.add(spectator)
@@ -434,6 +504,7 @@ class MatchManager:
         live.broadcast(None)
         live.spectators.clear()
         live.done.set()
+        live.settle()
 
     # ----- several instances -----
 
@@ -501,6 +572,21 @@ def _open_seat_seconds() -> float:
     if not 0 < seconds < float("inf"):
         raise ValueError(f"HEXARENA_OPEN_SEAT_SECONDS must be a positive number of seconds, got {text!r}")
     return seconds
+
+
+def replay(game: Game[Any, Any], start: Any, params: dict[str, Any], moves: Sequence[PlayedMove]) -> Any:
+    """The position after ``moves`` from ``start`` (None: the game's own start with ``params``)."""
+    state = start if start is not None else game.new(**params)
+    for move in moves:
+        state = game.play(state, game.parse(move.move))
+    return state
+
+
+def release_position(game: Game[Any, Any], state: Any) -> None:
+    """Let ``state`` and every position of its game go, when the game has a way (``RuleGame.release``)."""
+    release = getattr(game, "release", None)
+    if release is not None and state is not None:
+        release(state)
 
 
 def resumable(live: LiveMatch) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter
@@ -22,7 +23,16 @@ async def healthz(services: ServicesDep) -> JSONResponse:
     recorder = services.recorder
     store = "none" if recorder is None else recorder.health()
     degraded = recorder is not None and recorder.degraded
-    body = {"ok": not degraded, "version": __version__, "live_matches": len(services.manager.live), "store": store}
+    manager = services.manager
+    body = {
+        "ok": not degraded,
+        "version": __version__,
+        "live_matches": len(manager.live),
+        # what a long-running server holds, for an operator (and ``bench/soak.py``) to watch for growth
+        "finished_kept": len(manager.finished),
+        "tasks": len(asyncio.all_tasks()),
+        "store": store,
+    }
     return JSONResponse(status_code=503 if degraded else 200, content=body)
 
 

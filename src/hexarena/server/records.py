@@ -82,7 +82,7 @@ def live_summary(live: LiveMatch) -> dict[str, Any]:
 def live_record(live: LiveMatch) -> dict[str, Any]:
     out = live_summary(live)
     out["moves"] = [_move_json(m, utc(m.timestamp)) for m in live.moves]
-    out["state"] = live.game.to_json(live.state)
+    out["state"] = live.state_json()
     result = live.result
     facts = RecordFacts(
         [str(p.get("name")) for p in live.describe_players()],

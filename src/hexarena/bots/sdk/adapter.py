@@ -98,7 +98,10 @@ class EngineBotAdapter(BaseBot):
         budget = self.move_budget(cells, player, match)
         job = self._job
         # an interrupt or a closed session stops the engine's search too (``bots.stopping``)
-        move = think(self.engine, game, state, budget, self.rng, None if job is None else job.stop)
+        try:
+            move = think(self.engine, game, state, budget, self.rng, None if job is None else job.stop)
+        finally:
+            game.release(state)  # a position made for this one move: its board goes now, not at a collection
         (aq, ar), (bq, br) = move
         pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
         evaluation = getattr(self.engine, "last_evaluation", None)
@@ -136,10 +139,13 @@ class EngineBotAdapter(BaseBot):
         analyse = getattr(self.engine, "analyse_board", None)
         if analyse is None:
             return PositionEvaluation()
-        _, state = state_for(cells, player, match)
+        game, state = state_for(cells, player, match)
         left = self.time_left()
         seconds = self.engine.budget(left) if hasattr(self.engine, "budget") else (left or 1.0)
-        _, evaluation = analyse(state.board(), state.to_move_seat, seconds)
+        try:
+            _, evaluation = analyse(state.board(), state.to_move_seat, seconds)
+        finally:
+            game.release(state)
         return _position_evaluation(evaluation) or PositionEvaluation()
 
 

@@ -16,6 +16,7 @@ from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
+from hexarena.games.htttx.state import release as release_positions
 
 _MOVE_RE = re.compile(r"\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*")
 
@@ -56,6 +57,10 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     max_plies: ClassVar[int] = 5_000
 
     # ----- construction -----
+
+    def release(self, state: HtttxState) -> None:
+        """Its positions share one board through a cursor that refers back to them: break that cycle."""
+        release_positions(state)
 
     def new(self, **params: Any) -> HtttxState:
         """The start: X's stone on (0, 0), O to move."""

@@ -152,7 +152,7 @@ class HtttxState:
         a = cur.at
         if a is self:
             return board
-        assert a is not None
+        assert a is not None, "a released position (HtttxGame.release) is not used again"
         down: list[HtttxState] = []
         b: HtttxState = self
         while a is not b:
@@ -174,6 +174,19 @@ class HtttxState:
             b = s
         cur.at = self
         return board
+
+
+def release(state: HtttxState) -> None:
+    """Let a game's positions go: the shared board's cursor and the position it is at refer to each other (every
+    position refers to the cursor), so without this only the cyclic collector frees a game's positions and its
+    board (a few hundred KB at 60 stones). The board goes at once, whoever still holds a position of it (a
+    player's match info, a finished task's traceback); none of them is used afterwards."""
+    cur = getattr(state, "_cursor", None)  # a board-only stand-in (the SDK's) has none
+    if cur is not None:
+        with cur.lock:
+            cur.at = None
+            if hasattr(cur, "board"):
+                del cur.board  # a released position has no board: using one fails at once
 
 
 def make_child(parent: HtttxState, move: Move, board: Board, added: int) -> HtttxState:
