@@ -26,12 +26,12 @@ def run_without(module: str, code: str, timeout: float = 300) -> subprocess.Comp
 def test_bws_frames_are_read_and_written_without_websockets_c_module() -> None:
     code = """
 import pytest
+status = pytest.main(["-q", "-p", "no:cacheprovider", "tests/players/test_bws_frames.py",
+                      "tests/bots/sdk/test_ws_protocol.py", "tests/bots/sdk/test_end_to_end.py"])
 from websockets.utils import apply_mask
-import hexarena.players.bws, hexarena.bots.sdk.ws_protocol
 from hexarena.wire import ws_frames
 assert ws_frames.apply_mask is apply_mask, ws_frames.apply_mask
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "tests/players/test_bws_frames.py",
-                      "tests/bots/sdk/test_ws_protocol.py", "tests/bots/sdk/test_end_to_end.py"]))
+sys.exit(status)
 """
     done = run_without("websockets.speedups", code)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -202,8 +202,18 @@ def serve(
     if create_rate_limit is not None:
         text = create_rate_limit.strip()
         limits["create_rate_limit"] = None if text.lower() in ("none", "off") else text
+    from hexarena.core.extras import MissingExtra, require_redis
+    from hexarena.store.engine import resolve_url
     from hexarena.store.recorder import default_data_dir
 
+    try:  # the drivers of the URLs given: extras of their own (hexarena[postgres], hexarena[cluster])
+        resolve_url(database_url)
+        if redis_url:
+            require_redis()
+    except MissingExtra as exc:
+        _fail(str(exc))
+    except HexarenaError:
+        pass  # a URL that does not parse: the store says so when it opens, as before
     # one data folder for the record journal and the engine registry (bot processes to end after a crash)
     data_dir = data_dir or default_data_dir(database_url)
     os.environ["HEXARENA_DATA_DIR"] = str(data_dir)

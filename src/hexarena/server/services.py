@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection, Request
 
+from hexarena.core.extras import require_redis
 from hexarena.players.policy import SpecPolicy
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.dots.tables import DotsSettings
@@ -167,6 +168,7 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
 
 
 async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) -> Cluster:
+    require_redis()  # an extra of its own (hexarena[cluster])
     from hexarena.server.cluster import Cluster
 
     assert settings.redis_url is not None

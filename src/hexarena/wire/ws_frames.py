@@ -20,9 +20,9 @@ import struct
 from websockets.protocol import Protocol, State
 
 try:  # websockets' C helper; a build without it (no compiler, or a pure-Python wheel) has the same in Python
-    from websockets.speedups import apply_mask
+    from websockets.speedups import apply_mask as apply_mask
 except ImportError:
-    from websockets.utils import apply_mask
+    from websockets.utils import apply_mask as apply_mask
 
 #: Stands for an attribute this websockets does not have (its internals changed): the frame is left to its parser.
 MISSING = object()
