@@ -537,7 +537,9 @@ def play(
         if clock_type is None and clock_seconds is None and increment is None and not cap_given:
             clock = _default_clock(game)
         else:
-            clock = clock_from(clock_type or ("turn" if clock_seconds is not None else "none"), clock_seconds, increment)
+            clock = clock_from(
+                clock_type or ("turn" if clock_seconds is not None else "none"), clock_seconds, increment
+            )
         if clock.kind == "none" and move_cap > 0:
             clock = clock_from("turn", move_cap)
             click.echo(
