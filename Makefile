@@ -2,24 +2,41 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# `make serve` installs the runtime only, plus the extras asked for (EXTRAS=postgres,cluster: the PostgreSQL and
+# Redis drivers); `make test` everything the tests need. Each has its own stamp, so either may come first.
+EXTRAS ?=
+comma := ,
+SERVE_STAMP := $(VENV)/.installed-serve$(if $(EXTRAS),-$(subst $(comma),-,$(EXTRAS)))
+TEST_STAMP := $(VENV)/.installed-test
+STAMP := $(TEST_STAMP)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make test-lowest`: the lowest releases pyproject.toml allows (constraints/lowest.txt), in a venv of its own
+LOWEST_VENV := .venv-lowest
+LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
-.PHONY: serve test check docs lint bench setup clean
+.PHONY: serve test test-lowest check docs lint bench setup clean
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+# the test install holds every extra: serving needs nothing more then
+$(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
+	@if [ $(TEST_STAMP) -nt pyproject.toml ]; then echo "test install present: it has every extra"; \
+	else $(BIN)/python -m pip install -q -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
+	@touch $@
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	@touch $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,postgres,cluster]'
+	@touch $@
 
-setup: $(STAMP)
+setup: $(TEST_STAMP)
 
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
@@ -38,6 +55,14 @@ check: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+$(LOWEST_VENV)/.installed: pyproject.toml constraints/lowest.txt
+	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e '.[postgres,cluster]' pytest pytest-asyncio hypothesis
+	@touch $@
+
+test-lowest: $(LOWEST_VENV)/.installed
+	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS) $(PYTEST_ARGS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
@@ -52,4 +77,4 @@ bench: $(STAMP)
 	@for b in $(filter-out $(BENCH_HELPERS),$(wildcard bench/*.py)); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache .import_linter_cache
+	rm -rf $(VENV) $(LOWEST_VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache .import_linter_cache

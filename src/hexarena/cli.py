@@ -235,8 +235,18 @@ def serve(
         limits["create_rate_limit"] = None if text.lower() in ("none", "off") else text
     if metrics_token_file is not None:
         limits["metrics_token"] = _read_token(metrics_token_file)
+    from hexarena.core.extras import MissingExtra, require_redis
+    from hexarena.store.engine import resolve_url
     from hexarena.store.recorder import default_data_dir
 
+    try:  # the drivers of the URLs given: extras of their own (hexarena[postgres], hexarena[cluster])
+        resolve_url(database_url)
+        if redis_url:
+            require_redis()
+    except MissingExtra as exc:
+        _fail(str(exc))
+    except HexarenaError:
+        pass  # a URL that does not parse: the store says so when it opens, as before
     # one data folder for the record journal and the engine registry (bot processes to end after a crash)
     data_dir = data_dir or default_data_dir(database_url)
     os.environ["HEXARENA_DATA_DIR"] = str(data_dir)
@@ -523,6 +533,23 @@ def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def _default_clock(game: Game[Any, Any]) -> Any:
+    """The game's own clock (``RuleGame.default_clock``, the lobby's preset), said on stderr."""
+    from hexarena.referee.clock import clock_from
+
+    kind, seconds, increment = getattr(game, "default_clock", ("incremental", 300.0, 3.0))
+    clock = clock_from(kind, seconds, increment)
+    shown = {"turn": f"{seconds:g} s a move", "match": f"{seconds:g} s a side"}.get(
+        kind, f"{seconds:g} s a side + {increment:g} s a move"
+    )
+    click.echo(
+        f"no clock given: {game.name}'s default clock, {kind} {shown} (--clock-type/--clock to change, "
+        "--clock-type none for none)",
+        err=True,
+    )
+    return clock
+
+
 @main.command(cls=PlayCommand, context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game_name", metavar="GAME")
 @click.option("--games", "n_games", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
@@ -533,7 +560,10 @@ def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
     help="Swap seats every other game (with --games > 1).",
 )
 @click.option(
-    "--clock-type", type=click.Choice(["none", "turn", "match", "incremental"]), default="none", show_default=True
+    "--clock-type",
+    type=click.Choice(["none", "turn", "match", "incremental"]),
+    default=None,
+    help="Default: the game's own clock (the web lobby's preset for it), unless --clock is given.",
 )
 @click.option("--clock", "clock_seconds", type=float, default=None, help="Seconds (per turn or per side).")
 @click.option("--increment", type=float, default=None, help="Fischer increment in seconds (incremental clock).")
@@ -552,7 +582,7 @@ def play(
     game_name: str,
     n_games: int,
     alternate: bool,
-    clock_type: str,
+    clock_type: str | None,
     clock_seconds: float | None,
     increment: float | None,
     move_cap: float,
@@ -566,7 +596,8 @@ def play(
       hexarena play hex --black builtin:mcts --white builtin:random --size 7
     A player SPEC is builtin:NAME, an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, or another
     registered scheme (see GET /api/players on a running server).
-    Without a clock, every move is capped (--move-cap, 120 s): a bot that goes silent loses on time.
+    Without --clock-type, --clock or --move-cap, the game's own clock is used (the web lobby's preset for it);
+    with --clock-type none or --move-cap, every move is capped (120 s by default): a silent bot loses on time.
     """
     from hexarena.core.registry import get_game
     from hexarena.play import play_games
@@ -580,7 +611,13 @@ def play(
         params = game.validate_params(raw)
         from hexarena.referee.clock import capped, clock_from
 
-        asked = clock_from(clock_type, clock_seconds, increment)
+        cap_given = ctx.get_parameter_source("move_cap") is not click.core.ParameterSource.DEFAULT
+        if clock_type is None and clock_seconds is None and increment is None and not cap_given:
+            asked = _default_clock(game)
+        else:
+            asked = clock_from(
+                clock_type or ("turn" if clock_seconds is not None else "none"), clock_seconds, increment
+            )
         clock = capped(asked, move_cap)
         if clock is not asked:
             click.echo(

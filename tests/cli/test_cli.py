@@ -140,10 +140,32 @@ def test_play_without_a_clock_caps_every_move_and_says_so() -> None:
     assert "white (builtin:random) wins" in out.stdout and "time" in out.stdout, out.stdout
     assert "1.000 s" in out.stdout
     assert "no clock" in out.stderr and "1 s" in out.stderr, out.stderr
-    default = _play("tictactoe", "--x", "builtin:random", "--o", "builtin:random")
-    assert default.returncode == 0, default.stderr
-    assert "no clock" in default.stderr and "--move-cap" in default.stderr, default.stderr
+    none = _play("tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--clock-type", "none")
+    assert none.returncode == 0, none.stderr
+    assert "no clock" in none.stderr and "--move-cap" in none.stderr, none.stderr
     clocked = _play(
         "tictactoe", "--x", "builtin:random", "--o", "builtin:random", "--clock-type", "turn", "--clock", "5"
     )
     assert "no clock" not in clocked.stderr  # a clock of the user's own: no cap, nothing to say
+
+
+def test_play_without_a_clock_uses_the_games_default_clock_and_says_so() -> None:
+    """No clock given used to cap a move at 120 s, so a built-in search thought up to 60 s a move."""
+    out = _play("hex", "--black", "builtin:random", "--white", "builtin:random", "--size", "3")
+    assert out.returncode == 0, out.stderr
+    assert "hex's default clock, incremental 600 s a side + 5 s a move" in out.stderr, out.stderr
+    assert "--move-cap" not in out.stderr
+    quick = _play("tictactoe", "--x", "builtin:random", "--o", "builtin:random")
+    assert "tictactoe's default clock, match 60 s a side" in quick.stderr, quick.stderr
+
+
+def test_play_of_one_htttx_game_prints_a_board_and_a_summary_not_the_state() -> None:
+    out = _play("htttx", "--x", "builtin:heuristic", "--o", "builtin:random", "--clock-type", "none", timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "{" not in out.stdout and "'q'" not in out.stdout  # no dict of every stone
+    assert " turns, " in lines[0] and " stones (x " in lines[0], lines[0]
+    board = lines[1:16]
+    assert all(set(row.strip()) <= set("XOxo. ") for row in board), board
+    assert sum(row.count("x") + row.count("o") for row in board) >= 6  # the winning line, lower case
+    assert len(out.stdout) < 2000

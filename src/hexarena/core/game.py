@@ -241,6 +241,10 @@ class RuleGame(Generic[S, M]):
     #: Plies after which the referee calls a draw unless a match sets its own cap: only for games whose rules
     #: allow endless play (Hive has no repetition rule); None means the rules always end the game.
     max_plies: ClassVar[int | None] = None
+    #: The clock a match gets when none is asked for (``hexarena play``), as ``(kind, seconds, increment)``: the
+    #: web lobby's preset for the game. A few minutes with an increment suits most games; a bot given no clock
+    #: would otherwise think as long as its cap allows on every move.
+    default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 300.0, 3.0)
 
     def release(self, state: S) -> None:
         """The caller is done with ``state`` and every position of its game (a match that ended): let go of what

@@ -42,7 +42,7 @@ from hexarena.players.htttx_common import (
     wire_move,
 )
 from hexarena.wire import htttx as w
-from hexarena.wire.ws_frames import parser_between_frames, text_frame, whole_text_frame
+from hexarena.wire.ws_frames import MISSING, parser_between_frames, text_frame, whole_text_frame
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +106,10 @@ class _ReplyConnection(ClientConnection):
         nothing to it (no extension, no debug log): its own serializer asks the OS for every key. It is queued
         behind whatever the protocol has to send, as ``send_frame`` queues it."""
         protocol = self.protocol
-        ready = self.send_in_progress is None and protocol.state is State.OPEN and not self.paused
-        if ready and not self.transport.is_closing() and not protocol.expect_continuation_frame:
+        # websockets' private state: where this version lacks it, ``send`` does it all
+        ready = getattr(self, "send_in_progress", MISSING) is None and protocol.state is State.OPEN
+        ready = ready and not getattr(self, "paused", True) and not getattr(protocol, "expect_continuation_frame", True)
+        if ready and not self.transport.is_closing():
             if protocol.extensions or protocol.debug:
                 protocol.send_text(data)
             else:

@@ -22,13 +22,15 @@ from __future__ import annotations
 import logging
 import math
 import time
+from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.errors import StorageError
-from redis.asyncio import ConnectionPool
 from starlette.requests import Request
+
+from hexarena.core.extras import require_redis
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +52,12 @@ class CreateLimiter:
             raise ValueError(f"bad create rate limit {limit!r} (use e.g. '60/minute'): {exc}") from None
         self._local = MovingWindowRateLimiter(MemoryStorage())
         self._shared: MovingWindowRateLimiter | None = None
-        self._pool: ConnectionPool | None = None
+        self._pool: Any = None  # redis.asyncio.ConnectionPool, imported only for a shared budget
         if redis_url and self.items:
+            require_redis()  # an extra (hexarena[cluster]); imported here, not on every start without Redis
+            from limits.aio.storage import RedisStorage
+            from redis.asyncio import ConnectionPool
+
             # our own pool, so that ``close`` can let its connections go (the storage has no close of its own)
             self._pool = ConnectionPool.from_url(
                 redis_url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
@@ -61,7 +67,7 @@ class CreateLimiter:
                 implementation="redispy",
                 key_prefix=f"{key_prefix}:creates",
                 wrap_exceptions=True,
-                connection_pool=self._pool,  # type: ignore[arg-type]  # the options are typed as scalars only
+                connection_pool=self._pool,
             )
             self._shared = MovingWindowRateLimiter(storage)
         self._shared_down = False

@@ -23,6 +23,7 @@ from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection, Request
 
 from hexarena.core.contract import ClockConfig
+from hexarena.core.extras import require_redis
 from hexarena.players.base import BasePlayer
 from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
@@ -186,6 +187,7 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
 
 
 async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) -> Cluster:
+    require_redis()  # an extra of its own (hexarena[cluster])
     from hexarena.server.cluster import Cluster
 
     assert settings.redis_url is not None

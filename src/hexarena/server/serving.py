@@ -30,7 +30,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from hexarena.bots.stopping import stop_all
 from hexarena.server.log_format import uvicorn_log_config
 from hexarena.server.sockets import WS_MAX_SIZE
-from hexarena.server.ws_deflate import FastDeflateWebSocketProtocol
+from hexarena.server.ws_deflate import ws_protocol
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ def server_config(
         lifespan=lifespan,
         ws_max_size=ws_max_size,
         http=http_protocol(header_timeout),
-        ws=FastDeflateWebSocketProtocol,  # spectators' big boards compressed at zlib level 1 (see ws_deflate)
+        ws=ws_protocol(),  # spectators' big boards compressed at zlib level 1 (see ws_deflate)
         timeout_keep_alive=5,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
     )

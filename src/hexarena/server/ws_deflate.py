@@ -12,18 +12,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+try:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+except ImportError:  # an older uvicorn, without the sans-I/O protocol (tests/test_fallbacks.py)
+    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 #: zlib level of the messages the server compresses (1 = fastest; zlib's default is 6).
 COMPRESS_LEVEL = 1
 
 
-class FastDeflateWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol (its ``auto`` choice) compressing at ``COMPRESS_LEVEL``."""
+def ws_protocol() -> str | type[Any]:
+    """What ``hexarena serve`` gives uvicorn as its ``ws`` setting: the protocol below, or where this uvicorn has
+    no sans-I/O protocol to build it on, uvicorn's websockets protocol as it is (compressing at zlib's default)."""
+    return FastDeflateWebSocketProtocol if WebSocketsSansIOProtocol is not None else "websockets"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for factory in self.conn.available_extensions or ():
-            if isinstance(factory, ServerPerMessageDeflateFactory):
-                factory.compress_settings = {**(factory.compress_settings or {}), "level": COMPRESS_LEVEL}
+
+if WebSocketsSansIOProtocol is not None:
+
+    class FastDeflateWebSocketProtocol(WebSocketsSansIOProtocol):
+        """uvicorn's sans-I/O WebSocket protocol (its ``auto`` choice) compressing at ``COMPRESS_LEVEL``."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            for factory in getattr(self.conn, "available_extensions", None) or ():
+                if isinstance(factory, ServerPerMessageDeflateFactory):
+                    factory.compress_settings = {**(factory.compress_settings or {}), "level": COMPRESS_LEVEL}

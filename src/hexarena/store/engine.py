@@ -34,6 +34,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from hexarena.core.extras import require_postgres
 from hexarena.store.errors import InvalidRecord
 from hexarena.store.sqlite_cursor import defer_begin, reset, use_one_call_cursors
 
@@ -68,6 +69,7 @@ def resolve_url(url: str | URL | None = None) -> URL:
         parsed = url
     driver = parsed.drivername
     if driver in _POSTGRES_ALIASES:
+        require_postgres()  # an extra of its own (hexarena[postgres]): say so rather than fail in SQLAlchemy
         return parsed.set(drivername="postgresql+asyncpg")
     if driver in _SQLITE_ALIASES:
         parsed = parsed.set(drivername="sqlite+aiosqlite")

@@ -18,20 +18,29 @@ from __future__ import annotations
 import struct
 
 from websockets.protocol import Protocol, State
-from websockets.speedups import apply_mask
+
+try:  # websockets' C helper; a build without it (no compiler, or a pure-Python wheel) has the same in Python
+    from websockets.speedups import apply_mask as apply_mask
+except ImportError:
+    from websockets.utils import apply_mask as apply_mask
+
+#: Stands for an attribute this websockets does not have (its internals changed): the frame is left to its parser.
+MISSING = object()
 
 
 def parser_between_frames(protocol: Protocol) -> bool:
     """Whether websockets' ``protocol`` is open with its parser between frames: nothing buffered, no fragmented
     message under way, no extension, fragment limit or debug log. Only then may a whole text frame be taken
-    past it (taking one leaves the parser's state as it was)."""
+    past it (taking one leaves the parser's state as it was). These are websockets' private attributes: where a
+    version lacks one, the answer is no, and every frame goes to websockets' parser as it would without this."""
+    reader = getattr(protocol, "reader", None)
     return (
         protocol.state is State.OPEN
-        and protocol.current_size is None
-        and protocol.max_fragment_size is None
-        and not protocol.reader.buffer
-        and not protocol.extensions
-        and not protocol.debug
+        and getattr(protocol, "current_size", MISSING) is None
+        and getattr(protocol, "max_fragment_size", MISSING) is None
+        and getattr(reader, "buffer", MISSING) == b""
+        and not getattr(protocol, "extensions", True)
+        and not getattr(protocol, "debug", True)
     )
 
 

@@ -25,15 +25,14 @@ import logging
 from typing import Any
 
 from websockets.protocol import State
-from websockets.speedups import apply_mask
 
-from hexarena.wire.ws_frames import parser_between_frames, text_frame, whole_text_frame
+from hexarena.wire.ws_frames import apply_mask, parser_between_frames, text_frame, whole_text_frame
 
 log = logging.getLogger("hexarena.bots.sdk")
 
 try:
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-except ImportError:  # pragma: no cover - an older uvicorn, without the sans-I/O protocol
+except ImportError:  # an older uvicorn, without the sans-I/O protocol (tests/test_fallbacks.py)
     WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 
@@ -67,13 +66,13 @@ if WebSocketsSansIOProtocol is not None:
                 and self.handshake_complete
                 and not self.close_sent
                 and self.initial_response is None
-                and not self.disconnected
+                and not getattr(self, "disconnected", True)  # uvicorn 0.53 on; before, its own send
                 and self.writable.is_set()
                 and message.get("bytes") is None
                 and (text := message.get("text")) is not None
                 and conn.state is State.OPEN
-                and not conn.expect_continuation_frame
-                and not conn.writes
+                and not getattr(conn, "expect_continuation_frame", True)
+                and not getattr(conn, "writes", True)
                 and not conn.extensions
                 and not conn.debug
             ):
@@ -82,12 +81,23 @@ if WebSocketsSansIOProtocol is not None:
             await super().send(message)
 
 
+def _reads_frames(protocol: type) -> bool:
+    """Whether uvicorn's ``send_receive_event_to_app`` takes the message from ``frames`` and its type from
+    ``curr_msg_data_type``, as :class:`TextFrameProtocol` hands it over (before uvicorn 0.50 it read ``bytes``)."""
+    method = getattr(protocol, "send_receive_event_to_app", None)
+    names = getattr(getattr(method, "__code__", None), "co_names", ())
+    return "frames" in names and "curr_msg_data_type" in names
+
+
 def ws_protocol(ws: str) -> str | type[asyncio.Protocol]:
     """What to give uvicorn as its ``ws`` setting: for ``auto``, :class:`TextFrameProtocol` where this uvicorn
     has what it needs (else uvicorn's ``websockets-sansio``); any other name as given."""
     if ws != "auto":
         return ws
-    if WebSocketsSansIOProtocol is None or not hasattr(WebSocketsSansIOProtocol, "send_receive_event_to_app"):
-        log.info("this uvicorn has no sans-I/O WebSocket protocol to build on: serving with its own")
-        return "websockets-sansio" if WebSocketsSansIOProtocol is not None else "auto"
+    if WebSocketsSansIOProtocol is None:
+        log.info("this uvicorn has no sans-I/O WebSocket protocol: serving with its websockets one")
+        return "websockets"
+    if not _reads_frames(WebSocketsSansIOProtocol):
+        log.info("this uvicorn's sans-I/O WebSocket protocol lacks what this one builds on: serving with it as it is")
+        return "websockets-sansio"
     return TextFrameProtocol

@@ -121,6 +121,7 @@ class HexGame(RuleGame[HexState, HexMove]):
     name: ClassVar[str] = "hex"
     title: ClassVar[str] = "Hex"
     seat_names: ClassVar[tuple[str, str]] = ("black", "white")
+    default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 600.0, 5.0)  # the lobby's preset for the game
     params: ClassVar[tuple[Param, ...]] = (
         Param("size", int, 11, "board size N (N x N cells)", minimum=1, maximum=MAX_SIZE),
         Param("swap", bool, True, "the second player may answer the first move with 'swap'"),

@@ -114,6 +114,7 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
     name: ClassVar[str] = "hive"
     title: ClassVar[str] = "Hive"
     seat_names: ClassVar[tuple[str, str]] = ("white", "black")
+    default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 600.0, 5.0)  # the lobby's preset for the game
     #: Hive has no repetition rule, so two bots can shuffle forever: matches are drawn after this many plies
     #: unless they set their own cap (``MatchConfig.max_plies``).
     max_plies: ClassVar[int | None] = 1000

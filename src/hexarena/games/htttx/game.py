@@ -213,6 +213,30 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
     # ----- presentation and export -----
 
+    def render(self, state: HtttxState) -> str:
+        """A summary and the board around where the game was decided (the winning line, else the last stones):
+        the board is unbounded and a long game has thousands of stones, too many to print whole. Rows of axial
+        ``r``, each shifted half a cell from the one above; ``X``/``O`` stones, lower case on the winning line."""
+        cells = {(c["q"], c["r"]): c["p"] for c in cells_view(state)}
+        line = set(state.win_line or ())
+        focus = list(line) or [(c["q"], c["r"]) for c in cells_view(state)[-2:]]
+        cq = round(sum(q for q, _ in focus) / len(focus))
+        cr = round(sum(r for _, r in focus) / len(focus))
+        rows = []
+        for r in range(cr - RENDER_RADIUS, cr + RENDER_RADIUS + 1):
+            marks = []
+            for q in range(cq - RENDER_RADIUS, cq + RENDER_RADIUS + 1):
+                side = cells.get((q, r))
+                mark = "." if side is None else side.upper()
+                marks.append(mark.lower() if (q, r) in line else mark)
+            rows.append(" " * (r - cr + RENDER_RADIUS) + " ".join(marks))
+        xs = sum(1 for side in cells.values() if side == "x")
+        summary = (
+            f"{state.turns} turns, {len(cells)} stones (x {xs}, o {len(cells) - xs}); "
+            f"board around ({cq}, {cr}), {RENDER_RADIUS} cells each way"
+        )
+        return "\n".join([summary, *rows])
+
     def legal_view(self, state: HtttxState) -> dict[str, Any]:
         """``kind: htttx``: ``cells = [[q, r], ...]`` legal for the first stone; the page asks the
         ``htttx_first`` probe for the second stone's cells (a pair list would be quadratic)."""
@@ -265,6 +289,10 @@ HTTTX = HtttxGame()
 
 if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
     _CHECKED: Game[HtttxState, Move] = HTTTX
+
+
+#: Cells shown each way from the centre of ``HtttxGame.render``'s picture.
+RENDER_RADIUS = 7
 
 
 def cells_view(state: HtttxState) -> list[dict[str, Any]]:

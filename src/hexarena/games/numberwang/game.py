@@ -36,6 +36,7 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
     name: ClassVar[str] = "numberwang"
     title: ClassVar[str] = "Numberwang"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")
+    default_clock: ClassVar[tuple[str, float, float]] = ("match", 60.0, 0.0)  # the lobby's preset for the game
     params: ClassVar[tuple[Param, ...]] = (
         Param("ply_limit", int, 100, "turns after which an undecided game is a draw", minimum=1, maximum=100000),
     )

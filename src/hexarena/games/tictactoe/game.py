@@ -65,6 +65,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Noughts and crosses"
     seat_names: ClassVar[tuple[str, str]] = ("X", "O")
+    default_clock: ClassVar[tuple[str, float, float]] = ("match", 60.0, 0.0)  # the lobby's preset for the game
     aliases: ClassVar[tuple[str, ...]] = ("noughtsandcrosses", "noughts_and_crosses", "tic_tac_toe")
     params: ClassVar[tuple[Param, ...]] = ()
 

@@ -1,0 +1,46 @@
+"""What ``hexarena serve`` imports before it answers: a request needs none of alembic (with mako), strawberry,
+the Redis client or ray, so a start without --redis-url, on a database at the newest schema,
+imports none of them. Checked in fresh interpreters (``sys.modules``), not by timing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("alembic", "mako", "strawberry", "redis", "ray")
+
+
+def heavy_imported(code: str) -> list[str]:
+    """The HEAVY packages imported after running ``code`` in a fresh interpreter."""
+    probe = f"import sys, json\n{code}\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    return [name for name in HEAVY if name in loaded]
+
+
+def test_what_serve_imports_pulls_in_no_heavy_package() -> None:
+    code = (
+        "import hexarena.cli\n"
+        "from hexarena.server.app import Settings, create_app\n"
+        "from hexarena.server.serving import ArenaServer, server_config\n"
+        "from hexarena.store.recorder import default_data_dir\n"
+        "from hexarena.server.ratelimit import CreateLimiter\n"
+        "CreateLimiter('60/minute')\n"
+    )
+    assert heavy_imported(code) == []
+
+
+def test_opening_a_store_at_the_newest_schema_needs_no_alembic(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'a.sqlite3'}"
+    opening = f"import asyncio\nfrom hexarena.store import Store\nasync def go():\n    store = await Store.open({url!r})\n    await store.close()\nasyncio.run(go())\n"
+    assert "alembic" in heavy_imported(opening)  # a new file: its schema is made by the migrations
+    assert heavy_imported(opening) == []  # at the newest revision: nothing to migrate
+
+
+def test_the_head_read_from_the_migration_files_is_alembics() -> None:
+    from hexarena.store.migrate import file_head, head_revision
+
+    assert file_head() == head_revision()

@@ -1,0 +1,83 @@
+"""Where hexarena builds on a dependency's private parts, a release without them must still serve: each case is
+run in a subprocess whose import of the missing part fails, as it does on such an install.
+
+- websockets built without its C module (``websockets.speedups``): the frame readers unmask in Python.
+- uvicorn without the sans-I/O WebSocket protocol (before 0.35): ``hexarena serve`` and the SDK bot server serve
+  with uvicorn's websockets protocol as it is.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_without(module: str, code: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter where ``import module`` raises ImportError."""
+    prelude = f"import sys; sys.modules[{module!r}] = None\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + code], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_bws_frames_are_read_and_written_without_websockets_c_module() -> None:
+    code = """
+import pytest
+status = pytest.main(["-q", "-p", "no:cacheprovider", "tests/players/test_bws_frames.py",
+                      "tests/bots/sdk/test_ws_protocol.py", "tests/bots/sdk/test_end_to_end.py"])
+from websockets.utils import apply_mask
+from hexarena.wire import ws_frames
+assert ws_frames.apply_mask is apply_mask, ws_frames.apply_mask
+sys.exit(status)
+"""
+    done = run_without("websockets.speedups", code)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert " passed" in done.stdout
+
+
+def test_servers_fall_back_to_uvicorn_websockets_protocol_without_its_sans_io_one() -> None:
+    code = """
+import asyncio
+import uvicorn
+from websockets.asyncio.client import connect
+from hexarena.bots.sdk.ws_protocol import ws_protocol
+from hexarena.server.serving import ArenaServer, server_config
+
+async def echo(scope, receive, send):
+    if scope["type"] == "lifespan":
+        while (message := await receive())["type"] != "lifespan.shutdown":
+            await send({"type": message["type"] + ".complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    await receive()
+    await send({"type": "websocket.accept"})
+    while (message := await receive())["type"] == "websocket.receive":
+        await send({"type": "websocket.send", "text": "echo:" + message["text"]})
+
+async def round_trip(server):
+    task = asyncio.create_task(server.serve())
+    for _ in range(3000):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.01)
+    assert server.started, "uvicorn did not start"
+    port = server.servers[0].sockets[0].getsockname()[1]
+    async with connect(f"ws://127.0.0.1:{port}/") as ws:
+        await ws.send("hi")
+        reply = await asyncio.wait_for(ws.recv(), 30)
+    server.should_exit = True
+    await asyncio.wait_for(task, 30)
+    return reply
+
+assert ws_protocol("auto") == "websockets", ws_protocol("auto")
+serve_config = server_config(echo, "127.0.0.1", 0, log_level="warning")
+assert serve_config.ws == "websockets", serve_config.ws
+sdk_config = uvicorn.Config(echo, host="127.0.0.1", port=0, log_level="warning", ws=ws_protocol("auto"))
+print(asyncio.run(round_trip(ArenaServer(serve_config))), asyncio.run(round_trip(uvicorn.Server(sdk_config))))
+"""
+    done = run_without("uvicorn.protocols.websockets.websockets_sansio_impl", code)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.split() == ["echo:hi", "echo:hi"]
