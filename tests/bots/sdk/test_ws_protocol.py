@@ -18,7 +18,7 @@ from websockets.frames import Frame
 from websockets.server import ServerProtocol
 
 from fakes.ws_frames import raw_frame
-from hexarena.bots.sdk.ws_protocol import TextFrameProtocol, ws_protocol
+from hexarena_sdk.ws_protocol import TextFrameProtocol, ws_protocol
 
 
 def client_frame(payload: bytes, opcode: int = 0x1, fin: bool = True, masked: bool = True) -> bytes:

@@ -2,7 +2,7 @@
 
 Pydantic models like Hivemaker's, so bots can build and mutate them (``caps.meta = Meta(...)``). ``to_wire``
 produces the spec's JSON (``"v1-alpha"`` keys, unset fields omitted) and is checked against the shared msgspec
-schema in ``hexarena.wire.htttx`` so what we serve always decodes on the game-server side.
+schema in ``hexarena_sdk.wire.htttx`` so what we serve always decodes on the game-server side.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from hexarena.wire import htttx as wire
+from hexarena_sdk.wire import htttx as wire
 
 
 class Meta(BaseModel):

@@ -6,12 +6,12 @@ import asyncio
 import logging
 import time
 
-from hexarena.bots.sdk.bot import MoveResult, PositionEvaluation
-from hexarena.bots.sdk.models import Cell, Match, Player
-from hexarena.bots.sdk.moves import check, fallback_move, normalise, quick_move
-from hexarena.bots.sdk.runner import BotRunner
-from hexarena.bots.sdk.session import Cells, cell_list
-from hexarena.games.htttx.board import Board
+from hexarena_sdk.bot import MoveResult, PositionEvaluation
+from hexarena_sdk.htttx.board import Board
+from hexarena_sdk.models import Cell, Match, Player
+from hexarena_sdk.moves import check, fallback_move, normalise, quick_move
+from hexarena_sdk.runner import BotRunner
+from hexarena_sdk.session import Cells, cell_list
 
 log = logging.getLogger("hexarena.bots.sdk")
 

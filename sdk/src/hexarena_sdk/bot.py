@@ -1,6 +1,6 @@
 """``BaseBot``: Hivemaker's bot base class, with the protocol handled by hexarena's bot server.
 
-A bot author subclasses ``BaseBot`` and implements ``choose_move``; the SDK (``hexarena.bots.sdk.server``) does
+A bot author subclasses ``BaseBot`` and implements ``choose_move``; the SDK (``hexarena_sdk.server``) does
 every protocol detail: setup, config, ``previous`` in both dialects, heartbeats while thinking, interrupts,
 evaluation requests, request ids and time limits. Unlike Hivemaker, ``choose_move`` always runs in a worker
 thread, so a slow bot never stops the connection from answering heartbeats.
@@ -20,10 +20,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
-from hexarena.bots.sdk.game import hex_distance, valid_placement_cells
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
-from hexarena.wire import htttx as wire
+from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena_sdk.game import hex_distance, valid_placement_cells
+from hexarena_sdk.models import Cell, Coord, Match, Player
+from hexarena_sdk.wire import htttx as wire
 
 log = logging.getLogger("hexarena.bots.sdk")
 
@@ -127,7 +127,7 @@ class BaseBot(ABC):
     async def handle(self, websocket: Any) -> None:
         """Run one bws session on a ``websockets`` server connection (Hivemaker's ``bot/serve.py`` calls
         ``CenterBot().handle(websocket)`` from ``websockets.serve``; that keeps working unchanged)."""
-        from hexarena.bots.sdk.connection import BwsSession, WebsocketsTransport
+        from hexarena_sdk.connection import BwsSession, WebsocketsTransport
 
         await BwsSession(WebsocketsTransport(websocket), self, type(self).capabilities()).run()
 

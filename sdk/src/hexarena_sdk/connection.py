@@ -28,15 +28,15 @@ from typing import Any, Protocol
 
 import msgspec
 
-from hexarena.bots.sdk.bot import BaseBot
-from hexarena.bots.sdk.capabilities import Capabilities
-from hexarena.bots.sdk.models import Player
-from hexarena.bots.sdk.moves import considerations_of, to_option
-from hexarena.bots.sdk.play import answer_eval, answer_move
-from hexarena.bots.sdk.runner import BotRunner, soft_deadline
-from hexarena.bots.sdk.session import BoardCache, CellsView, SessionState, cells_from_wire
-from hexarena.core.errors import ProtocolViolation
-from hexarena.wire import htttx as wire
+from hexarena_sdk.bot import BaseBot
+from hexarena_sdk.capabilities import Capabilities
+from hexarena_sdk.errors import ProtocolViolation
+from hexarena_sdk.models import Player
+from hexarena_sdk.moves import considerations_of, to_option
+from hexarena_sdk.play import answer_eval, answer_move
+from hexarena_sdk.runner import BotRunner, soft_deadline
+from hexarena_sdk.session import BoardCache, CellsView, SessionState, cells_from_wire
+from hexarena_sdk.wire import htttx as wire
 
 log = logging.getLogger("hexarena.bots.sdk")
 

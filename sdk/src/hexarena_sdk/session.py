@@ -24,11 +24,11 @@ from typing import Any, TypeVar
 import msgspec
 from pydantic import BaseModel
 
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player, cell_mutations
-from hexarena.core.errors import IllegalMove
-from hexarena.games.htttx.board import Board
-from hexarena.wire import htttx as wire
+from hexarena_sdk.capabilities import BwsV1AlphaCapability
+from hexarena_sdk.errors import IllegalMove
+from hexarena_sdk.htttx.board import Board
+from hexarena_sdk.models import Cell, Coord, Match, Player, cell_mutations
+from hexarena_sdk.wire import htttx as wire
 
 Cells = dict[tuple[int, int], Player]
 #: A board to read, not change: a ``Cells`` or a ``BoardCells`` (what ``BoardCache`` returns)
@@ -309,7 +309,7 @@ class SessionState:
             or self._board_shape != shape
             or (board.winner is None and len(board) != len(self.cells))  # (a won board stops at the win)
         ):
-            from hexarena.bots.sdk.game import board_of_cells
+            from hexarena_sdk.game import board_of_cells
 
             board = board_of_cells(self.cells, *shape)
             self._board, self._board_shape = board, shape

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hexarena.bots.htttx.heuristic import choose_on_board
-from hexarena.bots.sdk.bot import MoveResult, PositionEvaluation
-from hexarena.bots.sdk.game import SEAT_OF, board_of, board_of_cells
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
-from hexarena.bots.sdk.session import Cells
-from hexarena.core.errors import IllegalMove
-from hexarena.games.htttx.board import Board
-from hexarena.wire import htttx as wire
+from hexarena_sdk.bot import MoveResult, PositionEvaluation
+from hexarena_sdk.errors import IllegalMove
+from hexarena_sdk.game import SEAT_OF, board_of, board_of_cells
+from hexarena_sdk.htttx.board import Board
+from hexarena_sdk.htttx.heuristic import choose_on_board
+from hexarena_sdk.models import Cell, Coord, Match, Player
+from hexarena_sdk.session import Cells
+from hexarena_sdk.wire import htttx as wire
 
 
 def _coord(value: Any) -> Coord:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from hexarena.bots.sdk.models import Cell, Coord, GameStatus, Player
-from hexarena.games.htttx.board import Board, O, X
-from hexarena.games.htttx.board import hex_distance as _hex_distance
+from hexarena_sdk.htttx.board import Board, O, X
+from hexarena_sdk.htttx.board import hex_distance as _hex_distance
+from hexarena_sdk.models import Cell, Coord, GameStatus, Player
 
 DIRECTIONS = [(1, 0), (0, 1), (1, -1)]
 

@@ -5,7 +5,7 @@ Why: a bot server takes in one move request a move, one masked TEXT frame from t
 key and the payload a few bytes at a time, then walks its events: 7.8-9.6 us for a 5.3 KB move request, against
 3.1-3.6 us read here (``bench/bws_frame_cost.py``). :class:`TextFrameProtocol` reads whole frames of that one
 shape itself (FIN and TEXT, masked as a client's frames must be, RFC 6455 5.3, within ``max_size``:
-``hexarena.wire.ws_frames`` finds them) while websockets' parser sits between frames with nothing buffered, no
+``hexarena_sdk.wire.ws_frames`` finds them) while websockets' parser sits between frames with nothing buffered, no
 fragmented message under way and no extension: a whole data frame leaves the parser's state as it was, so nothing
 it keeps goes stale. The payload is unmasked by websockets' C ``apply_mask`` and given to uvicorn's own
 ``send_receive_event_to_app``, which decodes it (1007 on bad UTF-8) and queues it for the app, with its flow
@@ -26,7 +26,7 @@ from typing import Any
 
 from websockets.protocol import State
 
-from hexarena.wire.ws_frames import apply_mask, parser_between_frames, text_frame, whole_text_frame
+from hexarena_sdk.wire.ws_frames import apply_mask, parser_between_frames, text_frame, whole_text_frame
 
 log = logging.getLogger("hexarena.bots.sdk")
 

@@ -35,17 +35,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from hexarena.bots.sdk.bot import BaseBot
-from hexarena.bots.sdk.connection import BwsSession
-from hexarena.bots.sdk.models import Match, Player
-from hexarena.bots.sdk.moves import considerations_of, to_option
-from hexarena.bots.sdk.play import answer_move
-from hexarena.bots.sdk.runner import BotRunner, soft_deadline
-from hexarena.bots.sdk.session import cells_from_wire
-from hexarena.bots.sdk.ws_protocol import ws_protocol
-from hexarena.core.errors import ProtocolViolation
-from hexarena.wire import htttx as wire
-from hexarena.wire.http import read_limited_body
+from hexarena_sdk.bot import BaseBot
+from hexarena_sdk.connection import BwsSession
+from hexarena_sdk.errors import ProtocolViolation
+from hexarena_sdk.models import Match, Player
+from hexarena_sdk.moves import considerations_of, to_option
+from hexarena_sdk.play import answer_move
+from hexarena_sdk.runner import BotRunner, soft_deadline
+from hexarena_sdk.session import cells_from_wire
+from hexarena_sdk.wire import htttx as wire
+from hexarena_sdk.wire.http import read_limited_body
+from hexarena_sdk.ws_protocol import ws_protocol
 
 log = logging.getLogger("hexarena.bots.sdk")
 
@@ -211,9 +211,9 @@ async def serve(
 
     httptools parses HTTP when installed (uvicorn[standard] brings it); ``ws`` is uvicorn's WebSocket
     implementation ("auto" = websockets' sans-I/O protocol, the fastest of uvicorn's on our packets, reading
-    whole text frames itself: ``hexarena.bots.sdk.ws_protocol``).
+    whole text frames itself: ``hexarena_sdk.ws_protocol``).
     ``tune_gc`` freezes what is loaded and makes the cyclic garbage collector run less often
-    (``hexarena.core.gc_tuning``: at 1,000 stones the defaults spent more CPU a move than the rest of the SDK);
+    (``hexarena_sdk.gc_tuning``: at 1,000 stones the defaults spent more CPU a move than the rest of the SDK);
     False leaves the process's collector as it is.
     """
     config = uvicorn.Config(
@@ -229,7 +229,7 @@ async def serve(
         access_log=False,
     )
     if tune_gc:
-        from hexarena.core.gc_tuning import tune_for_serving
+        from hexarena_sdk.gc_tuning import tune_for_serving
 
         tune_for_serving()
     await uvicorn.Server(config).serve()

@@ -29,7 +29,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hexarena.bots.sdk.bot import BaseBot, JobContext
+from hexarena_sdk.bot import BaseBot, JobContext
 
 log = logging.getLogger("hexarena.bots.sdk")
 

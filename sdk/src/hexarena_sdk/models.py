@@ -1,7 +1,7 @@
 """Hivemaker's data types (``models.py``), field for field, so a Hivemaker bot runs by changing imports only.
 
 They are pydantic models like Hivemaker's (bots may call ``model_dump``, ``to_wire``, ``from_wire``, put
-``Coord``/``Cell`` in sets). The wire itself is handled with the msgspec structs of ``hexarena.wire.htttx``;
+``Coord``/``Cell`` in sets). The wire itself is handled with the msgspec structs of ``hexarena_sdk.wire.htttx``;
 these models are only the face the bot author sees.
 """
 
