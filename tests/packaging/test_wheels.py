@@ -23,9 +23,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from cli.serving import free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "sdk"
