@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import random
 import struct
 from collections.abc import Sequence
 from typing import Any
@@ -20,10 +21,14 @@ from websockets.server import ServerProtocol
 from fakes.ws_frames import raw_frame
 from hexarena.bots.sdk.ws_protocol import TextFrameProtocol, ws_protocol
 
+#: Masking keys: from a seeded generator, so the frames built for ``parametrize`` (and so the test ids) are the
+#: same in every process that collects this module (pytest-xdist's workers must agree).
+KEYS = random.Random(6455)
+
 
 def client_frame(payload: bytes, opcode: int = 0x1, fin: bool = True, masked: bool = True) -> bytes:
-    """A frame as a client writes it: masked with a random key (unless ``masked`` is False)."""
-    return raw_frame(payload, opcode, fin, os.urandom(4) if masked else None)
+    """A frame as a client writes it: masked with a key (unless ``masked`` is False)."""
+    return raw_frame(payload, opcode, fin, KEYS.randbytes(4) if masked else None)
 
 
 async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -125,6 +130,7 @@ async def test_a_fragmented_message_is_assembled_by_uvicorn() -> None:
         (client_frame(b"\xff\xfe"), 1007),  # not UTF-8
         (b"\xc1\x82" + bytes(4) + b"hi", 1002),  # a reserved bit without an extension
     ],
+    ids=["unmasked", "oversized", "not-utf8", "reserved-bit"],
 )
 async def test_frames_it_does_not_take_get_the_usual_answer(bad: bytes, code: int) -> None:
     async with running(echo, ws_max_size=1000) as host:
