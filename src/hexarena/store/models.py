@@ -7,6 +7,11 @@ returns records, never these rows. The Alembic migrations in ``migrations/versio
 Types are chosen so SQLite and PostgreSQL behave the same: identifiers are bounded ``String`` (lengths are
 checked in Python before a write, because SQLite would not), free text is ``Text``, JSON is ``JSONB`` on
 PostgreSQL and text on SQLite, and timestamps go through :class:`UTCDateTime` so both return aware UTC values.
+
+Every string and JSON column binds its values through :mod:`hexarena.store.storable` (:class:`Storable`,
+:class:`StorableText`, :func:`json_type`): the one boundary that makes text storable, applied to every statement
+(inserts, updates, the ``WHERE`` of a lookup), so a NUL or a lone surrogate from anywhere can never reach the
+database and make it refuse a row. The DDL is that of the plain types.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from hexarena.store.storable import storable, storable_json
 
 ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
@@ -74,9 +81,47 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+class Storable(TypeDecorator[str]):
+    """A bounded string (``VARCHAR(n)``) whose bound values are made storable (see the module docstring)."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return storable(value) if isinstance(value, str) else value
+
+
+class StorableText(TypeDecorator[str]):
+    """Free text (``TEXT``) whose bound values are made storable (see the module docstring)."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
+        return storable(value) if isinstance(value, str) else value
+
+
+class StorableJSON(TypeDecorator[Any]):
+    """JSON whose strings (keys too) are made storable: JSONB refuses ``\\u0000`` and lone surrogates."""
+
+    impl = JSON(none_as_null=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> Any:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(JSONB(none_as_null=True))
+        return dialect.type_descriptor(JSON(none_as_null=True))
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        try:
+            return storable_json(value)
+        except RecursionError:  # nested too deeply: the validators refuse it first, the driver would anyway
+            return value
+
+
 def json_type() -> Any:
     """JSON that stores Python ``None`` as SQL NULL; JSONB on PostgreSQL (indexable, compact)."""
-    return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+    return StorableJSON()
 
 
 class Base(DeclarativeBase):
@@ -88,18 +133,18 @@ class GameRow(Base):
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
     params: Mapped[Any] = mapped_column(json_type(), nullable=False)
-    status: Mapped[str] = mapped_column(String(STATUS_LENGTH))
+    status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH))
     winner: Mapped[int | None] = mapped_column(Integer)
-    termination: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
-    reason: Mapped[str] = mapped_column(Text)
+    termination: Mapped[str | None] = mapped_column(Storable(NAME_LENGTH))
+    reason: Mapped[str] = mapped_column(StorableText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    contest_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
-    tournament_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
+    contest_id: Mapped[str | None] = mapped_column(Storable(ID_LENGTH), index=True)
+    tournament_id: Mapped[str | None] = mapped_column(Storable(ID_LENGTH), index=True)
 
     __table_args__ = (
         CheckConstraint(
@@ -118,12 +163,12 @@ class GamePlayerRow(Base):
     __tablename__ = "game_players"
 
     game_id: Mapped[str] = mapped_column(
-        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        Storable(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(Text, index=True)
-    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    spec: Mapped[str] = mapped_column(Text)
+    name: Mapped[str] = mapped_column(StorableText, index=True)
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    spec: Mapped[str] = mapped_column(StorableText)
 
 
 class MoveRow(Base):
@@ -132,11 +177,11 @@ class MoveRow(Base):
     __tablename__ = "moves"
 
     game_id: Mapped[str] = mapped_column(
-        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        Storable(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    move: Mapped[str] = mapped_column(Text)
+    move: Mapped[str] = mapped_column(StorableText)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     think_time: Mapped[float] = mapped_column(Float)
     evaluation: Mapped[Any] = mapped_column(json_type(), nullable=True)
@@ -148,11 +193,11 @@ class BotRow(Base):
 
     __tablename__ = "bots"
 
-    bot_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
-    owner: Mapped[str] = mapped_column(Text, index=True)
-    pass_hash: Mapped[str] = mapped_column(String(128))
-    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    bot_id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
+    owner: Mapped[str] = mapped_column(StorableText, index=True)
+    pass_hash: Mapped[str] = mapped_column(Storable(128))
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
     spec: Mapped[Any] = mapped_column(json_type(), nullable=True)
     date_registered: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -160,17 +205,17 @@ class BotRow(Base):
 class ContestRow(Base):
     __tablename__ = "contests"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
-    name: Mapped[str] = mapped_column(Text)
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
+    name: Mapped[str] = mapped_column(StorableText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class RatingRow(Base):
     __tablename__ = "ratings"
 
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), primary_key=True)
-    key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), primary_key=True)
+    key: Mapped[str] = mapped_column(Storable(KEY_LENGTH), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -186,8 +231,8 @@ class RatingHistoryRow(Base):
     __table_args__ = (Index("ix_rating_history_game_key", "game", "key", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    key: Mapped[str] = mapped_column(Storable(KEY_LENGTH))
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -198,12 +243,12 @@ class RatingHistoryRow(Base):
 class TournamentRow(Base):
     __tablename__ = "tournaments"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    name: Mapped[str] = mapped_column(Text)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(StorableText)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
     config: Mapped[Any] = mapped_column(json_type(), nullable=False)
     state: Mapped[Any] = mapped_column(json_type(), nullable=True)
-    status: Mapped[str] = mapped_column(String(STATUS_LENGTH), index=True)
+    status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -217,10 +262,25 @@ class ApiTokenRow(Base):
 
     __tablename__ = "api_tokens"
 
-    name: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(ID_LENGTH), unique=True)
+    name: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(Storable(ID_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class DeadLetterRow(Base):
+    """A write the database refused, set aside by the recorder so that the writes queued behind it go on
+    (``hexarena.store.dead_letters``). ``entry`` is the write as the journal holds it (ASCII JSON: every
+    character escaped, so the text is storable whatever it carries), for an operator to mend and replay."""
+
+    __tablename__ = "dead_letters"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    game_id: Mapped[str] = mapped_column(StorableText)
+    error: Mapped[str] = mapped_column(StorableText)
+    entry: Mapped[str] = mapped_column(StorableText)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 games = cast(Table, GameRow.__table__)
@@ -232,3 +292,4 @@ ratings = cast(Table, RatingRow.__table__)
 rating_history = cast(Table, RatingHistoryRow.__table__)
 tournaments = cast(Table, TournamentRow.__table__)
 api_tokens = cast(Table, ApiTokenRow.__table__)
+dead_letters = cast(Table, DeadLetterRow.__table__)
