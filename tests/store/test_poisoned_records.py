@@ -9,6 +9,7 @@ replayed at start-up with such a record in it still starts.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -157,3 +158,28 @@ async def test_a_poisoned_journal_record_is_set_aside_and_the_rest_is_replayed(s
     letters = await store.list_dead_letters()
     assert sorted(d.kind for d in letters) == ["create", "finish", "journal"]
     assert not list(tmp_path.glob("journal-*.jsonl"))  # the next start replays nothing again
+
+
+async def test_a_lone_surrogate_journaled_during_an_outage_is_replayed(store: Store, tmp_path: Path) -> None:
+    """The journal holds writes as they were queued, before the store's boundary: a lone surrogate, which UTF-8
+    cannot encode, must not make the journal unwritable (and the write lost) while the database is away."""
+    from test_recorder import FlakyStore
+
+    flaky = FlakyStore(store)
+    recorder = Recorder(flaky, tmp_path, interval=0.01, max_backoff=0.05)
+    await recorder.start()
+    gid = new_id()
+    await recorder.open_game(_new(gid, SURROGATE, "b"))
+    flaky.down = True
+    recorder.finish(_end(gid, SURROGATE, "b"))
+    for _ in range(500):
+        if recorder.degraded and recorder.health()["journaled"]:
+            break
+        await asyncio.sleep(0.01)
+    assert recorder.health()["journaled"] == 1
+    await recorder.close(timeout=0.2)  # the database never came back before this process stopped
+    again = Recorder(store, tmp_path)
+    assert await again.start() == 1
+    await again.close()
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.status == GameStatus.FINISHED and rec.players[0].name == f"sur{REPLACED}rogate"
