@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.servers import FakeBot, fake_bot
 from procs import ServeProcess
 
+from fakes.servers import FakeBot, fake_bot
 from hexarena.store import GameStatus, PlayerRecord, Store, new_id
 from hexarena.store.recorder import GameEnd, NewGame, _Op, _to_json
 from hexarena.store.records import MoveRecord
@@ -135,7 +135,10 @@ async def test_a_nul_in_a_bws_bots_meta_name_stops_nothing(database_url: str, tm
 def _journal_entries(good: str, poisoned: str) -> list[dict[str, Any]]:
     from datetime import UTC, datetime
 
-    players = (PlayerRecord("evil\x00name", "builtin", "builtin:random"), PlayerRecord("b", "builtin", "builtin:random"))
+    players = (
+        PlayerRecord("evil\x00name", "builtin", "builtin:random"),
+        PlayerRecord("b", "builtin", "builtin:random"),
+    )
     moves = tuple(MoveRecord(i, i % 2, f"m{i}", datetime.now(UTC), 0.01) for i in range(3))
     out: list[dict[str, Any]] = []
     for gid, game in ((poisoned, "a game name far too long to be stored"), (good, "tictactoe")):

@@ -21,8 +21,8 @@ from store_helpers import move
 
 from hexarena.store import GameStatus, InvalidRecord, MoveRecord, PlayerRecord, Store, new_id
 from hexarena.store.models import games
-from hexarena.store.records import GameFinish, RatedGame
 from hexarena.store.recorder import GameEnd, NewGame, Recorder, _Op, _to_json
+from hexarena.store.records import GameFinish, RatedGame
 
 EVIL = "evil\x00name"
 SURROGATE = "sur\ud800rogate"
@@ -60,7 +60,12 @@ async def test_a_nul_or_a_lone_surrogate_is_stored_everywhere_and_found_again(st
     odd = MoveRecord(0, 0, "a\x001", datetime.now(UTC), 0.1, evaluation={"s\x00": "x\udc00"}, considerations=["\x00"])
     await store.append_moves([(gid, odd)])
     end = GameFinish(
-        gid, winner=0, termination="normal", reason="won\x00", moves=[odd, move(1)], rate=RatedGame("hex", (EVIL, SURROGATE))
+        gid,
+        winner=0,
+        termination="normal",
+        reason="won\x00",
+        moves=[odd, move(1)],
+        rate=RatedGame("hex", (EVIL, SURROGATE)),
     )
     assert await store.finish_games([end]) == [True]
 

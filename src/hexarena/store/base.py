@@ -123,7 +123,7 @@ _REFUSED_CLASSES = ("22", "23")
 def refused(exc: BaseException) -> bool:
     """Whether ``exc`` is the database (or its driver) refusing the values written, which a retry cannot help,
     rather than the database failing (unreachable, restarting, out of disk), which a retry can."""
-    if isinstance(exc, _CONVERSION_ERRORS) or isinstance(exc, (DataError, IntegrityError)):
+    if isinstance(exc, (*_CONVERSION_ERRORS, DataError, IntegrityError)):
         return True
     if not isinstance(exc, StatementError):
         return False

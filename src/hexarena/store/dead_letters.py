@@ -50,9 +50,7 @@ class DeadLettersMixin(StoreBase):
         stmt = select(dead_letters).order_by(dead_letters.c.id.desc()).limit(limit)
         async with self._read("list_dead_letters") as conn:
             rows = (await conn.execute(stmt)).mappings().all()
-        return [
-            DeadLetter(r["id"], r["kind"], r["game_id"], r["error"], r["entry"], r["created_at"]) for r in rows
-        ]
+        return [DeadLetter(r["id"], r["kind"], r["game_id"], r["error"], r["entry"], r["created_at"]) for r in rows]
 
     async def count_dead_letters(self) -> int:
         """How many dead letters wait for an operator."""
