@@ -92,6 +92,19 @@ async def test_a_nul_or_a_lone_surrogate_is_stored_everywhere_and_found_again(st
     assert bot is not None and bot.owner == f"o{REPLACED}" and bot.spec == {"url": REPLACED}
 
 
+async def test_the_columns_themselves_make_text_storable(store: Store) -> None:
+    """The boundary is the column types, not the callers: a statement that skips every validator stores the
+    same, and does not make PostgreSQL refuse the row."""
+    gid = new_id()
+    async with store._write("raw insert") as conn:
+        row = {"id": gid, "game": "hex", "params": {"k\x00": ["v\ud800", "\U0001f600"]}, "status": "running"}
+        now = datetime.now(UTC)
+        await conn.execute(insert(games).values(**row, reason="r\x00\udfff", created_at=now, started_at=now))
+    rec = await store.get_game(gid)
+    assert rec is not None and rec.reason == f"r{REPLACED}{REPLACED}"
+    assert rec.params == {f"k{REPLACED}": [f"v{REPLACED}", "\U0001f600"]}  # a real astral character is kept
+
+
 async def test_a_row_the_database_refuses_is_invalid_not_an_outage(store: Store) -> None:
     """A refusal that depends on the row (a constraint, a value out of range) is InvalidRecord, which the
     recorder sets aside; only an error of the database itself (unreachable, failing) is a StoreError to retry."""

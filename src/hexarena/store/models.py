@@ -102,7 +102,12 @@ class StorableText(TypeDecorator[str]):
 
 
 class StorableJSON(TypeDecorator[Any]):
-    """JSON whose strings (keys too) are made storable: JSONB refuses ``\\u0000`` and lone surrogates."""
+    """JSON whose strings (keys too) are made storable: JSONB refuses ``\\u0000`` and lone surrogates.
+
+    Checked on the serialized text, which escapes every character outside ASCII: a value without ``\\u0000``
+    or ``\\ud...`` there (nearly all: a bot's evaluation, already cleaned by the validators) costs one scan of
+    that text; only one with them is walked (:func:`storable_json`) and serialized again. A character beyond
+    the BMP is escaped as a surrogate pair, so it is walked too, and kept."""
 
     impl = JSON(none_as_null=True)
     cache_ok = True
@@ -112,11 +117,25 @@ class StorableJSON(TypeDecorator[Any]):
             return dialect.type_descriptor(JSONB(none_as_null=True))
         return dialect.type_descriptor(JSON(none_as_null=True))
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
-        try:
-            return storable_json(value)
-        except RecursionError:  # nested too deeply: the validators refuse it first, the driver would anyway
-            return value
+    def bind_processor(self, dialect: Dialect) -> Any:
+        serialize = self.load_dialect_impl(dialect).bind_processor(dialect)
+        if serialize is None:  # pragma: no cover - both dialects serialize JSON in Python
+            return _walked
+
+        def process(value: Any) -> Any:
+            out = serialize(value)
+            if isinstance(out, str) and ("\\u0000" in out or "\\ud" in out):
+                out = serialize(_walked(value))
+            return out
+
+        return process
+
+
+def _walked(value: Any) -> Any:
+    try:
+        return storable_json(value)
+    except RecursionError:  # nested too deeply: the validators refuse it first, the driver would anyway
+        return value
 
 
 def json_type() -> Any:
