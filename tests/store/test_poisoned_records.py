@@ -27,10 +27,13 @@ from hexarena.store.records import GameFinish, RatedGame
 EVIL = "evil\x00name"
 SURROGATE = "sur\ud800rogate"
 REPLACED = "\ufffd"
+SECRET = "s3cret-token-value"
 
 
 def _players(a: str, b: str) -> tuple[PlayerRecord, PlayerRecord]:
-    return PlayerRecord(a, "bws", f"bws:http://127.0.0.1:1/{a}"), PlayerRecord(b, "builtin", "builtin:random")
+    return PlayerRecord(a, "bws", f"bws:http://127.0.0.1:1/?token={SECRET}"), PlayerRecord(
+        b, "builtin", "builtin:random"
+    )
 
 
 def _new(gid: str, a: str = "alice", b: str = "bob", game: str = "hex") -> NewGame:
@@ -153,7 +156,9 @@ async def test_a_refused_write_is_set_aside_and_every_other_write_lands(store: S
     await recorder.close()
 
 
-async def test_a_poisoned_journal_record_is_set_aside_and_the_rest_is_replayed(store: Store, tmp_path: Path) -> None:
+async def test_a_poisoned_journal_record_is_set_aside_and_the_rest_is_replayed(
+    store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     good, poisoned, later = new_id(), new_id(), new_id()
     entries: list[dict[str, Any]] = [
         _to_json(_Op("create", good, _new(good, EVIL, "b"))),
@@ -175,6 +180,9 @@ async def test_a_poisoned_journal_record_is_set_aside_and_the_rest_is_replayed(s
     assert await store.get_game(poisoned) is None
     letters = await store.list_dead_letters()
     assert sorted(d.kind for d in letters) == ["create", "finish", "journal"]
+    create = next(json.loads(d.entry) for d in letters if d.kind == "create")
+    assert create["game"] == "a game name far too long to be stored" and len(create["players"]) == 2
+    assert all(SECRET not in d.entry for d in letters) and SECRET not in caplog.text  # specs redacted
     assert not list(tmp_path.glob("journal-*.jsonl"))  # the next start replays nothing again
 
 

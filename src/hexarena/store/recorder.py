@@ -48,6 +48,7 @@ from hexarena.store.errors import Conflict, InvalidRecord, StoreError
 from hexarena.store.journal import Journal, orphans
 from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
 from hexarena.store.repository import check_new_game
+from hexarena.store.validate import redact_spec
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +254,19 @@ def _without_analysis(payload: Any) -> Any:
     if isinstance(payload, GameEnd):
         return replace(payload, moves=tuple(replace(m, evaluation=None, considerations=None) for m in payload.moves))
     return payload
+
+
+def _without_secrets(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with its players' specs redacted as the store keeps them (a bot URL may carry a token): a
+    dead letter is read by operators and may be logged, unlike the journal, which only this server reads."""
+    players = entry.get("players")
+    if not isinstance(players, list):
+        return entry
+    redacted = [
+        [*p[:2], redact_spec(p[2])] if isinstance(p, list) and len(p) == 3 and isinstance(p[2], str) else p
+        for p in players
+    ]
+    return {**entry, "players": redacted}
 
 
 def _has_analysis(moves: Sequence[MoveRecord]) -> bool:
@@ -730,7 +744,7 @@ class Recorder:
         Raises StoreError when the database fails meanwhile: the write then stays queued (or journaled) and is
         found refused again on the next try. A dead letter the store refuses too (it should never: its entry is
         ASCII JSON) is logged whole and dropped, so that it cannot block the queue either."""
-        text = json.dumps(entry, separators=(",", ":"), default=repr)  # ASCII: every odd character escaped
+        text = json.dumps(_without_secrets(entry), separators=(",", ":"), default=repr)  # ASCII: all escaped
         log.error("game %s: a %s the database refuses is set aside as a dead letter (%s)", game_id, kind, error)
         try:
             await self.store.add_dead_letter(kind, game_id, error, text)
