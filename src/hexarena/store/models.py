@@ -81,24 +81,37 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-class Storable(TypeDecorator[str]):
-    """A bounded string (``VARCHAR(n)``) whose bound values are made storable (see the module docstring)."""
+class _StorableString(TypeDecorator[str]):
+    """A string column whose bound values are made storable (see the module docstring).
+
+    The bind processor is :func:`_bind_storable` itself, not the generic wrapper around ``process_bind_param``:
+    it runs for the game id and the text of every move the recorder writes, where each call counts."""
+
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        inner = self.load_dialect_impl(dialect).bind_processor(dialect)
+        if inner is None:  # both backends' drivers take str as it is
+            return _bind_storable
+        return lambda value: inner(_bind_storable(value))
+
+
+def _bind_storable(value: Any) -> Any:
+    return storable(value) if value.__class__ is str else value
+
+
+class Storable(_StorableString):
+    """A bounded string (``VARCHAR(n)``) whose bound values are made storable."""
 
     impl = String
     cache_ok = True
 
-    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return storable(value) if isinstance(value, str) else value
 
-
-class StorableText(TypeDecorator[str]):
-    """Free text (``TEXT``) whose bound values are made storable (see the module docstring)."""
+class StorableText(_StorableString):
+    """Free text (``TEXT``) whose bound values are made storable."""
 
     impl = Text
     cache_ok = True
-
-    def process_bind_param(self, value: str | None, dialect: Dialect) -> str | None:
-        return storable(value) if isinstance(value, str) else value
 
 
 class StorableJSON(TypeDecorator[Any]):
@@ -123,6 +136,8 @@ class StorableJSON(TypeDecorator[Any]):
             return _walked
 
         def process(value: Any) -> Any:
+            if value is None:  # (a move without analysis: most of them)
+                return None
             out = serialize(value)
             if isinstance(out, str) and ("\\u0000" in out or "\\ud" in out):
                 out = serialize(_walked(value))
