@@ -79,7 +79,11 @@ class Failover:
             await asyncio.sleep(self.every)
 
     async def scan(self) -> int:
-        """Claim and take over every unfinished game nobody holds; returns how many were taken."""
+        """Claim and take over every unfinished game nobody holds; returns how many were taken. Nothing is claimed
+        while Redis is not settled (``Cluster.settled``): just after Redis came back, or started again empty,
+        the leases of live owners are missing until their next renewal."""
+        if not await self.cluster.settled():
+            return 0
         ids: list[str] = []
         for page in range(SCAN_PAGES):
             rows = await self.store.list_games(status=list(UNFINISHED), limit=SCAN_LIMIT, offset=page * SCAN_LIMIT)
