@@ -252,6 +252,12 @@ def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def opening_only_bot_server(port: int) -> subprocess.Popen[bytes]:
+    """``no_free_setup_bot.py``: a bot declaring bws without ``free_setup``, and stateless (see its docstring)."""
+    cmd = [sys.executable, str(Path(__file__).with_name("no_free_setup_bot.py")), str(port)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def until_up(url: str, timeout: float = 30.0) -> None:
     """Wait until ``url`` answers at all."""
     deadline = time.monotonic() + timeout

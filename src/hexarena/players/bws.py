@@ -187,7 +187,8 @@ class BwsPlayer(BasePlayer):
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
+        # the spec that builds this player again, over the protocol it was played over (not a bare URL)
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": f"bws:{self.url}"}
         if self.meta is not None and self.meta.name:
             out["bot_name"] = self.meta.name
         return out

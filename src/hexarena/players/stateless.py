@@ -45,7 +45,9 @@ class StatelessPlayer(BasePlayer):
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "spec": self.url}
+        # the spec that builds this player again (another instance taking the match over reads it): a bare URL
+        # would be played over bws when the bot declares both protocols
+        return {"name": self.name, "kind": self.kind, "spec": f"stateless:{self.url}"}
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info

@@ -37,7 +37,7 @@ from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager, _close_players
 from hexarena.store.recorder import GameEnd
-from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord
+from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord, PlayerRecord
 
 if TYPE_CHECKING:
     from hexarena.server.cluster import Cluster
@@ -112,7 +112,7 @@ class Failover:
         if why is None:
             try:
                 for p in record.players:
-                    players.append(await make_answering_player(p.spec, record.game, self.policy))
+                    players.append(await make_answering_player(seat_spec(p), record.game, self.policy))
             except Exception as exc:
                 why = f"a player cannot be reached again ({exc})"
                 await _close_players(players)
@@ -192,6 +192,16 @@ class Failover:
             await self.cluster.release(record.game_id)
 
 
+def seat_spec(player: PlayerRecord) -> str:
+    """The spec that builds a stored seat again, over the protocol it was played over. Seats are stored with
+    their scheme (``stateless:URL``); rows written before that hold the bare URL, which would be built over bws
+    whenever the bot declares bws too: the kind says which protocol it was."""
+    spec = player.spec.strip()
+    if player.kind in ("stateless", "bws") and spec.startswith(("http://", "https://")):
+        return f"{player.kind}:{spec}"
+    return spec
+
+
 def contiguous(moves: tuple[MoveRecord, ...]) -> tuple[MoveRecord, ...]:
     """The stored moves from ply 0 up to the first gap (moves are written in order, so a gap is the end)."""
     out: list[MoveRecord] = []
@@ -240,4 +250,4 @@ def end_message(record: GameRecord, moves: tuple[MoveRecord, ...], reason: str) 
     return messages.end(game, result)
 
 
-__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves"]
+__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves", "seat_spec"]

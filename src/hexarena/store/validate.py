@@ -24,6 +24,8 @@ from hexarena.store.errors import InvalidRecord
 from hexarena.store.models import ID_LENGTH, NAME_LENGTH
 
 REDACTED = "REDACTED"
+#: A player scheme before a URL (``stateless:http://...``, ``bws:https://...``): the URL after it is redacted.
+_SCHEME_BEFORE_URL = re.compile(r"^([a-z][a-z0-9_-]*:)(?=[a-z][a-z0-9+.-]*://)", re.I)
 _SECRET_WORD = re.compile(r"token|secret|passw|pass_hash|api[_-]?key|auth|signature|sig$|^key$", re.I)
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _SECRET_FLAG = re.compile(
@@ -123,6 +125,9 @@ def _clean(value: Any, what: str) -> Any:
 def redact_spec(spec: str) -> str:
     """``spec`` without secrets: URL passwords, token-like query parameters and ``--token X`` flags."""
     spec = _storable(spec)
+    scheme = _SCHEME_BEFORE_URL.match(spec)
+    if scheme is not None:
+        return scheme.group(1) + redact_spec(spec[scheme.end() :])
     if "://" in spec:
         try:
             parts = urlsplit(spec)
