@@ -67,7 +67,7 @@ class StatelessPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.client is not None and self.caps is not None
-        check_board_size(self._setup_stones, len(request.history))
+        check_board_size(self._setup_stones, len(request.history) - self.info.played)
         limit = request.time_limit if self.caps.move_time_limit else None
         body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
         timeout = self.request_timeout

@@ -206,6 +206,7 @@ class Referee:
                 opponent=getattr(self.players[other(seat)], "name", ""),
                 meta=self.config.meta,
                 takebacks=self.may_take_back(seat),
+                played=len(self.history),
             )
             await asyncio.wait_for(self.players[seat].start(info), self.config.start_timeout)
 

@@ -5,9 +5,11 @@ who holds their leases (``server.cluster``). A game nobody holds was left by an 
 renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
 
-- if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, and HTTTX stateless bots,
-  which get the whole board with every request) and the match's meta (its clock) is in Redis, the match
-  continues from its stored moves, with each seat's clock charged for the think time of its stored moves;
+- if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, HTTTX stateless bots,
+  which get the whole board with every request, and bws bots, connected to again and given the position) and
+  the match's meta (its clock) is in Redis, the match continues from its stored moves, with each seat's clock
+  charged for the think time of its stored moves; a seat that then cannot start (a bws bot that can't be set
+  up in the middle of a game) ends it ``interrupted``;
 - otherwise (a person's socket, a bot connected to the lost instance, an engine process that lived there) it ends
   ``interrupted``, its moves kept, exactly as a restart of a single server ends it.
 
