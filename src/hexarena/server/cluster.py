@@ -164,6 +164,9 @@ class Cluster:
         self.steady_since: float | None = None
         #: why Redis did not answer, while it does not (for ``/healthz``)
         self.problem: str | None = None
+        #: the seat tokens of the matches played here (their keys, never the tokens), written again when Redis
+        #: comes back empty so that sockets reaching another instance are still relayed here
+        self._tokens: dict[str, str] = {}
         #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
         self.watched: set[str] = set()
         #: cluster-wide singletons this instance may hold (``home:{role}``), and whether it holds each now
@@ -317,6 +320,9 @@ class Cluster:
             else:
                 log.warning("Redis answers again")
             self.steady_since = now
+            if epoch != self.epoch:
+                for key, match_id in self._tokens.items():
+                    self._send("SET", key, match_id, "EX", META_TTL)
         self.epoch = str(epoch)
         self.problem = None
 
@@ -429,10 +435,14 @@ class Cluster:
 
     def add_token(self, token: str, match_id: str) -> None:
         """A seat token of a match this instance plays: other instances relay its sockets here."""
-        self._send("SET", token_key(token), match_id, "EX", META_TTL)
+        key = token_key(token)
+        self._tokens[key] = match_id
+        self._send("SET", key, match_id, "EX", META_TTL)
 
     def drop_token(self, token: str) -> None:
-        self._send("DEL", token_key(token))
+        key = token_key(token)
+        self._tokens.pop(key, None)
+        self._send("DEL", key)
 
     async def seat_url(self, token: str) -> str | None:
         """``http://host:port`` of the instance playing the match a seat token belongs to; None when no other
