@@ -26,12 +26,13 @@ pytestmark = [
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
 ]
 
-#: Long enough (uct thinks for most of its 0.5 s a move) to be still on well after Redis is back and a lease's life has passed.
+#: Long enough (uct thinks for most of its 1 s a move) to be still on well after Redis is back and a lease has
+#: lapsed.
 LONG_MATCH = {
     "game": "hex",
     "params": {"size": 11},
     "players": ["builtin:uct", "builtin:uct"],
-    "clock": {"type": "turn", "seconds": 0.5},
+    "clock": {"type": "turn", "seconds": 1.0},
 }
 #: Seconds Redis is away: longer than a lease lives (4 s), so every lease and meta is gone when it is back.
 OUTAGE = 6.0
@@ -96,15 +97,14 @@ async def test_a_redis_restart_leaves_every_healthy_match_running_and_watched(
             stack.callback(a.stop)
             stack.callback(b.stop)
             owners: dict[str, ServeProcess] = {}
-            for owner in (a, a, b, b):
+            seen: dict[str, list[dict[str, Any]]] = {}
+            followers = []
+            for owner, other in ((a, b), (a, b), (b, a), (b, a)):
                 r = await owner.post("/api/matches", LONG_MATCH)
                 assert r.status_code == 200, r.text
-                owners[r.json()["game_id"]] = owner
-            # each match watched from the instance that does not play it
-            seen: dict[str, list[dict[str, Any]]] = {g: [] for g in owners}
-            followers = []
-            for game_id, owner in owners.items():
-                other = b if owner is a else a
+                game_id = r.json()["game_id"]
+                owners[game_id], seen[game_id] = owner, []
+                # each match watched from the instance that does not play it, from its start
                 ws = await stack.enter_async_context(connect(other.ws(f"/spectate/{game_id}")))
                 followers.append(asyncio.create_task(follow(ws, seen[game_id])))
             deadline = time.monotonic() + 60
