@@ -477,3 +477,38 @@ async def test_a_reply_in_several_frames_is_read_whole(store: Store) -> None:
         played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": 6})
     await check_ended(played, Termination.TURN_LIMIT, winner=None, reason="turn limit")
     assert [m.move for m in played.result.moves if m.seat == 1] == ["[1,2][1,3]", "[2,2][2,3]", "[3,2][3,3]"]
+
+
+async def test_a_match_continued_mid_game_sends_the_position_once_and_only_the_moves_after_it() -> None:
+    """A match another instance took over starts from its position with its history so far
+    (``MatchInfo.played``): the bot gets that position as its setup, then ``previous`` holds only the moves since,
+    and the request's board each stone once."""
+    import random
+
+    from hexarena.core.contract import MoveRequest
+
+    rng = random.Random(7)
+    state = HTTTX.new()
+    history: list[tuple[int, Any]] = []
+    for _ in range(3):  # x's opening stone, then a turn each
+        seat = HTTTX.to_move(state)
+        assert seat is not None
+        move = HTTTX.random_move(state, rng)
+        history.append((seat, move))
+        state = HTTTX.play(state, move)
+    caps = {"basic_websocket": {"versions": {"v1-alpha": {"free_setup": True}}}}
+    bot = FakeBot(capabilities=caps)
+    async with fake_bot(bot) as url:
+        p = BwsPlayer(url)
+        seat = HTTTX.to_move(state)
+        assert seat is not None
+        await p.start(MatchInfo("m", HTTTX, {}, seat, state, heartbeat_ms=0, played=len(history)))
+        await asyncio.wait_for(p.move(MoveRequest(state=state, history=history, time_limit=None)), 10)
+        await p.finish(PlayerResult(Outcome(None), seat, state))
+        await wait_closed(bot)
+    setup = bot.session.of_type("setup")[0]
+    request = bot.session.of_type("move_request")[0]
+    stones = len(state.cells)
+    assert len(setup["board"]["cells"]) == stones
+    assert request["previous"] == []  # everything so far is in the setup
+    assert len(request["board"]["cells"]) == stones, request["board"]

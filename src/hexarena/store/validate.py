@@ -25,6 +25,8 @@ from hexarena.store.models import ID_LENGTH, KEY_LENGTH, NAME_LENGTH
 from hexarena.store.storable import storable
 
 REDACTED = "REDACTED"
+#: A player scheme before a URL (``stateless:http://...``, ``bws:https://...``): the URL after it is redacted.
+_SCHEME_BEFORE_URL = re.compile(r"^([a-z][a-z0-9_-]*:)(?=[a-z][a-z0-9+.-]*://)", re.I)
 _SECRET_WORD = re.compile(r"token|secret|passw|pass_hash|api[_-]?key|auth|signature|sig$|^key$", re.I)
 #: The largest integer an ``Integer`` column holds on PostgreSQL (SQLite: 2**63 - 1; larger crashes its driver).
 MAX_INT = 2**31 - 1
@@ -131,6 +133,9 @@ def _clean(value: Any, what: str) -> Any:
 def redact_spec(spec: str) -> str:
     """``spec`` without secrets: URL passwords, token-like query parameters and ``--token X`` flags."""
     spec = storable(spec)
+    scheme = _SCHEME_BEFORE_URL.match(spec)
+    if scheme is not None:
+        return scheme.group(1) + redact_spec(spec[scheme.end() :])
     if "://" in spec:
         try:
             parts = urlsplit(spec)
