@@ -35,6 +35,7 @@ REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.fault,
     pytest.mark.postgres,
     pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),

@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.fault,
     pytest.mark.postgres,
     pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),

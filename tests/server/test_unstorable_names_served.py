@@ -22,7 +22,7 @@ from hexarena.store import GameStatus, PlayerRecord, Store, new_id
 from hexarena.store.recorder import GameEnd, NewGame, _Op, _to_json
 from hexarena.store.records import MoveRecord
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.fault]
 
 REPLACED = "\ufffd"
 

@@ -24,6 +24,8 @@ from hexarena.store.models import games
 from hexarena.store.recorder import GameEnd, NewGame, Recorder, _Op, _to_json
 from hexarena.store.records import GameFinish, RatedGame
 
+pytestmark = pytest.mark.fault
+
 EVIL = "evil\x00name"
 SURROGATE = "sur\ud800rogate"
 REPLACED = "\ufffd"
