@@ -586,7 +586,7 @@ async def _finish_all_in(conn: AsyncConnection, finishes: Sequence[_Finish]) -> 
 
 
 def _finish_statements() -> tuple[Update, Update, Delete]:
-    """A game's end as statements built once (building them per game cost ~190 us of CPU, more than running
+    """A game's end as statements built once (building them per game costs more CPU than running
     them): the conditional UPDATE, the same with the winner checked against the game's seats, and the DELETE of
     the stored moves a finish replaces. Every parameter is typed as its column, so values are converted exactly
     as when they were written inline."""
