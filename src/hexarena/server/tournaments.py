@@ -238,6 +238,8 @@ async def resume_running_tournaments(app: Any) -> list[str]:
     store = services.store
     if store is None:
         return []
+    if services.cluster is not None and not await services.cluster.settled():
+        return []  # a lease missing just after Redis came back may be a live instance's (``Cluster.settled``)
     resumed = []
     running = running_of(app)
     for record in await store.list_tournaments(status="running"):

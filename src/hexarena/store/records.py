@@ -226,3 +226,18 @@ class NewGame:
     contest_id: str | None = None
     tournament_id: str | None = None
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """A write the database refused, set aside (see :mod:`hexarena.store.dead_letters`).
+
+    ``kind`` is the recorder's operation (``create``, ``move``, ``takeback``, ``finish``) or ``journal`` for a
+    journal line that no longer reads as one; ``entry`` is its JSON as the journal holds it."""
+
+    letter_id: int
+    kind: str
+    game_id: str
+    error: str
+    entry: str
+    created_at: datetime

@@ -25,7 +25,7 @@ Design choices:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +53,7 @@ from hexarena.core.elo import elo_update
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now, upsert_insert
 from hexarena.store.bulk_insert import BulkInsert
+from hexarena.store.dead_letters import DeadLettersMixin
 from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
@@ -77,6 +78,7 @@ from hexarena.store.validate import (
     check_float,
     check_id,
     check_int,
+    check_key,
     check_name,
     check_text,
     clean_json,
@@ -91,7 +93,7 @@ INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, ther
 NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
-class Store(TokensMixin, DirectoryMixin):
+class Store(TokensMixin, DirectoryMixin, DeadLettersMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
 
     @classmethod
@@ -561,10 +563,13 @@ def _prepare_finish(end: GameFinish) -> _Finish:
         "finished_at": now() if end.finished_at is None else utc(end.finished_at, "finished_at"),
     }
     kept = check_int(end.kept_plies, "kept plies")
+    rate = end.rate
+    if rate is not None:  # the keys as stored: the ratings read and written in the transaction are found by them
+        rate = replace(rate, keys=(check_key(rate.keys[0], "rating key"), check_key(rate.keys[1], "rating key")))
     rows = None if end.moves is None else [_move_row(end.game_id, m) for m in end.moves if m.ply >= kept]
     if rows is not None and len({r["ply"] for r in rows}) != len(rows):
         raise InvalidRecord(f"moves of game {end.game_id!r} repeat a ply")
-    return _Finish(end.game_id, values, rows, kept, end.rate)
+    return _Finish(end.game_id, values, rows, kept, rate)
 
 
 async def _finish_all_in(conn: AsyncConnection, finishes: Sequence[_Finish]) -> list[bool | None]:
@@ -581,7 +586,7 @@ async def _finish_all_in(conn: AsyncConnection, finishes: Sequence[_Finish]) -> 
 
 
 def _finish_statements() -> tuple[Update, Update, Delete]:
-    """A game's end as statements built once (building them per game cost ~190 us of CPU, more than running
+    """A game's end as statements built once (building them per game costs more CPU than running
     them): the conditional UPDATE, the same with the winner checked against the game's seats, and the DELETE of
     the stored moves a finish replaces. Every parameter is typed as its column, so values are converted exactly
     as when they were written inline."""
