@@ -37,8 +37,16 @@ export async function postJSON(path, body) {
       try { localStorage.setItem(API_TOKEN, given); } catch { /* storage disabled: asked again next time */ }
     }
   }
-  if (!r.ok) throw new Error(await errorText(r));
+  if (!r.ok) throw httpError(r.status, await errorText(r));
   return r.json();
+}
+
+// the server's refusal, with its HTTP status: a page polling a route stops on a 4xx answer (asking again would
+// only be refused again) but keeps going through a network hiccup
+function httpError(status, text) {
+  const err = new Error(text);
+  err.status = status;
+  return err;
 }
 
 async function errorText(r) {

@@ -2,7 +2,8 @@
 // evaluation bar and the considered moves; each seat token this browser holds opens a seat socket
 // (/api/play?token=) that turns clicks into moves when it is that seat's turn. Each seat the person holds gets
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
-// moment, on the person's turn or while the bot thinks.
+// moment, on the person's turn or while the bot thinks. Until both sides have moved there is an Abort button
+// too (lichess's rule): it calls the game off with no result, e.g. when the invited friend never came.
 
 import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
@@ -10,7 +11,7 @@ import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
-  disconnect: "the other side left", resign: "resigned" };
+  disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
 
 const SOUND_KEY = "hexarena.sound";
 const PACE_KEY = "hexarena.liveSpeed";
@@ -166,6 +167,19 @@ export async function matchPage(app, { args, name }) {
       say("Resigning…", "info");
     });
     resignBox.append(h("span.resign-seat", ask, confirm));
+    if (!resignBox.querySelector("#abort")) {
+      // no confirmation: an abort costs nobody anything (no result, no rating), unlike a resignation
+      const abort = h("button.secondary#abort", { type: "button", hidden: true,
+        title: "call the game off before it began: no result for anyone" }, "Abort");
+      abort.addEventListener("click", () => {
+        const ws = seatSockets.get(seat);
+        if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        abort.disabled = true;
+        ws.send(JSON.stringify({ type: "abort" }));
+        say("Aborting…", "info");
+      });
+      resignBox.append(abort);
+    }
     // against a built-in bot in a casual game (the server says so in its hello: never in a rated or tournament
     // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
     // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
@@ -183,10 +197,23 @@ export async function matchPage(app, { args, name }) {
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
+  // the Abort button follows the server's word (hello, each turn) and the moves seen: gone once both sides moved
+  const movedSeats = new Set();
+  let serverAbortable = false;
+  function showAbort(flag) {
+    if (flag !== undefined) serverAbortable = flag;
+    const abort = resignBox.querySelector("#abort");
+    if (!abort) return;
+    const ok = !over && serverAbortable && movedSeats.size < 2;
+    if (!ok && abort === document.activeElement) resignBox.querySelector(".resign-ask")?.focus();
+    abort.hidden = !ok;
+    abort.disabled = !ok;
+  }
   function closeResign() {  // the game is over: nothing left to resign
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    showAbort(false);
   }
   function canTakeBack(yes) {  // the Takeback button (if this game has one) follows the server's word
     const back = resignBox.querySelector("#takeback");
@@ -333,7 +360,12 @@ export async function matchPage(app, { args, name }) {
   }
   function followRematch() {
     if (rematchPoll || !againstPerson()) return;
-    const poll = async () => { try { showRematch(await rematchAsk("status")); } catch { /* the next poll */ } };
+    const poll = async () => {
+      try { showRematch(await rematchAsk("status")); } catch (err) {
+        // refused (no rematch for this game, or it is gone): asking every second would be refused every time
+        if (err.status >= 400 && err.status < 500) { clearInterval(rematchPoll); afterGame.querySelector("#rematch")?.remove(); }
+      }
+    };
     rematchPoll = setInterval(poll, 1000);
     poll();
   }
@@ -341,9 +373,9 @@ export async function matchPage(app, { args, name }) {
     btn.disabled = true;
     try { showRematch(await rematchAsk("offer")); } catch (err) { btn.disabled = false; say(err.message, "illegal"); }
   }
-  function showAfterGame() {
+  function showAfterGame(nobodyCame) {
     afterGame.replaceChildren();
-    if (mySeats.size === 1) {
+    if (mySeats.size === 1 && !nobodyCame) {  // never a rematch against somebody who never sat down
       const btn = h("button#rematch", { type: "button" }, "Rematch");
       btn.addEventListener("click", () => (againstPerson() ? offerRematch(btn) : rematch(btn)));
       afterGame.append(btn);
@@ -355,6 +387,8 @@ export async function matchPage(app, { args, name }) {
 
   function addMove(m) {
     if (firstSeat === null) firstSeat = m.seat;
+    movedSeats.add(m.seat);
+    showAbort();
     const slot = m.seat === firstSeat ? 0 : 1;
     const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
     // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
@@ -454,13 +488,14 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
     } else if (m.type === "end") {
       over = true;
+      const nobodyCame = waiting;  // the open seat was still empty when the game ended
       stopWaiting();
       toMoveSeatNow = null;
       board.setTurn(null);
       render(m.state);
       // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
       const side = m.winner_side ?? m.winner;
-      const who = m.winner === null ? "Draw"
+      const who = m.termination === "aborted" ? "Game aborted" : m.winner === null ? "Draw"
         : `${side.charAt(0).toUpperCase()}${side.slice(1)} wins${m.termination === "time" ? " on time" : ""}`;
       if (m.termination === "time" && m.winner_seat !== null) flagged = 1 - m.winner_seat;
       // green when the person here won, red when they lost, neutral for a draw or a spectator
@@ -472,7 +507,7 @@ export async function matchPage(app, { args, name }) {
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}: ${endDetail(m)}`;
       tell(`Game over. ${result.textContent}.`);
-      showAfterGame();
+      showAfterGame(nobodyCame);
       beep(330, 0.3);
       tick();
     } else if (m.type === "nope") {
@@ -527,11 +562,13 @@ export async function matchPage(app, { args, name }) {
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
+        showAbort(!!m.abortable);
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
         // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
         hideInvite();
         takeTurn(m);
+        showAbort(!!m.abortable);
       } else if (m.type === "takeback") {
         if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
         else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
@@ -548,7 +585,8 @@ export async function matchPage(app, { args, name }) {
         over = true;
         board.setTurn(null);
         closeResign();
-        say(m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.", m.you === "lost" ? "illegal" : "info");
+        const said = m.termination === "aborted" ? "Game aborted." : m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.";
+        say(said, m.you === "lost" ? "illegal" : "info");
       } else if (m.type === "nope") {
         say(`Seat ${seatName}: ${m.reason}`, "illegal");
       } else if (m.type === "error") {
