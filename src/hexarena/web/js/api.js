@@ -66,6 +66,10 @@ export function wsURL(path) {
   return `${proto}//${location.host}${path}`;
 }
 
+// The attributes of a box that scrolls (a long move list): a keyboard reaches it (a tab stop, then the arrow keys
+// scroll it) and a screen reader names what it holds. Without them its overflow can only be scrolled by mouse.
+export const SCROLL_BOX = Object.freeze({ tabindex: "0", role: "region" });
+
 /** h("div.panel#x", {onclick}, child, "text", [children]) -> an element. */
 export function h(tag, attrs, ...children) {
   const [name, ...rest] = tag.split(/(?=[.#])/);

@@ -5,7 +5,7 @@
 // moment, on the person's turn or while the bot thinks. Until both sides have moved there is an Abort button
 // too (lichess's rule): it calls the game off with no result, e.g. when the invited friend never came.
 
-import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton } from "./api.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton, SCROLL_BOX } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
@@ -41,7 +41,7 @@ export async function matchPage(app, { args, name }) {
     clocks[i]));
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
-  const considered = h("div.considered");
+  const considered = h("div.considered", { ...SCROLL_BOX, "aria-label": "considered moves" });
   // only a bot reports an evaluation (a built-in one or any other program): between two people the panel would
   // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
   const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
@@ -111,7 +111,7 @@ export async function matchPage(app, { args, name }) {
       h("div.players", playerEls),
       h("div.side",
         evalPanel,
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
           h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
