@@ -33,7 +33,8 @@ export async function matchPage(app, { args, name }) {
   const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
   // what a screen reader says as the game goes on: every move (the opponent's too) and the result
   const announce = h("p.sr-only#announce", { "aria-live": "polite" });
-  const result = h("div.result#result", { hidden: true });
+  // focusable by script: a game's end takes the focus here when the control that had it went away or was disabled
+  const result = h("div.result#result", { hidden: true, tabindex: "-1" });
   const resignBox = h("div.resign#resign", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
@@ -508,6 +509,10 @@ export async function matchPage(app, { args, name }) {
       result.textContent = `${who}: ${endDetail(m)}`;
       tell(`Game over. ${result.textContent}.`);
       showAfterGame(nobodyCame);
+      // the control the person was using (numberwang's input, the board) is disabled now: the focus would fall
+      // to <body> and a keyboard or screen-reader user would start again from the top of the page
+      const active = document.activeElement;
+      if (!active || active === document.body || active.disabled || !active.isConnected) result.focus();
       beep(330, 0.3);
       tick();
     } else if (m.type === "nope") {
