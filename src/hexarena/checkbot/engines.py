@@ -33,10 +33,11 @@ def _process(player: Any) -> Any:
 async def run_engine(
     report: Report, spec: str, game: Game[Any, Any], games: int, settings: Settings, opponents: list[str]
 ) -> None:
-    plans = [Plan(opp, i % 2, None, "start") for opp in opponents for i in range(games)]
+    plans = [Plan(opp, 0, None, "start") for _ in range(games) for opp in opponents]
     for i, state in enumerate(varied_positions(game, games, 7, settings.params)):
-        plans.append(Plan(opponents[i % len(opponents)], i % 2, state, f"position {i + 1}"))
-    for plan in plans:
+        plans.append(Plan(opponents[i % len(opponents)], 0, state, f"position {i + 1}"))
+    for k, plan in enumerate(plans):
+        plan.seat = k % 2
         player = await make_player(spec, game.name)
         result = await play_checked(
             report,

@@ -155,15 +155,16 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
     caps_url, caps = found
     bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
     params = _settings_params(settings)
-    plans = [Plan(opp, (1 + i) % 2, None, "start") for opp in opponents for i in range(games)]
+    plans = [Plan(opp, 1, None, "start") for _ in range(games) for opp in opponents]
     free = report.protocol == "stateless" or (bws is not None and bws.free_setup)
     if free:
         for i, state in enumerate(free_positions(games, 7, params)):
-            plans.append(Plan(opponents[i % len(opponents)], i % 2, state, f"free setup {i + 1}"))
+            plans.append(Plan(opponents[i % len(opponents)], 1, state, f"free setup {i + 1}"))
     else:
         report.add("free-setup", SKIP, "not declared: games from the start only")
     last_player: Any = None
-    for plan in plans:
+    for k, plan in enumerate(plans):
+        plan.seat = (1 + k) % 2  # O first: O makes the first move of a game from the start
         player: Any = _WatchedBws(url) if report.protocol == "bws" else StatelessPlayer(url, request_timeout=None)
         last_player = player
         await play_checked(
