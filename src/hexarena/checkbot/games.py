@@ -174,7 +174,8 @@ async def play_checked(
             what, expected, fix = diagnose(before.state, reply.move)
         else:
             what = sent or (game.format(reply.move) if reply is not None else outcome.reason)
-            expected, fix = "a legal move", "check the move against the rules before sending it"
+            expected = _some_legal(game, before.state if before is not None else None)
+            fix = "keep the bot's board in step with every move it is told, and play only legal moves"
         report.add(
             "legal-moves",
             FAIL,
@@ -208,7 +209,7 @@ async def play_checked(
             "stays-up",
             FAIL,
             f"{where}, move {recorded.moves_asked}: {outcome.reason}",
-            sent=sent or "the connection closed / the process ended",
+            sent=sent or outcome.reason,
             expected="the bot stays connected (or running) until the game ends",
             fix="catch exceptions in the move code and keep serving; read the bot's log for the crash" + tail,
         )
@@ -222,6 +223,21 @@ EXPECTED_ANSWER = {
     "htp": "= <cell> then an empty line",
     "uhp": "a MoveString line then ok",
 }
+
+
+def _some_legal(game: Game[Any, Any], state: Any) -> str:
+    """"a legal move, e.g. ..." with a few of the position's legal moves, so the author sees their form."""
+    if state is None:
+        return "a legal move"
+    examples: list[str] = []
+    try:
+        for move in game.legal(state):
+            examples.append(game.format(move))
+            if len(examples) == 4:
+                break
+    except Exception:  # a game whose listing fails says less, nothing worse
+        return "a legal move"
+    return f"a legal move, e.g. {', '.join(examples)}" if examples else "a legal move"
 
 
 def _clock_verdict(report: Report, clock: ClockConfig, mine: list[Any], where: str) -> None:
