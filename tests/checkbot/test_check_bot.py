@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.fakes.servers import AUTO, CLOSE, SILENCE, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
+from tests.fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ENV = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
@@ -143,3 +143,18 @@ async def test_unreachable_capabilities_fail_the_handshake() -> None:
     assert code == 1
     check = _checks(out)["capabilities"]
     assert check["status"] == "fail" and "404" in check["sent"]
+
+
+async def test_declared_evaluation_must_be_answered_and_on_scale() -> None:
+    """A bot declaring ``evaluation`` that never answers eval_request fails; a heuristic of 3 is a warning."""
+    caps = {"meta": {"name": "evalbot"}, "basic_websocket": {"versions": {"v1-alpha": {"evaluation": True}}}}
+    bot = FakeBot([Act("auto", evaluation={"heuristic": 3.0})] * 60, capabilities=caps)
+    async with fake_bot(bot) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    checks = _checks(out)
+    assert checks["legal-moves"]["status"] == "pass"
+    assert checks["evaluation"]["status"] == "fail"
+    assert "eval_response" in checks["evaluation"]["expected"]
+    assert checks["evaluation.fields"]["status"] == "warn"
+    assert '"heuristic": 3.0' in checks["evaluation.fields"]["sent"]

@@ -226,7 +226,7 @@ EXPECTED_ANSWER = {
 
 
 def _some_legal(game: Game[Any, Any], state: Any) -> str:
-    """"a legal move, e.g. ..." with a few of the position's legal moves, so the author sees their form."""
+    """The words "a legal move, e.g. ..." with a few of the position's legal moves, so the author sees their form."""
     if state is None:
         return "a legal move"
     examples: list[str] = []
