@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.responses import Response
 from tests.fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -158,3 +159,20 @@ async def test_declared_evaluation_must_be_answered_and_on_scale() -> None:
     assert "eval_response" in checks["evaluation"]["expected"]
     assert checks["evaluation.fields"]["status"] == "warn"
     assert '"heuristic": 3.0' in checks["evaluation.fields"]["sent"]
+
+
+async def test_malformed_stateless_answer_is_quoted() -> None:
+    """A stateless bot's unreadable answer is quoted: the same board is asked again and its body shown."""
+
+    async def turn(body: dict[str, Any]) -> Response:
+        return Response('{"move": {"pieces": [{"q": 1}]}}', media_type="application/json")
+
+    caps = {"meta": {"name": "s"}, "stateless": {"versions": {"v1-alpha": {}}}}
+    async with fake_bot(FakeBot(capabilities=caps, turn=turn)) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    assert json.loads(out)["protocol"] == "stateless"
+    check = _checks(out)["well-formed"]
+    assert check["status"] == "fail"
+    assert check["sent"] == 'HTTP 200: {"move": {"pieces": [{"q": 1}]}}'
+    assert "docs/protocols/bws.md" in check["fix"]

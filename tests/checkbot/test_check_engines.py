@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT / "src"), COLUMNS="200")
 BAD = f"{sys.executable} {ROOT / 'tests' / 'stdio' / 'bots' / 'bad_bot.py'}"
 HEXARENA = f"{sys.executable} -m hexarena.cli"
+HTP = f"{sys.executable} {ROOT / 'tests' / 'stdio' / 'bots' / 'fake_htp_engine.py'}"
 
 #: A UAIS bot that plays legal moves but exits with code 4 on ``quit``.
 UNCLEAN = """
@@ -64,8 +65,8 @@ def _check(spec: str, *args: str) -> tuple[int, dict[str, dict[str, Any]]]:
 
 @pytest.mark.parametrize(
     "spec",
-    [f"uais:{HEXARENA} bot stdio --bot random --time 0.05", f"uhp:{HEXARENA} uhp --bot random"],
-    ids=["uais", "uhp"],
+    [f"uais:{HEXARENA} bot stdio --bot random --time 0.05", f"uhp:{HEXARENA} uhp --bot random", f"htp:{HTP}"],
+    ids=["uais", "uhp", "htp"],
 )
 def test_hexarena_engines_pass(spec: str) -> None:
     code, checks = _check(spec, "--clock", "10")
@@ -99,3 +100,19 @@ def test_engine_exiting_with_an_error_code_fails_clean_exit(tmp_path: Path) -> N
     assert checks["clean-exit"]["status"] == "fail"
     assert checks["clean-exit"]["sent"] == "exit code 4"
     assert checks["legal-moves"]["status"] == "pass"
+
+
+@pytest.mark.parametrize(
+    ("mode", "check", "words"),
+    [
+        ("refuse", "well-formed", "refused 'genmove"),
+        ("badcell", "legal-moves", "off the 11x11 board"),
+        ("noblank", "clock", "empty line"),
+    ],
+)
+def test_broken_htp_engine_fails_by_name(mode: str, check: str, words: str) -> None:
+    code, checks = _check(f"htp:{HTP} {mode}", "--clock", "1")
+    assert code == 1
+    row = checks[check]
+    assert row["status"] == "fail", checks
+    assert words in f"{row['detail']} {row.get('sent', '')} {row.get('fix', '')}"

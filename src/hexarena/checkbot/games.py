@@ -8,7 +8,7 @@ test is wrapped only to remember what it answered, so a failure can show what th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,8 @@ class Recorded:
         return reply
 
 
+#: What the bot sent in answer to a request, quoted in a well-formedness failure (None: not known).
+Raw = Callable[[MoveRequest | None], Awaitable[str | None]]
 #: (state before the move, the move the bot sent) -> (what it sent, what was expected, how to fix), in words.
 Diagnose = Callable[[Any, Any], tuple[str, str, str]]
 
@@ -105,7 +107,7 @@ async def play_checked(
     plan: Plan,
     settings: Settings,
     *,
-    raw: Callable[[], str | None] = lambda: None,
+    raw: Raw | None = None,
     diagnose: Diagnose | None = None,
     stderr: Callable[[], str] = lambda: "",
 ) -> MatchResult:
@@ -167,13 +169,12 @@ async def play_checked(
         if result.culprit is not None:
             report.add("opponent", WARN, f"{where}: the built-in opponent lost by {term}: {outcome.reason}")
         return result
-    sent = raw()
     if term == Termination.ILLEGAL_MOVE:
         before, reply = recorded.last_request, recorded.last_reply
         if diagnose is not None and before is not None and reply is not None:
             what, expected, fix = diagnose(before.state, reply.move)
         else:
-            what = sent or (game.format(reply.move) if reply is not None else outcome.reason)
+            what = game.format(reply.move) if reply is not None else outcome.reason
             expected = _some_legal(game, before.state if before is not None else None)
             fix = "keep the bot's board in step with every move it is told, and play only legal moves"
         report.add(
@@ -185,13 +186,17 @@ async def play_checked(
             fix=fix,
         )
     elif term == Termination.PROTOCOL:
+        sent = await raw(recorded.last_request) if raw is not None else None
         report.add(
             "well-formed",
             FAIL,
             f"{where}, move {recorded.moves_asked}: {outcome.reason}",
             sent=sent or outcome.reason,
             expected=EXPECTED_ANSWER.get(report.protocol, "an answer the protocol defines"),
-            fix="send exactly one answer per request, encoded as the protocol says (see docs/protocols/)" + tail,
+            fix="send exactly one answer per request, encoded as the protocol says (see "
+            + PROTOCOL_DOC.get(report.protocol, "docs/protocols/index.md")
+            + ")"
+            + tail,
         )
     elif term == Termination.TIME:
         allowed = recorded.last_request.time_limit if recorded.last_request else None
@@ -199,17 +204,21 @@ async def play_checked(
             "clock",
             FAIL,
             f"{where}, move {recorded.moves_asked}: {outcome.reason}",
-            sent="no answer in time" + (f" (a late answer: {sent})" if sent else ""),
+            sent="no answer in time",
             expected=f"an answer within {allowed:g} s" if allowed else "an answer within the clock",
-            fix="stop thinking before the time limit (the request says it when the bot declares move_time_limit) "
-            "and keep a margin for the network; a bot that hangs needs a watchdog" + tail,
+            fix=CLOCK_HINT.get(
+                report.protocol,
+                "stop thinking before the time limit (the request says it when the bot declares move_time_limit) "
+                "and keep a margin for the network; a bot that hangs needs a watchdog",
+            )
+            + tail,
         )
     else:
         report.add(
             "stays-up",
             FAIL,
             f"{where}, move {recorded.moves_asked}: {outcome.reason}",
-            sent=sent or outcome.reason,
+            sent=outcome.reason,
             expected="the bot stays connected (or running) until the game ends",
             fix="catch exceptions in the move code and keep serving; read the bot's log for the crash" + tail,
         )
@@ -222,6 +231,23 @@ EXPECTED_ANSWER = {
     "uais": "one line: a cell such as a1, or swap",
     "htp": "= <cell> then an empty line",
     "uhp": "a MoveString line then ok",
+}
+
+
+#: Where each protocol's answers are described.
+PROTOCOL_DOC = {
+    "bws": "docs/protocols/bws.md",
+    "stateless": "docs/protocols/bws.md",
+    "uais": "docs/protocols/uais.md",
+    "htp": "docs/protocols/uais.md, HTP engines",
+    "uhp": "docs/protocols/uhp.md",
+}
+#: Why a stdin/stdout engine seems silent, most often: its answer sits in a buffer, or is not framed as expected.
+_FLUSH = "flush stdout after every answer (Python: print(..., flush=True)) and stop thinking before the clock"
+CLOCK_HINT = {
+    "uais": _FLUSH,
+    "htp": "end every answer with an empty line ('= a1' then '') and " + _FLUSH,
+    "uhp": "end every answer with a line 'ok' and " + _FLUSH,
 }
 
 

@@ -21,11 +21,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
 from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, WARN, Report, clip
+from hexarena.core.contract import MoveRequest
 from hexarena.core.errors import BotError, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.games.htttx.board import hex_distance
 from hexarena.players.bws import BwsPlayer
-from hexarena.players.htttx_common import fetch_capabilities, http_client, resolve
+from hexarena.players.htttx_common import fetch_capabilities, http_client, read_limited, resolve, stateless_board_of
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.wire import htttx as w
 
@@ -174,7 +175,9 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
             await opponent_player(plan.opponent, HTTTX.name),
             plan,
             settings,
-            raw=functools.partial(_last_raw, player),
+            raw=functools.partial(_last_raw, player)
+            if report.protocol == "bws"
+            else functools.partial(_ask_again, player),
             diagnose=diagnose,
         )
         if plan.initial_state is not None and free:
@@ -185,8 +188,25 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
         await _check_eval_request(report, url, bws)
 
 
-def _last_raw(player: Any) -> str | None:
+async def _last_raw(player: Any, request: MoveRequest | None) -> str | None:
     return getattr(player, "last_raw", None)
+
+
+async def _ask_again(player: StatelessPlayer, request: MoveRequest | None) -> str | None:
+    """The body a stateless bot answers to the request it failed on, asked once more: a stateless bot answers a
+    board, so the same board shows what it sent (the adapter keeps no copy of an answer it could not read)."""
+    if request is None or not player.turn_url:
+        return None
+    limit = request.time_limit if player.caps is not None and player.caps.move_time_limit else None
+    body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
+    try:
+        async with http_client() as client:
+            headers = {"content-type": "application/json"}
+            async with client.stream("POST", player.turn_url, content=body, headers=headers, timeout=REACT) as response:
+                data = await read_limited(response, "turn response")
+    except Exception as exc:  # the quote is a courtesy: the failure itself is already known
+        return f"(asked again: {type(exc).__name__})"
+    return f"HTTP {response.status_code}: {clip(data[:400].decode(errors='replace'))}"
 
 
 def _evaluation_fields(report: Report) -> None:
