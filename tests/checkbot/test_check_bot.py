@@ -176,3 +176,15 @@ async def test_malformed_stateless_answer_is_quoted() -> None:
     assert check["status"] == "fail"
     assert check["sent"] == 'HTTP 200: {"move": {"pieces": [{"q": 1}]}}'
     assert "docs/protocols/bws.md" in check["fix"]
+
+
+async def test_socket_not_where_capabilities_say_fails_starts() -> None:
+    caps = {"meta": {"name": "lost"}, "basic_websocket": {"versions": {"v1-alpha": {"api_root": "elsewhere"}}}}
+    async with fake_bot(FakeBot(capabilities=caps)) as url:
+        code, out, _ = await _run(url, "--games", "1", "--opponent", "random", "--json")
+    assert code == 1
+    checks = _checks(out)
+    assert checks["starts"]["status"] == "fail"
+    assert "/elsewhere/game" in checks["starts"]["sent"]
+    assert "api_root" in checks["starts"]["fix"]
+    assert checks["probes"]["status"] == "skip"

@@ -154,7 +154,8 @@ async def play_checked(
                 f"{where}: the game could not start",
                 sent=outcome.reason,
                 expected="the bot gets ready for a game (connects, or starts and reads its first message)",
-                fix="run the bot by hand with the same spec and read its error output" + tail,
+                fix=START_HINT.get(report.protocol, "run the bot by hand with the same spec and read its errors")
+                + tail,
             )
         return result
     report.add("starts", PASS, "every game started")
@@ -234,6 +235,12 @@ EXPECTED_ANSWER = {
 }
 
 
+#: What a bot that never gets a game going most often has wrong.
+START_HINT = {
+    "bws": "serve the WebSocket at <folder of capabilities.json>/<api_root, default bws/v1-alpha>/game and accept "
+    "a connection per game",
+    "stateless": "serve POST <folder of capabilities.json>/<api_root, default stateless/v1-alpha>/turn",
+}
 #: Where each protocol's answers are described.
 PROTOCOL_DOC = {
     "bws": "docs/protocols/bws.md",

@@ -57,7 +57,9 @@ def diagnose(state: HtttxState, move: Any) -> tuple[str, str, str]:
         return repr(move), expected, "send exactly two pieces, each {q, r} with integer axial coordinates"
     sent = f"pieces {pieces[0]} and {pieces[1]}"
     seat = state.to_move_seat if state.to_move_seat is not None else 0
-    for i, cell in enumerate(pieces):
+    if pieces[0] == pieces[1]:
+        return f"{sent}: the same cell twice", expected, "the two pieces of a move must be different cells"
+    for cell in pieces:
         if cell in cells:
             owner = w.side_of(cells[cell]).upper()
             why = f"played {cell}, which is occupied by {owner}"
@@ -68,8 +70,6 @@ def diagnose(state: HtttxState, move: Any) -> tuple[str, str, str]:
                 "move_request, or `setup` plus every `previous`), X's origin stone included"
             )
             return f"{sent}: {why}", expected, fix
-        if i == 1 and cell == pieces[0]:
-            return f"{sent}: the same cell twice", expected, "the two pieces of a move must be different cells"
         near = min((hex_distance(cell[0], cell[1], q, r) for q, r in cells), default=0)
         if near > view:
             fix = f"only play cells at most {view} hex steps (max(|dq|, |dr|, |dq+dr|)) from a stone"
@@ -163,11 +163,9 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
             plans.append(Plan(opponents[i % len(opponents)], 1, state, f"free setup {i + 1}"))
     else:
         report.add("free-setup", SKIP, "not declared: games from the start only")
-    last_player: Any = None
     for k, plan in enumerate(plans):
         plan.seat = (1 + k) % 2  # O first: O makes the first move of a game from the start
         player: Any = _WatchedBws(url) if report.protocol == "bws" else StatelessPlayer(url, request_timeout=None)
-        last_player = player
         await play_checked(
             report,
             HTTTX,
@@ -183,7 +181,10 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
         if plan.initial_state is not None and free:
             report.add("free-setup", PASS, "played from set-up positions")
     _evaluation_fields(report)
-    if report.protocol == "bws" and bws is not None and last_player is not None:
+    if report.checks["starts"].status == FAIL:
+        report.add("probes", SKIP, "no game started: heartbeats, nope, end and evaluation were not tried")
+        return
+    if report.protocol == "bws" and bws is not None:
         await _probe_bws(report, caps_url, bws, settings)
         await _check_eval_request(report, url, bws)
 
