@@ -16,6 +16,12 @@ def test_occupied_origin() -> None:
     assert "empty cell within view_distance of a stone" in fix
 
 
+def test_the_origin_twice_is_named_as_occupied() -> None:
+    """The case measured before check-bot: the referee only said "the two pieces are the same cell (0, 0)"."""
+    sent, _, _ = diagnose(HTTTX.new(), ((0, 0), (0, 0)))
+    assert "occupied by X: X's first stone is placed at the origin for it" in sent
+
+
 def test_same_cell_twice() -> None:
     sent, _, fix = diagnose(HTTTX.new(), ((1, 0), (1, 0)))
     assert "the same cell twice" in sent and "different cells" in fix

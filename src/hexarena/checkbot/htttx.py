@@ -57,9 +57,9 @@ def diagnose(state: HtttxState, move: Any) -> tuple[str, str, str]:
         return repr(move), expected, "send exactly two pieces, each {q, r} with integer axial coordinates"
     sent = f"pieces {pieces[0]} and {pieces[1]}"
     seat = state.to_move_seat if state.to_move_seat is not None else 0
-    if pieces[0] == pieces[1]:
-        return f"{sent}: the same cell twice", expected, "the two pieces of a move must be different cells"
-    for cell in pieces:
+    for i, cell in enumerate(pieces):
+        if i == 1 and cell == pieces[0]:  # checked before "occupied": the first piece stands there now
+            return f"{sent}: the same cell twice", expected, "the two pieces of a move must be different cells"
         if cell in cells:
             owner = w.side_of(cells[cell]).upper()
             why = f"played {cell}, which is occupied by {owner}"
