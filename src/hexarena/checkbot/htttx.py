@@ -166,7 +166,7 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
     for k, plan in enumerate(plans):
         plan.seat = (1 + k) % 2  # O first: O makes the first move of a game from the start
         player: Any = _WatchedBws(url) if report.protocol == "bws" else StatelessPlayer(url, request_timeout=None)
-        await play_checked(
+        result = await play_checked(
             report,
             HTTTX,
             player,
@@ -178,8 +178,18 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
             else functools.partial(_ask_again, player),
             diagnose=diagnose,
         )
-        if plan.initial_state is not None and free:
-            report.add("free-setup", PASS, "played from set-up positions")
+        if plan.initial_state is not None:
+            if result.culprit == plan.seat:
+                report.add(
+                    "free-setup",
+                    FAIL,
+                    f"lost a game from a set-up position ({plan.label}): {result.outcome.reason}",
+                    sent=f"{result.outcome.termination} (the row of that check says what it sent)",
+                    expected="the same play from any position the setup packet (or the stateless board) gives",
+                    fix="build the bot's board from the whole `board` it is given, not from the opening",
+                )
+            else:
+                report.add("free-setup", PASS, "played from set-up positions")
     _evaluation_fields(report)
     if report.checks["starts"].status == FAIL:
         report.add("probes", SKIP, "no game started: heartbeats, nope, end and evaluation were not tried")
