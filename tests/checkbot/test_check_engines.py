@@ -116,3 +116,29 @@ def test_broken_htp_engine_fails_by_name(mode: str, check: str, words: str) -> N
     row = checks[check]
     assert row["status"] == "fail", checks
     assert words in f"{row['detail']} {row.get('sent', '')} {row.get('fix', '')}"
+
+
+#: A Trylobot module that fails every request the way json-socket reports a module's exception.
+FAILING_MODULE = """
+import json, sys
+for line in sys.stdin:
+    if line.strip():
+        print(json.dumps({"success": False, "error": "boom in choose_turn"}), flush=True)
+"""
+
+
+def test_hiveai_module_passes() -> None:
+    code, checks = _check(f"hiveai-stdio:{HEXARENA} hiveai serve --stdio", "--clock", "10")
+    assert code == 0, checks
+    for name in ("starts", "legal-moves", "well-formed", "clock", "stays-up", "clean-exit"):
+        assert checks[name]["status"] == "pass", checks[name]
+
+
+def test_failing_hiveai_module_is_named(tmp_path: Path) -> None:
+    module = tmp_path / "failing.py"
+    module.write_text(FAILING_MODULE)
+    code, checks = _check(f"hiveai-stdio:{sys.executable} {module}", "--clock", "10")
+    assert code == 1
+    failed = [c for c in checks.values() if c["status"] == "fail"]
+    assert failed, checks
+    assert any("boom in choose_turn" in f"{c['detail']} {c.get('sent', '')}" for c in failed), failed

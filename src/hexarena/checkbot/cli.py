@@ -42,7 +42,9 @@ from hexarena.core.errors import HexarenaError
     type=click.IntRange(50, 60000),
     help="bws: milliseconds between heartbeats (short, so that they arrive while the bot thinks).",
 )
-@click.option("--game", "game_name", default=None, help="uais/htp/uhp: the game (default hex, hex, hive).")
+@click.option(
+    "--game", "game_name", default=None, help="Engines: the game (default hex for uais/htp, hive for uhp/hiveai)."
+)
 @click.option(
     "--opponent",
     "opponents",
@@ -63,8 +65,8 @@ def check_bot_command(
     """Check that the bot SPEC speaks its protocol correctly; exit status 1 on any failure.
 
     \b
-    SPEC: an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, uais:COMMAND, htp:COMMAND or
-    uhp:COMMAND. Examples:
+    SPEC: an HTTTX bot URL (bws or stateless), bws:URL, stateless:URL, uais:COMMAND, htp:COMMAND,
+    uhp:COMMAND, hiveai:HOST:PORT or hiveai-stdio:COMMAND. Examples:
       hexarena check-bot http://127.0.0.1:8002
       hexarena check-bot "uais:python3 mybot.py" --clock 2
     The bot plays random and best from the start and from varied positions; the handshake, legal and

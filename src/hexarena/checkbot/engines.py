@@ -1,7 +1,8 @@
-"""Conformance of stdin/stdout engines (``uais:``, ``htp:``, ``uhp:``): start, answer, legal moves, timing, exit.
+"""Conformance of engines (``uais:``, ``htp:``, ``uhp:``, ``hiveai:``): start, answer, legal moves, timing, exit.
 
 Games run through the protocol's own adapter, from the start and from positions a few random plies in (every
-one of these protocols can be told a position: UAIS ``sety``/``seto``, HTP ``play``, UHP ``newgame GameString``).
+one of these protocols can be told a position: UAIS ``sety``/``seto``, HTP ``play``, UHP ``newgame GameString``,
+a Trylobot module the whole ``game_state``).
 After each game the engine was told ``quit``; an engine that had to be killed, or exited with an error code,
 fails ``clean-exit``.
 """
@@ -13,16 +14,18 @@ from typing import Any
 
 from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
 from hexarena.checkbot.opponents import opponent_player
-from hexarena.checkbot.report import FAIL, PASS, Report
+from hexarena.checkbot.report import FAIL, PASS, SKIP, Report
 from hexarena.core.game import Game
 from hexarena.core.types import Termination
 from hexarena.players.spec import make_player
 
 #: The game each stdio protocol plays when ``--game`` is not given.
-GAME_OF = {"uais": "hex", "htp": "hex", "uhp": "hive"}
+GAME_OF = {"uais": "hex", "htp": "hex", "uhp": "hive", "hiveai": "hive", "hiveai-stdio": "hive"}
 
 
 def _process(player: Any) -> Any:
+    if getattr(player, "process", None) is not None:  # hiveai-stdio
+        return player.process
     for attr in ("bot", "engine"):
         proc = getattr(getattr(player, attr, None), "process", None)
         if proc is not None:
@@ -52,7 +55,9 @@ async def run_engine(
             return  # it never started: the next games would only repeat it
         proc = _process(player)
         code = getattr(proc, "returncode", None)
-        if code == 0:
+        if proc is None:  # a module reached over TCP: its process is its operator's
+            report.add("clean-exit", SKIP, "no process of ours to exit (a network bot)")
+        elif code == 0:
             report.add("clean-exit", PASS, "exited with code 0 after quit")
         elif result.culprit == plan.seat:
             continue  # it already failed this game; how it ended is that failure, not a second one

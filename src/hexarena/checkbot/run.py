@@ -14,7 +14,7 @@ from hexarena.players.htttx_common import fetch_capabilities, http_client
 
 OPPONENTS = ["random", "best"]
 #: Protocols a later version will check (they need a lobby or a socket server of their own).
-NOT_YET = {"battlebot", "hiveai", "hiveai-stdio"}
+NOT_YET = {"battlebot"}
 
 
 async def _protocol_of(spec: str) -> tuple[str, str]:
@@ -54,8 +54,9 @@ async def check_bot(
         await run_engine(report, spec, the_game, games, settings, opponents)
         return report
     if protocol in NOT_YET:
-        raise ConfigError(f"check-bot does not check {protocol}: bots yet (bws, stateless, uais, htp, uhp do)")
-    raise ConfigError(f"check-bot needs a bws:, stateless:, uais:, htp: or uhp: spec or a bot URL, got {spec!r}")
+        raise ConfigError(f"check-bot does not check {protocol}: bots yet (bws, stateless, uais, htp, uhp, hiveai do)")
+    forms = "bws:, stateless:, uais:, htp:, uhp:, hiveai: or hiveai-stdio:"
+    raise ConfigError(f"check-bot needs a {forms} spec or a bot URL, got {spec!r}")
 
 
 __all__ = ["OPPONENTS", "check_bot"]
