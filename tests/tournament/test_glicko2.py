@@ -67,4 +67,6 @@ def test_idle_time_grows_the_deviation_up_to_a_newcomers() -> None:
     assert round(after_a_year.rd) == 110  # lichess's pace: 60 back to 110 in a year
     assert idle(settled, idle_periods(100_000.0)).rd == DEFAULT_RD
     assert idle(settled, idle_periods(-3.0)) == settled
+    assert idle(settled, idle_periods(0.999)) == settled  # whole days: games of one sitting rate alike
+    assert idle_periods(2.5) == idle_periods(2.0) > idle_periods(1.0) > 0
     assert rate(settled, []) == idle(settled, 1.0)

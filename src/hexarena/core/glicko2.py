@@ -7,7 +7,7 @@ it, and calls a player with a deviation above :data:`PROVISIONAL_RD` provisional
 
 Like lichess, every game is its own rating period: each player is rated after each game against the opponent's
 rating *before* that game, so the order of games matters and a result is never waiting for a period to close.
-Between games the deviation grows with the time the player sat idle (:func:`idle`), so a bot that has not played
+Between games the deviation grows with the whole days the player sat idle (:func:`idle`), so a bot that has not played
 for months is unsure again.
 
 Pure: no IO, no clock (the caller says how many periods passed). Every loop is bounded.
@@ -136,8 +136,10 @@ def idle(player: Glicko, periods: float) -> Glicko:
 
 
 def idle_periods(days: float) -> float:
-    """Rating periods in ``days`` idle days (none for a negative span: a result stamped before the last one)."""
-    return max(days, 0.0) * PERIODS_PER_DAY
+    """Rating periods in ``days`` idle days, counted in whole days: games of one sitting rate the same whatever
+    the seconds between them (and the same in one batch as one by one), and a negative span (a result stamped
+    before the last one) is no time at all."""
+    return max(math.floor(days), 0) * PERIODS_PER_DAY
 
 
 __all__ = [
