@@ -9,7 +9,7 @@ import pytest
 from store_helpers import T0, players
 
 from hexarena.core.glicko2 import Glicko, idle, idle_periods, rate_game
-from hexarena.store import Store, new_id
+from hexarena.store import Store, new_id, resolve_url
 from hexarena.store.records import GameFinish, RatedGame, RatingRecord
 
 RATE = RatedGame(game="hex", keys=("alice", "bob"))
@@ -65,3 +65,36 @@ async def test_a_replayed_finish_rates_once(store: Store) -> None:
     assert await store.finish_games([end, end]) == [False, False]
     assert await store.get_rating("alice", "hex") == once
     assert len((await store.rating_history("hex"))["alice"]) == 1
+
+
+async def test_the_migration_turns_elo_rows_into_glicko_standings_by_their_game_count(database_url: str) -> None:
+    """Elo rows (deviation left at 350) keep their rating; their deviation becomes what as many games would have
+    given a newcomer, so a veteran is not provisional and its next result does not swing it; history rows too."""
+    from hexarena.store.engine import create_engine
+    from hexarena.store.migrate import upgrade
+    from hexarena.store.models import rating_history, ratings
+
+    engine = create_engine(resolve_url(database_url))
+    try:
+        await upgrade(engine, "0005")
+        rows = [
+            {"game": "hex", "key": k, "rating": r, "rd": 350.0, "sigma": 0.06, "games": n, "updated_at": T0}
+            for k, r, n in (("new", 1500.0, 0), ("few", 1523.5, 3), ("some", 1488.0, 12), ("veteran", 1812.25, 5000))
+        ]
+        async with engine.begin() as conn:
+            await conn.execute(ratings.insert(), rows)
+            await conn.execute(rating_history.insert(), rows)
+    finally:
+        await engine.dispose()
+    store = await Store.open(database_url)
+    try:
+        got = {r.key: r for r in await store.list_ratings("hex")}
+        history = await store.rating_history("hex")
+    finally:
+        await store.close()
+    assert {k: r.rating for k, r in got.items()} == {"new": 1500.0, "few": 1523.5, "some": 1488.0, "veteran": 1812.25}
+    assert got["new"].rd == 350.0
+    assert 350.0 > got["few"].rd > 110.0 > got["some"].rd > got["veteran"].rd >= 55.0
+    assert got["few"].rd == pytest.approx(174.3)  # three per-game Glicko-2 steps from 350
+    assert {r.sigma for r in got.values()} == {0.06}
+    assert {k: [p.rd for p in v] for k, v in history.items()} == {k: [r.rd] for k, r in got.items()}
