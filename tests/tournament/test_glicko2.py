@@ -17,7 +17,7 @@ from hexarena.core.glicko2 import (
 
 
 def test_glickmans_worked_example() -> None:
-    """"Example of the Glicko-2 system": 1500/200/0.06 against 1400/30 (won), 1550/100 and 1700/300 (lost).
+    """ "Example of the Glicko-2 system": 1500/200/0.06 against 1400/30 (won), 1550/100 and 1700/300 (lost).
 
     The paper rounds its intermediate values to 4 decimals (mu' = -0.2069, phi' = 0.8722) before converting back,
     which gives its 1464.06 / 151.52; in full precision the rating is 1464.0507, so 1464.05 to 2 decimals."""

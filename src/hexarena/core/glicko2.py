@@ -143,11 +143,11 @@ def idle_periods(days: float) -> float:
 
 
 __all__ = [
-    "SCALE",
     "DEFAULT_RATING",
     "DEFAULT_RD",
     "DEFAULT_SIGMA",
     "PROVISIONAL_RD",
+    "SCALE",
     "TAU",
     "Glicko",
     "idle",

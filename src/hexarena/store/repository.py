@@ -294,8 +294,8 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin):
         ``winner`` is a seat index or None (draw, or no result); ``termination`` a stable string such as
         :class:`hexarena.core.types.Termination`; ``status`` is ``finished``, ``aborted`` or ``interrupted``.
         With ``moves``, the stored moves are replaced by these in the same transaction. With ``rate``, both
-        players' Elo moves in the same transaction too, and only if this call ended the game: a retried or
-        replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
+        players' Glicko-2 ratings move in the same transaction too, and only if this call ended the game: a
+        retried or replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
         already these (the recorder wrote them as they were played): they are kept, not written again.
         """
         end = GameFinish(game_id, winner, termination, reason, moves, status, finished_at, rate, kept_plies)
