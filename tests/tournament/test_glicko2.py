@@ -52,7 +52,7 @@ def test_an_unsure_rating_moves_more_than_a_settled_one() -> None:
 def test_a_player_settles_below_the_provisional_threshold_after_some_games() -> None:
     player, opponent = Glicko(), Glicko(1500.0, 60.0)
     games = 0
-    while player.rd > PROVISIONAL_RD:
+    while player.rd >= PROVISIONAL_RD:
         player, _ = rate_game(player, opponent, games % 2)
         games += 1
         assert games < 50

@@ -22,6 +22,7 @@ async def test_leaderboard_and_history_answer_the_deviation_and_mark_provisional
                 RatingRecord("newbie", "hex", 1810.0, rd=300.0, games=2),
                 RatingRecord("settled", "hex", 1700.04, rd=61.26, sigma=0.0599, games=80),
                 RatingRecord("edge", "hex", 1600.0, rd=PROVISIONAL_RD, games=11),
+                RatingRecord("just-settled", "hex", 1550.0, rd=PROVISIONAL_RD - 0.01, games=12),
             ]
         )
         await store.upsert_rating(RatingRecord("settled", "hex", 1712.0, rd=60.0, games=81))
@@ -37,6 +38,7 @@ async def test_leaderboard_and_history_answer_the_deviation_and_mark_provisional
     assert [(r["player"], r["rating"], r["rd"], r["provisional"]) for r in board] == [
         ("newbie", 1810.0, 300.0, True),
         ("settled", 1712.0, 60.0, False),
-        ("edge", 1600.0, 110.0, False),  # provisional above the threshold, as lichess
+        ("edge", 1600.0, 110.0, True),  # provisional from the threshold on, as lichess
+        ("just-settled", 1550.0, 110.0, False),
     ]
     assert [(p["rating"], p["rd"]) for p in history["settled"]] == [(1700.04, 61.26), (1712.0, 60.0)]

@@ -3,7 +3,7 @@
 A player is a rating, a deviation (RD: how unsure the rating is) and a volatility (sigma: how erratic the player's
 results are). Elo has only the first, so a newcomer's first games and a veteran's 500th moved it alike; Glicko-2
 moves an unsure rating a lot and a settled one little, and the deviation says which is which (the leaderboard shows
-it, and calls a player with a deviation above :data:`PROVISIONAL_RD` provisional, as lichess does).
+it, and calls a player with a deviation of :data:`PROVISIONAL_RD` or more provisional, as lichess does).
 
 Like lichess, every game is its own rating period: each player is rated after each game against the opponent's
 rating *before* that game, so the order of games matters and a result is never waiting for a period to close.
@@ -28,7 +28,7 @@ DEFAULT_SIGMA = 0.06
 #: volatility changes slower); 0.5 is the value of his worked example.
 TAU = 0.5
 
-#: A deviation above this marks the rating provisional (lichess's threshold): the rating is still a guess.
+#: A deviation of this or more marks the rating provisional (lichess's threshold): the rating is still a guess.
 PROVISIONAL_RD = 110.0
 
 #: The deviation never grows past a newcomer's, however long a player sat idle.
@@ -55,7 +55,12 @@ class Glicko:
 
     @property
     def provisional(self) -> bool:
-        return self.rd > PROVISIONAL_RD
+        return is_provisional(self.rd)
+
+
+def is_provisional(rd: float) -> bool:
+    """Whether a rating with deviation ``rd`` is still provisional (lichess: ``deviation >= 110``)."""
+    return rd >= PROVISIONAL_RD
 
 
 def _g(phi: float) -> float:
@@ -152,6 +157,7 @@ __all__ = [
     "Glicko",
     "idle",
     "idle_periods",
+    "is_provisional",
     "rate",
     "rate_game",
 ]

@@ -3,8 +3,8 @@
 Ratings are one Glicko-2 standing per (player, game): rating, deviation and volatility
 (:mod:`hexarena.core.glicko2`), moved by the store in the same transaction as the result it follows
 (:meth:`hexarena.store.Store.finish_game` with ``rate``), so a result is never rated twice or lost between the
-two. The leaderboard shows the deviation (``rd``) and marks a player whose deviation is above
-:data:`~hexarena.core.glicko2.PROVISIONAL_RD` provisional: its rating is still a guess. These are not a
+two. The leaderboard shows the deviation (``rd``) and marks a player whose deviation is
+:data:`~hexarena.core.glicko2.PROVISIONAL_RD` or more provisional: its rating is still a guess. These are not a
 tournament's own field ratings (``bayes``), which start afresh with each tournament. Whether a game is rated is decided in one place, :func:`hexarena.store.recorder.rated`: only results
 between bots (no aborted, interrupted or errored game, no game with a person in it).
 
@@ -19,7 +19,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Any
 
-from hexarena.core.glicko2 import PROVISIONAL_RD
+from hexarena.core.glicko2 import is_provisional
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
@@ -87,7 +87,7 @@ async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str,
             "player": r.key,
             "rating": round(r.rating, 1),
             "rd": round(r.rd, 1),
-            "provisional": r.rd > PROVISIONAL_RD,
+            "provisional": is_provisional(r.rd),
             "games": r.games,
             "updated_at": r.updated_at.isoformat() if r.updated_at else None,
         }

@@ -87,7 +87,7 @@ export async function leaderboardPage(app, { args }) {
 }
 
 /** A Glicko-2 rating as lichess shows it: "1523 ± 120" (twice the deviation: the rating is in that range 95 % of
- * the time), or "1523?" while it is provisional (deviation above the threshold: still a guess). */
+ * the time), or "1523?" while it is provisional (deviation 110 or more: still a guess). */
 function ratingCell(r) {
   const rating = Math.round(r.rating);
   if (r.rd === undefined) return h("td", rating);
