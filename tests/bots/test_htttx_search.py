@@ -278,3 +278,15 @@ def test_a_served_engine_spreads_a_match_clock_too() -> None:
     assert spread is not None and spread <= 3.0
     per_turn = bot.move_budget(cells, Player.O, Match(clock_type="turn", clock=30.0))  # type: ignore[attr-defined]
     assert per_turn is not None and per_turn > 20.0
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_depth_bounded_analysis_ignores_the_seconds(implementation: str) -> None:
+    """``max_depth`` bounds the search by depth alone: no time given (0 s) still searches to that depth."""
+    state = position([(0, 0), (1, -1), (2, 0)], [(0, 2), (-1, 1), (3, 1)], 0)
+    timed = SearchBot(max_depth=2, implementation=implementation)
+    _, expected = timed.analyse_board(state.board(), 0, 60.0)
+    untimed = SearchBot(max_depth=2, implementation=implementation)
+    _, evaluation = untimed.analyse_board(state.board(), 0, 0.0)
+    assert expected["depth"] == 2
+    assert (evaluation["depth"], evaluation["score"], evaluation["pv"]) == (2, expected["score"], expected["pv"])

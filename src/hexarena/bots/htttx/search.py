@@ -98,7 +98,8 @@ def x_view(score: int, seat: int) -> dict[str, Any]:
 class SearchBot:
     """EngineBot: alpha-beta over turns with threat search; deterministic for a given depth or node budget.
 
-    ``max_depth`` / ``max_nodes`` bound the search for tests and analysis (None: until the time runs out);
+    ``max_depth`` / ``max_nodes`` bound the search for tests and analysis instead of the clock (None: until the
+    time runs out);
     ``implementation`` forces "C" or "Python".
     """
 
@@ -144,7 +145,9 @@ class SearchBot:
         depth = self.max_depth if self.max_depth is not None else 64
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62
         left = seconds - (time.monotonic() - begun)
-        secs = 0.0 if bounded and self.max_nodes is not None else max(0.0005, left)
+        # a depth or node bound is the whole bound (tests and analysis ask for a depth's score): no deadline, but
+        # the search still stops when its host asks (``stop_requested``)
+        secs = 0.0 if bounded else max(0.0005, left)
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
