@@ -15,7 +15,7 @@ PORT ?= 8000
 LOWEST_VENV := .venv-lowest
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
-.PHONY: serve test test-lowest check docs lint bench setup clean
+.PHONY: serve test test-lowest check faults docs lint bench setup clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ check: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q -x -m "not slow" tests/games tests/referee tests/tournament tests/test_*.py $(PYTEST_ARGS)
+
+# The fault suite alone: PostgreSQL stopped, Redis restarted empty, kill -9 of an instance or a runner, a bot server
+# crash, a poisoned journal (each asserts no healthy match ends and no result is lost). `make test` runs it too.
+faults: $(STAMP)
+	$(BIN)/python -m pytest -q -m fault $(PYTEST_ARGS)
 
 # The docs site (mkdocs-material) into build/site; `$(BIN)/mkdocs serve` previews it while you write.
 docs: $(STAMP)

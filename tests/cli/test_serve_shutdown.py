@@ -21,14 +21,22 @@ EXIT_WITHIN = 5.0
 BAD_BOT = Path(__file__).resolve().parents[1] / "stdio" / "bots" / "bad_bot.py"
 
 
-def wait_until_thinking(pid: int, within: float = 20.0) -> None:
-    """Until the server burns CPU steadily: a search is running in its worker thread."""
+#: CPU the server must have spent after the match began before it counts as thinking: an idle server spends next
+#: to none, a search all it is given.
+THINKING_CPU = 1.0
+
+
+def wait_until_thinking(pid: int, within: float = 120.0) -> None:
+    """Until the server has spent ``THINKING_CPU`` since the call: a search is running in its worker thread.
+
+    The CPU adds up, rather than being a rate over some interval: on a loaded machine the search gets a small
+    share of a core, but it goes on getting it."""
+    start = cpu_seconds(pid)
     end = time.monotonic() + within
     while time.monotonic() < end:
-        before = cpu_seconds(pid)
-        time.sleep(0.5)
-        if cpu_seconds(pid) - before > 0.3:
+        if cpu_seconds(pid) - start >= THINKING_CPU:
             return
+        time.sleep(0.1)
     raise AssertionError("the built-in bot never started thinking")
 
 

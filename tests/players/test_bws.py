@@ -19,7 +19,6 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from fakes.harness import check_ended, play
-from fakes.lookups import count_loop_lookups
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
 from hexarena.core.contract import ClockConfig, MatchInfo, PlayerResult
 from hexarena.core.types import Outcome, Termination
@@ -480,40 +479,36 @@ async def test_a_reply_in_several_frames_is_read_whole(store: Store) -> None:
     assert [m.move for m in played.result.moves if m.seat == 1] == ["[1,2][1,3]", "[2,2][2,3]", "[3,2][3,3]"]
 
 
-async def test_no_event_loop_lookup_a_move(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The referee and this adapter looked the loop or the task up once a move each (see fakes.lookups): a game of
-    # 12 moves makes no more lookups than one of 4.
-    lookups = count_loop_lookups(monkeypatch)
-    counts = []
-    for turns in (4, 12):  # (the fake bots win at the 13th move)
-        lookups.clear()
-        async with fake_bots(FakeBot(), FakeBot()) as (xu, ou):
-            played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": turns})
-        assert len(played.result.moves) == turns
-        counts.append(len(lookups))
-    assert counts[0] == counts[1], counts
+async def test_a_match_continued_mid_game_sends_the_position_once_and_only_the_moves_after_it() -> None:
+    """A match another instance took over starts from its position with its history so far
+    (``MatchInfo.played``): the bot gets that position as its setup, then ``previous`` holds only the moves since,
+    and the request's board each stone once."""
+    import random
 
+    from hexarena.core.contract import MoveRequest
 
-async def test_masking_keys_come_from_the_os_in_blocks(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    # websockets asks the OS for four random bytes for every frame a client sends (a getrandom syscall, two a
-    # move). Requests now take their keys from a block drawn at once: a game of 12 moves asks websockets' key
-    # source as often as one of 4 (the close frames still go through websockets).
-    import secrets
-
-    keys = 0
-    token_bytes = secrets.token_bytes
-
-    def counting(n: int | None = None) -> bytes:
-        nonlocal keys
-        keys += n == 4
-        return token_bytes(n)
-
-    monkeypatch.setattr(secrets, "token_bytes", counting)
-    counts = []
-    for turns in (4, 12):
-        keys = 0
-        async with fake_bots(FakeBot(), FakeBot()) as (xu, ou):
-            played = await play(store, [BwsPlayer(xu), BwsPlayer(ou)], params={"turn_limit": turns})
-        assert len(played.result.moves) == turns
-        counts.append(keys)
-    assert counts[0] == counts[1], counts
+    rng = random.Random(7)
+    state = HTTTX.new()
+    history: list[tuple[int, Any]] = []
+    for _ in range(3):  # x's opening stone, then a turn each
+        seat = HTTTX.to_move(state)
+        assert seat is not None
+        move = HTTTX.random_move(state, rng)
+        history.append((seat, move))
+        state = HTTTX.play(state, move)
+    caps = {"basic_websocket": {"versions": {"v1-alpha": {"free_setup": True}}}}
+    bot = FakeBot(capabilities=caps)
+    async with fake_bot(bot) as url:
+        p = BwsPlayer(url)
+        seat = HTTTX.to_move(state)
+        assert seat is not None
+        await p.start(MatchInfo("m", HTTTX, {}, seat, state, heartbeat_ms=0, played=len(history)))
+        await asyncio.wait_for(p.move(MoveRequest(state=state, history=history, time_limit=None)), 10)
+        await p.finish(PlayerResult(Outcome(None), seat, state))
+        await wait_closed(bot)
+    setup = bot.session.of_type("setup")[0]
+    request = bot.session.of_type("move_request")[0]
+    stones = len(state.cells)
+    assert len(setup["board"]["cells"]) == stones
+    assert request["previous"] == []  # everything so far is in the setup
+    assert len(request["board"]["cells"]) == stones, request["board"]

@@ -241,6 +241,20 @@ async def test_start_failures() -> None:
     assert result.outcome.winner is None and "did not get ready within 0.05 s" in result.outcome.reason
 
 
+async def test_a_continued_match_whose_player_cannot_start_ends_interrupted_with_its_moves() -> None:
+    """A match continued from moves played elsewhere (another instance took it over) had started: a seat that
+    cannot be started again ends it ``interrupted`` with those moves, not ``aborted`` (never started)."""
+    from hexarena.referee.result import PlayedMove
+
+    x = ScriptedPlayer("x", [], start_error=ConfigError("does not declare free_setup"))
+    referee = Referee(config(), pair(x, ScriptedPlayer("o", [])), listener=Recorder())
+    referee.restore([PlayedMove(ply=0, seat=0, move="a1", timestamp=0.0, think_time=0.1)])
+    result = await referee.run()
+    assert result.outcome.termination == Termination.INTERRUPTED and result.outcome.winner is None
+    assert "could not start" in result.outcome.reason and "free_setup" in result.outcome.reason
+    assert [m.move for m in result.moves] == ["a1"]
+
+
 async def test_cancelling_the_match_interrupts_it_and_still_reports() -> None:
     x = ScriptedPlayer("x", [Step(hang=True)])
     o = ScriptedPlayer("o", [])

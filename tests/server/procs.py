@@ -252,6 +252,12 @@ def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def opening_only_bot_server(port: int) -> subprocess.Popen[bytes]:
+    """``no_free_setup_bot.py``: a bot declaring bws without ``free_setup``, and stateless (see its docstring)."""
+    cmd = [sys.executable, str(Path(__file__).with_name("no_free_setup_bot.py")), str(port)]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def until_up(url: str, timeout: float = 30.0) -> None:
     """Wait until ``url`` answers at all."""
     deadline = time.monotonic() + timeout
@@ -262,3 +268,48 @@ async def until_up(url: str, timeout: float = 30.0) -> None:
                 return
             await asyncio.sleep(0.1)
     raise AssertionError(f"{url} did not answer within {timeout} s")
+
+
+class PrivateRedis:
+    """A ``redis-server`` of its own on a free port, without persistence: killed and started again empty by the
+    test (never the shared one on 6379)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.pidfile = Path(tempfile.gettempdir()) / f"hexarena-redis-{self.port}.pid"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        binary = shutil.which("redis-server")
+        assert binary is not None, "redis-server is not installed"
+        cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"redis-server on port {self.port} did not answer within {timeout} s")
+
+    def stop(self) -> None:
+        """Kill it at once (its data is gone: it keeps none on disk)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[PrivateRedis]:
+    server = PrivateRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

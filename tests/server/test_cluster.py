@@ -19,13 +19,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import Person, ServeProcess, bot_server, free_port, people_game, play_turns, until_up
+from procs import (
+    Person,
+    ServeProcess,
+    bot_server,
+    free_port,
+    opening_only_bot_server,
+    people_game,
+    play_turns,
+    until_up,
+)
 from websockets.asyncio.client import ClientConnection, connect
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.fault,
     pytest.mark.postgres,
     pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
@@ -184,6 +194,80 @@ async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(data
             assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
             assert replay(seen) == [m["move"] for m in record["moves"]]
             assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+    finally:
+        bot.terminate()
+        bot.wait(10)
+
+
+async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_speaks_bws_too(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
+    match over used to build a bws player from it, which this bot (bws without ``free_setup``) can't start
+    from the middle of a game: the match ended ``aborted``."""
+    port = free_port()
+    bot = opening_only_bot_server(port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            spec = f"stateless:http://127.0.0.1:{port}"
+            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 4:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = (await b.get(f"/games/{game_id}")).json()
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
+            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+    finally:
+        bot.terminate()
+        bot.wait(10)
+
+
+@pytest.mark.parametrize("free_setup", [True, False], ids=["free_setup", "opening_only"])
+async def test_a_bws_match_continues_on_the_other_instance_when_its_bot_can_start_from_a_position(
+    database_url: str, tmp_path: Path, free_setup: bool
+) -> None:
+    """The new owner connects to the bws bot again and sets the position up (``free_setup``). A bot that can
+    start only from the opening ends the match ``interrupted``, its moves kept (it had started: not ``aborted``)."""
+    port = free_port()
+    bot = bot_server("heuristic", port) if free_setup else opening_only_bot_server(port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            spec = f"bws:http://127.0.0.1:{port}"
+            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 4:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = await once_over(b, game_id, 60)
+            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
+            plies = [m["ply"] for m in record["moves"]]
+            assert plies == list(range(len(plies))) and plies, record["moves"]
+            if free_setup:  # won on the board: the bot was given the right position and the moves after it
+                assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+                assert record["termination"] == "normal", record["reason"]
+                assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+                assert replay(seen) == [m["move"] for m in record["moves"]]
+            else:
+                assert record["status"] == "interrupted", (record["status"], record["reason"])
+                assert "free_setup" in record["reason"], record["reason"]
     finally:
         bot.terminate()
         bot.wait(10)

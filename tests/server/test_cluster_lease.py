@@ -205,3 +205,58 @@ async def test_other_instances_are_listed_once_and_never_this_one() -> None:
         assert urls.count(theirs) == 1 and mine not in urls, urls
     finally:
         await me.close()
+
+
+async def test_after_redis_restarts_empty_owners_take_back_leases_and_meta_before_anyone_claims() -> None:
+    """Redis on a private server of the test's own, killed and started again empty: the owner takes its lease
+    and writes its meta back from its own copy; meanwhile another instance does not trust a missing lease
+    (``settled``) for a grace of a lease's life and two renewals, and ``health`` says Redis is degraded."""
+    from procs import private_redis
+
+    with private_redis() as server:
+        # a lease of 5 s: the grace (5.2 s) outlasts the owner's next renewal however loaded the machine is
+        a = Cluster(
+            server.url, instance="a-" + uuid.uuid4().hex, lease_ms=5000, renew_every=0.1, advertise_url="http://a"
+        )
+        b = Cluster(server.url, instance="b-" + uuid.uuid4().hex, lease_ms=5000, renew_every=0.1)
+        await a.open()
+        await b.open()
+        try:
+            assert await b.settled()  # Redis had its epoch already when b started: nothing was lost
+            match, meta = uuid.uuid4().hex, {"clock": {"kind": "turn", "seconds": 2.0}, "heartbeat_ms": 5000}
+            assert await a.claim(match, meta)
+            token = uuid.uuid4().hex
+            a.add_token(token, match)  # a person's seat: sockets reaching b are relayed to a
+            for _ in range(600):
+                if await b.seat_url(token) == "http://a":
+                    break
+                await asyncio.sleep(0.05)
+            assert await b.seat_url(token) == "http://a"
+            server.stop()
+            for _ in range(600):
+                if a.degraded:
+                    break
+                await asyncio.sleep(0.05)
+            assert a.health()["status"] == "degraded" and not await b.settled()
+            server.start()  # empty
+            for _ in range(600):
+                if await b.owners([match]) == [a.instance] and await b.meta(match) == meta:
+                    break
+                await asyncio.sleep(0.05)
+            assert await b.owners([match]) == [a.instance] and await b.meta(match) == meta
+            assert a.health() == {"status": "ok"}
+            for _ in range(600):
+                if await b.seat_url(token) == "http://a":
+                    break
+                await asyncio.sleep(0.05)
+            assert await b.seat_url(token) == "http://a"
+            # the lease is back well before b trusts Redis again, and b trusts it once the grace has passed
+            assert not await b.settled()
+            for _ in range(1200):
+                if await b.settled():
+                    break
+                await asyncio.sleep(0.05)
+            assert await b.settled() and await b.owners([match]) == [a.instance]
+        finally:
+            await a.close()
+            await b.close()

@@ -29,7 +29,7 @@ from websockets.asyncio.client import connect
 
 from hexarena.store import GameStatus, Store
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.fault]
 
 
 async def stored(database_url: str, game_id: str) -> tuple[str, int, int | None, str]:

@@ -8,10 +8,13 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
 from procs import ServeProcess, people_game, play_turns, private_postgres
 from test_durability import _until_degraded
 
 from hexarena.server.serving import FORCED_EXIT_STATUS
+
+pytestmark = pytest.mark.fault
 
 
 async def test_sigterm_with_postgresql_down_ends_cleanly_and_journals(tmp_path: Path) -> None:

@@ -11,8 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from cli.serving import SRC
 from hexarena.players.proctree import read_proc
+
+pytestmark = pytest.mark.fault
 
 BAD_BOT = f"{sys.executable} {Path(__file__).parent / 'bots' / 'bad_bot.py'}"
 PATIENCE = 60.0  # bounded waits for a condition, never a timing assertion

@@ -22,6 +22,10 @@ from hexarena.store.validate import check_id, check_text, clean_json, utc
         ("./bot --bot-secret=s1", "./bot --bot-secret=REDACTED"),
         ("python -m mybot --password   pw", "python -m mybot --password   REDACTED"),
         ("random", "random"),
+        # a player's spec names its protocol before the URL (it is stored so, to be built again)
+        ("stateless:http://u:pw@h/x?token=abc", "stateless:http://u:REDACTED@h/x?token=REDACTED"),
+        ("bws:https://:pw@h.example/", "bws:https://REDACTED@h.example/"),
+        ("bws:http://127.0.0.1:8002", "bws:http://127.0.0.1:8002"),
     ],
 )
 def test_redact_spec(spec: str, expected: str) -> None:

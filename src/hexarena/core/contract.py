@@ -52,6 +52,9 @@ class MatchInfo:
     #: whether this seat may take back its last move (a person playing a built-in bot in a casual game): the
     #: referee grants it at once by undoing that move and the replies to it (see :class:`Takeback`)
     takebacks: bool = False
+    #: moves of ``MoveRequest.history`` already on ``initial_state``: a match continued from moves played
+    #: elsewhere (another server instance took it over) starts from its position with its history so far
+    played: int = 0
 
 
 @dataclass(frozen=True, slots=True)

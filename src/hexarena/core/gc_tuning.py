@@ -4,8 +4,8 @@ SDK's bot server.
 Why: a server keeps a lot alive for as long as a game lasts (the SDK one ``Cell`` model per stone per game, the
 arena every game's positions and records), and with the default thresholds (a young collection every 700 new
 containers, a full one after ten middle ones) the collector walked all of it again and again: at 1,000 stones
-the SDK's bot server spent more CPU per move collecting than doing anything else (``bench/move_cost_by_stones.py``:
-489 us a move with the defaults, 375 us with these thresholds). Nearly everything a server frees is freed by
+the SDK's bot server spent more CPU per move collecting than doing anything else (``bench/move_cost_by_stones.py``
+measures it). Nearly everything a server frees is freed by
 reference counting anyway; the collector only finds cycles, so running it less often costs a little memory held
 by cyclic garbage for longer, not correctness.
 """

@@ -189,7 +189,8 @@ class BwsPlayer(BasePlayer):
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": self.url}
+        # the spec that builds this player again, over the protocol it was played over (not a bare URL)
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": f"bws:{self.url}"}
         if self.meta is not None and self.meta.name:
             out["bot_name"] = self.meta.name
         return out
@@ -199,6 +200,7 @@ class BwsPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.seat = info.seat
+        self._cursor = info.played  # a continued match: the moves so far are on the board set up below
         self._setup_stones = check_setup_size(info.initial_state)
         caps_url, caps = await bot_capabilities(self.url, self.connect_timeout)
         bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
@@ -243,13 +245,13 @@ class BwsPlayer(BasePlayer):
             )
 
     async def move(self, request: MoveRequest) -> MoveReply:
-        check_board_size(self._setup_stones, len(request.history))
+        check_board_size(self._setup_stones, len(request.history) - self.info.played)
         history = request.history
         previous = [wire_move(seat, mv) for seat, mv in history[self._cursor :]]
         self._cursor = len(history)  # spec: next time, our own reply comes first, then the opponent's
         limit = request.time_limit if (self.caps and self.caps.move_time_limit) else None
         if self._board is None:
-            self._board = BoardJson(self.info.initial_state)
+            self._board = BoardJson(self.info.initial_state, self.info.played)
         packet = move_request_json(w.side_of(self.seat), previous, self._board.parts(history), limit)
         reply: w.MoveResponse = await self._request(packet, "move")
         move = move_of(reply.move)

@@ -193,14 +193,15 @@ class BoardJson:
     of its stones on the board (only a game-ending turn may ignore its second stone).
     """
 
-    def __init__(self, initial_state: HtttxState) -> None:
+    def __init__(self, initial_state: HtttxState, played: int = 0) -> None:
         self._initial = b",".join(_cell_json(q, r, seat) for (q, r), seat in initial_state.cells.items())
+        self._played = played  # turns of the history already on the initial state (``MatchInfo.played``)
         self._reset()
 
     def _reset(self) -> None:
         self._buf = bytearray(b'{"cells":[' + self._initial)
         self._empty = not self._initial
-        self._applied = 0
+        self._applied = self._played
 
     def parts(self, history: Sequence[tuple[int, Any]]) -> tuple[bytearray, bytes]:
         """The board's JSON in two parts to join (the buffer, valid until the next call, and its end)."""

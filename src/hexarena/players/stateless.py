@@ -45,7 +45,9 @@ class StatelessPlayer(BasePlayer):
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "spec": self.url}
+        # the spec that builds this player again (another instance taking the match over reads it): a bare URL
+        # would be played over bws when the bot declares both protocols
+        return {"name": self.name, "kind": self.kind, "spec": f"stateless:{self.url}"}
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
@@ -65,7 +67,7 @@ class StatelessPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         assert self.client is not None and self.caps is not None
-        check_board_size(self._setup_stones, len(request.history))
+        check_board_size(self._setup_stones, len(request.history) - self.info.played)
         limit = request.time_limit if self.caps.move_time_limit else None
         body = w.encode(w.StatelessRequest(board=stateless_board_of(request.state), time_limit=limit))
         timeout = self.request_timeout

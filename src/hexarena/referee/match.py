@@ -218,6 +218,7 @@ class Referee:
                 opponent=getattr(self.players[other(seat)], "name", ""),
                 meta=self.config.meta,
                 takebacks=self.may_take_back(seat),
+                played=len(self.history),
             )
             await asyncio.wait_for(self.players[seat].start(info), self.config.start_timeout)
 
@@ -241,7 +242,10 @@ class Referee:
                     text = _error_text(err)
                 reasons.append(f"{self._seat_name(seat)} could not start: {text}")
             culprit = failed[0][0] if len(failed) == 1 else None
-            raise MatchEnded(Outcome(None, Termination.ABORTED, "; ".join(reasons)), culprit=culprit)
+            # a match continued from moves played elsewhere (:meth:`restore`) had started: it is interrupted,
+            # its moves kept, like any match stopped halfway
+            ended = Termination.INTERRUPTED if self.moves else Termination.ABORTED
+            raise MatchEnded(Outcome(None, ended, "; ".join(reasons)), culprit=culprit)
 
     async def _await_seated(self) -> None:
         """Wait until every seat is taken before the first move is asked for, so no clock runs for a seat whose

@@ -24,6 +24,11 @@ give is *who is playing it right now* and *what just happened*. This module hold
 - **one home per cluster-wide lobby** (``home:{role}``, e.g. ``home:battlebot``): a lease every instance tries
   to take or renew with its renewals, so exactly one instance holds the battlebot lobby and the others relay
   bot sockets to it (another takes over within a lease's life when it dies);
+- **the Redis epoch** (``cluster-epoch``, a random value the first instance to find it missing sets): a changed
+  or missing epoch means Redis was restarted or emptied. After that, or after any stretch when this instance could
+  not reach Redis, every lease may be missing while its owner is alive, so an instance claims no match left by
+  another (:meth:`Cluster.settled`) until a lease's life and two renewals have passed: long enough for every live
+  owner to have taken its leases again and written its matches' meta back from what it holds itself;
 - **where each instance is** (``instance-url:{instance}``, its ``--advertise-url``, refreshed with the renewals)
   and **which match each seat token belongs to** (``seat-token:{sha256 of the token}``, never the token itself):
   a person's seat socket that reaches an instance not playing its match is relayed to the one that does
@@ -43,6 +48,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -62,13 +68,18 @@ META_TTL = 7 * 24 * 3600
 WATCH_TTL = 30
 #: Events queued for Redis at most; beyond it the oldest are dropped (Redis away: spectators elsewhere resync).
 MAX_PENDING = 100_000
+#: Seconds a subscription waits before subscribing again after its connection to Redis broke.
+RESUBSCRIBE_EVERY = 0.5
+#: The key whose value changes when Redis starts again empty (see the module docstring).
+EPOCH_KEY = "cluster-epoch"
 
-# Renew a lease while this instance holds it, take it again if it lapsed and nobody took it (Redis was away
-# longer than a lease: the match still runs here), give up when another instance holds it.
+# Renew a lease while this instance holds it (1), take it again if it lapsed and nobody took it (2: Redis was
+# away longer than a lease, or started again empty, and the match still runs here), give up when another
+# instance holds it (0).
 _RENEW = """
 local holder = redis.call('get', KEYS[1])
 if holder == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
-if not holder then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if not holder then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
 return 0
 """
 # Release (DEL) a lease only while this instance still holds it.
@@ -145,6 +156,17 @@ class Cluster:
         self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         #: matches whose lease this instance holds
         self.owned: set[str] = set()
+        #: the meta of the owned matches, written back to Redis when a renewal had to take a lease again
+        self.metas: dict[str, dict[str, Any]] = {}
+        #: the Redis epoch last seen, and since when (``time.monotonic``) Redis has answered with it without a
+        #: break (None: it does not answer now); see :meth:`settled`
+        self.epoch: str | None = None
+        self.steady_since: float | None = None
+        #: why Redis did not answer, while it does not (for ``/healthz``)
+        self.problem: str | None = None
+        #: the seat tokens of the matches played here (their keys, never the tokens), written again when Redis
+        #: comes back empty so that sockets reaching another instance are still relayed here
+        self._tokens: dict[str, str] = {}
         #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
         self.watched: set[str] = set()
         #: cluster-wide singletons this instance may hold (``home:{role}``), and whether it holds each now
@@ -168,6 +190,7 @@ class Cluster:
             await self.redis.ping()
         except (redis.RedisError, OSError) as exc:
             raise ClusterUnavailable(f"Redis at {self.url} does not answer ({exc})") from None
+        await self._check_epoch(starting=True)
         await self._advertise()
         await self._renew_homes()
         self._tasks = [
@@ -205,9 +228,11 @@ class Cluster:
                 return False
             self.owned.add(match_id)
             if meta is not None:
+                self.metas[match_id] = meta
                 await self.redis.set(meta_key(match_id), json.dumps(meta), ex=META_TTL)
         except (redis.RedisError, OSError) as exc:
             self.owned.discard(match_id)
+            self.metas.pop(match_id, None)
             raise ClusterUnavailable(f"Redis is unreachable ({exc}); try again in a few seconds") from exc
         return True
 
@@ -215,6 +240,7 @@ class Cluster:
         """The match is over and its end stored: drop its lease and meta (only if the lease is still ours).
         ``keep_meta``: the match is handed over (this instance stops), the next owner needs its clock."""
         self.owned.discard(match_id)
+        self.metas.pop(match_id, None)
         try:
             if await self._release(keys=[lease_key(match_id)], args=[self.instance]) and not keep_meta:
                 await self.redis.delete(meta_key(match_id))
@@ -237,8 +263,68 @@ class Cluster:
         return [None if v is None else str(v) for v in found]
 
     async def meta(self, match_id: str) -> dict[str, Any] | None:
+        """A match's meta from Redis; kept here too when this instance holds the match (it writes it back if Redis
+        loses it)."""
         text = await self.redis.get(meta_key(match_id))
-        return None if text is None else dict(json.loads(text))
+        found = None if text is None else dict(json.loads(text))
+        if found is not None and match_id in self.owned:
+            self.metas[match_id] = found
+        return found
+
+    # ----- Redis's state -----
+
+    def grace(self) -> float:
+        """Seconds after Redis came back (or started again empty) before a missing lease means a lost owner: a
+        lease's life, for the leases that were still there to lapse if their owner is gone, and two renewals, for
+        every live owner to have taken its own again."""
+        return self.lease_ms / 1000 + 2 * self.renew_every
+
+    async def settled(self) -> bool:
+        """Whether a match nobody holds has truly lost its owner (see :meth:`grace`); False while Redis does not
+        answer, and for a while after it is back or was emptied."""
+        await self._check_epoch()
+        return self.steady_since is not None and time.monotonic() - self.steady_since >= self.grace()
+
+    def health(self) -> dict[str, Any]:
+        """For ``/healthz``: ``ok``, or ``degraded`` while Redis does not answer (new matches are refused)."""
+        if self.steady_since is None:
+            return {"status": "degraded", "problem": self.problem or "Redis does not answer"}
+        return {"status": "ok"}
+
+    @property
+    def degraded(self) -> bool:
+        return self.steady_since is None
+
+    async def _check_epoch(self, *, starting: bool = False) -> None:
+        """Read (or set, when missing) the Redis epoch and note whether Redis answers: a new epoch or a broken
+        connection restarts the grace of :meth:`settled`. An instance starting on a Redis that has an epoch
+        already trusts it at once (nothing tells it that Redis lost anything)."""
+        mine = secrets.token_hex(8)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.set(EPOCH_KEY, mine, nx=True)
+                pipe.get(EPOCH_KEY)
+                _, epoch = await pipe.execute()
+        except (redis.RedisError, OSError) as exc:
+            if self.steady_since is not None:
+                log.warning("Redis does not answer (%s): no match of another instance is claimed meanwhile", exc)
+            self.steady_since = None
+            self.problem = f"Redis does not answer: {type(exc).__name__}: {str(exc)[:200]}"
+            return
+        now = time.monotonic()
+        if starting:
+            self.steady_since = now if epoch == mine else now - self.grace()
+        elif self.steady_since is None or epoch != self.epoch:
+            if self.steady_since is not None:
+                log.warning("Redis was started again or emptied: every instance takes its leases again")
+            else:
+                log.warning("Redis answers again")
+            self.steady_since = now
+            if epoch != self.epoch:
+                for key, match_id in self._tokens.items():
+                    self._send("SET", key, match_id, "EX", META_TTL)
+        self.epoch = str(epoch)
+        self.problem = None
 
     async def _advertise(self) -> None:
         if self.advertise_url:
@@ -299,6 +385,7 @@ class Cluster:
     async def _renew_loop(self) -> None:
         while True:
             await asyncio.sleep(self.renew_every)
+            await self._check_epoch()
             with contextlib.suppress(redis.RedisError, OSError):
                 await self._advertise()
                 await self._renew_homes()
@@ -316,10 +403,19 @@ class Cluster:
                 log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
                 continue
             self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
+            retaken = [m for m, ok in zip(ids, renewed, strict=True) if ok == 2 and m in self.metas]
+            if retaken:  # Redis lost them: the meta is written back from this instance's own copy
+                log.warning("took %d lease(s) again after Redis lost them", len(retaken))
+                with contextlib.suppress(redis.RedisError, OSError):
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for match_id in retaken:
+                            pipe.set(meta_key(match_id), json.dumps(self.metas[match_id]), ex=META_TTL)
+                        await pipe.execute()
             for match_id, ok in zip(ids, renewed, strict=True):
                 if not ok and match_id in self.owned:
                     log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
                     self.owned.discard(match_id)
+                    self.metas.pop(match_id, None)
                     prefix = match_id.partition(":")[0] + ":" if ":" in match_id else ""
                     handler = self.lost_handlers.get(prefix) if prefix else self.on_lost
                     if handler is not None:
@@ -339,10 +435,14 @@ class Cluster:
 
     def add_token(self, token: str, match_id: str) -> None:
         """A seat token of a match this instance plays: other instances relay its sockets here."""
-        self._send("SET", token_key(token), match_id, "EX", META_TTL)
+        key = token_key(token)
+        self._tokens[key] = match_id
+        self._send("SET", key, match_id, "EX", META_TTL)
 
     def drop_token(self, token: str) -> None:
-        self._send("DEL", token_key(token))
+        key = token_key(token)
+        self._tokens.pop(key, None)
+        self._send("DEL", key)
 
     async def seat_url(self, token: str) -> str | None:
         """``http://host:port`` of the instance playing the match a seat token belongs to; None when no other
@@ -378,21 +478,46 @@ class Cluster:
     @contextlib.asynccontextmanager
     async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
         """Subscribe to a match's events: a queue of them, filled from the moment this is entered (moves: once
-        the owner's next lease renewal saw the ``match-watched`` key this keeps alive meanwhile)."""
+        the owner's next lease renewal saw the ``match-watched`` key this keeps alive meanwhile).
+
+        A subscription whose connection to Redis breaks (Redis restarted, or away a while) subscribes again until
+        it is back, marks the match watched again at once, and queues ``{"type": "resync"}``: the events published
+        meanwhile are lost, and the reader catches up from the store."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(match_id))
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        watching = asyncio.Event()
 
         async def read() -> None:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
-                    queue.put_nowait(json.loads(message["data"]))
+            nonlocal pubsub
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            queue.put_nowait(json.loads(message["data"]))
+                except (redis.RedisError, OSError):
+                    log.warning("the subscription to match %s broke; subscribing again", match_id)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                while True:
+                    await asyncio.sleep(RESUBSCRIBE_EVERY)
+                    pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                    try:
+                        await pubsub.subscribe(channel(match_id))
+                        break
+                    except (redis.RedisError, OSError):
+                        with contextlib.suppress(Exception):
+                            await pubsub.aclose()  # type: ignore[no-untyped-call]
+                watching.set()  # the watched key may be gone with the Redis that held it
+                queue.put_nowait({"type": "resync"})
 
         async def keep_watching() -> None:
             while True:
                 with contextlib.suppress(redis.RedisError, OSError):
                     await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
-                await asyncio.sleep(WATCH_TTL / 3)
+                watching.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(watching.wait(), WATCH_TTL / 3)
 
         tasks = [
             asyncio.create_task(read(), name=f"hexarena-watch-{match_id}"),

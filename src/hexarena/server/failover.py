@@ -5,9 +5,11 @@ who holds their leases (``server.cluster``). A game nobody holds was left by an 
 renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
 
-- if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, and HTTTX stateless bots,
-  which get the whole board with every request) and the match's meta (its clock) is in Redis, the match
-  continues from its stored moves, with each seat's clock charged for the think time of its stored moves;
+- if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, HTTTX stateless bots,
+  which get the whole board with every request, and bws bots, connected to again and given the position) and
+  the match's meta (its clock) is in Redis, the match continues from its stored moves, with each seat's clock
+  charged for the think time of its stored moves; a seat that then cannot start (a bws bot that can't be set
+  up in the middle of a game) ends it ``interrupted``;
 - otherwise (a person's socket, a bot connected to the lost instance, an engine process that lived there) it ends
   ``interrupted``, its moves kept, exactly as a restart of a single server ends it.
 
@@ -37,7 +39,7 @@ from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager, _close_players
 from hexarena.store.recorder import GameEnd
-from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord
+from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord, PlayerRecord
 
 if TYPE_CHECKING:
     from hexarena.server.cluster import Cluster
@@ -79,7 +81,11 @@ class Failover:
             await asyncio.sleep(self.every)
 
     async def scan(self) -> int:
-        """Claim and take over every unfinished game nobody holds; returns how many were taken."""
+        """Claim and take over every unfinished game nobody holds; returns how many were taken. Nothing is claimed
+        while Redis is not settled (``Cluster.settled``): just after Redis came back, or started again empty,
+        the leases of live owners are missing until their next renewal."""
+        if not await self.cluster.settled():
+            return 0
         ids: list[str] = []
         for page in range(SCAN_PAGES):
             rows = await self.store.list_games(status=list(UNFINISHED), limit=SCAN_LIMIT, offset=page * SCAN_LIMIT)
@@ -108,7 +114,7 @@ class Failover:
         if why is None:
             try:
                 for p in record.players:
-                    players.append(await make_answering_player(p.spec, record.game, self.policy))
+                    players.append(await make_answering_player(seat_spec(p), record.game, self.policy))
             except Exception as exc:
                 why = f"a player cannot be reached again ({exc})"
                 await _close_players(players)
@@ -188,6 +194,16 @@ class Failover:
             await self.cluster.release(record.game_id)
 
 
+def seat_spec(player: PlayerRecord) -> str:
+    """The spec that builds a stored seat again, over the protocol it was played over. Seats are stored with
+    their scheme (``stateless:URL``); rows written before that hold the bare URL, which would be built over bws
+    whenever the bot declares bws too: the kind says which protocol it was."""
+    spec = player.spec.strip()
+    if player.kind in ("stateless", "bws") and spec.startswith(("http://", "https://")):
+        return f"{player.kind}:{spec}"
+    return spec
+
+
 def contiguous(moves: tuple[MoveRecord, ...]) -> tuple[MoveRecord, ...]:
     """The stored moves from ply 0 up to the first gap (moves are written in order, so a gap is the end)."""
     out: list[MoveRecord] = []
@@ -236,4 +252,4 @@ def end_message(record: GameRecord, moves: tuple[MoveRecord, ...], reason: str) 
     return messages.end(game, result)
 
 
-__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves"]
+__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves", "seat_spec"]

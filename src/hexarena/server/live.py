@@ -66,8 +66,9 @@ RESULT_WAIT = 2.0
 #: Seconds an open seat waits to be taken before its match ends ``aborted`` (``$HEXARENA_OPEN_SEAT_SECONDS``).
 OPEN_SEAT_SECONDS = 600.0
 #: Player kinds another instance can reach again in the middle of a match (several instances, failover): built-in
-#: bots, and HTTTX stateless bots, which get the whole board with every request.
-RESUMABLE_KINDS = ("builtin", "stateless")
+#: bots, HTTTX stateless bots, which get the whole board with every request, and bws bots, which the new owner
+#: connects to again and sets the position up for (a bot without ``free_setup`` can't: its match is interrupted).
+RESUMABLE_KINDS = ("builtin", "stateless", "bws")
 
 
 _encoder = msgspec.json.Encoder()

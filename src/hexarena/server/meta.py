@@ -18,8 +18,10 @@ from hexarena.server.services import ServicesDep
 router = APIRouter()
 
 
-@router.get("/healthz", tags=["meta"], summary="Liveness and the store's state (503 while it is degraded)")
+@router.get("/healthz", tags=["meta"], summary="Liveness, the store's and Redis's state (503 while either is degraded)")
 async def healthz(services: ServicesDep) -> JSONResponse:
+    """503 while the store or Redis is degraded: either way new matches are refused (a load balancer sends
+    creates elsewhere), though the matches already running go on."""
     recorder = services.recorder
     store = "none" if recorder is None else recorder.health()
     degraded = recorder is not None and recorder.degraded
@@ -33,6 +35,11 @@ async def healthz(services: ServicesDep) -> JSONResponse:
         "tasks": len(asyncio.all_tasks()),
         "store": store,
     }
+    cluster = services.cluster
+    if cluster is not None:
+        body["redis"] = cluster.health()
+        degraded = degraded or cluster.degraded
+        body["ok"] = not degraded
     return JSONResponse(status_code=503 if degraded else 200, content=body)
 
 

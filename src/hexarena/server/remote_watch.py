@@ -8,7 +8,8 @@ get. Order of operations, and why nothing is missed: subscribe first, then read 
 after the subscription arrives on the channel; one played before it is in the store, or was still in the owner's
 recorder queue (a fraction of a second): a move arriving with a ply beyond the position's is such a gap, filled
 from the store once the owner's recorder wrote it. A ``reset`` (another instance took the match over, after its
-owner was lost) or a gap that does not fill starts again from the store with a fresh snapshot.
+owner was lost) or a gap that does not fill starts again from the store with a fresh snapshot; a subscription
+that broke and was made again (Redis restarted) plays the moves stored meanwhile.
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ class RemoteWatch:
             if kind == "reset":
                 if not await self._reload():
                     return
+            elif kind == "resync":
+                if not await self._catch_up():
+                    return
             elif kind == "move" and not await self._move(event):
                 return
 
@@ -164,6 +168,17 @@ class RemoteWatch:
             considerations=event.get("considerations"),
         )
         self._play(record, event.get("clocks"))
+        return True
+
+    async def _catch_up(self) -> bool:
+        """After the subscription broke (``Cluster.events`` sends ``resync``): the moves stored meanwhile, or the
+        end when the game is over; False when it is."""
+        record = await self.store.get_game(self.match_id)
+        if record is None or record.status not in UNFINISHED:
+            await self._reload()
+            return False
+        for m in contiguous(record.moves)[len(self.moves) :]:
+            self._play(as_played(m), None)
         return True
 
     async def _fill_gap(self, ply: int) -> bool:

@@ -4,6 +4,11 @@ Every write is one short transaction. On SQLite, writes in this process also que
 (SQLite has one writer anyway; queueing in the event loop beats threads spinning on the file lock) and begin with
 ``BEGIN IMMEDIATE`` so other processes wait on the busy timeout instead of failing (see ``engine.py``). Driver
 errors become :class:`StoreError` naming the operation, with the driver's message but never the parameters.
+
+Errors are told apart by what a retry would do (:func:`refused`): the database refusing *these values* (a
+constraint broken, a value out of range or not encodable: SQLSTATE classes 22 and 23, or the driver failing to
+convert a parameter) is an :class:`InvalidRecord`, refused again on every retry, so the recorder sets the write
+aside; anything else (unreachable, failing, timing out) is a plain :class:`StoreError`, which passes.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any, Self
 from sqlalchemy import Table
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Dialect
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hexarena.store import migrate
@@ -89,7 +94,9 @@ class StoreBase:
                         yield conn
             except StoreError:
                 raise
-            except SQLAlchemyError as exc:
+            except (SQLAlchemyError, *_CONVERSION_ERRORS) as exc:
+                if refused(exc):
+                    raise InvalidRecord(f"{what}: the values were refused by the database: {describe(exc)}") from exc
                 raise StoreError(f"{what} failed: {describe(exc)}") from exc
 
     def _read(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
@@ -103,6 +110,33 @@ def upsert_insert(dialect: Dialect, table: Table) -> postgresql.Insert | sqlite.
     """``INSERT INTO table`` in the dialect's own form, which has ``on_conflict_do_nothing`` and
     ``on_conflict_do_update`` (the store runs on PostgreSQL or SQLite only)."""
     return postgresql.insert(table) if dialect.name == "postgresql" else sqlite.insert(table)
+
+
+#: What a driver raises, unwrapped, when it cannot convert a parameter (sqlite3: an int beyond 64 bits, a lone
+#: surrogate), and what SQLAlchemy's own conversions raise: the values are at fault, not the database.
+_CONVERSION_ERRORS = (OverflowError, UnicodeError, TypeError, ValueError)
+#: SQLSTATE classes of errors caused by the data: 22 data exception (NUL in text, a number out of range...),
+#: 23 integrity constraint violation.
+_REFUSED_CLASSES = ("22", "23")
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database (or its driver) refusing the values written, which a retry cannot help,
+    rather than the database failing (unreachable, restarting, out of disk), which a retry can."""
+    if isinstance(exc, (*_CONVERSION_ERRORS, DataError, IntegrityError)):
+        return True
+    if not isinstance(exc, StatementError):
+        return False
+    orig = exc.orig
+    if not isinstance(exc, DBAPIError):  # raised while converting a parameter, before the statement ran
+        return isinstance(orig, _CONVERSION_ERRORS)
+    for cause in (orig, getattr(orig, "__cause__", None)):  # asyncpg's own error sits behind SQLAlchemy's adapter
+        state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+        if isinstance(state, str) and state[:2] in _REFUSED_CLASSES:
+            return True
+        if isinstance(cause, _CONVERSION_ERRORS):  # asyncpg: "invalid input for query argument" (a ValueError)
+            return True
+    return False
 
 
 def describe(exc: BaseException) -> str:

@@ -2,7 +2,7 @@
 
 Why: the recorder writes every move of every live game (thousands a second on a busy server), and for an
 ``executemany`` SQLAlchemy builds each row's parameters anew (a dictionary walk over the statement's binds, then
-each column's conversion): about 4.5 us of the loop's CPU a row, half of what storing a move cost. Here the
+each column's conversion), a large part of what storing a move costs the loop. Here the
 statement is compiled once per dialect, and each row becomes a tuple in the compiled order, converted by the
 columns' own bind processors (the very conversions SQLAlchemy applies, so what is stored is the same), and goes
 to the driver as one ``executemany``.
@@ -11,8 +11,7 @@ On SQLite the rows go many to a statement (``VALUES (...), (...), ...``), not on
 the GIL around every step of a statement, so an ``executemany`` of N rows on aiosqlite's thread takes the GIL
 back N times from the event loop, each time waiting until the loop lets go of it. A loop that passes often
 (the game server under load: ~1 ms between passes) hardly delays that; one that runs long stretches of CPU
-does, and the moves then reach the database seconds late: ``bench/sqlite_busy_loop.py``, 1,000 moves a batch
-with the loop busy 20 ms between passes: 3.0 s a batch one row a statement, 0.37 s now (both 8 ms idle).
+does, and the moves then reach the database seconds late (``bench/sqlite_busy_loop.py`` measures it).
 """
 
 from __future__ import annotations

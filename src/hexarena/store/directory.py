@@ -17,9 +17,19 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now, upsert_insert
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound
-from hexarena.store.models import KEY_LENGTH, STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
+from hexarena.store.models import STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
-from hexarena.store.validate import check_float, check_id, check_int, check_name, check_text, clean_json, new_id, utc
+from hexarena.store.validate import (
+    check_float,
+    check_id,
+    check_int,
+    check_key,
+    check_name,
+    check_text,
+    clean_json,
+    new_id,
+    utc,
+)
 
 #: The most ratings :meth:`DirectoryMixin.rating_history` answers per player (the newest).
 MAX_HISTORY_POINTS = 1000
@@ -153,7 +163,7 @@ class DirectoryMixin(StoreBase):
         newest = func.row_number().over(partition_by=rating_history.c.key, order_by=rating_history.c.id.desc())
         inner = select(rating_history, newest.label("newest")).where(rating_history.c.game == game)
         if keys is not None:
-            inner = inner.where(rating_history.c.key.in_([check_name(k, "rating key", KEY_LENGTH) for k in keys]))
+            inner = inner.where(rating_history.c.key.in_([check_key(k, "rating key") for k in keys]))
         rows = inner.subquery()
         stmt = select(rows).where(rows.c.newest <= points).order_by(rows.c.key, rows.c.id)
         out: dict[str, list[RatingRecord]] = {}
@@ -273,7 +283,7 @@ def _rating_row(record: RatingRecord) -> dict[str, Any]:
     if not isinstance(record, RatingRecord):
         raise InvalidRecord(f"a rating must be a RatingRecord, not {record!r}")
     return {
-        "key": check_name(record.key, "rating key", KEY_LENGTH),
+        "key": check_key(record.key, "rating key"),
         "game": check_name(record.game, "game name"),
         "rating": check_float(record.rating, f"rating of {record.key!r}"),
         "rd": check_float(record.rd, f"rd of {record.key!r}"),

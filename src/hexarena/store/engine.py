@@ -16,10 +16,9 @@ SQLite needs care to stay correct under many concurrent finishes:
 Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
 so every statement is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made three or four), a
 transaction's BEGIN goes with its first statement, and the pool rolls back a connection given back only when
-something may be open: not after a COMMIT or ROLLBACK that returned. A rollback decided on the loop from the
-driver's state alone was wrong: it was skipped while a cancelled transaction's BEGIN still waited in the thread,
-and the connection went back into the pool inside a transaction (``tests/store/test_store_schema.py``); a
-connection is only taken for clean once the thread has answered its COMMIT or ROLLBACK.
+something may be open: not after a COMMIT or ROLLBACK that returned. A connection is only taken for clean once
+the thread has answered its COMMIT or ROLLBACK, never from the driver's state read on the loop: a cancelled
+transaction's BEGIN may still be waiting in the thread (``tests/store/test_store_schema.py``).
 """
 
 from __future__ import annotations

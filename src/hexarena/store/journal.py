@@ -6,7 +6,8 @@ file, ``journal-<pid>-<random>.jsonl`` in the data directory, under an exclusive
 the process: at start-up every journal whose lock can be taken belongs to a process that is gone (a crash, a
 ``kill -9``), and is replayed and removed. Several servers can therefore share one data directory.
 
-A line is one JSON object; a torn last line (the process died mid-write) is skipped on reading. Lines are
+A line is one JSON object in ASCII (every other character escaped): a write may carry any string a bot sent, a
+lone surrogate included, which UTF-8 cannot encode; escaped, it cannot make the journal unwritable. A torn last line (the process died mid-write) is skipped on reading. Lines are
 flushed and ``fsync``-ed before :meth:`Journal.append` returns: the journal is written only while the database
 is failing, so its cost is paid only then.
 """
@@ -50,7 +51,7 @@ class Journal:
         if not entries:
             return
         f = self._open()
-        f.write("".join(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in entries))
+        f.write("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries))
         f.flush()
         os.fsync(f.fileno())
         self.entries += len(entries)

@@ -7,6 +7,11 @@ returns records, never these rows. The Alembic migrations in ``migrations/versio
 Types are chosen so SQLite and PostgreSQL behave the same: identifiers are bounded ``String`` (lengths are
 checked in Python before a write, because SQLite would not), free text is ``Text``, JSON is ``JSONB`` on
 PostgreSQL and text on SQLite, and timestamps go through :class:`UTCDateTime` so both return aware UTC values.
+
+Every string and JSON column binds its values through :mod:`hexarena.store.storable` (:class:`Storable`,
+:class:`StorableText`, :func:`json_type`): the one boundary that makes text storable, applied to every statement
+(inserts, updates, the ``WHERE`` of a lookup), so a NUL or a lone surrogate from anywhere can never reach the
+database and make it refuse a row. The DDL is that of the plain types.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from hexarena.store.storable import storable, storable_json
 
 ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
@@ -74,9 +81,81 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+class _StorableString(TypeDecorator[str]):
+    """A string column whose bound values are made storable (see the module docstring).
+
+    The bind processor is :func:`_bind_storable` itself, not the generic wrapper around ``process_bind_param``:
+    it runs for the game id and the text of every move the recorder writes, where each call counts."""
+
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        inner = self.load_dialect_impl(dialect).bind_processor(dialect)
+        if inner is None:  # both backends' drivers take str as it is
+            return _bind_storable
+        return lambda value: inner(_bind_storable(value))
+
+
+def _bind_storable(value: Any) -> Any:
+    return storable(value) if value.__class__ is str else value
+
+
+class Storable(_StorableString):
+    """A bounded string (``VARCHAR(n)``) whose bound values are made storable."""
+
+    impl = String
+    cache_ok = True
+
+
+class StorableText(_StorableString):
+    """Free text (``TEXT``) whose bound values are made storable."""
+
+    impl = Text
+    cache_ok = True
+
+
+class StorableJSON(TypeDecorator[Any]):
+    """JSON whose strings (keys too) are made storable: JSONB refuses ``\\u0000`` and lone surrogates.
+
+    Checked on the serialized text, which escapes every character outside ASCII: a value without ``\\u0000``
+    or ``\\ud...`` there (nearly all: a bot's evaluation, already cleaned by the validators) costs one scan of
+    that text; only one with them is walked (:func:`storable_json`) and serialized again. A character beyond
+    the BMP is escaped as a surrogate pair, so it is walked too, and kept."""
+
+    impl = JSON(none_as_null=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> Any:
+        if dialect.name == "postgresql":
+            return dialect.type_descriptor(JSONB(none_as_null=True))
+        return dialect.type_descriptor(JSON(none_as_null=True))
+
+    def bind_processor(self, dialect: Dialect) -> Any:
+        serialize = self.load_dialect_impl(dialect).bind_processor(dialect)
+        if serialize is None:  # pragma: no cover - both dialects serialize JSON in Python
+            return _walked
+
+        def process(value: Any) -> Any:
+            if value is None:  # (a move without analysis: most of them)
+                return None
+            out = serialize(value)
+            if isinstance(out, str) and ("\\u0000" in out or "\\ud" in out):
+                out = serialize(_walked(value))
+            return out
+
+        return process
+
+
+def _walked(value: Any) -> Any:
+    try:
+        return storable_json(value)
+    except RecursionError:  # nested too deeply: the validators refuse it first, the driver would anyway
+        return value
+
+
 def json_type() -> Any:
     """JSON that stores Python ``None`` as SQL NULL; JSONB on PostgreSQL (indexable, compact)."""
-    return JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+    return StorableJSON()
 
 
 class Base(DeclarativeBase):
@@ -88,18 +167,18 @@ class GameRow(Base):
 
     __tablename__ = "games"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
     params: Mapped[Any] = mapped_column(json_type(), nullable=False)
-    status: Mapped[str] = mapped_column(String(STATUS_LENGTH))
+    status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH))
     winner: Mapped[int | None] = mapped_column(Integer)
-    termination: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
-    reason: Mapped[str] = mapped_column(Text)
+    termination: Mapped[str | None] = mapped_column(Storable(NAME_LENGTH))
+    reason: Mapped[str] = mapped_column(StorableText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    contest_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
-    tournament_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
+    contest_id: Mapped[str | None] = mapped_column(Storable(ID_LENGTH), index=True)
+    tournament_id: Mapped[str | None] = mapped_column(Storable(ID_LENGTH), index=True)
 
     __table_args__ = (
         CheckConstraint(
@@ -118,12 +197,12 @@ class GamePlayerRow(Base):
     __tablename__ = "game_players"
 
     game_id: Mapped[str] = mapped_column(
-        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        Storable(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(Text, index=True)
-    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    spec: Mapped[str] = mapped_column(Text)
+    name: Mapped[str] = mapped_column(StorableText, index=True)
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    spec: Mapped[str] = mapped_column(StorableText)
 
 
 class MoveRow(Base):
@@ -132,11 +211,11 @@ class MoveRow(Base):
     __tablename__ = "moves"
 
     game_id: Mapped[str] = mapped_column(
-        String(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+        Storable(ID_LENGTH), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    move: Mapped[str] = mapped_column(Text)
+    move: Mapped[str] = mapped_column(StorableText)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     think_time: Mapped[float] = mapped_column(Float)
     evaluation: Mapped[Any] = mapped_column(json_type(), nullable=True)
@@ -148,11 +227,11 @@ class BotRow(Base):
 
     __tablename__ = "bots"
 
-    bot_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
-    owner: Mapped[str] = mapped_column(Text, index=True)
-    pass_hash: Mapped[str] = mapped_column(String(128))
-    kind: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    bot_id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
+    owner: Mapped[str] = mapped_column(StorableText, index=True)
+    pass_hash: Mapped[str] = mapped_column(Storable(128))
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
     spec: Mapped[Any] = mapped_column(json_type(), nullable=True)
     date_registered: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -160,17 +239,17 @@ class BotRow(Base):
 class ContestRow(Base):
     __tablename__ = "contests"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
-    name: Mapped[str] = mapped_column(Text)
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
+    name: Mapped[str] = mapped_column(StorableText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class RatingRow(Base):
     __tablename__ = "ratings"
 
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), primary_key=True)
-    key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), primary_key=True)
+    key: Mapped[str] = mapped_column(Storable(KEY_LENGTH), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -186,8 +265,8 @@ class RatingHistoryRow(Base):
     __table_args__ = (Index("ix_rating_history_game_key", "game", "key", "id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    key: Mapped[str] = mapped_column(Storable(KEY_LENGTH))
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
@@ -198,12 +277,12 @@ class RatingHistoryRow(Base):
 class TournamentRow(Base):
     __tablename__ = "tournaments"
 
-    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    name: Mapped[str] = mapped_column(Text)
-    game: Mapped[str] = mapped_column(String(NAME_LENGTH), index=True)
+    id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(StorableText)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
     config: Mapped[Any] = mapped_column(json_type(), nullable=False)
     state: Mapped[Any] = mapped_column(json_type(), nullable=True)
-    status: Mapped[str] = mapped_column(String(STATUS_LENGTH), index=True)
+    status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -217,10 +296,25 @@ class ApiTokenRow(Base):
 
     __tablename__ = "api_tokens"
 
-    name: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(ID_LENGTH), unique=True)
+    name: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(Storable(ID_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class DeadLetterRow(Base):
+    """A write the database refused, set aside by the recorder so that the writes queued behind it go on
+    (``hexarena.store.dead_letters``). ``entry`` is the write as the journal holds it (ASCII JSON: every
+    character escaped, so the text is storable whatever it carries), for an operator to mend and replay."""
+
+    __tablename__ = "dead_letters"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    game_id: Mapped[str] = mapped_column(StorableText)
+    error: Mapped[str] = mapped_column(StorableText)
+    entry: Mapped[str] = mapped_column(StorableText)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 games = cast(Table, GameRow.__table__)
@@ -232,3 +326,4 @@ ratings = cast(Table, RatingRow.__table__)
 rating_history = cast(Table, RatingHistoryRow.__table__)
 tournaments = cast(Table, TournamentRow.__table__)
 api_tokens = cast(Table, ApiTokenRow.__table__)
+dead_letters = cast(Table, DeadLetterRow.__table__)

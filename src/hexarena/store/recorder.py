@@ -18,6 +18,11 @@ What it guarantees:
   (a person took a move back against a bot) in the same queue and journal as the moves, so the moves played
   before it, its deletion and the moves played after it reach the database (or a restart's replay) in the order
   they happened; the stored game is then the game as it stands, never a mix of both lines.
+- **One refused write never blocks the others**: a write the database refuses for what it carries
+  (:class:`InvalidRecord`: a batch is first split to find it) is set aside in the dead-letter table
+  (:mod:`hexarena.store.dead_letters`), logged and counted in :meth:`Recorder.health`, and the writes behind it go
+  on; a journal replayed at start-up with such a record in it does the same, so start-up never fails over one
+  record. A database that fails (a plain :class:`StoreError`) sets nothing aside: everything waits and is retried.
 - **Idempotent writes**: creating a game twice is a no-op, moves are inserted with ``ON CONFLICT DO NOTHING``,
   a finish only ends an unfinished game and rates it in the same transaction; a retried or replayed write
   therefore never doubles anything.
@@ -43,6 +48,7 @@ from hexarena.store.errors import Conflict, InvalidRecord, StoreError
 from hexarena.store.journal import Journal, orphans
 from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
 from hexarena.store.repository import check_new_game
+from hexarena.store.validate import redact_spec
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +256,19 @@ def _without_analysis(payload: Any) -> Any:
     return payload
 
 
+def _without_secrets(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with its players' specs redacted as the store keeps them (a bot URL may carry a token): a
+    dead letter is read by operators and may be logged, unlike the journal, which only this server reads."""
+    players = entry.get("players")
+    if not isinstance(players, list):
+        return entry
+    redacted = [
+        [*p[:2], redact_spec(p[2])] if isinstance(p, list) and len(p) == 3 and isinstance(p[2], str) else p
+        for p in players
+    ]
+    return {**entry, "players": redacted}
+
+
 def _has_analysis(moves: Sequence[MoveRecord]) -> bool:
     return any(m.evaluation is not None or m.considerations is not None for m in moves)
 
@@ -320,6 +339,8 @@ class Recorder:
         self.last_error = ""
         self.written_moves = 0
         self.written_results = 0
+        #: writes this process set aside as dead letters (refused by the database; see the module docstring)
+        self.dead_letters = 0
         #: per live game, how many of its first moves are known to be stored (contiguous from ply 0): its finish
         #: does not write them again
         self._stored_plies: dict[str, int] = {}
@@ -340,7 +361,8 @@ class Recorder:
                         try:
                             ops.append(_from_json(entry))
                         except (KeyError, ValueError, TypeError) as exc:
-                            log.error("journal %s: an entry cannot be read and is skipped (%s)", path, exc)
+                            error = f"journal {path.name}: the entry cannot be read as a write ({exc!r})"
+                            await self._set_aside("journal", str(entry.get("game_id", "")), error, entry)
                     if ops:
                         log.warning("replaying %d write(s) journaled by an earlier process (%s)", len(ops), path)
                     self._queue.extend(ops)
@@ -441,6 +463,7 @@ class Recorder:
             "status": "degraded" if self.degraded else "ok",
             "pending_writes": len(self._queue),
             "journaled": 0 if self.journal is None else self.journal.entries,
+            "dead_letters": self.dead_letters,
         }
         if self.degraded:
             out["error"] = self.last_error
@@ -535,10 +558,16 @@ class Recorder:
                 await self._append_moves(group)
                 self._drop_written(group)
             elif head.kind == "create":
-                await self._create(head.payload)
+                try:
+                    await self._create(head.payload)
+                except InvalidRecord as exc:
+                    await self._set_aside_op(head, exc)
                 _written(self._queue.popleft())
             elif head.kind == "takeback":
-                await self.store.take_back_moves(head.game_id, head.payload)
+                try:
+                    await self.store.take_back_moves(head.game_id, head.payload)
+                except InvalidRecord as exc:
+                    await self._set_aside_op(head, exc)
                 if head.game_id in self._stored_plies:
                     self._stored_plies[head.game_id] = min(self._stored_plies[head.game_id], head.payload)
                 _written(self._queue.popleft())
@@ -630,13 +659,18 @@ class Recorder:
             return
         except InvalidRecord as exc:
             log.warning("a batch of moves was refused (%s); storing them one by one", exc)
-        for gid, move in batch:  # find the bad one(s): a bot's analysis the store refuses, most likely
+        for op in ops:  # find the bad one(s): a bot's analysis the store refuses, most likely
+            gid, move = op.game_id, op.payload
+            error: InvalidRecord | None = None
             for candidate in (move, _without_analysis(move)):
                 try:
                     self.written_moves += await self.store.append_moves([(gid, candidate)])
                     break
                 except InvalidRecord as exc:
-                    log.error("game %s: move %d cannot be stored (%s)", gid, move.ply, exc)
+                    log.warning("game %s: move %r cannot be stored (%s)", gid, move.ply, exc)
+                    error = exc
+            else:
+                await self._set_aside_op(op, error or "refused")
 
     def _note_stored(self, batch: list[tuple[str, MoveRecord]]) -> None:
         for gid, move in batch:
@@ -674,14 +708,14 @@ class Recorder:
             else:
                 for end, result in zip(ends, results, strict=True):
                     self._stored_plies.pop(end.game_id, None)
-                    self._finished(end, result)
+                    await self._finished(end, result)
                 return
         for end in ends:
             await self._finish(end)
 
-    def _finished(self, end: GameEnd, result: bool | None) -> None:
-        if result is None:
-            log.error("game %s ended but was never stored; its result (%s) is lost", end.game_id, end.reason)
+    async def _finished(self, end: GameEnd, result: bool | None) -> None:
+        if result is None:  # its creation was refused (set aside too), or never queued: keep the result all the same
+            await self._set_aside_op(_Op("finish", end.game_id, end), "the game was never stored")
         else:
             self.written_results += 1
 
@@ -693,13 +727,30 @@ class Recorder:
                 (result,) = await self.store.finish_games([finish])
             except InvalidRecord as exc:
                 if not _has_analysis(moves):
-                    log.error("game %s: its result cannot be stored (%s)", end.game_id, exc)
+                    await self._set_aside_op(_Op("finish", end.game_id, end), exc)
                     return
                 log.warning("game %s: storing its moves without the bots' analysis (%s)", end.game_id, exc)
                 kept = 0  # rewrite them all: a stored move may carry the analysis the store now refuses
                 continue
-            self._finished(end, result)
+            await self._finished(end, result)
             return
+
+    async def _set_aside_op(self, op: _Op, error: BaseException | str) -> None:
+        await self._set_aside(op.kind, op.game_id, str(error), _to_json(op))
+
+    async def _set_aside(self, kind: str, game_id: str, error: str, entry: dict[str, Any]) -> None:
+        """Keep a write the database refused in the dead-letter table, so the writes behind it go on.
+
+        Raises StoreError when the database fails meanwhile: the write then stays queued (or journaled) and is
+        found refused again on the next try. A dead letter the store refuses too (it should never: its entry is
+        ASCII JSON) is logged whole and dropped, so that it cannot block the queue either."""
+        text = json.dumps(_without_secrets(entry), separators=(",", ":"), default=repr)  # ASCII: all escaped
+        log.error("game %s: a %s the database refuses is set aside as a dead letter (%s)", game_id, kind, error)
+        try:
+            await self.store.add_dead_letter(kind, game_id, error, text)
+        except InvalidRecord as exc:
+            log.error("game %s: the dead letter itself was refused (%s); the write was %.10000s", game_id, exc, text)
+        self.dead_letters += 1
 
 
 __all__ = [

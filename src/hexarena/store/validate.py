@@ -5,8 +5,8 @@ types), so limits are checked here with messages that quote the bad value. Data 
 cleaned rather than refused, because a game must never be lost over a bot's odd evaluation:
 
 - non-finite floats (NaN, inf) in JSON become ``null`` (PostgreSQL's JSONB and strict JSON reject them);
-- NUL characters and lone surrogates (``"\\ud800"`` is valid JSON, but not Unicode) become U+FFFD (PostgreSQL
-  text and JSONB reject NULs; no UTF-8 database can encode a lone surrogate);
+- NUL characters and lone surrogates become U+FFFD (:mod:`hexarena.store.storable`, the boundary every column
+  applies too; here so that the values the store keeps and compares are the ones stored);
 - a player spec loses URL passwords and token-like parameters, so no secret is ever stored with a game.
 """
 
@@ -21,11 +21,15 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from hexarena.store.errors import InvalidRecord
-from hexarena.store.models import ID_LENGTH, NAME_LENGTH
+from hexarena.store.models import ID_LENGTH, KEY_LENGTH, NAME_LENGTH
+from hexarena.store.storable import storable
 
 REDACTED = "REDACTED"
+#: A player scheme before a URL (``stateless:http://...``, ``bws:https://...``): the URL after it is redacted.
+_SCHEME_BEFORE_URL = re.compile(r"^([a-z][a-z0-9_-]*:)(?=[a-z][a-z0-9+.-]*://)", re.I)
 _SECRET_WORD = re.compile(r"token|secret|passw|pass_hash|api[_-]?key|auth|signature|sig$|^key$", re.I)
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+#: The largest integer an ``Integer`` column holds on PostgreSQL (SQLite: 2**63 - 1; larger crashes its driver).
+MAX_INT = 2**31 - 1
 _SECRET_FLAG = re.compile(
     r"(--?[\w-]*(?:token|secret|password|passwd|api[_-]?key)[\w-]*(?:=|\s+))(\S+)",
     re.I,
@@ -61,18 +65,24 @@ def check_text(value: object, what: str) -> str:
     """Free text (names, reasons, moves): any string, NULs and lone surrogates replaced."""
     if not isinstance(value, str):
         raise InvalidRecord(f"{what} must be a string, not {value!r}")
-    return _storable(value)
+    return storable(value)
 
 
-def _storable(text: str) -> str:
-    if text.isascii() and "\x00" not in text:  # (every move's text: two C scans instead of a regex substitution)
-        return text
-    return _UNSTORABLE.sub("\ufffd", text)
+def check_key(value: object, what: str, limit: int = KEY_LENGTH) -> str:
+    """A rating key (a player's display name): storable text of 1 to ``limit`` characters. Unlike machine
+    names, control characters are kept: a display name is whatever the bot or client called itself, and its
+    game's result must not be lost over it."""
+    if not isinstance(value, str):
+        raise InvalidRecord(f"{what} must be a string, not {value!r}")
+    if not value or len(value) > limit:
+        raise InvalidRecord(f"{what} {value[:80]!r} must have 1 to {limit} characters")
+    return storable(value)
 
 
-def check_int(value: object, what: str, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidRecord(f"{what} must be an integer >= {minimum}, not {value!r}")
+def check_int(value: object, what: str, *, minimum: int = 0, maximum: int = MAX_INT) -> int:
+    """An integer within what both databases' ``Integer`` columns hold (the driver refuses more, row by row)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise InvalidRecord(f"{what} must be an integer from {minimum} to {maximum}, not {value!r}")
     return value
 
 
@@ -107,7 +117,7 @@ def _clean(value: Any, what: str) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, str):
-        return _storable(value)
+        return storable(value)
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -122,7 +132,10 @@ def _clean(value: Any, what: str) -> Any:
 
 def redact_spec(spec: str) -> str:
     """``spec`` without secrets: URL passwords, token-like query parameters and ``--token X`` flags."""
-    spec = _storable(spec)
+    spec = storable(spec)
+    scheme = _SCHEME_BEFORE_URL.match(spec)
+    if scheme is not None:
+        return scheme.group(1) + redact_spec(spec[scheme.end() :])
     if "://" in spec:
         try:
             parts = urlsplit(spec)

@@ -16,7 +16,6 @@ from sdk_wire_helpers import cells, move, recv, running, send
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from fakes.lookups import count_loop_lookups
 from hexarena.bots.sdk import (
     BaseBot,
     BwsV1AlphaCapability,
@@ -476,21 +475,3 @@ async def test_move_requests_read_by_position_see_the_packet_as_a_whole() -> Non
         await ws.send('{"type":"move_request","side":"o","previous":[],"board":' + grown + ',"board":' + board + "}")
         await recv(ws)
         assert RecordingBot.seen[-1]["cells"] == {(0, 0): "x", (1, 0): "o", (2, 0): "o"}  # the last member wins
-
-
-async def test_an_instant_bot_makes_no_event_loop_lookup_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The session's inbox and the runner's inline calls looked the loop up once a move each (see fakes.lookups).
-    # Once the bot plays inline, 14 moves cost no more lookups than 6. The bot is the benchmarks' instant one.
-    instant_bot = _script("bench/instant_bot.py").InstantBot
-    lookups = count_loop_lookups(monkeypatch)
-    counts = []
-    for moves in (6, 14):
-        async with running(make_app(instant_bot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
-            await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
-            for i in range(moves):  # dual-sided: the bot plays both sides' moves on its own board
-                if i == 4:  # by now it plays inline (runner.INLINE_AFTER fast calls)
-                    lookups.clear()
-                await send(ws, type="move_request", side="ox"[i % 2], previous=[])
-                assert len(_pieces(await recv(ws))) == 2
-            counts.append(len(lookups))
-    assert counts[0] == counts[1], counts

@@ -37,9 +37,8 @@ SearchFn = Callable[..., tuple[list[tuple[int, int, float, float, int]], int, in
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 1.0
 #: Part of the budget the engine may search: at least half of it, or all but 0.2 s. The reserve is large because
-#: on a loaded machine a thread can stop running for 100-200 ms at any moment (measured here under a load of 10 on
-#: 2 cores: a search told 0.34 s returned after 0.50 s, having had 0.05 s of CPU), and that lateness must fit in
-#: the reserve, not overrun the clock. The share also shrinks with the CPU share recent searches got
+#: on a loaded machine a thread can stop running for a tenth of a second or more at any moment, and that lateness
+#: must fit in the reserve, not overrun the clock. The share also shrinks with the CPU share recent searches got
 #: (``timing.CPU_SHARE``) and the bot's own remembered lateness (``timing.Lateness``).
 SHARE = SearchShare(short=0.5, long=1.0, reserve=0.2, least=0.0005)
 #: Root moves reported as considerations.

@@ -54,10 +54,9 @@ ORDER_FREE_QUEEN = 1 << 20
 #: Seconds a move may take when there is no clock (``think_cap`` bounds every budget).
 NO_CLOCK_SECONDS = 2.0
 #: Part of the budget the search may use (the rest: the board copy, writing the move, and above all the moments
-#: a loaded machine does not run us: measured on a 2-core box at load 7, a search thread got 1 ms of CPU in 220
-#: ms). Short budgets keep 55 % in reserve, long ones 10 % plus 30 ms: at 50 ms a turn (a 40 ms budget) 40 % was
-#: not enough, 8 of 100 games between two alphabeta bots in one process were lost on time (a Python search
-#: allocates, and the collector's pauses and the other bot's thread strike outside its deadline checks).
+#: a loaded machine does not run us at all). Short budgets keep more than half in reserve, long ones 10 % plus
+#: 30 ms: a Python search allocates, and the collector's pauses and the other bot's thread strike outside its
+#: deadline checks (``bench/time_losses.py`` plays short clocks and counts the losses on time).
 SHARE = SearchShare(short=0.45, long=0.9, reserve=0.03)
 #: A new depth is not begun after this part of the budget: it would not finish, and its first move (the
 #: previous best) could not change the answer anyway.

@@ -1,0 +1,143 @@
+"""Two real instances on a private Redis that is killed and started again empty (issue 28): the matches both
+instances play go on and finish, no instance takes over a match whose owner is alive, and the spectators that
+follow a match from the other instance get its moves again and its end once Redis is back.
+
+The Redis server is the test's own (a free port, no persistence): the shared one on 6379 is never touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from procs import ServeProcess, private_redis
+from websockets.asyncio.client import ClientConnection, connect
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.fault,
+    pytest.mark.postgres,
+    pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
+    pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
+]
+
+#: Long enough (uct thinks for most of its 1 s a move) to be still on well after Redis is back and a lease has
+#: lapsed.
+LONG_MATCH = {
+    "game": "hex",
+    "params": {"size": 11},
+    "players": ["builtin:uct", "builtin:uct"],
+    "clock": {"type": "turn", "seconds": 1.0},
+}
+#: Seconds Redis is away: longer than a lease lives (4 s), so every lease and meta is gone when it is back.
+OUTAGE = 6.0
+
+
+async def follow(ws: ClientConnection, into: list[dict[str, Any]], timeout: float = 240.0) -> None:
+    """Append every message of a spectator socket to ``into`` until the end (or the socket closes)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            text = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+        except Exception:
+            return
+        into.append(json.loads(text))
+        if into[-1].get("type") == "end":
+            return
+
+
+def replay(messages: list[dict[str, Any]]) -> list[str]:
+    """The moves a spectator saw, in order: a ``setup`` restarts from its list."""
+    moves: list[str] = []
+    for msg in messages:
+        if msg["type"] == "setup":
+            moves = [m["move"] for m in msg["moves"]]
+        elif msg["type"] == "board_update":
+            assert msg["ply"] == len(moves), (msg["ply"], len(moves))
+            moves.append(msg["move"])
+    return moves
+
+
+async def until_health(server: ServeProcess, status: int, timeout: float = 60.0) -> dict[str, Any]:
+    """``/healthz`` once it answers ``status``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = await server.get("/healthz")
+        if r.status_code == status or time.monotonic() > deadline:
+            assert r.status_code == status, r.text
+            return dict(r.json())
+        await asyncio.sleep(0.2)
+
+
+def updates(messages: list[dict[str, Any]]) -> int:
+    return sum(m["type"] == "board_update" for m in messages)
+
+
+async def test_a_redis_restart_leaves_every_healthy_match_running_and_watched(
+    database_url: str, tmp_path: Path
+) -> None:
+    with private_redis() as redis:
+        servers = [
+            ServeProcess(
+                database_url,
+                tmp_path / f"data{i}",
+                tmp_path / f"serve{i}.log",
+                extra=("--redis-url", redis.url, "--create-rate-limit", "off"),
+            )
+            for i in range(2)
+        ]
+        a, b = servers
+        await asyncio.gather(a.start(), b.start())
+        async with contextlib.AsyncExitStack() as stack:
+            stack.callback(a.stop)
+            stack.callback(b.stop)
+            owners: dict[str, ServeProcess] = {}
+            seen: dict[str, list[dict[str, Any]]] = {}
+            followers = []
+            for owner, other in ((a, b), (a, b), (b, a), (b, a)):
+                r = await owner.post("/api/matches", LONG_MATCH)
+                assert r.status_code == 200, r.text
+                game_id = r.json()["game_id"]
+                owners[game_id], seen[game_id] = owner, []
+                # each match watched from the instance that does not play it, from its start
+                ws = await stack.enter_async_context(connect(other.ws(f"/spectate/{game_id}")))
+                followers.append(asyncio.create_task(follow(ws, seen[game_id])))
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if all(updates(s) >= 3 for s in seen.values()):
+                    break
+                await asyncio.sleep(0.1)
+            assert all(updates(s) >= 3 for s in seen.values()), {
+                g: (updates(s), [m["type"] for m in s][:5], str(s[-1:])[:300]) for g, s in seen.items()
+            }
+
+            redis.stop()  # Redis goes away ...
+            stopped = time.monotonic()
+            health = await until_health(a, 503)  # /healthz says so (creates are refused meanwhile)
+            assert health["redis"]["status"] == "degraded" and health["ok"] is False, health
+            await asyncio.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped)))
+            redis.start()  # ... and comes back empty
+            assert (await until_health(a, 200))["redis"] == {"status": "ok"}
+            back = {g: updates(s) for g, s in seen.items()}
+            statuses = {g: (await a.get(f"/games/{g}")).json() for g in owners}
+            running = [g for g, r in statuses.items() if r["status"] == "running"]
+            assert len(running) >= 2, [(r["status"], r["reason"], len(r["moves"])) for r in statuses.values()]
+
+            await asyncio.wait_for(asyncio.gather(*followers), 300)
+            logs = "".join((tmp_path / f"serve{i}.log").read_text() for i in range(2))
+            assert "taken over" not in logs and "was lost" not in logs, logs[-3000:]
+            assert "this instance stops it" not in logs, logs[-3000:]
+            for game_id in owners:
+                record = (await a.get(f"/games/{game_id}")).json()
+                assert record["status"] == "finished", (game_id, record["status"], record["reason"])
+                messages = seen[game_id]
+                assert messages and messages[-1]["type"] == "end", (game_id, [m["type"] for m in messages[-5:]])
+                assert replay(messages) == [m["move"] for m in record["moves"]], game_id
+                if game_id in running:  # its spectator got moves again after Redis was back
+                    assert updates(messages) > back[game_id] or len(record["moves"]) <= back[game_id] + 3

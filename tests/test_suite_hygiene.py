@@ -1,0 +1,52 @@
+"""The suite itself: it collects the same tests in every process (so pytest-xdist's workers agree on what to run)
+and a missing optional tool skips the tests that need it, with the reason, instead of stopping collection.
+
+Each check runs pytest in a subprocess, on the few files concerned (collecting the whole suite takes a minute).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+#: Files whose parametrize arguments are built from values made at import time (frames with masking keys).
+BUILT_AT_IMPORT = ["tests/bots/sdk/test_ws_protocol.py"]
+
+
+def pytest_run(*args: str, pythonpath: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = None if pythonpath is None else dict(os.environ, PYTHONPATH=pythonpath)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def collected(paths: list[str]) -> list[str]:
+    run = pytest_run("--collect-only", "-q", *paths)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    return [line for line in run.stdout.splitlines() if "::" in line]
+
+
+def test_parametrized_ids_are_the_same_in_every_process() -> None:
+    first, second = collected(BUILT_AT_IMPORT), collected(BUILT_AT_IMPORT)
+    assert first and first == second, sorted(set(first) ^ set(second))
+
+
+def test_without_schemathesis_the_fuzz_tests_are_skipped_with_the_reason(tmp_path: Path) -> None:
+    shadow = tmp_path / "schemathesis"  # an installation without the package: importing it fails
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'schemathesis'\")\n")
+    # (its pytest plugin goes with it)
+    run = pytest_run("-p", "no:schemathesis", "-rs", "tests/server/test_fuzz_api.py", pythonpath=str(tmp_path))
+    out = run.stdout + run.stderr
+    assert run.returncode == 5, out[-3000:]  # collected nothing to run: no error
+    assert "1 skipped" in out and "pip install -e '.[test]'" in out, out[-3000:]
