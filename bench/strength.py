@@ -430,19 +430,19 @@ def hex_main(args: argparse.Namespace, console: Console) -> None:
     """Hex: ``mcts`` against ``uct`` (the previous best built-in) and OpenSpiel's C++ MCTS
     (``pyspiel.MCTSBot`` with random rollouts, as an HTP engine through ``bench/openspiel/htp_bridge.py``). OpenSpiel
     has no clock, so its simulation count is calibrated first: its measured simulations a second on this machine,
-    now, times the part of the turn our bot is told it may use (``bots.timing.SAFETY`` of the clock)."""
-    from hexarena.bots.timing import SAFETY
+    now, times the part of the turn our bot is told it may use (``bots.timing.USE`` of the clock)."""
+    from hexarena.bots.timing import USE
 
     names = ["uct", "openspiel"] if args.opponent == "all" else [args.opponent]
     for name in names:
         if name == "uct":
             asyncio.run(hex_match(("uct", "builtin:uct"), args, console))
             continue
-        cal = hex_calibrate(args.size, args.clock * SAFETY)
+        cal = hex_calibrate(args.size, args.clock * USE)
         sims = max(1, round(cal["simulations"] * args.openspiel_factor))
         console.print(
             f"OpenSpiel MCTS on {args.size}x{args.size}: {cal['rate']:,} simulations/s measured here, so "
-            f"{cal['simulations']:,} simulations a move for {args.clock * SAFETY:.3f} s; x{args.openspiel_factor:g}:"
+            f"{cal['simulations']:,} simulations a move for {args.clock * USE:.3f} s; x{args.openspiel_factor:g}:"
             f" {sims:,} a move"
         )
         command = f"{sys.executable} {OPENSPIEL_BRIDGE} --simulations {sims} --seed {args.seed}"

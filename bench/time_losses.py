@@ -3,7 +3,7 @@
 Plays each search bot against itself in one process (both seats in-process, as ``hexarena play`` and tournaments
 run them: the other bot's thread and the collector's pauses are part of the test) under a turn clock through the
 real referee, and prints per game: games, time losses, and the think times the referee measured (p50, p99, max).
-A turn clock of T seconds gives a budget of 0.8 T (``bots.timing.SAFETY``): 0.0625 s is a 50 ms budget.
+A turn clock of T seconds gives a budget of up to ``bots.timing.USE`` T, less the lateness each match learns.
 
     PYTHONPATH=src .venv/bin/python bench/time_losses.py [--games 100] [--clock 0.0625] [--game htttx --game hive]
 
@@ -19,6 +19,7 @@ import time
 
 from rich.progress import Progress
 
+from hexarena.bots.timing import USE
 from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
@@ -67,7 +68,9 @@ async def measure(game_name: str, games: int, clock: float, progress: Progress) 
 async def main(names: list[str], games: int, clock: float) -> None:
     with progress_bar(transient=True) as progress:
         rows = [(name, await measure(name, games, clock, progress)) for name in names]
-    print(f"turn clock {clock * 1000:.1f} ms a move (a budget of {clock * 800:.1f} ms); each bot against itself")
+    print(
+        f"turn clock {clock * 1000:.1f} ms a move (a budget of up to {clock * USE * 1000:.1f} ms); each bot against itself"
+    )
     print(
         f"{'game':8s} {'bot':10s} {'games':>6s} {'time losses':>12s} {'moves':>7s} {'think p50':>10s} {'p99':>8s} {'max':>8s}"
     )

@@ -352,8 +352,7 @@ async def play(size: int, clock: ClockConfig, bots: list[str], margin: float = 0
 
 def test_the_budget_keeps_a_reserve_and_shrinks_on_a_starved_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     bot = MctsHexBot()
-    lateness, cpu = timing.LATENESS, timing.CPU_SHARE  # the process's memories, restored after the test
-    monkeypatch.setattr(lateness, "value", 0.0)
+    lateness, cpu = bot.lateness, timing.CPU_SHARE  # the bot's memory, and the process's (restored after the test)
     monkeypatch.setattr(cpu, "value", 1.0)
     assert bot.budget(0.24) == pytest.approx(0.12)  # half of a short budget
     assert bot.budget(10.0) == pytest.approx(9.8)  # all but the reserve of a long one
@@ -365,7 +364,7 @@ def test_the_budget_keeps_a_reserve_and_shrinks_on_a_starved_machine(monkeypatch
     lateness.record(0.3)  # a search returned 0.3 s late: keep twice that
     assert bot.budget(1.0) == pytest.approx(0.4)
     lateness.record(0.0)  # ... and remember it, fading
-    assert lateness.value == pytest.approx(0.27)
+    assert lateness.value == pytest.approx(0.3 * lateness.decay)
 
 
 async def test_no_time_losses_on_a_short_turn_clock() -> None:

@@ -3,10 +3,14 @@
 Why here and not in each bot: the referee offers a player its whole remaining time under a match clock (that is
 the most it may use without losing), and a bot that spends what it is offered loses on time a few moves later
 (Hex MCTS once spent 21 s of a 30 s clock on its first move). So the in-process player turns the offer into a
-budget once, for every built-in: under a turn clock the turn's time; under a match or incremental clock the
-remaining time spread over the moves still expected, plus most of the increment, and never more than a small
-share of what is left. ``SAFETY`` keeps room for the thread hop, the referee and the clock's granularity; each
-search then stops itself at its deadline (``stopping.think_cap`` caps any budget, and gives one with no clock).
+budget once, for every built-in: first the move's *allowance* (``allowance``: under a turn clock the turn's time;
+under a match or incremental clock the remaining time spread over the moves still expected, plus most of the
+increment, and never more than a small share of what is left), then the *budget* (``budget_from``): most of the
+allowance, less a margin for what the referee's clock counts and the bot's budget cannot see (the thread hop, the
+event loop, the collector, a loaded machine not running the thread). The margin is learnt per match: the player
+keeps its own ``Lateness`` (how far past its budget its recent moves were, as the referee would measure them), so
+an overrun costs the rest of that match some depth and never touches another match. Each search then stops itself
+at its deadline (``stopping.think_cap`` caps any budget, and gives one with no clock).
 """
 
 from __future__ import annotations
@@ -20,8 +24,22 @@ from dataclasses import dataclass
 
 from hexarena.core.contract import ClockConfig
 
-#: Part of a budget a bot is told it has (the rest covers the thread hop and the referee's bookkeeping).
-SAFETY = 0.8
+#: Part of a move's allowance a bot is told it has when nothing has been late in the match.
+USE = 0.95
+#: Seconds of an allowance always kept back (the referee's own bookkeeping and the clock's granularity).
+MIN_MARGIN = 0.005
+#: How many times the match's remembered lateness comes off the allowance: a late move predicts late ones.
+HEADROOM = 2.0
+#: Seconds kept back per unit of CPU pressure (``cpu_pressure``): on a machine whose tasks all wait for a CPU a
+#: thread is left unrun for tens of milliseconds at a time, whatever the clock, and a stall past the search's last
+#: deadline check lands on the clock; but never more than ``PRESSURE_SHARE`` of the allowance.
+PRESSURE_STALL = 0.08
+PRESSURE_SHARE = 0.75
+#: The least part of an allowance a bot is told it has, however late the match or loaded the machine.
+FLOOR = 0.15
+#: A match's first move counts as this part of its allowance late: nothing is known yet about the machine, so the
+#: first budgets keep more back, and the memory's decay gives the time back move by move while moves are on time.
+FIRST_LATENESS = 0.05
 #: Moves a bot plans for at the start of a game under a match clock; it plans for at least MIN_MOVES_TO_GO.
 EXPECTED_MOVES = 40
 MIN_MOVES_TO_GO = 15
@@ -31,39 +49,97 @@ MAX_SHARE = 0.1
 INCREMENT_SHARE = 0.8
 
 
-def move_budget(clock: ClockConfig, time_limit: float | None, time_left: float | None, moves_made: int) -> float | None:
-    """Seconds the bot should think about its next move (None: no clock, the bot's own cap applies).
+def allowance(clock: ClockConfig, time_limit: float | None, time_left: float | None, moves_made: int) -> float | None:
+    """Seconds the next move may take by the clock's rule, before any margin (None: no clock).
 
     ``time_limit`` is what the referee offers (the most it may use), ``time_left`` the player's clock,
     ``moves_made`` how many moves this player has made in the match.
     """
     if time_limit is None:
         return None
-    budget = time_limit
+    share = time_limit
     if clock.kind in ("match", "incremental"):
         left = time_limit if time_left is None else min(time_left, time_limit)
         to_go = max(MIN_MOVES_TO_GO, EXPECTED_MOVES - moves_made)
         increment = clock.increment if clock.kind == "incremental" else 0.0
-        share = left / to_go + INCREMENT_SHARE * increment
-        budget = min(share, left * MAX_SHARE + INCREMENT_SHARE * increment, time_limit)
-    return max(0.0, budget * SAFETY)
+        spread = left / to_go + INCREMENT_SHARE * increment
+        share = min(spread, left * MAX_SHARE + INCREMENT_SHARE * increment, time_limit)
+    return max(0.0, share)
+
+
+def budget_from(allowed: float, late: float, pressure: float = 0.0) -> float:
+    """The seconds a bot is told it has for a move allowed ``allowed`` seconds, when the match's recent moves
+    ran ``late`` seconds past their budgets (``Lateness.value``) and tasks of the machine wait for a CPU
+    ``pressure`` of the time (``cpu_pressure``): ``USE`` of the allowance on a machine with CPUs to spare and
+    moves on time, less ``HEADROOM`` times the lateness and ``PRESSURE_STALL`` seconds per unit of pressure
+    (at most ``PRESSURE_SHARE`` of the allowance); but never less than ``FLOOR`` of the allowance: a search
+    stops at its deadline however short, while the fallback a bot plays when told 0 s (a rule bot in Python)
+    may take longer than a short search on a full board. Never negative."""
+    pressure = min(1.0, max(0.0, pressure))
+    stalls = min(PRESSURE_SHARE * allowed, PRESSURE_STALL * pressure)
+    kept = MIN_MARGIN + HEADROOM * max(0.0, late) + stalls
+    return max(0.0, allowed * FLOOR, min(allowed * USE, allowed - kept))
+
+
+def move_budget(
+    clock: ClockConfig,
+    time_limit: float | None,
+    time_left: float | None,
+    moves_made: int,
+    late: float = 0.0,
+    pressure: float = 0.0,
+) -> float | None:
+    """Seconds the bot should think about its next move (None: no clock, the bot's own cap applies):
+    ``budget_from`` of the ``allowance``, ``late`` being the match's remembered lateness."""
+    allowed = allowance(clock, time_limit, time_left, moves_made)
+    return None if allowed is None else budget_from(allowed, late, pressure)
+
+
+#: Where Linux tells how much of the time runnable tasks waited for a CPU (pressure stall information).
+PRESSURE_FILE = "/proc/pressure/cpu"
+#: Seconds a reading of it is reused (its figure is a 10 s average: rereading it every move tells nothing new).
+PRESSURE_TTL = 1.0
+_pressure = (-PRESSURE_TTL, 0.0)
+
+
+def cpu_pressure(path: str = PRESSURE_FILE) -> float:
+    """The share of the last 10 s in which some task of this machine waited for a CPU (0..1; 0 where the kernel
+    does not say). Why: on an oversubscribed machine a thread is not run for tens of milliseconds at a time, and
+    a stall at the end of a search lands on the clock; the first move of a match has no lateness of its own to
+    go by, this figure is there before any move."""
+    global _pressure
+    now = time.monotonic()
+    if now - _pressure[0] < PRESSURE_TTL and path == PRESSURE_FILE:
+        return _pressure[1]
+    value = 0.0
+    try:
+        with open(path, encoding="ascii") as f:
+            line = f.readline()  # some avg10=78.29 avg60=84.03 avg300=60.28 total=...
+        fields = dict(part.split("=", 1) for part in line.split()[1:] if "=" in part)
+        value = min(1.0, max(0.0, float(fields.get("avg10", "0")) / 100.0))
+    except (OSError, ValueError):
+        value = 0.0
+    if path == PRESSURE_FILE:
+        _pressure = (now, value)
+    return value
 
 
 class Lateness:
-    """How far past its deadline a recent search of this process returned, fading by ``decay`` a move.
+    """How far past its budget a recent move returned, fading by ``decay`` a move: a decaying peak, so one late
+    move is remembered for a few moves (loaded machines stall in bursts) and an early one does not erase it.
 
-    Why one per process and not per bot: a loaded machine deschedules every thread of the process alike (measured
-    on a 2-core box at load 7: a search thread got 1 ms of CPU in 220 ms), so what one search learnt about the
-    machine protects the next search of any game, even the first move of a new match. Searches keep twice the
-    remembered lateness in reserve (``SearchShare.seconds``).
+    Why one per match and not per process: a process plays many matches at once and one after another, and one
+    overrun must not make every other match, or the whole next game, think at a fraction of its clock. The
+    in-process player keeps one (what the referee's clock sees, hop included), and each search bot instance one
+    of its own (how late its search returned, ``SearchShare.seconds``).
     """
 
-    def __init__(self, decay: float = 0.9) -> None:
+    def __init__(self, decay: float = 0.85) -> None:
         self.decay = decay
         self.value = 0.0
 
     def record(self, late: float) -> None:
-        """A search returned ``late`` seconds after its deadline (negative: early)."""
+        """A move returned ``late`` seconds after its deadline (negative: early)."""
         self.value = max(late, self.value * self.decay, 0.0)
 
 
@@ -87,8 +163,6 @@ class CpuShare:
         return max(self.floor, min(1.0, self.value))
 
 
-#: The process's memory of late searches, shared by every built-in search bot.
-LATENESS = Lateness()
 #: The process's memory of how much CPU its searches got (the Hex MCTS scales its budget by it).
 CPU_SHARE = CpuShare()
 
@@ -109,10 +183,12 @@ class SearchShare:
     floor: float = 0.25
     least: float = 0.001
 
-    def seconds(self, budget: float, lateness: Lateness = LATENESS, cpu: float = 1.0) -> float:
-        """Seconds to search for a move whose budget is ``budget``; ``cpu`` scales the share (``CpuShare``)."""
+    def seconds(self, budget: float, lateness: Lateness | None = None, cpu: float = 1.0) -> float:
+        """Seconds to search for a move whose budget is ``budget``; ``lateness`` is the bot's own memory of late
+        searches (None: none), ``cpu`` scales the share (``CpuShare``)."""
+        late = 0.0 if lateness is None else lateness.value
         usable = max(budget * self.short, budget * self.long - self.reserve) * cpu
-        return max(self.least, min(usable, max(budget * self.floor, budget - 2 * lateness.value)))
+        return max(self.least, min(usable, max(budget * self.floor, budget - 2 * late)))
 
 
 #: Budgets shorter than this think with the cyclic garbage collector held off (``collector_paused``).

@@ -19,7 +19,7 @@ from typing import Any
 
 from hexarena.bots.base import think
 from hexarena.bots.registry import make_builtin
-from hexarena.bots.timing import LATENESS, move_budget
+from hexarena.bots.timing import FIRST_LATENESS, Lateness, allowance, budget_from, cpu_pressure
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
 from hexarena.core.game import Game
 from hexarena.players.base import BasePlayer
@@ -29,6 +29,8 @@ INLINE_BELOW = 0.0005
 INLINE_AFTER = 3
 #: ...and returns to its thread once an inline move takes longer than this.
 BACK_TO_THREAD = 0.002
+#: Thread hops timed when a match starts (off the clock): the slowest is the match's first lateness.
+PROBE_HOPS = 4
 
 
 class InProcessPlayer(BasePlayer):
@@ -44,6 +46,10 @@ class InProcessPlayer(BasePlayer):
         self.threaded = threaded
         self._fast_streak = 0
         self.inline_moves = 0  # how many moves ran inline (for tests and benchmarks)
+        #: How late this player's recent moves of this match were, as the referee's clock counts them (budget
+        #: to reply, thread hop and event loop included): the margin its next budgets keep (``timing``).
+        self.lateness = Lateness()
+        self._timed_moves = 0  # moves of this match made under a clock
 
     @classmethod
     def builtin(cls, game: str, bot: str, seed: int | None = None) -> InProcessPlayer:
@@ -54,8 +60,16 @@ class InProcessPlayer(BasePlayer):
 
     async def start(self, info: MatchInfo) -> None:
         self.info = info
+        self.lateness = Lateness()  # a new match: what the last one learnt about lateness is not this one's
+        self._timed_moves = 0
         if self.threaded:  # start the loop's worker thread now, off the clock (the first hop would pay for it)
             await asyncio.to_thread(_warm)
+            # and measure a few more hops: on a loaded machine each waits for a CPU, as every move's will, so the
+            # first budgets of the match keep that back before any move has been late
+            for _ in range(PROBE_HOPS):
+                sent = time.perf_counter()
+                await asyncio.to_thread(_warm)
+                self.lateness.record(time.perf_counter() - sent)
 
     def _timed_choose(
         self, game: Game[Any, Any], state: Any, limit: float | None, stop: threading.Event | None = None
@@ -66,8 +80,12 @@ class InProcessPlayer(BasePlayer):
 
     async def move(self, request: MoveRequest) -> MoveReply:
         # the referee offers the whole remaining time under a match clock: turn that into this move's budget
+        asked = time.perf_counter()
         made = len(request.history) // 2  # about this player's moves so far (two seats take turns)
-        limit = move_budget(self.info.clock, request.time_limit, request.time_left, made)
+        allowed = allowance(self.info.clock, request.time_limit, request.time_left, made)
+        if allowed is not None and not self._timed_moves:  # nothing learnt yet: start careful, as if a bit late
+            self.lateness.record(FIRST_LATENESS * allowed)
+        limit = None if allowed is None else budget_from(allowed, self.lateness.value, cpu_pressure())
         game = self.info.game
         inline = not self.threaded or self._fast_streak >= INLINE_AFTER
         if inline:
@@ -75,14 +93,14 @@ class InProcessPlayer(BasePlayer):
             move, took = self._timed_choose(game, request.state, limit)
         else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
             stop = threading.Event()
-            sent = time.perf_counter()
             try:
                 move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit, stop)
             except asyncio.CancelledError:
                 stop.set()  # the thread runs on; make its search return now
                 raise
-            if limit is not None:  # the hop there and back is on the clock too: searches keep it in reserve
-                LATENESS.record(time.perf_counter() - sent - limit)
+        if limit is not None:  # the hop there and back is on the referee's clock too: later budgets keep it back
+            self.lateness.record(time.perf_counter() - asked - limit)
+            self._timed_moves += 1
         if inline:
             if took > BACK_TO_THREAD:
                 self._fast_streak = 0

@@ -130,7 +130,16 @@ async def play_job(job: GameJob) -> dict[str, Any]:
     )
     result = await Referee(config, players).run()
     moves = [
-        {"ply": m.ply, "seat": m.seat, "move": m.move, "timestamp": m.timestamp, "think_time": m.think_time}
+        {
+            "ply": m.ply,
+            "seat": m.seat,
+            "move": m.move,
+            "timestamp": m.timestamp,
+            "think_time": m.think_time,
+            # what the bot said about its move: stored with tournament games as with live matches
+            "evaluation": m.evaluation,
+            "considerations": m.considerations,
+        }
         for m in result.moves
     ]
     return _result(job, result.outcome, result.culprit, started, moves=moves, players=result.players)

@@ -27,7 +27,7 @@ from typing import Any
 
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
-from hexarena.bots.timing import CPU_SHARE, LATENESS, SearchShare
+from hexarena.bots.timing import CPU_SHARE, Lateness, SearchShare
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
@@ -39,7 +39,7 @@ NO_CLOCK_SECONDS = 1.0
 #: Part of the budget the engine may search: at least half of it, or all but 0.2 s. The reserve is large because
 #: on a loaded machine a thread can stop running for a tenth of a second or more at any moment, and that lateness
 #: must fit in the reserve, not overrun the clock. The share also shrinks with the CPU share recent searches got
-#: (``timing.CPU_SHARE``) and the process's remembered lateness (``timing.LATENESS``).
+#: (``timing.CPU_SHARE``) and the bot's own remembered lateness (``timing.Lateness``).
 SHARE = SearchShare(short=0.5, long=1.0, reserve=0.2, least=0.0005)
 #: Root moves reported as considerations.
 CONSIDERED = 8
@@ -123,11 +123,13 @@ class MctsHexBot:
         self.stats = SearchStats()
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
+        #: How late this bot's recent searches returned (its own: one bot plays one match).
+        self.lateness = Lateness()
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(self.default_time, MAX_THINK_SECONDS))
-        return SHARE.seconds(limit, cpu=CPU_SHARE.factor())
+        return SHARE.seconds(limit, self.lateness, cpu=CPU_SHARE.factor())
 
     def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
         begun = time.perf_counter()
@@ -163,7 +165,7 @@ class MctsHexBot:
             size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
         )
         if self.iterations is None:
-            LATENESS.record(time.perf_counter() - begun - seconds)
+            self.lateness.record(time.perf_counter() - begun - seconds)
             CPU_SHARE.record(time.thread_time() - cpu, time.perf_counter() - wall)
         best = self._pick(children)
         move_i, _sims, wins, visits, proof = best

@@ -17,7 +17,7 @@ so the search must always have an answer ready and must spend its nodes where th
   sixth cell it is a win (so a 2-ply search sees wins in 3 plies, and a 1-ply one a loss in 2);
 - time: the host turns the clock into this move's budget (``bots.timing.move_budget``); the search takes 60 %
   of a short budget, 90 % less 30 ms of a long one, and less after searches that came back late
-  (``timing.LATENESS``, a loaded machine); no new depth is begun after half of it; the clock is read at every node (a node costs about a
+  (the bot's ``timing.Lateness``, a loaded machine); no new depth is begun after half of it; the clock is read at every node (a node costs about a
   millisecond here, a clock read 60 ns), so the search stops within a node of its deadline, and nothing after
   the deadline generates moves; ``stop_requested`` lets the host cancel it.
 
@@ -34,7 +34,7 @@ from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, assess
 from hexarena.bots.stopping import stop_requested, think_cap
-from hexarena.bots.timing import LATENESS, SearchShare
+from hexarena.bots.timing import Lateness, SearchShare
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
 from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
@@ -330,7 +330,7 @@ class AlphaBetaBot:
     """EngineBot: iterative-deepening PVS within the move's time budget (and ``max_depth`` plies).
 
     ``time_limit`` is the budget the host gives this move (``bots.timing.move_budget`` turns the clock into
-    it); the search uses ``SHARE`` of it, less when recent searches came back late (``timing.LATENESS``).
+    it); the search uses ``SHARE`` of it, less when its recent searches came back late (``self.lateness``).
     After each move, ``last_evaluation`` (score for the mover, depth, nodes, principal variation, the bar's ``heuristic`` and
     ``win_in`` from white's point of view) and ``last_considerations`` (the best root moves and their scores)
     are reported the same way as the HTTTX search bot's.
@@ -345,11 +345,13 @@ class AlphaBetaBot:
         self.last_nodes = 0
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
+        #: How late this bot's recent searches returned (its own: one bot plays one match).
+        self.lateness = Lateness()
 
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:
         """(hard, soft) deadlines for a move begun at ``start`` with budget ``time_limit`` (None: no clock)."""
         budget = think_cap(self.default_time if time_limit is None else time_limit)
-        usable = SHARE.seconds(budget)
+        usable = SHARE.seconds(budget, self.lateness)
         return start + usable, start + usable * NEW_DEPTH_SHARE
 
     def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
@@ -362,7 +364,7 @@ class AlphaBetaBot:
         self.last_depth, self.last_nodes = search.depth_reached, search.nodes
         self._report(game, board, color, search, move)
         out = game.move_of(board, move)
-        LATENESS.record(time.monotonic() - hard)
+        self.lateness.record(time.monotonic() - hard)
         return out
 
     def _report(self, game: Any, board: Board, color: int, search: AlphaBeta, move: Move) -> None:

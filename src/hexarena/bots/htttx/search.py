@@ -23,7 +23,7 @@ from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
-from hexarena.bots.timing import LATENESS, SearchShare
+from hexarena.bots.timing import Lateness, SearchShare
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
 from hexarena.games.htttx.game import HtttxGame
@@ -34,12 +34,11 @@ SearchFn = Callable[..., tuple[Any, int, int, int, list[Any], list[Any]]]
 
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 5.0
-#: Part of the budget the engine may search: the rest pays for copying the board, checking the move, and the
-#: moments a busy machine does not run us at all (measured: up to ~20 ms on a loaded 2-core box). Short budgets
-#: keep 40 % in reserve, long ones a fixed 30 ms; twice the process's remembered lateness comes off too.
-SHARE = SearchShare(short=0.6, long=0.9, reserve=0.03)
-#: Below these budgets (seconds) the search is not started (its setup alone costs ~1 ms in C, ~10 ms in Python).
-MIN_SEARCH_C = 0.002
+#: Part of the budget the engine may search: the rest pays for copying the board and checking the move. The
+#: host's budget already keeps back what its clock counts around the bot (``timing.budget_from``), learnt per
+#: match, so the share is most of it; twice this bot's own remembered lateness comes off too.
+SHARE = SearchShare(short=0.9, long=0.97, reserve=0.004)
+#: Below this budget (seconds) the Python search is not started (its setup alone costs ~10 ms).
 MIN_SEARCH_PYTHON = 0.015
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
 BAR_SCALE = 600.0
@@ -98,7 +97,8 @@ def x_view(score: int, seat: int) -> dict[str, Any]:
 class SearchBot:
     """EngineBot: alpha-beta over turns with threat search; deterministic for a given depth or node budget.
 
-    ``max_depth`` / ``max_nodes`` bound the search for tests and analysis (None: until the time runs out);
+    ``max_depth`` / ``max_nodes`` bound the search for tests and analysis instead of the clock (None: until the
+    time runs out);
     ``implementation`` forces "C" or "Python".
     """
 
@@ -112,11 +112,13 @@ class SearchBot:
         self.search = engine(implementation)
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
+        #: How late this bot's recent searches returned (its own: one bot plays one match).
+        self.lateness = Lateness()
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
-        return SHARE.seconds(limit)
+        return SHARE.seconds(limit, self.lateness)
 
     def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
         begun = time.monotonic()
@@ -138,19 +140,23 @@ class SearchBot:
             return choose_on_board(board, seat), {}
         bounded = self.max_depth is not None or self.max_nodes is not None
         python = self.search is py_search
-        if not bounded and seconds < (MIN_SEARCH_PYTHON if python else MIN_SEARCH_C):
-            # too little time to set a search up (an almost spent match clock): the 2 ms rule bot's move
+        if not bounded and python and seconds < MIN_SEARCH_PYTHON:
+            # too little time to set a Python search up (an almost spent clock): the rule bot's move. Not for the
+            # C engine: the rule bot is Python and slows with the stones on the board (tens of ms on a full one),
+            # while a C search stops at its deadline, however short
             return choose_on_board(board, seat), {}
         depth = self.max_depth if self.max_depth is not None else 64
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62
         left = seconds - (time.monotonic() - begun)
-        secs = 0.0 if bounded and self.max_nodes is not None else max(0.0005, left)
+        # a depth or node bound is the whole bound (tests and analysis ask for a depth's score): no deadline, but
+        # the search still stops when its host asks (``stop_requested``)
+        secs = 0.0 if bounded else max(0.0005, left)
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
         result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits)
         if secs:  # how late the search returned, the board copy before it included
-            LATENESS.record(time.monotonic() - begun - seconds)
+            self.lateness.record(time.monotonic() - begun - seconds)
         mv, score, done, count, pv, root = result
         move: Move | None = None
         if mv is not None:

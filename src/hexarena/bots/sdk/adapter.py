@@ -126,13 +126,12 @@ class EngineBotAdapter(BaseBot):
         left = self.time_left()
         if match.clock_type not in ("match", "incremental") or left is None:
             return left
-        from hexarena.bots.timing import SAFETY, move_budget
+        from hexarena.bots.timing import allowance
         from hexarena.core.contract import ClockConfig
 
         clock = ClockConfig(match.clock_type, match.clock, match.increment or 0.0)
         made = sum(1 for c in cells if c.p == player) // 2
-        budget = move_budget(clock, left, left, made)
-        return None if budget is None else budget / SAFETY  # the SDK's soft deadline already keeps a margin
+        return allowance(clock, left, left, made)  # no margin: the SDK's soft deadline already keeps one
 
     def evaluate(self, cells: list[Cell], player: Player, match: Match) -> PositionEvaluation:
         """The engine's evaluation of the position for ``player`` to move (X's point of view, as bws wants)."""

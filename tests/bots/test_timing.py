@@ -1,0 +1,128 @@
+"""Move budgets from the clock (``bots.timing``): most of the clock while moves are on time, less once a match's
+moves run late or the machine's CPUs are oversubscribed, never negative; and lateness learnt in one match stays in
+that match (its player and its bot), whatever the other matches of the process do.
+
+Budgets are pure arithmetic here; the matches are real players with real threads, and assert only on budgets
+and remembered lateness, never on wall time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hexarena.bots.htttx.heuristic import HeuristicBot
+from hexarena.bots.htttx.search import SearchBot
+from hexarena.bots.timing import (
+    FIRST_LATENESS,
+    MIN_MARGIN,
+    Lateness,
+    allowance,
+    budget_from,
+    cpu_pressure,
+)
+from hexarena.core.contract import ClockConfig, MatchInfo, MoveRequest
+from hexarena.games.htttx import HTTTX
+from hexarena.players.inprocess import InProcessPlayer
+
+
+@pytest.mark.parametrize("clock", [0.05, 0.2, 1.0, 10.0])
+def test_a_turn_clock_is_mostly_used_while_moves_are_on_time(clock: float) -> None:
+    allowed = allowance(ClockConfig("turn", clock), clock, None, 5)
+    assert allowed == clock
+    assert budget_from(clock, 0.0) >= 0.85 * clock
+    assert budget_from(clock, 0.01 * clock) >= 0.85 * clock  # a thread hop's worth of lateness
+    assert budget_from(clock, 0.0) <= clock - MIN_MARGIN  # and never all of it
+
+
+def test_the_budget_shrinks_with_lateness_and_pressure_and_is_never_negative() -> None:
+    calm = budget_from(0.2, 0.0)
+    assert budget_from(0.2, 0.02) < calm
+    assert budget_from(0.2, 0.05) < budget_from(0.2, 0.02)
+    assert budget_from(0.2, 0.0, pressure=0.8) < budget_from(0.2, 0.0, pressure=0.1) <= calm
+    rng = random.Random(7)
+    for _ in range(2000):
+        allowed = rng.choice([0.0, 1e-4, 0.01, 0.2, 5.0, 60.0]) * rng.random()
+        late = rng.choice([0.0, 0.001, 0.1, 10.0, -1.0]) * rng.random()
+        pressure = rng.uniform(-0.5, 1.5)
+        assert 0.0 <= budget_from(allowed, late, pressure) <= allowed
+
+
+def test_lateness_is_a_fading_peak() -> None:
+    memory = Lateness(decay=0.5)
+    memory.record(0.1)
+    memory.record(-0.3)  # an early move does not erase a late one...
+    assert memory.value == pytest.approx(0.05)  # ...the memory fades instead
+    memory.record(0.2)
+    assert memory.value == pytest.approx(0.2)
+    for _ in range(60):
+        memory.record(0.0)
+    assert memory.value < 1e-9
+
+
+def test_cpu_pressure_reads_the_kernel_format(tmp_path: Path) -> None:
+    psi = tmp_path / "cpu"
+    psi.write_text(
+        "some avg10=42.50 avg60=30.00 avg300=10.00 total=123\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    )
+    assert cpu_pressure(str(psi)) == pytest.approx(0.425)
+    assert cpu_pressure(str(tmp_path / "absent")) == 0.0
+    psi.write_text("garbage")
+    assert cpu_pressure(str(psi)) == 0.0
+    assert 0.0 <= cpu_pressure() <= 1.0
+
+
+class Sleeper:
+    """A real HTTTX bot that remembers every budget it was given and, when told to, sleeps past it."""
+
+    name = "sleeper"
+
+    def __init__(self) -> None:
+        self.budgets: list[float | None] = []
+        self.overrun = 0.0
+        self.inner = HeuristicBot()
+
+    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+        self.budgets.append(time_limit)
+        if time_limit is not None and self.overrun:
+            time.sleep(time_limit + self.overrun)
+        return self.inner.choose(game, state, time_limit, rng)
+
+
+async def test_lateness_in_one_match_leaves_another_matchs_budget_alone() -> None:
+    clock = ClockConfig("turn", 2.0)
+    state = HTTTX.from_cells([(0, 0, 0)], 1)
+    bots = [Sleeper(), Sleeper()]
+    players = [InProcessPlayer(bot, seed=i) for i, bot in enumerate(bots)]
+    for i, player in enumerate(players):
+        await player.start(MatchInfo(match_id=f"m{i}", game=HTTTX, params={}, seat=0, initial_state=state, clock=clock))
+
+    def request() -> MoveRequest:
+        return MoveRequest(state=state, history=[], time_limit=2.0, time_left=None)
+
+    await asyncio.gather(*(p.move(request()) for p in players))  # both matches: a first move on time
+    quiet = players[1].lateness.value
+    bots[0].overrun = 0.3  # match 0's next move runs 0.3 s past its budget (a stalled thread)
+    await players[0].move(request())
+    bots[0].overrun = 0.0
+    assert players[0].lateness.value >= 0.3
+    assert players[1].lateness.value == quiet  # match 1 learnt nothing from match 0
+    await asyncio.gather(*(p.move(request()) for p in players))
+    late_budget, calm_budget = bots[0].budgets[-1], bots[1].budgets[-1]
+    assert late_budget is not None and calm_budget is not None
+    assert late_budget < calm_budget - 0.3  # match 0 keeps twice its lateness back; match 1 does not
+    assert calm_budget >= budget_from(2.0, max(quiet, FIRST_LATENESS * 2.0), 1.0)  # at most its own caution
+
+
+def test_a_search_bots_lateness_is_its_own() -> None:
+    late, fresh = SearchBot(), SearchBot()
+    before = fresh.budget(0.2)
+    late.lateness.record(0.05)
+    assert late.budget(0.2) < before
+    assert fresh.budget(0.2) == before
+    assert SearchBot().budget(0.2) == before  # a new match's bot starts from nothing

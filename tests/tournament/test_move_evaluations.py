@@ -1,0 +1,42 @@
+"""A tournament game keeps what its bots said about each move (evaluation, considerations), as live matches do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hexarena.store import Store
+from hexarena.tournament.executors import LocalExecutor
+from hexarena.tournament.runner import Runner, TournamentConfig
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+async def test_tournament_moves_are_stored_with_their_evaluations(tmp_path: Path, processes: int) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    try:
+        config = TournamentConfig(
+            game="htttx",
+            players=["builtin:search", "builtin:heuristic"],
+            names=["search", "heuristic"],
+            games_per_pairing=2,
+            max_plies=6,
+            clock={"kind": "turn", "seconds": 1.0},
+        )
+        runner = await Runner.create(config, store, executor=LocalExecutor(processes=processes))
+        summary = await runner.run()
+        assert summary["games_finished"] == 2
+        games = await store.list_games(tournament_id=runner.id, limit=10)
+        assert len(games) == 2
+        searched = 0
+        for game in games:
+            seat = [p.name for p in game.players].index("search")
+            moves = await store.get_moves(game.game_id)
+            assert moves
+            for m in moves:
+                if m.seat == seat and m.evaluation and "depth" in m.evaluation:
+                    searched += 1
+                    assert m.considerations
+        assert searched >= 4  # every searched move of the search bot (its first move is the opening rule's)
+    finally:
+        await store.close()
