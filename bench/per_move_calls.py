@@ -3,12 +3,13 @@ lookups and in OS randomness for masking keys.
 
 ``asyncio.get_running_loop()`` and ``asyncio.current_task()`` make a ``getpid`` syscall on every call in Python
 3.11, so the referee, the bws adapter and the SDK's session look them up once, not once a move. websockets asks
-the OS (``secrets.token_bytes(4)``, a getrandom syscall) for the masking key of every frame a client sends; the
-adapter's move requests take theirs from a block drawn at once. These are properties of speed, not of behaviour,
+the OS (``secrets.token_bytes(4)``, a getrandom syscall) for the masking key of every frame a client sends, and
+the adapter's move requests do the same (a pool of keys drawn in blocks was removed: a second source of keys for
+too little gain). These are properties of speed, not of behaviour,
 so they are measured here rather than pinned by a test: this plays matches of a few lengths in one process (the
 referee, two bws adapters, the SDK's bot server with the benchmarks' instant bot, on loopback), counts the calls
 made from hexarena's own modules (libraries' own lookups are theirs and depend on timing), and prints the calls
-each extra move added. Both columns should read 0.
+each extra move added: no loop lookups, and one masking key per frame the game server sends.
 
     PYTHONPATH=src .venv/bin/python bench/per_move_calls.py [--turns 4 12 24]
 """
@@ -97,7 +98,7 @@ async def main(lengths: list[int]) -> None:
     for moves, lookups, keys in rows:
         print(f"{moves:>6} {lookups:>13} {keys:>13}")
     (m0, l0, k0), (m1, l1, k1) = rows[0], rows[-1]
-    print(f"a move: {(l1 - l0) / (m1 - m0):.2f} loop lookups, {(k1 - k0) / (m1 - m0):.2f} masking keys (both 0)")
+    print(f"a move: {(l1 - l0) / (m1 - m0):.2f} loop lookups, {(k1 - k0) / (m1 - m0):.2f} masking keys")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -59,31 +59,6 @@ def _is_origin_only(state: HtttxState) -> bool:
     return dict(state.cells) == {(0, 0): 0}
 
 
-class _MaskKeys:
-    """Masking keys for the frames a client sends, four random bytes each, drawn from the OS in blocks.
-
-    Why: websockets asks the OS for every key (``secrets.token_bytes(4)``: a ``getrandom`` syscall a frame, two
-    frames a move on the game server). RFC 6455 5.3 wants keys a peer cannot predict, which keys cut from
-    ``os.urandom`` blocks still are (they are never sent before their frame, nor used twice).
-    """
-
-    BLOCK = 4096
-
-    def __init__(self) -> None:
-        self._block = b""
-        self._at = 0
-
-    def take(self) -> bytes:
-        at = self._at
-        if at == len(self._block):
-            self._block, at = os.urandom(self.BLOCK), 0
-        self._at = at + 4
-        return self._block[at : at + 4]
-
-
-_MASK_KEYS = _MaskKeys()
-
-
 class _ReplyConnection(ClientConnection):
     """A client connection that hands each whole text message to ``on_text`` as it is parsed.
 
@@ -102,8 +77,8 @@ class _ReplyConnection(ClientConnection):
         websockets' ``send`` wraps every message in an async context manager (~3 us of CPU a message, most of
         the send); what it guards against is checked here first, and anything else (closing, paused for flow
         control, a fragmented send under way) takes ``send`` itself, with its waiting and its errors. The frame
-        is built here too (``ws_frames.text_frame``, a key from :data:`_MASK_KEYS`) when websockets would add
-        nothing to it (no extension, no debug log): its own serializer asks the OS for every key. It is queued
+        is built here too (``ws_frames.text_frame``, with a fresh key from the OS as websockets draws it) when
+        websockets would add nothing to it (no extension, no debug log). It is queued
         behind whatever the protocol has to send, as ``send_frame`` queues it."""
         protocol = self.protocol
         # websockets' private state: where this version lacks it, ``send`` does it all
@@ -113,7 +88,7 @@ class _ReplyConnection(ClientConnection):
             if protocol.extensions or protocol.debug:
                 protocol.send_text(data)
             else:
-                protocol.writes.append(text_frame(data, _MASK_KEYS.take()))
+                protocol.writes.append(text_frame(data, secrets.token_bytes(4)))
             self.send_data()
             return
         await self.send(data, text=True)
