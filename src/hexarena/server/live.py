@@ -244,10 +244,14 @@ class FinishedSeat(BasePlayer):
 
     def __init__(self, player: BasePlayer) -> None:
         super().__init__()
-        self.name = str(getattr(player, "name", ""))
+        self.name = player.name
         self.kind = player.kind
-        self.adapter: type[BasePlayer] = type(player)
+        self._adapter = player.adapter
         self.described = player.describe()
+
+    @property
+    def adapter(self) -> type[BasePlayer]:
+        return self._adapter
 
     def describe(self) -> dict[str, Any]:
         return dict(self.described)
@@ -331,9 +335,9 @@ class MatchManager:
                     await self.cluster.release(live.match_id)
                 raise
         for seat, player in enumerate(players):
-            if getattr(player, "kind", "") != "human":
+            if player.kind != "human":
                 continue
-            if getattr(player, "open_seat", False):
+            if player.open_seat:
                 live.open_seats.add(seat)  # its token is made when somebody joins it
                 seated: Any = player
                 seated.join_timeout = self.open_seat_seconds  # its own wait for a person agrees with the expiry
@@ -396,7 +400,7 @@ class MatchManager:
         if live.result is not None:
             return
         for seat, player in enumerate(live.players):
-            if not getattr(player, "open_seat", False) or getattr(player, "attached", True):
+            if not player.open_seat or player.attached:
                 continue
             side = live.game.seat_names[seat]
             reason = f"nobody joined seat {side} within {self.open_seat_seconds:g} s"
@@ -592,7 +596,7 @@ def release_position(game: Game[Any, Any], state: Any) -> None:
 
 def resumable(live: LiveMatch) -> bool:
     """Whether another instance can continue this match: each seat can be reached again from anywhere."""
-    return all(getattr(p, "kind", "") in RESUMABLE_KINDS for p in live.players)
+    return all(p.kind in RESUMABLE_KINDS for p in live.players)
 
 
 def match_meta(config: MatchConfig) -> dict[str, Any]:
@@ -652,10 +656,7 @@ def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
 async def _close_players(players: Sequence[BasePlayer]) -> None:
     """Release players of a match that will not be played (their sockets, processes)."""
     for player in players:
-        close = getattr(player, "close", None)
-        if close is None:
-            continue
         try:
-            await close()
+            await player.close()
         except Exception:
             log.debug("closing %s failed", player, exc_info=True)

@@ -102,18 +102,16 @@ async def play_job(job: GameJob) -> dict[str, Any]:
             players.append(None)
             continue
         player.name = job.names[seat]
-        if isinstance(getattr(player, "rng", None), random.Random):
-            player.rng = random.Random(f"{job.seed}:{job.match_id}:{seat}")  # type: ignore[attr-defined]
+        if player.rng is not None:
+            player.rng = random.Random(f"{job.seed}:{job.match_id}:{seat}")
         players.append(player)
     if errors:
         for p in players:
             if p is not None:
-                close = getattr(p, "close", None)
-                if close is not None:
-                    try:
-                        await close()
-                    except Exception:
-                        log.debug("closing %s failed", p, exc_info=True)
+                try:
+                    await p.close()
+                except Exception:
+                    log.debug("closing %s failed", p, exc_info=True)
         text = "; ".join(f"{job.names[s]} could not be created: {e}" for s, e in errors)
         return _result(job, Outcome(None, Termination.ABORTED, text), None, started)
     clock = ClockConfig(**job.clock) if job.clock else ClockConfig()

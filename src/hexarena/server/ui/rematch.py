@@ -98,10 +98,7 @@ async def rematch(game_id: str, body: RematchRequest, services: ServicesDep) -> 
             raise HTTPException(status_code=409, detail="the game is not over yet")
         raise HTTPException(status_code=404, detail=f"no finished game {game_id!r}")
     seat = seat_by_token(live, body.token)
-    if (
-        not all(issubclass(getattr(p, "adapter", type(p)), BrowserPlayer) for p in live.players)
-        or len(live.tokens) != 2
-    ):
+    if not all(issubclass(p.adapter, BrowserPlayer) for p in live.players) or len(live.tokens) != 2:
         raise HTTPException(status_code=409, detail="a rematch is offered here between two people only")
     current: Rematch | None = live.rematch
     if body.action == "offer":
