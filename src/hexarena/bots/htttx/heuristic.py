@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from hexarena.bots.htttx.position import Position, seat_to_move
+from hexarena.core.game import Game
 from hexarena.games.htttx.board import Board
-from hexarena.games.htttx.game import HtttxGame
 from hexarena.games.htttx.state import Move
 
 Cell = tuple[int, int]
@@ -225,5 +225,5 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(self, game: Game[Position, Move], state: Position, time_limit: float | None, rng: random.Random) -> Move:
         return choose_on_board(state.board(), seat_to_move(state))
