@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.types import Seat
+
+log = logging.getLogger(__name__)
 
 
 class BasePlayer:
@@ -137,4 +141,14 @@ class BasePlayer:
         return None
 
 
-__all__ = ["BasePlayer"]
+async def close_players(players: Iterable[BasePlayer]) -> None:
+    """Release the players of a match that will not be played (``BasePlayer.close``); one that fails to close is
+    logged and the others are still closed, since the caller is already giving up on the match."""
+    for player in players:
+        try:
+            await player.close()
+        except Exception:
+            log.debug("closing %s failed", player, exc_info=True)
+
+
+__all__ = ["BasePlayer", "close_players"]

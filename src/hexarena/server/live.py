@@ -41,17 +41,17 @@ import msgspec
 from hexarena.core.contract import ClockConfig, MatchEnded
 from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import BasePlayer
+from hexarena.players.base import BasePlayer, close_players
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs
+from hexarena.server.rematch_offer import Rematch
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
 if TYPE_CHECKING:  # Redis is loaded only by a server started with --redis-url
     from hexarena.server.cluster import Cluster
-    from hexarena.server.ui.rematch import Rematch
 
 log = logging.getLogger(__name__)
 
@@ -330,7 +330,7 @@ class MatchManager:
                     )
                 )
             except BaseException:
-                await _close_players(players)
+                await close_players(players)
                 if self.cluster is not None:
                     await self.cluster.release(live.match_id)
                 raise
@@ -651,12 +651,3 @@ def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
         PlayerRecord(name=str(d.get("name", "")), kind=str(d.get("kind", "")), spec=str(d.get("spec", "")))
         for d in described
     )
-
-
-async def _close_players(players: Sequence[BasePlayer]) -> None:
-    """Release players of a match that will not be played (their sockets, processes)."""
-    for player in players:
-        try:
-            await player.close()
-        except Exception:
-            log.debug("closing %s failed", player, exc_info=True)

@@ -17,7 +17,6 @@ from the manager's finished matches) has no rematch: 404.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -26,22 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from hexarena.core.types import Seat, other
 from hexarena.players.browser import BrowserPlayer
 from hexarena.server.live import LiveMatch, MatchManager
+from hexarena.server.rematch_offer import Rematch
 from hexarena.server.services import ServicesDep
 
 router = APIRouter()
-
-
-@dataclass(slots=True)
-class Rematch:
-    """The rematch of one finished match: who offered it, whether it was declined, the new game once accepted."""
-
-    by: Seat
-    declined: bool = False
-    game_id: str | None = None
-    #: the old seat -> that person's token of the new game (where they play the other seat)
-    tokens: dict[Seat, str] = field(default_factory=dict)
-    #: the new game is being created: a second accept arriving meanwhile must not create another
-    starting: bool = False
 
 
 class RematchRequest(BaseModel):
