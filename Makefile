@@ -21,14 +21,15 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 # the test install holds every extra: serving needs nothing more then
-$(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
-	@if [ $(TEST_STAMP) -nt pyproject.toml ]; then echo "test install present: it has every extra"; \
-	else $(BIN)/python -m pip install -q -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
+# The bot SDK is a distribution of its own (sdk/, hexarena-sdk) the server depends on: each install takes both.
+$(SERVE_STAMP): pyproject.toml sdk/pyproject.toml | $(VENV)/bin/python
+	@if [ $(TEST_STAMP) -nt pyproject.toml ] && [ $(TEST_STAMP) -nt sdk/pyproject.toml ]; then echo "test install present: it has every extra"; \
+	else $(BIN)/python -m pip install -q -e ./sdk -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
 	@touch $@
 
-$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
+$(TEST_STAMP): pyproject.toml sdk/pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,postgres,cluster]'
+	$(BIN)/python -m pip install -q -e ./sdk -e '.[test,postgres,cluster]'
 	@touch $@
 
 setup: $(TEST_STAMP)
@@ -37,7 +38,7 @@ serve: $(SERVE_STAMP)
 	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
 
 test: $(TEST_STAMP)
-	$(BIN)/ruff check src tests bench examples tools
+	$(BIN)/ruff check src sdk tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
@@ -46,7 +47,7 @@ test: $(TEST_STAMP)
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
 check: $(STAMP)
-	$(BIN)/ruff check src tests bench examples tools
+	$(BIN)/ruff check src sdk tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/python -m pytest -q -x -m "not slow" tests/games tests/referee tests/tournament tests/test_*.py $(PYTEST_ARGS)
@@ -60,17 +61,17 @@ faults: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-$(LOWEST_VENV)/.installed: pyproject.toml constraints/lowest.txt
+$(LOWEST_VENV)/.installed: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e '.[postgres,cluster]' pytest pytest-asyncio hypothesis
+	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio hypothesis
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed
 	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check src sdk tests bench examples
+	$(BIN)/ruff format --check src sdk tests bench examples
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo

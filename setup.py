@@ -1,20 +1,14 @@
-"""Build the optional C accelerators (HTTTX board and search, Hex rules and MCTS); all metadata lives in pyproject.toml.
+"""Build the optional C accelerators (HTTTX search, Hex rules and MCTS); all metadata lives in pyproject.toml. The
+HTTTX board's accelerator goes with the board in the bot SDK distribution (sdk/setup.py).
 
 Why a setup.py at all: pyproject.toml cannot declare C extensions. ``optional=True`` makes a failed compile a
-warning, so an install without a compiler still works and the pure-Python code is used instead (for HTTTX,
-``hexarena.games.htttx.accel`` picks ``board.PyBoard``).
+warning, so an install without a compiler still works and the pure-Python code is used instead.
 """
 
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension(
-            "hexarena.games.htttx._cboard",
-            sources=["src/hexarena/games/htttx/_cboard.c"],
-            extra_compile_args=["-O2"],
-            optional=True,
-        ),
         Extension(
             "hexarena.bots.htttx._csearch",
             sources=["src/hexarena/bots/htttx/_csearch.c"],

@@ -3,7 +3,7 @@
 A move is one frame each way. The game server takes in the bot's reply (a small unmasked TEXT frame):
 ``_ReplyConnection.data_received`` (``hexarena.players.bws``) reads such whole frames itself and hands the
 payload to the adapter. The SDK's bot server takes in the move request (a masked TEXT frame carrying the board):
-``TextFrameProtocol`` (``hexarena.bots.sdk.ws_protocol``) reads it itself and queues it for the app as uvicorn's
+``TextFrameProtocol`` (``hexarena_sdk.ws_protocol``) reads it itself and queues it for the app as uvicorn's
 ``websockets-sansio`` protocol does. Anything else goes to websockets' generator-based parser on both ends, as
 every frame did before. This feeds the same frame, as one read from the socket, to a connection of each kind
 (one process, no socket, a transport that drops writes) and prints the CPU a frame side by side, in alternating
@@ -30,9 +30,9 @@ from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from hexarena.bots.sdk.ws_protocol import TextFrameProtocol
 from hexarena.players.bws import FRAME_LIMIT, _ReplyConnection
 from hexarena.wire.htttx import MAX_SERVER_PACKET_BYTES
+from hexarena_sdk.ws_protocol import TextFrameProtocol
 from machine_speed import reference_us
 
 REPLY = b'{"type":"move_response","move":{"pieces":[{"q":12,"r":-3},{"q":13,"r":-3}]}}'

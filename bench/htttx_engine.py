@@ -42,7 +42,7 @@ from hexarena.games.htttx.board import PyBoard
 def _c_board() -> Any:
     """The C board even when HEXARENA_PURE_PYTHON keeps it out of ``Board`` (None if it is not built)."""
     try:
-        return importlib.import_module("hexarena.games.htttx._cboard").Board
+        return importlib.import_module("hexarena_sdk.htttx._cboard").Board
     except ImportError:
         return None
 

@@ -19,10 +19,10 @@ import statistics
 import time
 from typing import Any
 
-from hexarena.bots.sdk.connection import BwsSession
 from hexarena.games.htttx import HTTTX
 from hexarena.players.htttx_common import BoardJson, move_request_json
 from hexarena.wire import htttx as w
+from hexarena_sdk.connection import BwsSession
 from instant_bot import InstantBot
 
 #: (label, centre turn): ~100 stones and ~1,000 stones (X's origin stone plus two a turn)

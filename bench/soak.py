@@ -96,6 +96,8 @@ class Soak:
         try:
             async with asyncio.timeout(GAME_TIMEOUT):
                 r = await _retrying(lambda: client.post(f"{self.server}{path}", json=body))
+                if r.status_code != 200 or "game_id" not in r.json():
+                    raise RuntimeError(f"{path} answered {r.status_code}: {r.text[:300]}")
                 game_id = r.json()["game_id"]
                 watcher = None
                 if self.args.spectate_every and n % self.args.spectate_every == 0:

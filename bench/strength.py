@@ -49,11 +49,11 @@ from rich.console import Console
 
 from hexarena.bots.htttx.heuristic import choose_on_board
 from hexarena.bots.sdk import BaseBot, make_app
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
-from hexarena.bots.sdk.game import SEAT_OF, board_of
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.tournament.cli import _executor, print_final
 from hexarena.tournament.runner import Runner, TournamentConfig
+from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena_sdk.game import SEAT_OF, board_of
+from hexarena_sdk.models import Cell, Coord, Match, Player
 
 BRIDGE = Path(__file__).with_name("hexbot") / "bridge.py"
 OPENSPIEL_BRIDGE = Path(__file__).with_name("openspiel") / "htp_bridge.py"

@@ -29,7 +29,7 @@ import pytest
 status = pytest.main(["-q", "-p", "no:cacheprovider", "tests/players/test_bws_frames.py",
                       "tests/bots/sdk/test_ws_protocol.py", "tests/bots/sdk/test_end_to_end.py"])
 from websockets.utils import apply_mask
-from hexarena.wire import ws_frames
+from hexarena_sdk.wire import ws_frames
 assert ws_frames.apply_mask is apply_mask, ws_frames.apply_mask
 sys.exit(status)
 """
@@ -43,7 +43,7 @@ def test_servers_fall_back_to_uvicorn_websockets_protocol_without_its_sans_io_on
 import asyncio
 import uvicorn
 from websockets.asyncio.client import connect
-from hexarena.bots.sdk.ws_protocol import ws_protocol
+from hexarena_sdk.ws_protocol import ws_protocol
 from hexarena.server.serving import ArenaServer, server_config
 
 async def echo(scope, receive, send):

@@ -641,11 +641,13 @@ def play(
     sys.exit(code)
 
 
+from hexarena.checkbot.cli import check_bot_command  # noqa: E402
 from hexarena.server.token_cli import token  # noqa: E402
 from hexarena.tournament.cli import tournament  # noqa: E402
 
 main.add_command(tournament)
 main.add_command(token)
+main.add_command(check_bot_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

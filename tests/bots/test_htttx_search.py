@@ -279,8 +279,8 @@ def test_a_served_engine_spreads_a_match_clock_too() -> None:
     import time
 
     from hexarena.bots.sdk.adapter import bot_class_for
-    from hexarena.bots.sdk.bot import JobContext
-    from hexarena.bots.sdk.models import Cell, Match, Player
+    from hexarena_sdk.bot import JobContext
+    from hexarena_sdk.models import Cell, Match, Player
 
     bot = bot_class_for("best")()
     bot._job = JobContext(deadline=time.monotonic() + 30.0)

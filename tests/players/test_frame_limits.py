@@ -20,7 +20,6 @@ from websockets.exceptions import ConnectionClosed
 
 from fakes.servers import cli_bot_server, serve_app, wait_up
 from hexarena.bots.sdk import bot_class_for, make_app
-from hexarena.bots.sdk.session import BoardCache
 from hexarena.core.contract import MatchEnded, PlayerResult
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import COORD_LIMIT, HTTTX, HtttxState
@@ -38,6 +37,7 @@ from hexarena.players.inprocess import InProcessPlayer
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.wire import htttx as w
+from hexarena_sdk.session import BoardCache
 
 #: The far corner: every coordinate from here to 282 cells on prints with seven digits and a sign.
 CORNER = -(COORD_LIMIT - 1)

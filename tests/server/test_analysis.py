@@ -22,13 +22,13 @@ from starlette.routing import Mount
 
 from fakes.servers import CLOSE, FakeBot, send, serve_app, sleep
 from hexarena.bots.sdk import BaseBot, make_app
-from hexarena.bots.sdk.bot import PositionEvaluation
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.games.htttx import HTTTX
 from hexarena.players.bws import BwsPlayer
 from hexarena.server.analysis import MAX_STONES, MAX_VIEW_DISTANCE, AnalysisLimits
 from hexarena.server.app import Settings, create_app
+from hexarena_sdk.bot import PositionEvaluation
+from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena_sdk.models import Cell, Coord, Match, Player
 
 ORIGIN = [{"q": 0, "r": 0, "p": "x"}]
 POSITION = [{"q": 0, "r": 0, "p": "x"}, {"q": 1, "r": 0, "p": "o"}, {"q": 0, "r": 1, "p": "o"}]

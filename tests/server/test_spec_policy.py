@@ -92,6 +92,7 @@ NO_SPEC_ROUTES = {
     ("GET", "/docs/oauth2-redirect"),
     ("GET", "/redoc"),
     ("GET", "/healthz"),
+    ("GET", "/metrics"),  # Prometheus: reads only, behind the metrics token in public mode
     ("GET", "/api/games"),
     ("GET", "/api/players"),
     ("GET", "/api/matches/live"),

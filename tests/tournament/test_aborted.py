@@ -23,7 +23,6 @@ from fakes.apps import module_app
 from fakes.servers import serve_app
 from hexarena.bots.sdk import make_app
 from hexarena.bots.sdk.adapter import bot_class_for
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, default_capabilities
 from hexarena.cli import main
 from hexarena.core.errors import ConfigError
 from hexarena.server import tournaments
@@ -32,6 +31,7 @@ from hexarena.tournament.executors import GameJob, play_job
 from hexarena.tournament.report import render_report
 from hexarena.tournament.runner import Runner, TournamentConfig
 from hexarena.tournament.standings import crosstable, head_to_head, standings
+from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, default_capabilities
 
 
 def closed_port_url() -> str:

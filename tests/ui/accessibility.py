@@ -8,11 +8,22 @@ per element, naming the state. Tests may also call ``axe_violations(page)`` them
 
 from __future__ import annotations
 
+import base64
+import hashlib
+from pathlib import Path
 from typing import Any
 
 #: axe's tags for the WCAG 2.0, 2.1 and 2.2 success criteria at levels A and AA, and its best practices (what
 #: axe runs by default, named so that a new axe release cannot quietly narrow it).
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+#: The axe-core release the tests run, vendored beside this file (``npm pack axe-core@VERSION``, its
+#: ``axe.min.js``): pinned by the repository, not by whichever copy axe-playwright-python happens to ship, so a
+#: newer axe's new rules reach the tests on purpose. Its subresource-integrity hash, from axe-core's own
+#: ``sri-history.json``, proves the file is that release unmodified.
+AXE_VERSION = "4.14.1"
+AXE_FILE = Path(__file__).with_name(f"axe-{AXE_VERSION}.min.js")
+AXE_SRI = "sha256-KTSJmUUM3yhJqOcLeRL8LahahJ2jnA0NU5T1HUqe2Vw="
 
 _AXE: Any = None
 
@@ -22,13 +33,18 @@ def _axe() -> Any:
     if _AXE is None:
         from axe_playwright_python.sync_playwright import Axe
 
-        _AXE = Axe()
+        script = AXE_FILE.read_bytes()
+        sri = "sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode()
+        assert sri == AXE_SRI, f"{AXE_FILE.name} is not axe-core {AXE_VERSION} as released ({sri})"
+        _AXE = Axe(axe_script=script.decode("utf-8"))
     return _AXE
 
 
 def axe_violations(page: Any) -> list[str]:
     """Every axe violation on the page as it is now: one line per element (rule, element, what to fix)."""
     results = _axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]})
+    engine = results.response["testEngine"]["version"]
+    assert engine == AXE_VERSION, f"axe {engine} ran, not the pinned {AXE_VERSION}"
     return [
         f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:200]}"
         for v in results.response["violations"]

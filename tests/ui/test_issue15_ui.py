@@ -218,9 +218,9 @@ def _rated_server(tmp_path: Any, serve_in_thread: Any, app_factory: Any) -> Any:
         try:
             await store.upsert_ratings(
                 [
-                    RatingRecord("builtin:random", "tictactoe", 1388.4, games=12),
-                    RatingRecord("alice", "tictactoe", 1500.0, games=3),
-                    RatingRecord("builtin:perfect", "tictactoe", 1612.0, games=12),
+                    RatingRecord("builtin:random", "tictactoe", 1388.4, rd=99.6, games=12),
+                    RatingRecord("alice", "tictactoe", 1500.0, rd=174.3, games=3),
+                    RatingRecord("builtin:perfect", "tictactoe", 1612.0, rd=80.2, games=12),
                 ]
             )
         finally:
@@ -255,9 +255,9 @@ def test_each_builtin_is_listed_once_with_its_rating_sorted_and_a_leaderboard_pa
         )
         shot(page, "issue15-leaderboard")
         assert [r[:3] for r in table] == [
-            ["1", "builtin:perfect", "1612"],
-            ["2", "alice", "1500"],
-            ["3", "builtin:random", "1388"],
+            ["1", "builtin:perfect", "1612 ± 160"],  # Glicko-2: twice the deviation either way
+            ["2", "alice", "1500?"],  # a deviation above 110: provisional
+            ["3", "builtin:random", "1388 ± 199"],
         ], table
         page.set_viewport_size({"width": 390, "height": 844})
         shot(page, "issue15-leaderboard-phone")

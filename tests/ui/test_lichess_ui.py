@@ -203,7 +203,9 @@ def test_leaderboard_plots_each_players_rating_history(
         store = await Store.open(url)
         try:
             for alice, bob in ((1500.0, 1500.0), (1516.0, 1484.0), (1530.0, 1471.0)):
-                await store.upsert_ratings([RatingRecord("alice", "hex", alice), RatingRecord("bob", "hex", bob)])
+                # alice settles (deviation 60 at the end), bob stays provisional (the default 350)
+                settled = RatingRecord("alice", "hex", alice, rd=60.0 if alice == 1530.0 else 350.0)
+                await store.upsert_ratings([settled, RatingRecord("bob", "hex", bob)])
             await store.upsert_rating(RatingRecord("carol", "hex", 1490.0))
         finally:
             await store.close()
@@ -215,6 +217,7 @@ def test_leaderboard_plots_each_players_rating_history(
         assert answer.status_code == 200, answer.text
         history = answer.json()["history"]
         assert [p["rating"] for p in history["bob"]] == [1500.0, 1484.0, 1471.0]
+        assert [p["rd"] for p in history["alice"]] == [350.0, 350.0, 60.0]
         newest = httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history?points=2&limit=1").json()["history"]
         assert {k: [p["rating"] for p in v] for k, v in newest.items()} == {"alice": [1516.0, 1530.0]}
         assert httpx.get(f"{srv.url}/api/ui/leaderboard/hex/history?points=100000").status_code == 422
@@ -224,13 +227,13 @@ def test_leaderboard_plots_each_players_rating_history(
         rows = page.evaluate(
             """() => [...document.querySelectorAll('#leaderboard tbody tr')].map(tr => [tr.cells[1].textContent,
                 tr.querySelector('svg.ratingplot')?.getAttribute('aria-label') ?? tr.cells[3].textContent,
-                tr.querySelectorAll('polyline').length])"""
+                tr.querySelectorAll('polyline').length, tr.querySelectorAll('polygon').length, tr.cells[2].textContent])"""
         )
         shot(page, "leaderboard-history")
         assert rows == [
-            ["alice", "rating history: 1500 to 1530 over 3 updates (low 1500, high 1530)", 1],
-            ["carol", "one rating", 0],
-            ["bob", "rating history: 1500 to 1471 over 3 updates (low 1471, high 1500)", 1],
+            ["alice", "rating history: 1500 to 1530 over 3 updates (low 1500, high 1530)", 1, 1, "1530 ± 120"],
+            ["carol", "one rating", 0, 0, "1490?"],
+            ["bob", "rating history: 1500 to 1471 over 3 updates (low 1471, high 1500)", 1, 1, "1471?"],
         ], rows
         assert not axe_violations(page)
 

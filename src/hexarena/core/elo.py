@@ -1,4 +1,4 @@
-"""The classic Elo step, shared by the store (ratings move with each stored result) and tournament statistics."""
+"""The classic Elo step, for tournament statistics (the persistent leaderboard rates with Glicko-2: ``glicko2``)."""
 
 from __future__ import annotations
 

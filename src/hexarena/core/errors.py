@@ -1,44 +1,27 @@
-"""The error hierarchy.
+"""Errors hexarena raises on purpose.
 
-Rules only raise; the referee decides what an error costs (a forfeit, a counted invalid turn, a nope) and
-records why. Every error carries a human-readable reason that quotes the offending input, because that reason
-is shown to bot authors and stored with the game.
+The code lives in the bot SDK distribution (``hexarena_sdk.errors``), which a bot server installs without the
+arena server; this module re-exports it, so that the server and its users import it as before.
 """
 
-from __future__ import annotations
+from hexarena_sdk.errors import (
+    BotCrashed,
+    BotError,
+    BotTimeout,
+    ConfigError,
+    HexarenaError,
+    IllegalMove,
+    InvalidMove,
+    ProtocolViolation,
+)
 
-
-class HexarenaError(Exception):
-    """Base class of every error hexarena raises on purpose."""
-
-    @property
-    def reason(self) -> str:
-        return str(self)
-
-
-class ConfigError(HexarenaError, ValueError):
-    """Game parameters, a match configuration or a player spec that cannot be used."""
-
-
-class InvalidMove(HexarenaError, ValueError):
-    """A move that cannot even be parsed or has the wrong shape (e.g. ``'[1,a]'``)."""
-
-
-class IllegalMove(HexarenaError, ValueError):
-    """A well-formed move that the rules do not allow in this position (occupied cell, out of range...)."""
-
-
-class BotError(HexarenaError):
-    """Something a player did wrong on its wire, as opposed to a rules violation."""
-
-
-class BotTimeout(BotError):
-    """The player did not answer within its time."""
-
-
-class BotCrashed(BotError):
-    """The player went away: closed socket, dead process, connection refused."""
-
-
-class ProtocolViolation(BotError):
-    """The player sent something its protocol does not allow (garbage, wrong type, oversized...)."""
+__all__ = [
+    "BotCrashed",
+    "BotError",
+    "BotTimeout",
+    "ConfigError",
+    "HexarenaError",
+    "IllegalMove",
+    "InvalidMove",
+    "ProtocolViolation",
+]

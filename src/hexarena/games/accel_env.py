@@ -1,16 +1,15 @@
-"""The one switch that turns every C accelerator off: ``HEXARENA_PURE_PYTHON`` set to anything but "" or "0".
+"""The switch that turns every C accelerator off.
 
-Each engine's ``accel`` module asks here, so the variable means the same for every game (benchmarks and tests
-compare the C and Python paths with it).
+The code lives in the bot SDK distribution (``hexarena_sdk.accel_env``), which a bot server installs without the
+arena server; this module re-exports it, so that the server and its users import it as before.
 """
 
-from __future__ import annotations
+from hexarena_sdk.accel_env import (
+    PURE_PYTHON_ENV,
+    pure_python_forced,
+)
 
-import os
-
-PURE_PYTHON_ENV = "HEXARENA_PURE_PYTHON"
-
-
-def pure_python_forced() -> bool:
-    """True when the user asked for the pure-Python engines."""
-    return os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
+__all__ = [
+    "PURE_PYTHON_ENV",
+    "pure_python_forced",
+]

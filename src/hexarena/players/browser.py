@@ -20,7 +20,12 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
   move of its own to take back), so the page enables its button only then;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
   contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
-  is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``.
+  is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``;
+- accepts ``{"type": "abort"}`` while the two seats have not both moved (lichess's rule: either side may call the
+  game off before it really began, e.g. the invited friend never came): the match ends ``aborted``, which is no
+  result (no winner, no rating change), where a resignation would record a loss against whoever sat opposite.
+  Later it is refused with an ``error`` (resign instead). ``hello`` and ``your_turn`` say whether it is allowed
+  now (``abortable``), so the page shows its Abort button only then.
 
 A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
 spec), open to anyone: it has no token until the first person joins it, and the match manager ends the match
@@ -78,6 +83,8 @@ class BrowserPlayer(BasePlayer):
         self._end: dict[str, Any] | None = None
         #: the latest position this seat knows (start, every move observed, its own moves): what side it plays
         self._state: Any = None
+        #: the seats seen moving in this match: an abort is allowed until both have
+        self._movers: set[Seat] = set()
         self.seat = 0
         #: set once the match is over and the person was told; the server then closes the socket
         self.done = asyncio.Event()
@@ -163,6 +170,8 @@ class BrowserPlayer(BasePlayer):
             await self._probe(msg)
         elif kind == "resign":
             await self._resign()
+        elif kind == "abort":
+            await self._abort()
         elif kind == "takeback":
             await self._ask_takeback()
         else:
@@ -184,6 +193,7 @@ class BrowserPlayer(BasePlayer):
             await self._emit({"type": "illegal", "move": text, "reason": exc.reason})
             return
         self._state = game.play(request.state, move)
+        self._movers.add(self.seat)
         pending.set_result(MoveReply(move=move))
         await self._emit({"type": "accepted", "move": text})
 
@@ -200,6 +210,28 @@ class BrowserPlayer(BasePlayer):
             return
         outcome = Outcome(other(self.seat), Termination.RESIGN, f"{self._side()} resigned")
         self.fail(MatchEnded(outcome, culprit=self.seat))
+
+    @property
+    def abortable(self) -> bool:
+        """Whether an abort would be granted now: the game is on and the two seats have not both moved."""
+        return self._end is None and not self.done.is_set() and self.failure is None and len(self._movers) < 2
+
+    async def _abort(self) -> None:
+        """Call the game off before it began: through ``fail`` like a resignation (so it works while the other
+        seat is empty or thinking), but ``aborted`` with no winner and no culprit."""
+        if not hasattr(self, "info"):
+            await self._emit({"type": "error", "reason": "the game has not started yet"})
+            return
+        if not self.abortable:
+            reason = (
+                "the game is already over"
+                if self._end is not None or self.done.is_set()
+                else ("both sides have moved: the game can no longer be aborted (resign instead)")
+            )
+            await self._emit({"type": "error", "reason": reason})
+            return
+        outcome = Outcome(None, Termination.ABORTED, f"{self._side()} aborted the game before it began")
+        self.fail(MatchEnded(outcome))
 
     async def _ask_takeback(self) -> None:
         """Take back this seat's last move and the bot's reply: on this seat's turn, in a match that allows it
@@ -264,8 +296,10 @@ class BrowserPlayer(BasePlayer):
             await self._emit(self._hello())
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
-        """Keeps the position, so a resignation while the opponent thinks names the side this seat plays now."""
+        """Keeps the position, so a resignation while the opponent thinks names the side this seat plays now,
+        and who has moved (for ``abortable``)."""
         self._state = state
+        self._movers.add(seat)
 
     def _side(self, state: Any = None) -> str:
         """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""
@@ -335,6 +369,7 @@ class BrowserPlayer(BasePlayer):
             "seat": info.seat,
             "side": self._side(),
             "takebacks": info.takebacks,
+            "abortable": self.abortable,
             "opponent": info.opponent,
             "params": info.params,
             "grace": self.grace,
@@ -353,6 +388,7 @@ class BrowserPlayer(BasePlayer):
             "state": game.to_json(request.state),
             "legal": game.legal_view(request.state),
             "takeback": self._takeback_refusal() is None,
+            "abortable": self.abortable,
             "time_limit": None if request.time_limit is None else max(0.0, request.time_limit - spent),
             "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),
         }

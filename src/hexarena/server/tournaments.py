@@ -1,6 +1,6 @@
 """HTTP API for tournaments and the leaderboard: the server's tournaments module (a router and a lifespan).
 
-* ``GET  /leaderboard/{game}``                persistent Elo ratings of a game, best first
+* ``GET  /leaderboard/{game}``                persistent Glicko-2 ratings of a game, best first
 * ``POST /api/tournaments``                   create a tournament (JSON: a TournamentConfig) and start it
 * ``GET  /api/tournaments``                   stored tournaments, newest first
 * ``GET  /api/tournaments/{id}``              standings, crosstable, SPRT and progress (live while it runs)
@@ -93,7 +93,7 @@ def _store(services: Services) -> Any:
     return services.store
 
 
-@router.get("/leaderboard/{game}", summary="Persistent Elo ratings of a game")
+@router.get("/leaderboard/{game}", summary="Persistent Glicko-2 ratings of a game")
 async def get_leaderboard(services: ServicesDep, game: str, limit: int = 100) -> dict[str, Any]:
     from hexarena.core.registry import get_game
     from hexarena.tournament.ratings import leaderboard

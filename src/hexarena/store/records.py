@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from hexarena.core.glicko2 import DEFAULT_RATING, DEFAULT_RD, DEFAULT_SIGMA, TAU
+
 JSON = Any
 """A JSON value (dict, list, str, int, float, bool or None) as stored in a JSON column."""
 
@@ -138,21 +140,23 @@ class ContestRecord:
 class RatingRecord:
     """A rating of one player (a bot id or a display name: ``key``) in one game.
 
-    ``rd`` and ``sigma`` are Glicko-2's deviation and volatility; Elo users leave them at their defaults.
+    ``rd`` and ``sigma`` are Glicko-2's deviation and volatility (:mod:`hexarena.core.glicko2`); a newcomer has
+    the system's defaults.
     """
 
     key: str
     game: str
-    rating: float
-    rd: float = 350.0
-    sigma: float = 0.06
+    rating: float = DEFAULT_RATING
+    rd: float = DEFAULT_RD
+    sigma: float = DEFAULT_SIGMA
     games: int = 0
     updated_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class RatedGame:
-    """Asks :meth:`Store.finish_game` to move both players' Elo with the result, in the same transaction.
+    """Asks :meth:`Store.finish_game` to move both players' Glicko-2 ratings with the result, in the same
+    transaction (``tau``: the system constant, :data:`hexarena.core.glicko2.TAU`).
 
     ``keys`` are the rating keys of seat 0 and seat 1 (display names); whether a game is rated at all is
     decided by the recorder (:func:`hexarena.store.recorder.rated`), never here.
@@ -160,8 +164,7 @@ class RatedGame:
 
     game: str
     keys: tuple[str, str]
-    k: float = 24.0
-    initial: float = 1500.0
+    tau: float = TAU
 
 
 @dataclass(frozen=True, slots=True)

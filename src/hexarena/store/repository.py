@@ -49,7 +49,7 @@ from sqlalchemy.engine import URL, Dialect, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from hexarena.core.elo import elo_update
+from hexarena.core.glicko2 import Glicko, idle, idle_periods, rate_game
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now, upsert_insert
 from hexarena.store.bulk_insert import BulkInsert
@@ -294,8 +294,8 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin):
         ``winner`` is a seat index or None (draw, or no result); ``termination`` a stable string such as
         :class:`hexarena.core.types.Termination`; ``status`` is ``finished``, ``aborted`` or ``interrupted``.
         With ``moves``, the stored moves are replaced by these in the same transaction. With ``rate``, both
-        players' Elo moves in the same transaction too, and only if this call ended the game: a retried or
-        replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
+        players' Glicko-2 ratings move in the same transaction too, and only if this call ended the game: a
+        retried or replayed finish can never rate a game twice. ``kept_plies`` says the first that many stored moves are
         already these (the recorder wrote them as they were played): they are kept, not written again.
         """
         end = GameFinish(game_id, winner, termination, reason, moves, status, finished_at, rate, kept_plies)
@@ -640,10 +640,11 @@ async def _finish_in(conn: AsyncConnection, f: _Finish) -> bool | None:
 
 
 async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, int | None, datetime]]) -> None:
-    """Apply rated games' results (rating keys, winner seat, end time), in order, to their players' Elo inside
-    the finishing transaction (a player without a rating starts at the game's initial one): every rating read
+    """Apply rated games' results (rating keys, winner seat, end time), in order, to their players' Glicko-2
+    ratings inside the finishing transaction (a player without a rating starts as a newcomer): every rating read
     in one SELECT and written in one upsert, a player who played several of these games rated after each in
-    turn, as one by one would."""
+    turn, as one by one would. Each game is a rating period (:func:`hexarena.core.glicko2.rate_game`); the days
+    a player sat idle since its last rated result widen its deviation first."""
     if not results:
         return
     wanted = sorted({(rate.game, key) for rate, _, _ in results for key in rate.keys})
@@ -653,17 +654,30 @@ async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, in
     current = {(row["game"], row["key"]): RatingRecord(**row) for row in rows.mappings()}
     updates: list[RatingRecord] = []
     for rate, winner, stamp in results:
-        first, second = (
-            current.get((rate.game, key)) or RatingRecord(key=key, game=rate.game, rating=rate.initial)
-            for key in rate.keys
-        )
+        first, second = (current.get((rate.game, key)) or RatingRecord(key=key, game=rate.game) for key in rate.keys)
         score = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-        a, b = elo_update(first.rating, second.rating, score, rate.k)
-        for old, rating in ((first, a), (second, b)):
-            new = RatingRecord(key=old.key, game=rate.game, rating=rating, games=old.games + 1, updated_at=stamp)
-            current[(rate.game, old.key)] = new
-            updates.append(new)
+        rated = rate_game(_before(first, stamp), _before(second, stamp), score, rate.tau)
+        for old, new in zip((first, second), rated, strict=True):
+            record = RatingRecord(
+                key=old.key,
+                game=rate.game,
+                rating=new.rating,
+                rd=new.rd,
+                sigma=new.sigma,
+                games=old.games + 1,
+                updated_at=stamp,
+            )
+            current[(rate.game, old.key)] = record
+            updates.append(record)
     await upsert_ratings_in(conn, updates)
+
+
+def _before(record: RatingRecord, stamp: datetime) -> Glicko:
+    """A player's standing just before a game ending at ``stamp``: its deviation grown by the idle days."""
+    standing = Glicko(record.rating, record.rd, record.sigma)
+    if record.updated_at is None:
+        return standing
+    return idle(standing, idle_periods((stamp - record.updated_at).total_seconds() / 86400.0))
 
 
 def _append_moves_stmt(dialect: Dialect) -> Insert:

@@ -8,7 +8,7 @@ Modules, from pure to IO:
 * ``standings``  standings, crosstable, failure counts per bot
 * ``executors``  where games run: ``LocalExecutor`` (asyncio, worker processes), ``RayExecutor``
 * ``runner``     ``TournamentConfig`` and ``Runner`` (state in the store, resumable, SPRT stop)
-* ``ratings``    persistent per-game Elo behind the leaderboard
+* ``ratings``    persistent per-game Glicko-2 behind the leaderboard
 * ``report``     self-contained HTML report with SVG plots
 * ``cli``        ``hexarena tournament ...`` (the HTTP API is the server's: ``hexarena.server.tournaments``)
 

@@ -482,7 +482,7 @@ def list_cmd(game: str | None, database_url: str | None) -> None:
 @click.argument("game_name", metavar="GAME")
 @click.option("--database-url", envvar="HEXARENA_DATABASE_URL", default=None, help=_DB_HELP)
 def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
-    """The persistent Elo ratings of GAME."""
+    """The persistent Glicko-2 ratings of GAME (± twice the deviation; ? while provisional)."""
 
     async def go() -> None:
         from hexarena.core.registry import get_game
@@ -495,10 +495,11 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
         finally:
             await store.close()
         table = Table(title=f"{name} leaderboard")
-        for col in ("#", "player", "Elo", "games"):
+        for col in ("#", "player", "rating", "games"):
             table.add_column(col, justify="left" if col == "player" else "right")
         for r in rows:
-            table.add_row(str(r["rank"]), r["player"], f"{r['rating']:.0f}", str(r["games"]))
+            shown = f"{r['rating']:.0f}?" if r["provisional"] else f"{r['rating']:.0f} ± {2 * r['rd']:.0f}"
+            table.add_row(str(r["rank"]), r["player"], shown, str(r["games"]))
         output_console().print(table)
 
     try:

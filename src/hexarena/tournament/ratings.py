@@ -1,8 +1,11 @@
 """Persistent ratings read by the leaderboard, and the tournament's way into the one recorder.
 
-Ratings are one Elo per (player, game), moved by the store in the same transaction as the result it follows
+Ratings are one Glicko-2 standing per (player, game): rating, deviation and volatility
+(:mod:`hexarena.core.glicko2`), moved by the store in the same transaction as the result it follows
 (:meth:`hexarena.store.Store.finish_game` with ``rate``), so a result is never rated twice or lost between the
-two. Whether a game is rated is decided in one place, :func:`hexarena.store.recorder.rated`: only results
+two. The leaderboard shows the deviation (``rd``) and marks a player whose deviation is
+:data:`~hexarena.core.glicko2.PROVISIONAL_RD` or more provisional: its rating is still a guess. These are not a
+tournament's own field ratings (``bayes``), which start afresh with each tournament. Whether a game is rated is decided in one place, :func:`hexarena.store.recorder.rated`: only results
 between bots (no aborted, interrupted or errored game, no game with a person in it).
 
 Players are keyed by their display name (a tournament's ``NAME=SPEC`` name, or the spec), so the same bot keeps
@@ -16,6 +19,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Any
 
+from hexarena.core.glicko2 import is_provisional
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
@@ -74,13 +78,16 @@ def _tid(game_id: str) -> str:
 
 
 async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str, Any]]:
-    """The stored ratings of ``game``, best first, as JSON rows."""
+    """The stored ratings of ``game``, best first, as JSON rows: with the deviation (``rd``: the rating is within
+    about two of it either way, 95 % of the time) and whether the rating is still ``provisional``."""
     rows = await store.list_ratings(game, limit=limit)
     return [
         {
             "rank": i + 1,
             "player": r.key,
             "rating": round(r.rating, 1),
+            "rd": round(r.rd, 1),
+            "provisional": is_provisional(r.rd),
             "games": r.games,
             "updated_at": r.updated_at.isoformat() if r.updated_at else None,
         }

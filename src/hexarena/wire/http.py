@@ -1,17 +1,13 @@
-"""HTTP helpers shared by every server-side protocol endpoint (and the bot SDK's server)."""
+"""Bounded reads of HTTP request bodies.
 
-from __future__ import annotations
+The code lives in the bot SDK distribution (``hexarena_sdk.wire.http``), which a bot server installs without the
+arena server; this module re-exports it, so that the server and its users import it as before.
+"""
 
-from starlette.requests import Request
+from hexarena_sdk.wire.http import (
+    read_limited_body,
+)
 
-
-async def read_limited_body(request: Request, limit: int) -> bytes | None:
-    """The body, or None once it grows past ``limit`` bytes: a huge upload is never buffered."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+__all__ = [
+    "read_limited_body",
+]

@@ -11,7 +11,7 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.client import ClientConnection
 
-from hexarena.bots.sdk.ws_protocol import ws_protocol
+from hexarena_sdk.ws_protocol import ws_protocol
 
 
 @contextlib.asynccontextmanager

@@ -27,11 +27,11 @@ from hexarena.bots.sdk import (
     place_piece,
     valid_placement_cells,
 )
-from hexarena.bots.sdk.moves import check, fallback_move
-from hexarena.bots.sdk.runner import INLINE_AFTER, BotRunner, safety_margin, soft_deadline
-from hexarena.bots.sdk.session import SessionState
 from hexarena.core.errors import ConfigError
-from hexarena.wire import htttx as wire
+from hexarena_sdk.moves import check, fallback_move
+from hexarena_sdk.runner import INLINE_AFTER, BotRunner, safety_margin, soft_deadline
+from hexarena_sdk.session import SessionState
+from hexarena_sdk.wire import htttx as wire
 
 
 def _naive_valid(cells: list[Cell], view: int) -> set[tuple[int, int]]:
@@ -253,9 +253,9 @@ def test_a_requests_match_is_a_fresh_copy_with_its_limit_and_deadline() -> None:
 
 
 def test_board_cache_parses_only_the_new_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hexarena.bots.sdk.session import BoardCache
     from hexarena.games.htttx import HTTTX
     from hexarena.players.htttx_common import BoardJson
+    from hexarena_sdk.session import BoardCache
 
     full_decodes: list[bytes] = []
     real = wire.decode_board
@@ -290,9 +290,9 @@ def test_session_confirms_an_appended_board_from_its_new_stones_only() -> None:
     """A board that extends the last one by exactly the stones the session added since (its own answer and the
     moves of ``previous``) is taken without comparing every stone: the cells, the engine board and the reused
     cell models all carry on; a board that extends it differently still wins, and is followed from then on."""
-    from hexarena.bots.sdk.session import BoardCache
     from hexarena.games.htttx import HTTTX
     from hexarena.players.htttx_common import BoardJson
+    from hexarena_sdk.session import BoardCache
 
     state, rng, history = HTTTX.new(turn_limit=50, win_distance=32), random.Random(7), []
     encoder, cache, s = BoardJson(state), BoardCache(), SessionState()
@@ -329,7 +329,7 @@ def test_a_games_boards_share_one_dict_and_never_change_once_returned() -> None:
     """An appended board is made by appending its new cells to the dict the last board shares (no copy of every
     stone a request, no dict of every stone freed a request), and a board already returned (a request waiting in
     the queue) reads the same after later boards are decoded; a cell given again gets a dict of its own."""
-    from hexarena.bots.sdk.session import BoardCache
+    from hexarena_sdk.session import BoardCache
 
     cache = BoardCache()
     stones = [(0, 0, "x"), (1, 0, "o"), (2, 0, "o")]
@@ -369,7 +369,7 @@ def test_a_games_boards_share_one_dict_and_never_change_once_returned() -> None:
 def test_a_rolled_back_request_restores_the_cells_a_disagreeing_board_replaced() -> None:
     """``previous`` is applied to the session's cells in place; an interrupted request restores them exactly,
     also when the request's board disagreed and replaced them."""
-    from hexarena.bots.sdk.session import BoardCache
+    from hexarena_sdk.session import BoardCache
 
     s, cache = SessionState(), BoardCache()
     s.begin_move_request(_req("o", [_mv("x", (0, 0))]), cache.cells_of(_board_bytes((0, 0, "x"))))
@@ -404,9 +404,9 @@ async def test_our_servers_move_requests_are_read_without_decoding_their_board(
 ) -> None:
     """Every move request the game server's bws adapter writes takes the by-position path: no decoder ever sees
     the whole packet, and the cells the session gets are the position's."""
-    from hexarena.bots.sdk.connection import BwsSession
     from hexarena.games.htttx import HTTTX
     from hexarena.players.htttx_common import BoardJson, move_request_json, wire_move
+    from hexarena_sdk.connection import BwsSession
 
     seen: list[int] = []
     real = wire.decode_lazy_move_request

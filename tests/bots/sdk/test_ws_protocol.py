@@ -17,7 +17,7 @@ import pytest
 from sdk_wire_helpers import running
 
 from fakes.ws_frames import raw_frame
-from hexarena.bots.sdk.ws_protocol import TextFrameProtocol, ws_protocol
+from hexarena_sdk.ws_protocol import TextFrameProtocol, ws_protocol
 
 #: Masking keys: from a seeded generator, so the frames built for ``parametrize`` (and so the test ids) are the
 #: same in every process that collects this module (pytest-xdist's workers must agree).

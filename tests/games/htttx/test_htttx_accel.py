@@ -22,7 +22,7 @@ from hexarena.core.errors import IllegalMove
 from hexarena.games.htttx import accel
 from hexarena.games.htttx.board import COORD_LIMIT, PyBoard
 
-_cboard = pytest.importorskip("hexarena.games.htttx._cboard", reason="the C extension is not built")
+_cboard = pytest.importorskip("hexarena_sdk.htttx._cboard", reason="the C extension is not built")
 CBoard: Any = _cboard.Board
 
 HUGE = [10**12, -(10**12), 2**31, -(2**31), 2**32 + 3, 2**63 - 1, -(2**63), 2**63, 2**64 + 1, 10**100, -(10**100)]

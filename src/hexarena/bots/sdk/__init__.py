@@ -1,20 +1,11 @@
-"""The HTTTX bot SDK: Hivemaker-compatible ``BaseBot`` plus hexarena's one-port bot server.
-
-A bot written for Hivemaker runs here by changing its imports to ``from hexarena.bots.sdk import ...``::
-
-    from hexarena.bots.sdk import BaseBot, Coord, Match, Player, run, valid_placement_cells
-
-    class MyBot(BaseBot):
-        def choose_move(self, cells, player, match):
-            c = valid_placement_cells(cells, match.view_distance)
-            return c[0], c[1]
-
-    run(MyBot, port=8002)
+"""The HTTTX bot SDK as the arena server's users import it: ``hexarena_sdk`` (the ``hexarena-sdk`` distribution, which
+a bot server installs without the arena server) re-exported, plus ``EngineBotAdapter``, which serves the server's
+built-in bots through the SDK and so belongs to the server. Existing bots keep ``from hexarena.bots.sdk import ...``.
 """
 
 from hexarena.bots.sdk.adapter import EngineBotAdapter, bot_class_for
-from hexarena.bots.sdk.bot import BaseBot, CenterBot, JobContext, MoveResult, PositionEvaluation
-from hexarena.bots.sdk.capabilities import (
+from hexarena_sdk.bot import BaseBot, CenterBot, JobContext, MoveResult, PositionEvaluation
+from hexarena_sdk.capabilities import (
     BasicWebsocketCapability,
     BasicWebsocketVersions,
     BwsV1AlphaCapability,
@@ -25,7 +16,7 @@ from hexarena.bots.sdk.capabilities import (
     StatelessVersions,
     default_capabilities,
 )
-from hexarena.bots.sdk.game import (
+from hexarena_sdk.game import (
     board_of,
     check_win,
     evaluate_status,
@@ -34,8 +25,8 @@ from hexarena.bots.sdk.game import (
     place_piece,
     valid_placement_cells,
 )
-from hexarena.bots.sdk.models import Cell, Coord, GameStatus, Match, Player
-from hexarena.bots.sdk.server import make_app, run, serve
+from hexarena_sdk.models import Cell, Coord, GameStatus, Match, Player
+from hexarena_sdk.server import make_app, run, serve
 
 __all__ = [
     "BaseBot",

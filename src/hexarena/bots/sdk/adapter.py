@@ -16,11 +16,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from hexarena.bots.base import EngineBot, think
-from hexarena.bots.sdk.bot import BaseBot, MoveResult, PositionEvaluation
-from hexarena.bots.sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
-from hexarena.bots.sdk.game import SEAT_OF, board_of
-from hexarena.bots.sdk.models import Cell, Coord, Match, Player
 from hexarena.core.errors import ConfigError
+from hexarena_sdk.bot import BaseBot, MoveResult, PositionEvaluation
+from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
+from hexarena_sdk.game import SEAT_OF, board_of
+from hexarena_sdk.models import Cell, Coord, Match, Player
 
 
 class _BoardState:

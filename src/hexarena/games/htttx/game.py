@@ -14,7 +14,7 @@ from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
 from hexarena.core.types import Outcome, Termination
-from hexarena.games.htttx.board import COORD_LIMIT, SIDES, Board, Coord
+from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
 from hexarena.games.htttx.state import release as release_positions
 
@@ -53,8 +53,8 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     #: 5,000 turns is far beyond any game between bots that try to win (they end within a few hundred turns;
     #: only near-random play goes on: random-vs-random games last ~8,000 turns at the defaults), and it bounds
     #: a game's board to 10,001 stones, which sizes the bot API's packet limit
-    #: (``hexarena.wire.htttx.MAX_SERVER_PACKET_BYTES``).
-    max_plies: ClassVar[int] = 5_000
+    #: (``hexarena.wire.htttx.MAX_SERVER_PACKET_BYTES``, which is why the figure lives beside the board).
+    max_plies: ClassVar[int] = MAX_PLIES
 
     # ----- construction -----
 

@@ -2,7 +2,8 @@
 
 Its own router (in ``hexarena.server.ui.ROUTERS``), like each UI module. The store keeps every
 rating a player had (``rating_history``, one row per update); this answers them for the players on the
-leaderboard, oldest first, as ``{"game": ..., "history": {player: [{"rating", "games", "at"}, ...]}}``.
+leaderboard, oldest first, as ``{"game": ..., "history": {player: [{"rating", "rd", "games", "at"}, ...]}}``
+(``rd``: the Glicko-2 deviation then, for the plot's band).
 Bounded both ways: at most ``MAX_PLAYERS`` players and ``points`` (at most the store's ``MAX_HISTORY_POINTS``)
 of each one's newest ratings, so a bot with a million rated games costs the same as one with a thousand.
 """
@@ -44,7 +45,12 @@ async def rating_history(
         "game": name,
         "history": {
             key: [
-                {"rating": p.rating, "games": p.games, "at": p.updated_at.isoformat() if p.updated_at else None}
+                {
+                    "rating": p.rating,
+                    "rd": p.rd,
+                    "games": p.games,
+                    "at": p.updated_at.isoformat() if p.updated_at else None,
+                }
                 for p in points
             ]
             for key, points in history.items()

@@ -37,8 +37,16 @@ export async function postJSON(path, body) {
       try { localStorage.setItem(API_TOKEN, given); } catch { /* storage disabled: asked again next time */ }
     }
   }
-  if (!r.ok) throw new Error(await errorText(r));
+  if (!r.ok) throw httpError(r.status, await errorText(r));
   return r.json();
+}
+
+// the server's refusal, with its HTTP status: a page polling a route stops on a 4xx answer (asking again would
+// only be refused again) but keeps going through a network hiccup
+function httpError(status, text) {
+  const err = new Error(text);
+  err.status = status;
+  return err;
 }
 
 async function errorText(r) {
@@ -57,6 +65,10 @@ export function wsURL(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}${path}`;
 }
+
+// The attributes of a box that scrolls (a long move list): a keyboard reaches it (a tab stop, then the arrow keys
+// scroll it) and a screen reader names what it holds. Without them its overflow can only be scrolled by mouse.
+export const SCROLL_BOX = Object.freeze({ tabindex: "0", role: "region" });
 
 /** h("div.panel#x", {onclick}, child, "text", [children]) -> an element. */
 export function h(tag, attrs, ...children) {

@@ -29,7 +29,7 @@ async function route() {
   const load = routes[name];
   app.replaceChildren();
   if (!load) {
-    app.append(h("p.error", `No page ${JSON.stringify(name)}.`), h("a", { href: "#/lobby" }, "Back to the lobby"));
+    app.append(h("h1", `No page ${JSON.stringify(name)}`), h("p", h("a", { href: "#/lobby" }, "Back to the lobby")));
     return;
   }
   try {

@@ -82,8 +82,19 @@ export async function leaderboardPage(app, { args }) {
     h("tbody", board.ratings.map((r) => h("tr",
       h("td", r.rank),
       h("td", h("a", { href: `#/games?game=${board.game}&player=${encodeURIComponent(r.player)}` }, r.player)),
-      h("td", Math.round(r.rating)), h("td", ratingPlot(history[r.player] || [])), h("td", r.games),
+      ratingCell(r), h("td", ratingPlot(history[r.player] || [])), h("td", r.games),
       h("td", fmtDate(r.updated_at)))))));
+}
+
+/** A Glicko-2 rating as lichess shows it: "1523 ± 120" (twice the deviation: the rating is in that range 95 % of
+ * the time), or "1523?" while it is provisional (deviation 110 or more: still a guess). */
+function ratingCell(r) {
+  const rating = Math.round(r.rating);
+  if (r.rd === undefined) return h("td", rating);
+  const spread = Math.round(2 * r.rd);
+  return r.provisional
+    ? h("td", { title: `provisional: too few games to be sure (deviation ${Math.round(r.rd)})` }, `${rating}?`)
+    : h("td", { title: `95 % of the time between ${rating - spread} and ${rating + spread}` }, `${rating} ± ${spread}`);
 }
 
 /** A rating history as a small line plot (oldest left), with its first and last rating said in words. */
@@ -92,12 +103,19 @@ export function ratingPlot(points) {
   const W = 160, H = 36, pad = 3;
   const ys = points.map((p) => p.rating);
   const lo = Math.min(...ys), hi = Math.max(...ys), span = hi - lo || 1;
-  const xy = ys.map((y, i) => [pad + (W - 2 * pad) * i / (ys.length - 1), H - pad - (H - 2 * pad) * (y - lo) / span]);
+  const yOf = (y) => H - pad - (H - 2 * pad) * (y - lo) / span;
+  const xy = ys.map((y, i) => [pad + (W - 2 * pad) * i / (ys.length - 1), yOf(y)]);
   const line = s("polyline", { points: xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "), fill: "none",
     stroke: "currentColor", "stroke-width": 2, "stroke-linejoin": "round" });
+  // the deviation band (rating ± 2·RD) where the points have one: clipped by the plot, so a wide band fills it
+  const band = points.every((p) => typeof p.rd === "number")
+    ? s("polygon", { points: [...points.map((p, i) => [xy[i][0], yOf(p.rating + 2 * p.rd)]),
+      ...points.map((p, i) => [xy[i][0], yOf(p.rating - 2 * p.rd)]).reverse()]
+      .map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "), fill: "currentColor", "fill-opacity": 0.15, stroke: "none" })
+    : null;
   const [lx, ly] = xy[xy.length - 1];
   const words = `rating history: ${Math.round(ys[0])} to ${Math.round(ys[ys.length - 1])} over ${ys.length} updates`
     + ` (low ${Math.round(lo)}, high ${Math.round(hi)})`;
   return s("svg", { class: "ratingplot", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": words },
-    s("title", {}, words), line, s("circle", { cx: lx, cy: ly, r: 3, fill: "currentColor" }));
+    s("title", {}, words), ...(band ? [band] : []), line, s("circle", { cx: lx, cy: ly, r: 3, fill: "currentColor" }));
 }

@@ -2,15 +2,16 @@
 // evaluation bar and the considered moves; each seat token this browser holds opens a seat socket
 // (/api/play?token=) that turns clicks into moves when it is that seat's turn. Each seat the person holds gets
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
-// moment, on the person's turn or while the bot thinks.
+// moment, on the person's turn or while the bot thinks. Until both sides have moved there is an Abort button
+// too (lichess's rule): it calls the game off with no result, e.g. when the invited friend never came.
 
-import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton } from "./api.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton, SCROLL_BOX } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
-  disconnect: "the other side left", resign: "resigned" };
+  disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
 
 const SOUND_KEY = "hexarena.sound";
 const PACE_KEY = "hexarena.liveSpeed";
@@ -32,7 +33,8 @@ export async function matchPage(app, { args, name }) {
   const msg = h("p.msg#msg", { role: "status", "aria-live": "polite" });
   // what a screen reader says as the game goes on: every move (the opponent's too) and the result
   const announce = h("p.sr-only#announce", { "aria-live": "polite" });
-  const result = h("div.result#result", { hidden: true });
+  // focusable by script: a game's end takes the focus here when the control that had it went away or was disabled
+  const result = h("div.result#result", { hidden: true, tabindex: "-1" });
   const resignBox = h("div.resign#resign", { hidden: true });
   const clocks = [h("span.clock", "—"), h("span.clock", "—")];
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
@@ -40,7 +42,7 @@ export async function matchPage(app, { args, name }) {
     clocks[i]));
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
-  const considered = h("div.considered");
+  const considered = h("div.considered", { ...SCROLL_BOX, "aria-label": "considered moves" });
   // only a bot reports an evaluation (a built-in one or any other program): between two people the panel would
   // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
   const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
@@ -110,7 +112,7 @@ export async function matchPage(app, { args, name }) {
       h("div.players", playerEls),
       h("div.side",
         evalPanel,
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", startList, moveList),
+        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
           h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
@@ -166,6 +168,19 @@ export async function matchPage(app, { args, name }) {
       say("Resigning…", "info");
     });
     resignBox.append(h("span.resign-seat", ask, confirm));
+    if (!resignBox.querySelector("#abort")) {
+      // no confirmation: an abort costs nobody anything (no result, no rating), unlike a resignation
+      const abort = h("button.secondary#abort", { type: "button", hidden: true,
+        title: "call the game off before it began: no result for anyone" }, "Abort");
+      abort.addEventListener("click", () => {
+        const ws = seatSockets.get(seat);
+        if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        abort.disabled = true;
+        ws.send(JSON.stringify({ type: "abort" }));
+        say("Aborting…", "info");
+      });
+      resignBox.append(abort);
+    }
     // against a built-in bot in a casual game (the server says so in its hello: never in a rated or tournament
     // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
     // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
@@ -183,10 +198,23 @@ export async function matchPage(app, { args, name }) {
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
+  // the Abort button follows the server's word (hello, each turn) and the moves seen: gone once both sides moved
+  const movedSeats = new Set();
+  let serverAbortable = false;
+  function showAbort(flag) {
+    if (flag !== undefined) serverAbortable = flag;
+    const abort = resignBox.querySelector("#abort");
+    if (!abort) return;
+    const ok = !over && serverAbortable && movedSeats.size < 2;
+    if (!ok && abort === document.activeElement) resignBox.querySelector(".resign-ask")?.focus();
+    abort.hidden = !ok;
+    abort.disabled = !ok;
+  }
   function closeResign() {  // the game is over: nothing left to resign
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    showAbort(false);
   }
   function canTakeBack(yes) {  // the Takeback button (if this game has one) follows the server's word
     const back = resignBox.querySelector("#takeback");
@@ -333,7 +361,12 @@ export async function matchPage(app, { args, name }) {
   }
   function followRematch() {
     if (rematchPoll || !againstPerson()) return;
-    const poll = async () => { try { showRematch(await rematchAsk("status")); } catch { /* the next poll */ } };
+    const poll = async () => {
+      try { showRematch(await rematchAsk("status")); } catch (err) {
+        // refused (no rematch for this game, or it is gone): asking every second would be refused every time
+        if (err.status >= 400 && err.status < 500) { clearInterval(rematchPoll); afterGame.querySelector("#rematch")?.remove(); }
+      }
+    };
     rematchPoll = setInterval(poll, 1000);
     poll();
   }
@@ -341,9 +374,9 @@ export async function matchPage(app, { args, name }) {
     btn.disabled = true;
     try { showRematch(await rematchAsk("offer")); } catch (err) { btn.disabled = false; say(err.message, "illegal"); }
   }
-  function showAfterGame() {
+  function showAfterGame(nobodyCame) {
     afterGame.replaceChildren();
-    if (mySeats.size === 1) {
+    if (mySeats.size === 1 && !nobodyCame) {  // never a rematch against somebody who never sat down
       const btn = h("button#rematch", { type: "button" }, "Rematch");
       btn.addEventListener("click", () => (againstPerson() ? offerRematch(btn) : rematch(btn)));
       afterGame.append(btn);
@@ -355,6 +388,8 @@ export async function matchPage(app, { args, name }) {
 
   function addMove(m) {
     if (firstSeat === null) firstSeat = m.seat;
+    movedSeats.add(m.seat);
+    showAbort();
     const slot = m.seat === firstSeat ? 0 : 1;
     const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
     // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
@@ -454,13 +489,14 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
     } else if (m.type === "end") {
       over = true;
+      const nobodyCame = waiting;  // the open seat was still empty when the game ended
       stopWaiting();
       toMoveSeatNow = null;
       board.setTurn(null);
       render(m.state);
       // the side the winner plays at the end (after a Hex swap seat 1 plays white), not its seat's first name
       const side = m.winner_side ?? m.winner;
-      const who = m.winner === null ? "Draw"
+      const who = m.termination === "aborted" ? "Game aborted" : m.winner === null ? "Draw"
         : `${side.charAt(0).toUpperCase()}${side.slice(1)} wins${m.termination === "time" ? " on time" : ""}`;
       if (m.termination === "time" && m.winner_seat !== null) flagged = 1 - m.winner_seat;
       // green when the person here won, red when they lost, neutral for a draw or a spectator
@@ -472,7 +508,11 @@ export async function matchPage(app, { args, name }) {
       app.querySelector("#mode").textContent = "finished";
       result.textContent = `${who}: ${endDetail(m)}`;
       tell(`Game over. ${result.textContent}.`);
-      showAfterGame();
+      showAfterGame(nobodyCame);
+      // the control the person was using (numberwang's input, the board) is disabled now: the focus would fall
+      // to <body> and a keyboard or screen-reader user would start again from the top of the page
+      const active = document.activeElement;
+      if (!active || active === document.body || active.disabled || !active.isConnected) result.focus();
       beep(330, 0.3);
       tick();
     } else if (m.type === "nope") {
@@ -527,11 +567,13 @@ export async function matchPage(app, { args, name }) {
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
+        showAbort(!!m.abortable);
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
         // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
         hideInvite();
         takeTurn(m);
+        showAbort(!!m.abortable);
       } else if (m.type === "takeback") {
         if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
         else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
@@ -548,7 +590,8 @@ export async function matchPage(app, { args, name }) {
         over = true;
         board.setTurn(null);
         closeResign();
-        say(m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.", m.you === "lost" ? "illegal" : "info");
+        const said = m.termination === "aborted" ? "Game aborted." : m.you === "won" ? "You won!" : m.you === "lost" ? "You lost." : "Draw.";
+        say(said, m.you === "lost" ? "illegal" : "info");
       } else if (m.type === "nope") {
         say(`Seat ${seatName}: ${m.reason}`, "illegal");
       } else if (m.type === "error") {

@@ -1,7 +1,7 @@
 // Replay: any stored (or live) game step by step: first, back, forward, last, a slider, the arrow keys, and
 // its notation to copy or download.
 
-import { getJSON, h, playerName, resultText, download, copyButton } from "./api.js";
+import { getJSON, h, playerName, resultText, download, copyButton, SCROLL_BOX } from "./api.js";
 import { makeBoard } from "./boards/index.js";
 
 export async function replayPage(app, { args, params }) {
@@ -78,7 +78,7 @@ export async function replayPage(app, { args, params }) {
             ? [h("strong", `${rec.winner_side.charAt(0).toUpperCase()}${rec.winner_side.slice(1)} wins`), `: ${rec.reason}`]
             : [h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""]),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
-        h("div.panel", h("strong", "Moves"), h("div.moves", startList, moveList)),
+        h("div.panel", h("strong", "Moves"), h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList)),
         h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));

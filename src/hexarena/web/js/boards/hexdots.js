@@ -1,5 +1,8 @@
 // Hexagon dots: a triangular lattice of dots (short even rows sit half a spacing right). Click two
 // neighbouring dots to draw a line; closing a hexagon captures it (filled in the capturer's colour).
+// For a screen reader every dot says the lines drawn from it (and by whom) and the lines that may be drawn from
+// it now; a picked dot's legal neighbours say "draw the line from ..."; each drawn line and captured hexagon is
+// an image named for its owner. So every legal line can be found and played with the arrows and Enter alone.
 
 import { s, COLOURS } from "./svg.js";
 import { keyNav } from "./keynav.js";
@@ -22,8 +25,33 @@ export function make(params) {
     return i < 0 ? 0 : i;
   };
 
-  const nav = keyNav(svg, { selector: "[data-dot]", keyOf: (el) => el.dataset.dot,
-    label: (el) => `dot ${el.dataset.dot}${picked && key(...picked) === el.dataset.dot ? " picked" : ""}`,
+  const ownerName = (owner) => {
+    const players = state?.players || [];
+    return players[seatOf(owner)]?.name || (owner && typeof owner === "object" ? owner.name : owner) || "nobody";
+  };
+  const list = (xs) => (xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+  // the dots a line may be drawn to from dot k now (the legal moves of the side to move), and the drawn lines
+  const legalFrom = (k) => legal.flatMap((m) => (key(...m.a) === k ? [key(...m.b)] : key(...m.b) === k ? [key(...m.a)] : []));
+  const drawnFrom = (k) => (state?.lines || []).flatMap((ln) => {
+    const [a, b] = ln.endpoints.map((e) => key(e.row, e.col));
+    return a === k ? [`${b} (${ownerName(ln.owner)})`] : b === k ? [`${a} (${ownerName(ln.owner)})`] : [];
+  });
+  function dotLabel(el) {
+    const k = el.dataset.dot;
+    const parts = [`dot ${k}`];
+    const from = picked ? key(...picked) : null;
+    if (from === k) parts.push(`picked: draw a line to ${list(legalFrom(k))} (Escape drops it)`);
+    else if (from && legalFrom(from).includes(k)) parts.push(`draw the line from ${from} to here`);
+    const drawn = drawnFrom(k);
+    if (drawn.length) parts.push(`lines drawn to ${list(drawn)}`);
+    if (io && !from) {
+      const can = legalFrom(k);
+      parts.push(can.length ? `can draw to ${list(can)}` : "no line can be drawn from here");
+    }
+    return parts.join(", ");
+  }
+
+  const nav = keyNav(svg, { selector: "[data-dot]", keyOf: (el) => el.dataset.dot, label: dotLabel,
     cancel: () => { if (picked) { picked = null; draw(); io?.say("Nothing picked: pick a dot.", "info"); } } });
 
   function click(r, c) {
@@ -51,8 +79,9 @@ export function make(params) {
       }
       const seat = seatOf(hx.owner);
       svg.append(s("polygon", { points: pts.join(" "), fill: seat ? COLOURS.p1 : COLOURS.p0, opacity: 0.35,
-        "data-hex": key(hx.center.row, hx.center.col) }));
-      svg.append(s("text", { x: cx, y: cy - 10, "text-anchor": "middle", "font-size": 16, "font-weight": 700,
+        "data-hex": key(hx.center.row, hx.center.col), role: "img",
+        "aria-label": `hexagon around ${key(hx.center.row, hx.center.col)}, captured by ${ownerName(hx.owner)}` }));
+      svg.append(s("text", { "aria-hidden": "true", x: cx, y: cy - 10, "text-anchor": "middle", "font-size": 16, "font-weight": 700,
         fill: seat ? COLOURS.p1 : COLOURS.p0 }, seat ? "2" : "1"));
     }
     // legal lines from the picked dot, as hints
@@ -76,7 +105,8 @@ export function make(params) {
       const isLast = last && i === lines.length - 1;
       if (isLast) svg.append(s("line", { x1, y1, x2, y2, stroke: COLOURS.last, "stroke-width": 13, "stroke-linecap": "round" }));
       svg.append(s("line", { x1, y1, x2, y2, stroke: seatOf(ln.owner) ? COLOURS.p1 : COLOURS.p0, "stroke-width": 6,
-        "stroke-linecap": "round", "data-line": `${a.row},${a.col}-${b.row},${b.col}` }));
+        "stroke-linecap": "round", "data-line": `${a.row},${a.col}-${b.row},${b.col}`, role: "img",
+        "aria-label": `line ${a.row},${a.col} to ${b.row},${b.col}, drawn by ${ownerName(ln.owner)}${isLast ? ", the last move" : ""}` }));
     });
     const endpoints = new Set();
     if (io) for (const m of legal) { endpoints.add(key(...m.a)); endpoints.add(key(...m.b)); }

@@ -35,7 +35,9 @@ export function make() {
     const isSel = selected && key(selected.from) === k ? ", selected" : "";
     const surrounded = el.dataset.surrounded ? ", surrounded: it lost the game" : "";
     const movable = io && legal.some((m) => m.piece === piece && key(m.from) === k) ? ", can move" : "";
-    return `${piece} ${BUG[piece[1]] || ""} at ${k}${surrounded}${isSel}${movable}${target}`;
+    const height = Number(el.dataset.height || 1);
+    const stack = height > 1 ? `, on top of a stack of ${height}` : "";
+    return `${piece} ${BUG[piece[1]] || ""} at ${k}${stack}${surrounded}${isSel}${movable}${target}`;
   }
   function deselect() {
     if (!selected || !io) return;
@@ -133,11 +135,16 @@ export function make() {
       g.append(s("polygon", { points: hexPoints(x, y, R * 0.96), fill: white ? "#fdfaf0" : "#2d3340",
         stroke: lost ? COLOURS.win : (isSel ? COLOURS.selected : (movable ? "#2f855a" : "#8a94a3")),
         "stroke-width": lost || isSel ? 4 : (movable ? 3 : 1.5) }));
-      g.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
-      g.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
+      g.dataset.height = String(c.stack.length);
+      // the letters and the stack badge are drawn beside the button, not in it, hidden from screen readers: the
+      // button's name says all of it in words, and text inside a named button must be part of its name (WCAG
+      // 2.5.3 label in name: the visible "QwQ2" is in no sensible sentence); they let clicks through to it
+      const marks = s("g", { "aria-hidden": "true", "pointer-events": "none" });
+      marks.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
+      marks.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {
-        g.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
-        g.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));
+        marks.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
+        marks.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));
         g.append(s("title", {}, `stack (bottom to top): ${c.stack.join(", ")}`));
       } else {
         g.append(s("title", {}, lost ? `${top}: surrounded` : top));
@@ -145,7 +152,7 @@ export function make() {
       if (state?.last_moved && c.stack.includes(state.last_moved)) {
         g.insertBefore(s("polygon", { points: hexPoints(x, y, R * 1.08), fill: COLOURS.last }), g.firstChild);
       }
-      svg.append(g);
+      svg.append(g, marks);
     }
     for (const m of targets) {
       const [x, y] = axialToPixel(m.to[0], m.to[1], R);

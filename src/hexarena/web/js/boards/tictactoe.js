@@ -50,7 +50,8 @@ export function make() {
     if (line && line.length === 3) {
       const p = (i) => [(i % 3) * CELL + CELL / 2, Math.floor(i / 3) * CELL + CELL / 2];
       const [a, b] = [p(line[0]), p(line[2])];
-      svg.append(s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: COLOURS.last, "stroke-width": 8,
+      // the win colour: the last move's yellow ring would make the winning three look like one more highlight
+      svg.append(s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: COLOURS.win, "stroke-width": 8,
         "stroke-linecap": "round", opacity: 0.8 }));
     }
     nav.refresh();

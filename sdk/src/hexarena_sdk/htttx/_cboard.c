@@ -1,4 +1,4 @@
-/* C accelerator for the HTTTX mutable Board (hexarena.games.htttx.board.PyBoard is the reference).
+/* C accelerator for the HTTTX mutable Board (hexarena_sdk.htttx.board.PyBoard is the reference).
  *
  * Why: search and random playouts place millions of stones; the pure-Python board peaks around 250k validated
  * stones/s. This is the same algorithm written in C, with the same observable behaviour: the same legal list
@@ -29,7 +29,7 @@
 /* Larger view distances go to the Python fallback class (the game caps them at 64). */
 #define MAX_VIEW 256
 
-static PyObject *IllegalMove = NULL; /* hexarena.core.errors.IllegalMove */
+static PyObject *IllegalMove = NULL; /* hexarena_sdk.errors.IllegalMove */
 static PyObject *fallback = NULL;    /* the pure-Python Board, for view distances above MAX_VIEW */
 static PyObject *str_random = NULL;
 static const char *SIDES[2] = {"x", "o"};
@@ -1053,7 +1053,7 @@ static PyMethodDef Board_methods[] = {
 static PySequenceMethods Board_as_sequence = {.sq_length = (lenfunc)Board_len};
 
 static PyTypeObject BoardType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hexarena.games.htttx._cboard.Board",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hexarena_sdk.htttx._cboard.Board",
     .tp_basicsize = sizeof(BoardObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "Board(view_distance=8, win_distance=6)\n--\n\n"
@@ -1083,7 +1083,7 @@ static struct PyModuleDef cboard_module = {
 };
 
 PyMODINIT_FUNC PyInit__cboard(void) {
-    PyObject *errors = PyImport_ImportModule("hexarena.core.errors");
+    PyObject *errors = PyImport_ImportModule("hexarena_sdk.errors");
     if (!errors) return NULL;
     IllegalMove = PyObject_GetAttrString(errors, "IllegalMove");
     Py_DECREF(errors);

@@ -1,0 +1,190 @@
+"""``hexarena check-bot``: hexarena's own bots pass; scripted broken bots fail with the failure named.
+
+The command runs as an operator runs it (its own process, real sockets on loopback); the broken bots are the
+tests' scripted ``FakeBot`` servers in the test's event loop, which keeps serving while the command runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.responses import Response
+from tests.fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+ENV = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
+
+
+def _cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "hexarena.cli", "check-bot", *args]
+
+
+async def _run(*args: str) -> tuple[int, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        *_cmd(*args), env=ENV, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 300)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def _checks(out: str) -> dict[str, dict[str, Any]]:
+    return {c["check"]: c for c in json.loads(out)["checks"]}
+
+
+def _wait_up(url: str) -> None:
+    for _ in range(600):
+        try:
+            if httpx.get(f"{url}/capabilities.json", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not come up")
+
+
+@pytest.mark.parametrize("transport", ["", "stateless:"])
+def test_hexarena_bot_server_passes(transport: str) -> None:
+    with cli_bot_server("heuristic") as url:
+        _wait_up(url)
+        done = subprocess.run(
+            _cmd(transport + url, "--games", "1", "--clock", "10", "--json"),
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["ok"] is True
+    checks = _checks(done.stdout)
+    for name in ("capabilities", "starts", "legal-moves", "well-formed", "clock", "stays-up"):
+        assert checks[name]["status"] == "pass", checks[name]
+    assert checks["free-setup"]["status"] == "pass"  # the built-in server declares free_setup; stateless has it
+    if not transport:
+        for name in ("heartbeat", "heartbeat.stray", "nope", "game-end"):
+            assert checks[name]["status"] == "pass", checks[name]
+    assert len(report["games"]) == 3
+
+
+def test_the_table_names_the_failure_and_the_fix() -> None:
+    """Without --json: a rich table, and exit status 1 (the occupied origin, the case authors meet first)."""
+
+    async def main() -> tuple[int, str, str]:
+        async with fake_bot(FakeBot([move_response([[0, 0], [1, 0]])])) as url:
+            return await _run(url, "--games", "1", "--clock", "10", "--opponent", "random")
+
+    code, out, err = asyncio.run(main())
+    assert code == 1, out + err
+    assert "legal-moves" in out and "fail" in out
+    assert "occupied by X" in out and "origin" in out
+    assert "fix:" in out and "FAILED" in out
+
+
+async def test_occupied_cell_is_named() -> None:
+    async with fake_bot(FakeBot([move_response([[0, 0], [1, 0]])])) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    check = _checks(out)["legal-moves"]
+    assert check["status"] == "fail"
+    assert "(0, 0), which is occupied by X" in check["sent"]
+    assert "view_distance" in check["expected"] and "empty cell" in check["fix"]
+
+
+async def test_malformed_answer_is_named() -> None:
+    async with fake_bot(FakeBot([send("{not json")])) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    check = _checks(out)["well-formed"]
+    assert check["status"] == "fail"
+    assert "{not json" in check["sent"]  # what the bot sent, quoted
+    assert "move_response" in check["expected"]
+
+
+async def test_late_answer_is_named() -> None:
+    bot = FakeBot([[sleep(3.0), AUTO]])
+    async with fake_bot(bot) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+    assert code == 1
+    check = _checks(out)["clock"]
+    assert check["status"] == "fail"
+    assert "within 0.5 s" in check["expected"]
+
+
+async def test_silence_is_named() -> None:
+    async with fake_bot(FakeBot([SILENCE])) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+    assert code == 1
+    checks = _checks(out)
+    assert checks["clock"]["status"] == "fail"
+    assert checks["clock"]["sent"].startswith("no answer in time")
+
+
+async def test_crash_mid_game_is_named() -> None:
+    async with fake_bot(FakeBot([AUTO, CLOSE])) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    check = _checks(out)["stays-up"]
+    assert check["status"] == "fail"
+    assert "closed the connection" in check["detail"]
+
+
+async def test_unreachable_capabilities_fail_the_handshake() -> None:
+    async with fake_bot(FakeBot(caps_status=404)) as url:
+        code, out, _ = await _run(url, "--json")
+    assert code == 1
+    check = _checks(out)["capabilities"]
+    assert check["status"] == "fail" and "404" in check["sent"]
+
+
+async def test_declared_evaluation_must_be_answered_and_on_scale() -> None:
+    """A bot declaring ``evaluation`` that never answers eval_request fails; a heuristic of 3 is a warning."""
+    caps = {"meta": {"name": "evalbot"}, "basic_websocket": {"versions": {"v1-alpha": {"evaluation": True}}}}
+    bot = FakeBot([Act("auto", evaluation={"heuristic": 3.0})] * 60, capabilities=caps)
+    async with fake_bot(bot) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    checks = _checks(out)
+    assert checks["legal-moves"]["status"] == "pass"
+    assert checks["evaluation"]["status"] == "fail"
+    assert "eval_response" in checks["evaluation"]["expected"]
+    assert checks["evaluation.fields"]["status"] == "warn"
+    assert '"heuristic": 3.0' in checks["evaluation.fields"]["sent"]
+
+
+async def test_malformed_stateless_answer_is_quoted() -> None:
+    """A stateless bot's unreadable answer is quoted: the same board is asked again and its body shown."""
+
+    async def turn(body: dict[str, Any]) -> Response:
+        return Response('{"move": {"pieces": [{"q": 1}]}}', media_type="application/json")
+
+    caps = {"meta": {"name": "s"}, "stateless": {"versions": {"v1-alpha": {}}}}
+    async with fake_bot(FakeBot(capabilities=caps, turn=turn)) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1
+    assert json.loads(out)["protocol"] == "stateless"
+    check = _checks(out)["well-formed"]
+    assert check["status"] == "fail"
+    assert check["sent"] == 'HTTP 200: {"move": {"pieces": [{"q": 1}]}}'
+    assert "docs/protocols/bws.md" in check["fix"]
+
+
+async def test_socket_not_where_capabilities_say_fails_starts() -> None:
+    caps = {"meta": {"name": "lost"}, "basic_websocket": {"versions": {"v1-alpha": {"api_root": "elsewhere"}}}}
+    async with fake_bot(FakeBot(capabilities=caps)) as url:
+        code, out, _ = await _run(url, "--games", "1", "--opponent", "random", "--json")
+    assert code == 1
+    checks = _checks(out)
+    assert checks["starts"]["status"] == "fail"
+    assert "/elsewhere/game" in checks["starts"]["sent"]
+    assert "api_root" in checks["starts"]["fix"]
+    assert checks["probes"]["status"] == "skip"

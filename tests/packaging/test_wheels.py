@@ -1,0 +1,190 @@
+"""The two distributions as a user gets them: ``python -m build`` makes an sdist and a wheel of each (the wheel
+from the sdist, so a file missing from the sdist fails here), installed into clean venvs.
+
+- the arena server's wheels: two ``hexarena bot serve`` bot servers play an HTTTX match (``hexarena play``);
+- the SDK's wheel alone: none of the server's dependencies come with it, and the README's bot, built without a C
+  compiler (the pure-Python board), plays a match.
+
+The dependencies come from pip's configured index; the two distributions only from the wheels built here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cli.serving import free_port
+
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
+
+ROOT = Path(__file__).resolve().parents[2]
+SDK = ROOT / "sdk"
+#: what a bot author must not get with the SDK: the server's web framework, database and cluster layers
+SERVER_ONLY = {"fastapi", "sqlalchemy", "alembic", "asyncpg", "redis", "strawberry-graphql"}
+BUILD_TIMEOUT = 600
+INSTALL_TIMEOUT = 900
+MATCH_TIMEOUT = 300
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without anything that would import the checkout instead of the installed wheels."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "HEXARENA_PURE_PYTHON", "VIRTUAL_ENV")}
+    return env | extra
+
+
+def run(cmd: list[str], cwd: Path, timeout: float, **env: str) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, env=clean_env(**env), capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{cmd} exited with {proc.returncode}:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return proc.stdout
+
+
+def one(folder: Path, pattern: str) -> Path:
+    found = sorted(folder.glob(pattern))
+    assert len(found) == 1, f"{pattern} in {folder}: {[p.name for p in folder.iterdir()]}"
+    return found[0]
+
+
+def make_venv(where: Path, *wheels: Path) -> Path:
+    """A venv of its own holding ``wheels`` and their dependencies; returns its ``bin`` folder."""
+    run([sys.executable, "-m", "venv", str(where)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
+    bin_dir = where / "bin"
+    run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", *map(str, wheels)],
+        cwd=where.parent,
+        timeout=INSTALL_TIMEOUT,
+    )
+    return bin_dir
+
+
+def installed(bin_dir: Path, cwd: Path) -> set[str]:
+    out = run([str(bin_dir / "python"), "-m", "pip", "list", "--format=json"], cwd=cwd, timeout=120)
+    return {re.sub(r"[-_.]+", "-", d["name"]).lower() for d in json.loads(out)}
+
+
+@contextlib.contextmanager
+def bot_server(cmd: list[str], cwd: Path, port: int, log: Path) -> Iterator[str]:
+    """A bot server process, up once its capabilities.json answers; stopped on exit."""
+    url = f"http://127.0.0.1:{port}"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=clean_env(), stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, f"{cmd} exited with {proc.returncode}:\n{log.read_text()}"
+            with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/capabilities.json", timeout=5) as r:
+                if r.status == 200:
+                    break
+            assert time.monotonic() < deadline, f"{cmd} did not answer within 60 s:\n{log.read_text()}"
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(30)
+
+
+def play(bin_dir: Path, cwd: Path, x: str, o: str) -> str:
+    cmd = [str(bin_dir / "hexarena"), "play", "htttx", "--x", x, "--o", o, "--quiet"]
+    return run(cmd, cwd=cwd, timeout=MATCH_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("packaging")
+
+
+@pytest.fixture(scope="module")
+def dist(work: Path) -> Path:
+    """``python -m build`` of each distribution: an sdist, and a wheel built from it."""
+    out = work / "dist"
+    for project in (SDK, ROOT):
+        run([sys.executable, "-m", "build", "--outdir", str(out), str(project)], cwd=work, timeout=BUILD_TIMEOUT)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server_venv(work: Path, dist: Path) -> Path:
+    return make_venv(work / "server-venv", one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl"))
+
+
+def test_each_distribution_has_an_sdist_and_a_wheel(dist: Path) -> None:
+    sdk_wheel, server_wheel = one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl")
+    one(dist, "hexarena_sdk-*.tar.gz")
+    one(dist, "hexarena-*.tar.gz")
+    with zipfile.ZipFile(sdk_wheel) as z:
+        sdk_files = z.namelist()
+        sdk_meta = z.read(one_name(sdk_files, r"\.dist-info/METADATA$")).decode()
+    with zipfile.ZipFile(server_wheel) as z:
+        server_files = z.namelist()
+        server_meta = z.read(one_name(server_files, r"\.dist-info/METADATA$")).decode()
+    # the board's C accelerator goes with the board, in the SDK; one copy of each module
+    assert any(re.fullmatch(r"hexarena_sdk/htttx/_cboard\..*\.so", f) for f in sdk_files), sdk_files
+    assert "hexarena_sdk/htttx/board.py" in sdk_files and "hexarena_sdk/server.py" in sdk_files
+    assert not any(f.startswith("hexarena_sdk/") for f in server_files)
+    assert not any("_cboard" in f for f in server_files)
+    assert re.search(r"^Requires-Dist: hexarena-sdk", server_meta, re.M), server_meta
+    sdk_requires = {m.lower() for m in re.findall(r"^Requires-Dist: ([A-Za-z0-9_.-]+)", sdk_meta, re.M)}
+    assert sdk_requires and not sdk_requires & SERVER_ONLY, sdk_requires
+
+
+def one_name(names: list[str], pattern: str) -> str:
+    found = [n for n in names if re.search(pattern, n)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_installed_server_plays_a_match_between_two_bot_servers(work: Path, server_venv: Path) -> None:
+    code = "from hexarena.games.htttx import accel; print(accel.IMPLEMENTATION)"
+    assert run([str(server_venv / "python"), "-c", code], cwd=work, timeout=60).strip() == "C"
+    serve = [str(server_venv / "hexarena"), "bot", "serve", "--bot", "heuristic", "--port"]
+    p1, p2 = free_port(), free_port()
+    with (
+        bot_server([*serve, str(p1)], work, p1, work / "bot1.log") as x,
+        bot_server([*serve, str(p2)], work, p2, work / "bot2.log") as o,
+    ):
+        out = play(server_venv, work, x, o)
+    assert re.search(r"wins after|\bdraw", out, re.I), out
+
+
+def test_the_sdk_alone_brings_no_server_and_its_readme_bot_plays_without_a_compiler(
+    work: Path, dist: Path, server_venv: Path
+) -> None:
+    # a wheel built where no C compiler runs: the board falls back on pure Python
+    nocc = work / "dist-nocc"
+    build = [sys.executable, "-m", "build", "--wheel", "--outdir", str(nocc), str(SDK)]
+    run(build, cwd=work, timeout=BUILD_TIMEOUT, CC="false", LDSHARED="false")
+    wheel = one(nocc, "hexarena_sdk-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        assert not any("_cboard" in f and not f.endswith(".c") for f in z.namelist()), z.namelist()
+    sdk_venv = make_venv(work / "sdk-venv", wheel)
+    names = installed(sdk_venv, work)
+    assert "hexarena-sdk" in names and "hexarena" not in names, names
+    assert not names & SERVER_ONLY, names & SERVER_ONLY
+    code = "from hexarena_sdk.htttx import accel; print(accel.IMPLEMENTATION)"
+    assert run([str(sdk_venv / "python"), "-c", code], cwd=work, timeout=60).strip() == "Python"
+
+    readme = (SDK / "README.md").read_text()
+    found = re.search(r"## A bot in 20 lines\n\n```python\n(.*?)```", readme, re.S)
+    assert found, "sdk/README.md has no bot"
+    bot_code = found.group(1)
+    assert len(bot_code.strip().splitlines()) <= 20
+    bot_file = work / "crowd_bot.py"
+    bot_file.write_text(bot_code)
+    port = free_port()
+    with bot_server([str(sdk_venv / "python"), str(bot_file), str(port)], work, port, work / "readme-bot.log") as url:
+        out = play(server_venv, work, url, "builtin:heuristic")
+    assert re.search(r"wins after|\bdraw", out, re.I), out
