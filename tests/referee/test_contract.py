@@ -14,6 +14,7 @@ from hexarena.core.contract import FailureReporter, MoveReply, MoveRequest, Play
 from hexarena.core.errors import BotCrashed
 from hexarena.core.registry import get_game
 from hexarena.core.types import Seat, Termination
+from hexarena.players.base import BasePlayer
 from hexarena.referee import MatchConfig, Referee
 
 
@@ -21,6 +22,8 @@ class ContractOnlyPlayer:
     """A player that implements the contract's protocols and nothing else (no BasePlayer)."""
 
     name = "contract-only"
+    kind = "contract"
+    suspends_every_move = False
 
     def __init__(self) -> None:
         self._signal: asyncio.Future[BaseException] | None = None
@@ -31,11 +34,20 @@ class ContractOnlyPlayer:
             self._signal = asyncio.get_running_loop().create_future()
         return self._signal
 
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind}
+
     async def start(self, info: Any) -> None:
+        return None
+
+    async def seated(self) -> None:
         return None
 
     async def move(self, request: MoveRequest) -> MoveReply:
         return MoveReply(move=(1, 0))
+
+    async def taken_back(self, ply: int, state: Any) -> None:
+        return None
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         if seat == 0:  # X has moved and now thinks forever: go away while it does
@@ -61,3 +73,31 @@ async def test_a_failure_reported_through_the_public_signal_ends_the_match_while
     assert result.culprit == 1 and "socket closed" in result.outcome.reason
     assert x.calls.cancelled == 1
     assert [r.outcome for r in o.results] == [result.outcome]
+    assert result.players[1] == {"name": "contract-only", "kind": "contract"}
+
+
+class StartMoveObserveFinishOnly:
+    """An object with only the four calls: what ``Player`` declared before it said everything the referee reads."""
+
+    name = "four-calls"
+
+    async def start(self, info: Any) -> None:
+        return None
+
+    async def move(self, request: MoveRequest) -> MoveReply:
+        return MoveReply(move=(1, 0))
+
+    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+        return None
+
+    async def finish(self, result: PlayerResult) -> None:
+        return None
+
+
+def test_the_protocol_declares_every_attribute_the_referee_reads() -> None:
+    # the referee reads a player's kind (takebacks), suspends_every_move (its hot path), failure signal, seated and
+    # taken_back hooks and description: an object without them is not a Player
+    assert not isinstance(StartMoveObserveFinishOnly(), Player)
+    for member in ("kind", "suspends_every_move", "failure_signal", "seated", "taken_back", "describe"):
+        assert hasattr(ContractOnlyPlayer, member), member
+        assert hasattr(BasePlayer, member), member

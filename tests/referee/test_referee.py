@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from fakes.players import FakeClock, Recorder, ScriptedPlayer, Step, pair
-from hexarena.core.contract import ClockConfig, MoveReply, MoveRequest, PlayerResult
+from hexarena.core.contract import ClockConfig, MoveReply, MoveRequest
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
@@ -418,35 +418,6 @@ async def test_a_failure_that_lands_with_the_reply_does_not_cancel_what_comes_ne
     result = await Referee(config(), pair(x, o), listener=rec).run()
     assert [e[0] for e in rec.events] == ["start", "move", "end"]
     assert result.outcome.termination == Termination.DISCONNECT and result.culprit == 1
-
-
-class PlainPlayer:
-    """A Player that is not a BasePlayer (no failure signal): the referee must cope."""
-
-    name = "plain"
-
-    def __init__(self, moves: list[Any]) -> None:
-        self.moves = list(moves)
-        self.finished: list[PlayerResult] = []
-
-    async def start(self, info: Any) -> None:
-        return None
-
-    async def move(self, request: MoveRequest) -> MoveReply:
-        return MoveReply(self.moves.pop(0))
-
-    async def observe(self, seat: int, move: Any, state: Any) -> None:
-        return None
-
-    async def finish(self, result: PlayerResult) -> None:
-        self.finished.append(result)
-
-
-async def test_players_without_a_failure_signal() -> None:
-    x, o = PlainPlayer(X_WINS), PlainPlayer(O_LOSES)
-    result = await Referee(config(), [x, o]).run()
-    assert result.outcome.winner == 0 and len(x.finished) == 1
-    assert result.players[0] == {"name": "plain", "kind": "player"}
 
 
 def test_clock_from_validates() -> None:

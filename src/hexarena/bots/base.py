@@ -15,29 +15,37 @@ import random
 import threading
 from typing import Any, Protocol, runtime_checkable
 
+from typing_extensions import TypeVar
+
 from hexarena.bots.stopping import stoppable
 from hexarena.bots.timing import collector_paused
+from hexarena.core.game import Game
+
+#: The game's state and move types; a bare ``EngineBot`` (a plugin written before they were spelled out, or a
+#: registry of bots of any game) means ``EngineBot[Any, Any]``.
+S = TypeVar("S", default=Any)
+M = TypeVar("M", default=Any)
 
 
 @runtime_checkable
-class EngineBot(Protocol):
-    """A bot that plays directly on a rules engine's state."""
+class EngineBot(Protocol[S, M]):
+    """A bot that plays directly on a rules engine's state: ``EngineBot[HexState, HexMove]`` plays Hex."""
 
     name: str
 
-    def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
+    def choose(self, game: Game[S, M], state: S, time_limit: float | None, rng: random.Random) -> M:
         """A legal move for the seat to move in ``state``; ``time_limit`` is the seconds it may think."""
         ...
 
 
 def think(
-    bot: EngineBot,
-    game: Any,
-    state: Any,
+    bot: EngineBot[S, M],
+    game: Game[S, M],
+    state: S,
     time_limit: float | None,
     rng: random.Random,
     stop: threading.Event | None = None,
-) -> Any:
+) -> M:
     """``bot.choose`` as every host runs it: with the cyclic collector held off for a short budget
     (``timing.collector_paused``: its pauses cost searches their deadlines) and, given ``stop``, a search the host
     can stop (``stopping.stoppable``)."""

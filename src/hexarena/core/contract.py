@@ -127,12 +127,42 @@ class Takeback(Exception):
 
 @runtime_checkable
 class Player(Protocol):
-    """What the referee needs from a player. Every method may raise BotError subclasses."""
+    """What the referee needs from a player: every attribute and call it reads, each said here.
 
+    ``hexarena.players.base.BasePlayer`` implements all of it with the defaults most adapters want; a player
+    written without it declares each member itself. Every method may raise BotError subclasses.
+    """
+
+    #: Who plays, as shown in results and to the opponent (``MatchInfo.opponent``). Set by the adapter from its
+    #: spec; a tournament or the server may rename the seat before the match starts.
     name: str
+    #: What sort of player this is: ``builtin`` (a bot in the server's process), ``human`` (a person in a browser
+    #: or terminal) or the protocol name of an external bot (``uhp``, ``bws``, ...). A class attribute of each
+    #: adapter. The referee grants takebacks only to a ``human`` facing a ``builtin``; the server counts bot errors
+    #: per kind and continues on another instance only a match whose kinds can be reached from anywhere.
+    kind: str
+    #: True when every ``move`` waits for an answer that can only arrive in a later step of the event loop (a
+    #: request sent, then its reply read from a socket): the referee then skips the yield it makes after each move
+    #: so that a player answering without awaiting cannot hold the loop. A class attribute of the adapter.
+    suspends_every_move: bool
+
+    def failure_signal(self) -> asyncio.Future[BaseException]:
+        """The one future (same object on every call) that completes with this player's failure (see
+        :class:`FailureReporter`): the referee races every move against both players' signals."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What the store keeps about this seat (``name``, ``kind``, ``spec``): public, never a secret."""
+        ...
 
     async def start(self, info: MatchInfo) -> None:
         """Connect or launch, and tell the player about the match."""
+        ...
+
+    async def seated(self) -> None:
+        """Complete once somebody sits at this seat; the referee awaits it before the first move so no clock runs
+        for a seat nobody has taken (a person invited by link). It bounds its own wait. A player that is seated as
+        soon as it is made marks it ``does_nothing`` (as ``BasePlayer`` does) and the referee skips it."""
         ...
 
     async def move(self, request: MoveRequest) -> MoveReply:
@@ -140,7 +170,13 @@ class Player(Protocol):
         ...
 
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
-        """Learn about a move that was played (by either seat). Adapters may ignore it."""
+        """Learn about a move that was played (by either seat). Adapters may ignore it (marked ``does_nothing``:
+        the referee then skips the call)."""
+        ...
+
+    async def taken_back(self, ply: int, state: Any) -> None:
+        """Learn that the moves from ``ply`` on were taken back and the position is ``state`` again (a person
+        asked, :class:`Takeback`). Adapters that keep no position ignore it."""
         ...
 
     async def finish(self, result: PlayerResult) -> None:

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+import random
+from collections.abc import Iterable
 from typing import Any
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.types import Seat
+
+log = logging.getLogger(__name__)
 
 
 class BasePlayer:
@@ -23,8 +28,19 @@ class BasePlayer:
     misbehaving player is noticed at once, even while it is the opponent's turn.
     """
 
+    #: Who plays, shown in results and to the opponent (``hexarena.core.contract.Player.name``). Set by the adapter
+    #: from its spec; a tournament or the server may rename the seat before the match starts.
     name: str = "player"
+    #: What sort of player this is (``builtin``, ``human`` or the bot protocol's name): a class attribute of each
+    #: adapter, read by the referee (takebacks) and the server (tokens, metrics, resuming), see ``Player.kind``.
     kind: str = "player"
+    #: True for a seat created open to anyone (the ``open`` spec of a browser seat): the match manager gives it no
+    #: token until somebody joins it, and ends the match when nobody has within its time. Set by the adapter's
+    #: constructor (``BrowserPlayer(open_seat=True)``).
+    open_seat: bool = False
+    #: The seeded random source of a bot that draws random numbers in the server's process (``InProcessPlayer``),
+    #: None for every other player. A tournament replaces it with one seeded by the match so a rerun plays alike.
+    rng: random.Random | None = None
     #: What a remote client called this player (``engine:NAME``), shown as its ``spec`` instead of the operator's
     #: command line: the command's paths and interpreter are the operator's business. Set by ``make_remote_player``.
     public_spec: str | None = None
@@ -84,6 +100,24 @@ class BasePlayer:
     async def start(self, info: MatchInfo) -> None:
         self.info = info
 
+    @property
+    def attached(self) -> bool:
+        """Whether somebody sits at this seat: True for every player except a person's seat nobody has taken yet
+        (``BrowserPlayer`` says so); the match manager expires an open seat that is not attached in time."""
+        return True
+
+    @property
+    def adapter(self) -> type[BasePlayer]:
+        """The adapter class that played this seat: its own class, or the class a kept seat stood for
+        (``FinishedSeat``), so a rematch can tell two people from a person and a bot after the match."""
+        return type(self)
+
+    async def seated(self) -> None:
+        """Complete once somebody sits at this seat (``Player.seated``): at once here, so the referee skips it."""
+        return None
+
+    seated.does_nothing = True  # type: ignore[attr-defined]
+
     async def move(self, request: MoveRequest) -> MoveReply:
         raise NotImplementedError
 
@@ -93,8 +127,28 @@ class BasePlayer:
     #: The referee skips calling an ``observe`` marked so (two coroutines a move for nothing, on most adapters).
     observe.does_nothing = True  # type: ignore[attr-defined]
 
+    async def taken_back(self, ply: int, state: Any) -> None:
+        """Learn that the moves from ``ply`` on were taken back (``Player.taken_back``); most adapters keep no
+        position of their own and ignore it."""
+        return None
+
     async def finish(self, result: PlayerResult) -> None:
         return None
 
+    async def close(self) -> None:
+        """Release whatever the constructor acquired, for a player whose match will never start (``finish`` does
+        it for one that played). Adapters acquire their connection or process in ``start``: nothing to do here."""
+        return None
 
-__all__ = ["BasePlayer"]
+
+async def close_players(players: Iterable[BasePlayer]) -> None:
+    """Release the players of a match that will not be played (``BasePlayer.close``); one that fails to close is
+    logged and the others are still closed, since the caller is already giving up on the match."""
+    for player in players:
+        try:
+            await player.close()
+        except Exception:
+            log.debug("closing %s failed", player, exc_info=True)
+
+
+__all__ = ["BasePlayer", "close_players"]

@@ -37,6 +37,7 @@ class InProcessPlayer(BasePlayer):
     """Wraps an EngineBot (``choose(game, state, time_limit, rng)``)."""
 
     kind = "builtin"
+    rng: random.Random  # always one: the bot's random draws (``BasePlayer.rng``)
 
     def __init__(self, bot: Any, name: str | None = None, seed: int | None = None, threaded: bool = True) -> None:
         super().__init__()

@@ -118,14 +118,10 @@ class Referee:
         self.game = config.game
         self.players = list(players)
         #: The seats told of every move: players whose ``observe`` does something (BasePlayer's says it does not).
-        self._observing = [
-            (s, p)
-            for s, p in enumerate(self.players)
-            if not getattr(getattr(p, "observe", None), "does_nothing", False)
-        ]
+        self._observing = [(s, p) for s, p in enumerate(self.players) if not getattr(p.observe, "does_nothing", False)]
         #: Per seat, whether the referee yields to the loop after its move: not after a player whose every move
         #: waits on its socket (``suspends_every_move``), which has handed the loop over already.
-        self._yields = [not getattr(p, "suspends_every_move", False) for p in self.players]
+        self._yields = [not p.suspends_every_move for p in self.players]
         self.listener = listener
         self._now = now
         self._monotonic = monotonic
@@ -178,7 +174,7 @@ class Referee:
         except asyncio.CancelledError:
             outcome = Outcome(None, Termination.INTERRUPTED, "the match was stopped by the server")
             result = self._result(outcome, None)
-            await asyncio.shield(self._release_watchers())
+            self._release_watchers()
             await asyncio.shield(self._finish_players(result))
             await asyncio.shield(self._notify("on_end", result))
             raise
@@ -186,7 +182,7 @@ class Referee:
             log.exception("match %s failed", self.match_id)
             outcome = Outcome(None, Termination.ERROR, f"server error: {_error_text(exc)}")
         result = self._result(outcome, culprit)
-        await self._release_watchers()
+        self._release_watchers()
         await self._finish_players(result)
         await self._notify("on_end", result)
         return result
@@ -215,7 +211,7 @@ class Referee:
                 initial_state=self.state,
                 clock=self.config.clock,
                 heartbeat_ms=self.config.heartbeat_ms,
-                opponent=getattr(self.players[other(seat)], "name", ""),
+                opponent=self.players[other(seat)].name,
                 meta=self.config.meta,
                 takebacks=self.may_take_back(seat),
                 played=len(self.history),
@@ -254,13 +250,12 @@ class Referee:
         (:class:`_Interrupt`, as a move is), so an open seat that expires (the match manager fails it) or a
         resignation ends the match at once."""
         for seat, player in enumerate(self.players):
-            seated = getattr(player, "seated", None)
-            if seated is None:
+            if getattr(player.seated, "does_nothing", False):  # seated as soon as made (BasePlayer's)
                 continue
             watchers = (self._watcher(0), self._watcher(1))
             interrupt = _Interrupt(self._running(), watchers, None)
             try:
-                await seated()
+                await player.seated()
             except (Exception, asyncio.CancelledError) as exc:
                 if not interrupt.disarm():  # the wait itself failed (or the match is being stopped: re-raised)
                     if isinstance(exc, asyncio.CancelledError):
@@ -346,7 +341,7 @@ class Referee:
     def may_take_back(self, seat: Seat) -> bool:
         """Takebacks are for a person playing a built-in bot in a casual match: never in a rated or tournament
         match (``MatchConfig.takebacks`` off), between two bots, or between two people (nobody to ask)."""
-        kinds = [getattr(p, "kind", "") for p in self.players]
+        kinds = [p.kind for p in self.players]
         return self.config.takebacks and kinds[seat] == "human" and kinds[other(seat)] == "builtin"
 
     async def _take_back(self, seat: Seat) -> bool:
@@ -362,9 +357,7 @@ class Referee:
         if self.listener is not None and hasattr(self.listener, "on_takeback"):
             await self._notify("on_takeback", self.match_id, ply, self.state)
         for player in self.players:
-            told = getattr(player, "taken_back", None)
-            if told is not None:
-                await told(ply, self.state)
+            await player.taken_back(ply, self.state)
         return True
 
     async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
@@ -416,23 +409,12 @@ class Referee:
         """A future that completes with the error once ``seat``'s player fails (never, for most players)."""
         fut = self._watchers[seat]
         if fut is None:
-            player: Any = self.players[seat]
-            signal = getattr(player, "failure_signal", None)  # FailureReporter (getattr: cheaper than isinstance)
-            if signal is not None:
-                fut = signal()
-            elif getattr(player, "failed", None) is not None:
-                fut = asyncio.ensure_future(player.failed())
-            else:
-                fut = asyncio.get_running_loop().create_future()
+            fut = self.players[seat].failure_signal()
             self._watchers[seat] = fut
         return fut
 
-    async def _release_watchers(self) -> None:
-        """Cancel the watcher tasks of players without a failure signal (the signals are plain futures we keep)."""
-        tasks = [f for f in self._watchers if isinstance(f, asyncio.Task)]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    def _release_watchers(self) -> None:
+        """Forget the players' failure signals once the match is over (they are the players' own futures)."""
         self._watchers = [None, None]
 
     async def _observe(self, seat: Seat, move: Any, state: Any) -> None:
@@ -469,7 +451,7 @@ class Referee:
 
     def _seat_name(self, seat: Seat) -> str:
         colour = self.game.seat_names[seat]
-        name = getattr(self.players[seat], "name", "")
+        name = self.players[seat].name
         return f"{colour} ({name})" if name else colour
 
     def _result(self, outcome: Outcome, culprit: Seat | None) -> MatchResult:
@@ -477,7 +459,7 @@ class Referee:
             match_id=self.match_id,
             game=self.game.name,
             params=self.params,
-            players=[_describe(p) for p in self.players],
+            players=[p.describe() for p in self.players],
             outcome=outcome,
             moves=list(self.moves),
             final_state=self.state,
@@ -530,13 +512,6 @@ class _Interrupt:
         if self._fired and self._task.uncancel() > self._cancelling:
             raise asyncio.CancelledError
         return self._fired
-
-
-def _describe(player: Player) -> dict[str, Any]:
-    describe = getattr(player, "describe", None)
-    if describe is not None:
-        return describe()  # type: ignore[no-any-return]
-    return {"name": getattr(player, "name", "player"), "kind": getattr(player, "kind", "player")}
 
 
 async def play_match(

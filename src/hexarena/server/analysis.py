@@ -12,16 +12,16 @@ Bounded by the size of the position (issue 12: 10,000 scattered stones with view
 ``view_distance`` of a stone as a candidate move (``board.py``: ``_cov``, ``_legal``, ``_src``; about 100 bytes a
 cell in the C board), and a stone far from all others brings a whole hexagon of 3v(v+1)+1 cells, 12,481 at view
 64, so 10,000 scattered stones made 125 million. The bounds: at most ``MAX_STONES`` stones, a view_distance of at
-most ``MAX_VIEW_DISTANCE``, and at most ``MAX_REGION`` candidate cells, checked on an upper bound computed from
-the request alone (see ``region_bound``) before anything is built. The building itself (validation and the win
-check, up to tens of milliseconds) runs in a worker thread, so the event loop keeps serving live games.
+most ``MAX_VIEW_DISTANCE``, and at most ``max_region`` candidate cells (``analysis_limits``, the operator's
+setting), checked on an upper bound computed from the request alone (see ``region_bound``) before anything is
+built. The building itself (validation and the win check, up to tens of milliseconds) runs in a worker thread, so
+the event loop keeps serving live games.
 """
 
 from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -31,6 +31,7 @@ from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.policy import SpecPolicy, vet_remote_spec
+from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.schemas import Url
 from hexarena.server.services import ServicesDep
 from hexarena.wire import htttx as w
@@ -43,23 +44,12 @@ MAX_STONES = min(2_000, w.MAX_SETUP_STONES)
 #: The largest view_distance an analysis may use (the game allows 64): the board caches its difference shapes per
 #: view distance for the life of the process, growing with the fourth power of it (about 7 MB at 16, 1.7 GB at 64).
 MAX_VIEW_DISTANCE = 16
-#: Candidate cells (empty cells within view_distance of a stone) the board of one analysis may track: about
-#: 25 MB and 30 ms to build. Any compact position of MAX_STONES stones fits; stones scattered far apart fit up to
-#: about 1,150 at the default view distance 8 and about 300 at 16.
-MAX_REGION = 250_000
 #: Analyses running at once; each holds a bot socket open, so a flood gets 429 instead of piling up.
 MAX_CONCURRENT = 16
 _slots = {"free": MAX_CONCURRENT}
 #: Positions are built here, off the event loop; two workers (the machine's cores) also bound the builds that
 #: requests cancelled meanwhile leave running.
 _BUILDS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="analysis-build")
-
-
-@dataclass(frozen=True)
-class AnalysisLimits:
-    """The per-server bound on position size (stones and view distance are fixed by the request model)."""
-
-    max_region: int = MAX_REGION
 
 
 #: Farthest coordinate of a stone (the engine's boards are far smaller; this only keeps numbers sane).

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any
 from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import BasePlayer
+from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import SpecPolicy, make_answering_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
-from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager, _close_players
+from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager
 from hexarena.store.recorder import GameEnd
 from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord, PlayerRecord
 
@@ -117,7 +117,7 @@ class Failover:
                     players.append(await make_answering_player(seat_spec(p), record.game, self.policy))
             except Exception as exc:
                 why = f"a player cannot be reached again ({exc})"
-                await _close_players(players)
+                await close_players(players)
         if why is not None:
             await self._interrupt(record, why)
             return

@@ -41,17 +41,17 @@ import msgspec
 from hexarena.core.contract import ClockConfig, MatchEnded
 from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Termination
-from hexarena.players.base import BasePlayer
+from hexarena.players.base import BasePlayer, close_players
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
 from hexarena.server.redaction import redact_tokens_in_logs
+from hexarena.server.rematch_offer import Rematch
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
 if TYPE_CHECKING:  # Redis is loaded only by a server started with --redis-url
     from hexarena.server.cluster import Cluster
-    from hexarena.server.ui.rematch import Rematch
 
 log = logging.getLogger(__name__)
 
@@ -244,10 +244,14 @@ class FinishedSeat(BasePlayer):
 
     def __init__(self, player: BasePlayer) -> None:
         super().__init__()
-        self.name = str(getattr(player, "name", ""))
+        self.name = player.name
         self.kind = player.kind
-        self.adapter: type[BasePlayer] = type(player)
+        self._adapter = player.adapter
         self.described = player.describe()
+
+    @property
+    def adapter(self) -> type[BasePlayer]:
+        return self._adapter
 
     def describe(self) -> dict[str, Any]:
         return dict(self.described)
@@ -326,14 +330,14 @@ class MatchManager:
                     )
                 )
             except BaseException:
-                await _close_players(players)
+                await close_players(players)
                 if self.cluster is not None:
                     await self.cluster.release(live.match_id)
                 raise
         for seat, player in enumerate(players):
-            if getattr(player, "kind", "") != "human":
+            if player.kind != "human":
                 continue
-            if getattr(player, "open_seat", False):
+            if player.open_seat:
                 live.open_seats.add(seat)  # its token is made when somebody joins it
                 seated: Any = player
                 seated.join_timeout = self.open_seat_seconds  # its own wait for a person agrees with the expiry
@@ -396,7 +400,7 @@ class MatchManager:
         if live.result is not None:
             return
         for seat, player in enumerate(live.players):
-            if not getattr(player, "open_seat", False) or getattr(player, "attached", True):
+            if not player.open_seat or player.attached:
                 continue
             side = live.game.seat_names[seat]
             reason = f"nobody joined seat {side} within {self.open_seat_seconds:g} s"
@@ -592,7 +596,7 @@ def release_position(game: Game[Any, Any], state: Any) -> None:
 
 def resumable(live: LiveMatch) -> bool:
     """Whether another instance can continue this match: each seat can be reached again from anywhere."""
-    return all(getattr(p, "kind", "") in RESUMABLE_KINDS for p in live.players)
+    return all(p.kind in RESUMABLE_KINDS for p in live.players)
 
 
 def match_meta(config: MatchConfig) -> dict[str, Any]:
@@ -647,15 +651,3 @@ def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
         PlayerRecord(name=str(d.get("name", "")), kind=str(d.get("kind", "")), spec=str(d.get("spec", "")))
         for d in described
     )
-
-
-async def _close_players(players: Sequence[BasePlayer]) -> None:
-    """Release players of a match that will not be played (their sockets, processes)."""
-    for player in players:
-        close = getattr(player, "close", None)
-        if close is None:
-            continue
-        try:
-            await close()
-        except Exception:
-            log.debug("closing %s failed", player, exc_info=True)

@@ -133,7 +133,7 @@ class ArenaMetrics:
         culprit = result.culprit
         if culprit is None or result.outcome.termination not in BOT_ERRORS:
             return
-        kind = str(getattr(live.players[culprit], "kind", ""))
+        kind = live.players[culprit].kind
         if kind != "human":  # a person who walks away is not a bot error
             key = (termination, _label(kind))
             self.bot_errors[key] = self.bot_errors.get(key, 0) + 1

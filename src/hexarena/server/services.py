@@ -27,13 +27,13 @@ from hexarena.core.extras import require_redis
 from hexarena.players.base import BasePlayer
 from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
+from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.dots.tables import DotsSettings
 from hexarena.server.live import MatchManager
 from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, client_of, refusal
 
 if TYPE_CHECKING:
-    from hexarena.server.analysis import AnalysisLimits
     from hexarena.server.cluster import Cluster
     from hexarena.server.graphql.limits import GraphQLLimits
     from hexarena.store import Store
@@ -87,7 +87,7 @@ class Settings:
     battlebot: BattlebotSettings = field(default_factory=BattlebotSettings)
     dots: DotsSettings = field(default_factory=DotsSettings)
     graphql: GraphQLLimits = field(default_factory=lambda: _graphql_limits())
-    analysis: AnalysisLimits = field(default_factory=lambda: _analysis_limits())
+    analysis: AnalysisLimits = field(default_factory=AnalysisLimits)
 
     def match_clock(self, clock: ClockConfig, players: Sequence[BasePlayer]) -> ClockConfig:
         """The clock a match created over the API is played with: its own, or without one the move cap
@@ -100,12 +100,6 @@ class Settings:
     def policy(self) -> SpecPolicy:
         """The remote spec policy every API-created seat goes through (engines, bot hosts)."""
         return SpecPolicy(engines=dict(self.engines), bot_hosts=self.bot_hosts)
-
-
-def _analysis_limits() -> AnalysisLimits:
-    from hexarena.server.analysis import AnalysisLimits  # imported when needed: the module imports this one
-
-    return AnalysisLimits()
 
 
 def _graphql_limits() -> GraphQLLimits:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from hexarena.core.contract import ClockConfig
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
+from hexarena.players.base import close_players
 from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
@@ -102,18 +103,11 @@ async def play_job(job: GameJob) -> dict[str, Any]:
             players.append(None)
             continue
         player.name = job.names[seat]
-        if isinstance(getattr(player, "rng", None), random.Random):
-            player.rng = random.Random(f"{job.seed}:{job.match_id}:{seat}")  # type: ignore[attr-defined]
+        if player.rng is not None:
+            player.rng = random.Random(f"{job.seed}:{job.match_id}:{seat}")
         players.append(player)
     if errors:
-        for p in players:
-            if p is not None:
-                close = getattr(p, "close", None)
-                if close is not None:
-                    try:
-                        await close()
-                    except Exception:
-                        log.debug("closing %s failed", p, exc_info=True)
+        await close_players([p for p in players if p is not None])
         text = "; ".join(f"{job.names[s]} could not be created: {e}" for s, e in errors)
         return _result(job, Outcome(None, Termination.ABORTED, text), None, started)
     clock = ClockConfig(**job.clock) if job.clock else ClockConfig()

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from hexarena.bots.base import EngineBot
 from hexarena.bots.hex.mcts import MctsHexBot, SearchStats
 from hexarena.bots.hex.uct import UctHexBot
-from hexarena.games.hex.game import HexGame, HexMove, HexState
+from hexarena.core.game import Game
+from hexarena.games.hex.game import HexMove, HexState
 
 
 class RandomHexBot:
@@ -17,7 +18,9 @@ class RandomHexBot:
 
     name = "random"
 
-    def choose(self, game: HexGame, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
+    def choose(
+        self, game: Game[HexState, HexMove], state: HexState, time_limit: float | None, rng: random.Random
+    ) -> HexMove:
         return game.random_move(state, rng)
 
 

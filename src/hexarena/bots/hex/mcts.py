@@ -28,6 +28,7 @@ from typing import Any
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import CPU_SHARE, Lateness, SearchShare
+from hexarena.core.game import Game
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
@@ -131,7 +132,9 @@ class MctsHexBot:
         limit = think_cap(time_limit if time_limit is not None else min(self.default_time, MAX_THINK_SECONDS))
         return SHARE.seconds(limit, self.lateness, cpu=CPU_SHARE.factor())
 
-    def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
+    def choose(
+        self, game: Game[HexState, HexMove], state: HexState, time_limit: float | None, rng: random.Random
+    ) -> HexMove:
         begun = time.perf_counter()
         self.last_evaluation = None
         self.last_considerations = None

@@ -30,6 +30,7 @@ from typing import Any
 
 from hexarena.bots.hex.mcts import SearchStats  # one record of a search for both Hex MCTS bots
 from hexarena.bots.stopping import stop_requested, think_cap
+from hexarena.core.game import Game
 from hexarena.games.hex import BLACK, SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
 
@@ -200,7 +201,9 @@ class UctHexBot:
         budget = max(0.0, time_limit - max(self.min_margin, self.margin * time_limit))
         return start + think_cap(budget)
 
-    def choose(self, game: Any, state: HexState, time_limit: float | None, rng: random.Random) -> HexMove:
+    def choose(
+        self, game: Game[HexState, HexMove], state: HexState, time_limit: float | None, rng: random.Random
+    ) -> HexMove:
         start = time.perf_counter()
         deadline = self._deadline(time_limit, start)
         seat = game.to_move(state)

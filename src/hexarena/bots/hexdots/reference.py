@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from hexarena.core.game import Game
 from hexarena.games.hexdots.board import DotsBoard, Line
 from hexarena.games.hexdots.game import DotsState, HexDotsGame
 
@@ -20,7 +21,9 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: HexDotsGame, state: DotsState, time_limit: float | None, rng: random.Random) -> Line:
+    def choose(
+        self, game: Game[DotsState, Line], state: DotsState, time_limit: float | None, rng: random.Random
+    ) -> Line:
         return game.random_move(state, rng)
 
 
@@ -55,9 +58,11 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, game: HexDotsGame, state: DotsState, time_limit: float | None, rng: random.Random) -> Line:
+    def choose(
+        self, game: Game[DotsState, Line], state: DotsState, time_limit: float | None, rng: random.Random
+    ) -> Line:
         geo, count = state.geo, state.hex_count
-        legal = game.legal_ids(state)
+        legal = _rules(game).legal_ids(state)
         if not legal:
             raise ValueError("no legal move in this position")
         best_gain = 0
@@ -85,3 +90,10 @@ class GreedyBot:
         costs = [(chain_given(board, lid), lid) for lid in legal]
         least = min(c for c, _ in costs)
         return geo.line_coords[rng.choice([lid for c, lid in costs if c == least])]
+
+
+def _rules(game: Game[DotsState, Line]) -> HexDotsGame:
+    """The built-in HexDots rules, whose line ids the greedy bot counts on (every host passes that game)."""
+    if not isinstance(game, HexDotsGame):
+        raise TypeError(f"the hexdots bots play the built-in HexDots game, not {type(game).__name__}")
+    return game

@@ -33,8 +33,10 @@ import time
 from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, assess
+from hexarena.bots.hive.simple import hive_rules
 from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.bots.timing import Lateness, SearchShare
+from hexarena.core.game import Game
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
 from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
@@ -354,20 +356,23 @@ class AlphaBetaBot:
         usable = SHARE.seconds(budget, self.lateness)
         return start + usable, start + usable * NEW_DEPTH_SHARE
 
-    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
+    def choose(
+        self, game: Game[HiveState, HiveMove], state: HiveState, time_limit: float | None, rng: random.Random
+    ) -> HiveMove:
         start = time.monotonic()
         hard, soft = self.deadlines(time_limit, start)
-        board = game.core(state)
+        rules = hive_rules(game)
+        board = rules.core(state)
         color = board.ply & 1
         search = AlphaBeta(hard, self.max_depth, rng)
         move = search.best_move(board, soft)
         self.last_depth, self.last_nodes = search.depth_reached, search.nodes
-        self._report(game, board, color, search, move)
-        out = game.move_of(board, move)
+        self._report(rules, board, color, search, move)
+        out = rules.move_of(board, move)
         self.lateness.record(time.monotonic() - hard)
         return out
 
-    def _report(self, game: Any, board: Board, color: int, search: AlphaBeta, move: Move) -> None:
+    def _report(self, game: HiveGame, board: Board, color: int, search: AlphaBeta, move: Move) -> None:
         pv: list[str] = []
         for m in search.pv:
             pv.append(str(game.move_of(board, m)) if m != PASS else "pass")

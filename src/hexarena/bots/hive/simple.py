@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from hexarena.bots.hive.evaluation import evaluate
+from hexarena.core.game import Game
 from hexarena.games.hive.board import Board, Move
 from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
@@ -43,9 +44,12 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
-        board = game.core(state)
-        return game.move_of(board, random_on_board(board, rng))
+    def choose(
+        self, game: Game[HiveState, HiveMove], state: HiveState, time_limit: float | None, rng: random.Random
+    ) -> HiveMove:
+        rules = hive_rules(game)
+        board = rules.core(state)
+        return rules.move_of(board, random_on_board(board, rng))
 
 
 class GreedyBot:
@@ -53,6 +57,17 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, game: HiveGame, state: HiveState, time_limit: float | None, rng: random.Random) -> HiveMove:
-        board = game.core(state)
-        return game.move_of(board, greedy_on_board(board, rng))
+    def choose(
+        self, game: Game[HiveState, HiveMove], state: HiveState, time_limit: float | None, rng: random.Random
+    ) -> HiveMove:
+        rules = hive_rules(game)
+        board = rules.core(state)
+        return rules.move_of(board, greedy_on_board(board, rng))
+
+
+def hive_rules(game: Game[HiveState, HiveMove]) -> HiveGame:
+    """The built-in Hive rules, whose search board and move writer the Hive bots play on (every host passes that
+    game)."""
+    if not isinstance(game, HiveGame):
+        raise TypeError(f"the hive bots play the built-in Hive game, not {type(game).__name__}")
+    return game

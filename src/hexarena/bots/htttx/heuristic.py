@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from hexarena.bots.htttx.position import Position, seat_to_move
-from hexarena.games.htttx.game import HtttxGame
+from hexarena.core.game import Game
 from hexarena.games.htttx.state import Move
 from hexarena_sdk.htttx.heuristic import (
     AXES,
@@ -46,5 +46,5 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(self, game: Game[Position, Move], state: Position, time_limit: float | None, rng: random.Random) -> Move:
         return choose_on_board(state.board(), seat_to_move(state))

@@ -24,9 +24,9 @@ from hexarena.bots.htttx.search_py import MATE_BAND, WIN
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import Lateness, SearchShare
+from hexarena.core.game import Game
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
-from hexarena.games.htttx.game import HtttxGame
 
 Cell = tuple[int, int]
 Move = tuple[Cell, Cell]
@@ -120,7 +120,7 @@ class SearchBot:
         limit = think_cap(time_limit if time_limit is not None else min(NO_CLOCK_SECONDS, MAX_THINK_SECONDS))
         return SHARE.seconds(limit, self.lateness)
 
-    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(self, game: Game[Position, Move], state: Position, time_limit: float | None, rng: random.Random) -> Move:
         begun = time.monotonic()
         board = state.board()
         seat = seat_to_move(state)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from hexarena.bots.htttx.position import Position, seat_to_move
+from hexarena.core.game import Game
 from hexarena.games.htttx.board import Board, hex_distance
-from hexarena.games.htttx.game import HtttxGame
 from hexarena.games.htttx.state import Move
 
 Cell = tuple[int, int]
@@ -58,7 +58,7 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(self, game: Game[Position, Move], state: Position, time_limit: float | None, rng: random.Random) -> Move:
         return random_on_board(state.board(), seat_to_move(state), rng)
 
 
@@ -67,5 +67,5 @@ class CenterBot:
 
     name = "center"
 
-    def choose(self, game: HtttxGame, state: Position, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(self, game: Game[Position, Move], state: Position, time_limit: float | None, rng: random.Random) -> Move:
         return center_on_board(state.board(), seat_to_move(state))

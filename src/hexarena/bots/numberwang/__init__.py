@@ -6,7 +6,8 @@ import random
 from collections.abc import Callable
 
 from hexarena.bots.base import EngineBot
-from hexarena.games.numberwang.game import NumberwangGame, NumberwangState
+from hexarena.core.game import Game
+from hexarena.games.numberwang.game import NumberwangState
 
 
 class RandomNumberwangBot:
@@ -14,7 +15,9 @@ class RandomNumberwangBot:
 
     name = "random"
 
-    def choose(self, game: NumberwangGame, state: NumberwangState, time_limit: float | None, rng: random.Random) -> int:
+    def choose(
+        self, game: Game[NumberwangState, int], state: NumberwangState, time_limit: float | None, rng: random.Random
+    ) -> int:
         return game.random_move(state, rng)
 
 

@@ -7,8 +7,9 @@ from collections.abc import Callable
 from functools import cache
 
 from hexarena.bots.base import EngineBot
+from hexarena.core.game import Game
 from hexarena.games.tictactoe import GAME, TicTacToeState
-from hexarena.games.tictactoe.game import Move, TicTacToeGame
+from hexarena.games.tictactoe.game import Move
 
 
 class RandomTicTacToeBot:
@@ -16,7 +17,9 @@ class RandomTicTacToeBot:
 
     name = "random"
 
-    def choose(self, game: TicTacToeGame, state: TicTacToeState, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(
+        self, game: Game[TicTacToeState, Move], state: TicTacToeState, time_limit: float | None, rng: random.Random
+    ) -> Move:
         return game.random_move(state, rng)
 
 
@@ -41,7 +44,9 @@ class PerfectTicTacToeBot:
 
     name = "perfect"
 
-    def choose(self, game: TicTacToeGame, state: TicTacToeState, time_limit: float | None, rng: random.Random) -> Move:
+    def choose(
+        self, game: Game[TicTacToeState, Move], state: TicTacToeState, time_limit: float | None, rng: random.Random
+    ) -> Move:
         return rng.choice(best_moves(state))
 
 

@@ -98,7 +98,7 @@ async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[s
     token = services.manager.join_open_seat(live, seat)
     if token is not None:
         return {"game_id": live.match_id, "seat": name, "token": token}
-    if getattr(live.players[seat], "open_seat", False):
+    if live.players[seat].open_seat:
         raise HTTPException(status_code=409, detail=f"seat {name!r} is already taken")
     raise HTTPException(
         status_code=409,

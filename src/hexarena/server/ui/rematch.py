@@ -17,7 +17,6 @@ from the manager's finished matches) has no rematch: 404.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -26,22 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from hexarena.core.types import Seat, other
 from hexarena.players.browser import BrowserPlayer
 from hexarena.server.live import LiveMatch, MatchManager
+from hexarena.server.rematch_offer import Rematch
 from hexarena.server.services import ServicesDep
 
 router = APIRouter()
-
-
-@dataclass(slots=True)
-class Rematch:
-    """The rematch of one finished match: who offered it, whether it was declined, the new game once accepted."""
-
-    by: Seat
-    declined: bool = False
-    game_id: str | None = None
-    #: the old seat -> that person's token of the new game (where they play the other seat)
-    tokens: dict[Seat, str] = field(default_factory=dict)
-    #: the new game is being created: a second accept arriving meanwhile must not create another
-    starting: bool = False
 
 
 class RematchRequest(BaseModel):
@@ -98,10 +85,7 @@ async def rematch(game_id: str, body: RematchRequest, services: ServicesDep) -> 
             raise HTTPException(status_code=409, detail="the game is not over yet")
         raise HTTPException(status_code=404, detail=f"no finished game {game_id!r}")
     seat = seat_by_token(live, body.token)
-    if (
-        not all(issubclass(getattr(p, "adapter", type(p)), BrowserPlayer) for p in live.players)
-        or len(live.tokens) != 2
-    ):
+    if not all(issubclass(p.adapter, BrowserPlayer) for p in live.players) or len(live.tokens) != 2:
         raise HTTPException(status_code=409, detail="a rematch is offered here between two people only")
     current: Rematch | None = live.rematch
     if body.action == "offer":
