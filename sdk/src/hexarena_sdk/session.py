@@ -62,8 +62,8 @@ class BoardCells(CellsView):
     Why not a dict of its own: successive boards of a game share one dict that ``BoardCache`` grows in place, and
     a board is its first ``len`` cells (a dict keeps insertion order, and an extension only ever appends new
     cells), so a request's board costs O(new cells) to make and nothing to drop, where a dict a board cost a copy
-    of every stone to build and a walk of every stone to free (with the session's own copy, the three O(stones)
-    steps of a request: ``bench/sdk_move_cost.py`` at 1,000 stones 124-150 -> 110-116 us). Reading its cells
+    of every stone to build and a walk of every stone to free (with the session's own copy, three O(stones) steps a
+    request; ``bench/sdk_move_cost.py`` measures the cost at 100 and 1,000 stones). Reading its cells
     builds a plain dict of them, once (the session only does that when a board disagrees with what it holds).
 
     ``base`` is the previous board this one extends (the very object ``BoardCache`` returned for it) and

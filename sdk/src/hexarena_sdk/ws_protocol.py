@@ -2,8 +2,8 @@
 
 Why: a bot server takes in one move request a move, one masked TEXT frame from the game server. uvicorn's
 ``websockets-sansio`` protocol feeds every read to websockets' parser, a generator that takes the header, the
-key and the payload a few bytes at a time, then walks its events: 7.8-9.6 us for a 5.3 KB move request, against
-3.1-3.6 us read here (``bench/bws_frame_cost.py``). :class:`TextFrameProtocol` reads whole frames of that one
+key and the payload a few bytes at a time, then walks its events, at twice the CPU of reading the frame whole
+(``bench/bws_frame_cost.py`` prints both). :class:`TextFrameProtocol` reads whole frames of that one
 shape itself (FIN and TEXT, masked as a client's frames must be, RFC 6455 5.3, within ``max_size``:
 ``hexarena_sdk.wire.ws_frames`` finds them) while websockets' parser sits between frames with nothing buffered, no
 fragmented message under way and no extension: a whole data frame leaves the parser's state as it was, so nothing

@@ -98,8 +98,8 @@ class _ReplyConnection(ClientConnection):
         goes to websockets' parser as before.
 
         Why: websockets parses every frame with a generator that reads the header and the payload a few bytes at a
-        time: 4.7-5.4 us a reply frame, against 0.7-0.9 us read here (``bench/bws_frame_cost.py``), one reply a
-        move. A reply is one frame from the bot's server, unmasked (``hexarena.wire.ws_frames`` finds it). Such a
+        time, several times the CPU of reading a whole reply frame here (``bench/bws_frame_cost.py`` prints both),
+        one reply a move. A reply is one frame from the bot's server, unmasked (``hexarena.wire.ws_frames`` finds it). Such a
         frame is read here only while websockets' parser sits between frames with nothing buffered, in the middle
         of no fragmented message, with no extension and within ``max_size``: reading it changes nothing the parser
         keeps (a whole data frame leaves its state as it was). Anything else (a control frame, a fragment, a masked
