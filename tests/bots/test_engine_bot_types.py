@@ -7,6 +7,7 @@ Checked with mypy itself (its API, on a file written here) because what is teste
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from mypy import api
@@ -35,7 +36,11 @@ wrong: EngineBot[TicTacToeState, Move] = RandomHexBot()  # WRONG
 def test_mypy_sees_which_game_a_bot_plays(tmp_path: Path) -> None:
     source = tmp_path / "uses_bots.py"
     source.write_text(SNIPPET)
-    out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), str(source)])
+    limit = sys.getrecursionlimit()
+    try:
+        out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), str(source)])
+    finally:
+        sys.setrecursionlimit(limit)  # mypy raises it for the whole process: the tests after this one keep theirs
     lines = [line for line in out.splitlines() if line.strip()]
     wrong = SNIPPET.splitlines().index(next(s for s in SNIPPET.splitlines() if s.endswith("# WRONG"))) + 1
     errors = [line for line in lines if ": error:" in line]

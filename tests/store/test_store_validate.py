@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -50,6 +51,13 @@ def test_clean_json_keeps_data_and_drops_what_json_cannot_hold() -> None:
         cursor = cursor[0]  # type: ignore[assignment]
     with pytest.raises(InvalidRecord, match="nested too deeply"):
         clean_json(deep, "considerations")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)  # as a library may (mypy does) for the whole process
+    try:
+        with pytest.raises(InvalidRecord, match="nested too deeply"):
+            clean_json(deep, "considerations")
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 @pytest.mark.parametrize("bad", ["", "x" * 65, "a\nb", 12, None])

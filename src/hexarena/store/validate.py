@@ -104,14 +104,19 @@ def utc(value: object, what: str) -> datetime:
 
 
 def clean_json(value: Any, what: str) -> Any:
-    """``value`` as plain JSON data (see the module docstring); refuses what JSON cannot hold."""
-    try:
-        return _clean(value, what)
-    except RecursionError:
-        raise InvalidRecord(f"{what} is nested too deeply to store") from None
+    """``value`` as plain JSON data (see the module docstring); refuses what JSON cannot hold, and nesting deeper
+    than :data:`MAX_JSON_DEPTH` (a bound of its own, not the interpreter's recursion limit, which a library may
+    raise for the whole process)."""
+    return _clean(value, what)
 
 
-def _clean(value: Any, what: str) -> Any:
+#: Deepest nesting of lists and objects a stored JSON value may have (evaluations and parameters nest a few levels).
+MAX_JSON_DEPTH = 100
+
+
+def _clean(value: Any, what: str, depth: int = 0) -> Any:
+    if depth > MAX_JSON_DEPTH:
+        raise InvalidRecord(f"{what} is nested too deeply to store (more than {MAX_JSON_DEPTH} levels)")
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
@@ -123,10 +128,10 @@ def _clean(value: Any, what: str) -> Any:
         for key, item in value.items():
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 raise InvalidRecord(f"{what} has a key {key!r} that JSON cannot hold")
-            out[_clean(key if isinstance(key, str) else str(key), what)] = _clean(item, what)
+            out[_clean(key if isinstance(key, str) else str(key), what, depth + 1)] = _clean(item, what, depth + 1)
         return out
     if isinstance(value, (list, tuple)):
-        return [_clean(item, what) for item in value]
+        return [_clean(item, what, depth + 1) for item in value]
     raise InvalidRecord(f"{what} holds {value!r} ({type(value).__name__}), which is not JSON")
 
 
