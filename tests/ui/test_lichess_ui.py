@@ -391,7 +391,8 @@ def test_the_evaluation_bar_shows_the_hex_and_hive_builtins_evaluations(page: An
     """Issue 15: the evaluation bar is fed by the built-in bots' own evaluations: Hex's mcts (its win probability
     as the bar's heuristic) and Hive's alphabeta (its score), with the moves each considered."""
     for game, bot, params in (("hex", "mcts", {"size": "7"}), ("hive", "alphabeta", {})):
-        game_id = bot_moves_first(page, server, game, bot, params)
+        # a clock a loaded machine cannot run out between the bot's move and the page showing my turn
+        game_id = bot_moves_first(page, server, game, bot, params, seconds="5")
         assert wait_turn_or_end(page)
         first = record_so_far(server, game_id)[0]
         heuristic = first["evaluation"]["heuristic"]
