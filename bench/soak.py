@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -234,4 +235,6 @@ if __name__ == "__main__":
     ap.add_argument("--concurrency", type=int, default=32, help="games running at once (default 32)")
     ap.add_argument("--turns", type=int, default=30, help="HTTTX turn limit (default 30)")
     ap.add_argument("--spectate-every", type=int, default=10, help="a spectator on every Nth game (0: none)")
+    # a SIGTERM (a timeout, kill) ends the soak through its cleanup, so the servers it started go with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     asyncio.run(main(ap.parse_args()))
