@@ -36,6 +36,9 @@ async def test_an_unknown_game_is_a_404_that_names_the_known_ones() -> None:
     assert answer.status_code == 404
     detail = answer.json()["detail"]
     assert "unknown game 'chess'" in detail and "hex" in detail
+    async with client() as api:
+        long = await api.get("/api/games/" + "x" * 5000 + "/rules")
+    assert long.status_code == 404 and len(long.text) < 200 and "at most 64 characters" in long.text
 
 
 class Silent(RuleGame[int, int]):

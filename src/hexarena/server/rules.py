@@ -18,6 +18,9 @@ from hexarena.games.rules import published
 
 router = APIRouter()
 
+#: Longest game name looked up: a registry name is short, and the 404 quotes what was asked.
+MAX_NAME = 64
+
 
 @lru_cache(maxsize=64)
 def _rules(name: str) -> dict[str, Any]:
@@ -32,6 +35,8 @@ def _rules(name: str) -> dict[str, Any]:
 async def game_rules(name: str) -> dict[str, Any]:
     """``published: false`` and a message in ``summary`` for a game that publishes no rules; 404 for an unknown
     game. Pictures are drawn in a worker thread the first time (a few milliseconds a game)."""
+    if len(name) > MAX_NAME:
+        raise HTTPException(status_code=404, detail=f"unknown game: game names are at most {MAX_NAME} characters")
     try:
         get_game(name)
     except ConfigError as exc:
