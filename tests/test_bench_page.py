@@ -58,6 +58,7 @@ def test_the_figure_is_the_benchmarks_own_lines_with_its_peer() -> None:
     )
     assert module.figure("machine_speed", "a\nb 12 µs a unit\n") == "b 12 µs a unit"
     assert module.figure("machine_speed", "x\n[stopped after 240 s]") == "[stopped after 240 s]"
+    assert module.figure("hex_engine", "a new output format\n").startswith("no output line matched /")
 
 
 def test_a_benchmark_without_an_entry_is_refused_by_name(tmp_path: Path) -> None:

@@ -235,9 +235,12 @@ def figure(name: str, out: str) -> str:
         lines = [line for line in lines if not MACHINE_LINES.match(line)]
     if not lines:
         return "no output"
-    pattern = bench.figure
-    picked = [line for line in lines if re.search(pattern, line)] if pattern is not None else []
-    text = "; ".join(picked or lines[-1:])
+    if bench.figure is None:
+        text = lines[-1]
+    else:
+        picked = [line for line in lines if re.search(bench.figure, line)]
+        # a benchmark whose output changed says so on the page, rather than a line that may be no figure at all
+        text = "; ".join(picked) or f"no output line matched /{bench.figure}/: see build/bench/{name}.txt"
     return text if len(text) <= MAX_FIGURE else text[: MAX_FIGURE - 1] + "…"
 
 
