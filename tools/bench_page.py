@@ -252,7 +252,7 @@ def page(rows: dict[str, tuple[str, float, float, str] | None], when: str) -> st
     lines = [
         "# Benchmarks",
         "",
-        "Written by `tools/bench_page.py`, which runs every script under `bench/` in a quick mode (the arguments",
+        "Written by `tools/bench_page.py` (`make bench-page`), which runs every script under `bench/` in a quick mode (the arguments",
         "in each row) and takes its figure from the benchmark's own output; do not edit this page by hand. Quick",
         "runs on a shared machine are noisy: compare runs of one sitting, rerun a benchmark with its defaults for a",
         "figure to quote (`.venv/bin/python bench/NAME.py --help` lists its options), or use `bench/ab_throughput.py`,",
