@@ -19,22 +19,81 @@ took the raw connection and began one). A read went from four calls to two, a wr
 
 Server-side (streaming) cursors are unchanged (a pending BEGIN is sent before one is made).
 :func:`use_one_call_cursors` installs it on a new connection.
-It calls aiosqlite's ``Connection._execute`` (run a function on its thread; what its own methods use, and what
-SQLAlchemy's adapter reaches into too): ``tests/store/test_store_schema.py`` counts the calls through it, so a
-release that changes it fails there, not silently.
+
+It builds on private parts of both libraries: SQLAlchemy's adapter classes (their slots, the coroutines their
+execute runs, the connection's ``_cursor_cls``) and aiosqlite's ``Connection._execute`` (run a function on its
+thread; what aiosqlite's own methods use). pyproject.toml bounds both to the releases it is tested on, and
+:func:`missing` checks the shapes it relies on: the engine (``hexarena.store.engine``) uses this module only
+when nothing is missing, and otherwise SQLAlchemy's cursor as it is (slower: ``bench/sqlite_cursor_cost.py``).
 """
 
 from __future__ import annotations
 
 import collections
+import inspect
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import aiosqlite.core
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
 from sqlalchemy.util import EMPTY_DICT
 from sqlalchemy.util.concurrency import await_
+
+#: what the classes below set or override on SQLAlchemy's adapter cursor and connection
+_CURSOR_SLOTS = ("_adapt_connection", "_connection", "_cursor", "_rows", "_soft_closed_memoized")
+_CURSOR_COROUTINES = ("_execute_async", "_executemany_async", "_async_soft_close")
+_CONNECTION_SLOTS = ("_connection", "_execute_mutex")
+_CONNECTION_METHODS = ("cursor", "commit", "rollback")
+
+
+def missing() -> list[str]:
+    """What the installed SQLAlchemy and aiosqlite lack of the private parts this module builds on (an empty
+    list: nothing); each entry names the part and the shape expected of it."""
+    gaps = []
+    driver = aiosqlite.core.Connection
+    execute = getattr(driver, "_execute", None)
+    if not inspect.iscoroutinefunction(execute) or _parameters(execute) != ["self", "fn", "*args", "**kwargs"]:
+        gaps.append("aiosqlite Connection._execute(self, fn, *args, **kwargs), a coroutine function")
+    for name in ("_conn", "in_transaction"):
+        if not isinstance(getattr(driver, name, None), property):
+            gaps.append(f"aiosqlite Connection.{name}, a property")
+    cursor, connection = AsyncAdapt_aiosqlite_cursor, AsyncAdapt_aiosqlite_connection
+    gaps += [f"SQLAlchemy {cursor.__name__} slot {name}" for name in _CURSOR_SLOTS if name not in _slots(cursor)]
+    for name in _CURSOR_COROUTINES:
+        if not inspect.iscoroutinefunction(getattr(cursor, name, None)):
+            gaps.append(f"SQLAlchemy {cursor.__name__}.{name}, a coroutine function")
+    gaps += [
+        f"SQLAlchemy {connection.__name__} slot {name}" for name in _CONNECTION_SLOTS if name not in _slots(connection)
+    ]
+    if getattr(connection, "_cursor_cls", None) is not cursor:
+        gaps.append(f"SQLAlchemy {connection.__name__}._cursor_cls, {cursor.__name__}")
+    for name in _CONNECTION_METHODS:
+        if not inspect.isfunction(getattr(connection, name, None)):
+            gaps.append(f"SQLAlchemy {connection.__name__}.{name}, a method")
+    if "server_side" not in _parameters(getattr(connection, "cursor", None)):
+        gaps.append(f"SQLAlchemy {connection.__name__}.cursor(server_side)")
+    return gaps
+
+
+def _parameters(function: Any) -> list[str]:
+    """``function``'s parameters as written (``*args``, ``**kwargs``), or none when it is not a function."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    stars = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}
+    return [stars.get(p.kind.name, "") + p.name for p in parameters]
+
+
+def _slots(cls: type) -> set[str]:
+    """Every slot of ``cls`` and its bases."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.update((slots,) if isinstance(slots, str) else slots)
+    return names
 
 
 class _Transaction:
