@@ -6,11 +6,12 @@ The store's SQLite engine makes every statement one call into aiosqlite's thread
 parts of SQLAlchemy and aiosqlite, so it is worth keeping only for a gain the game server feels. Each round
 stores ``--games`` games as the recorder does on a server playing them together: the games created in one
 batch, their moves appended every ``--flush`` turns (every game's moves of those turns in one batch), the games
-finished and rated in one batch, and each game read back once (a spectator or the game page). Both cursors
-play the same rounds, alternating which goes first; the figure is this process's CPU (every thread, so the
-driver's too) per stored game, per move and per statement, median of the rounds.
+finished and rated in one batch; then each game is read back once (``Store.get_game``: the game page, a
+spectator's replay), timed apart. Both cursors play the same rounds, alternating which goes first; the figures
+are this process's CPU (every thread, so the driver's too) per stored game and move, and per read, medians of
+the rounds, with the statements and the calls into the driver's thread each phase makes.
 
-    PYTHONPATH=src .venv/bin/python bench/sqlite_cursor_cost.py [--games 32] [--turns 100] [--flush 10] [--rounds 11] [--no-read-back]
+    PYTHONPATH=src .venv/bin/python bench/sqlite_cursor_cost.py [--games 32] [--turns 100] [--flush 10] [--rounds 11]
 
 Compare the difference a move with the game server's CPU a move (``bench/ab_throughput.py``,
 ``bench/server_throughput.py``).
@@ -69,10 +70,18 @@ def counted_calls() -> Iterator[list[int]]:
         aiosqlite.core.Connection._execute = original  # type: ignore[method-assign]
 
 
-async def one_round(
-    path: Path, one_call: bool, games: int, turns: int, flush: int, read_back: bool
-) -> tuple[float, int]:
-    """CPU seconds and statements to store ``games`` games of ``turns`` moves (see the module docstring)."""
+class Phase:
+    """One phase of a round for one cursor: CPU seconds of every round, statements and driver calls of one."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+        self.statements = 0
+        self.calls = 0
+
+
+async def one_round(path: Path, one_call: bool, games: int, turns: int, flush: int, count_calls: bool) -> list[Any]:
+    """(CPU seconds, statements, driver calls) of storing ``games`` games of ``turns`` moves and of reading each
+    back once (see the module docstring); driver calls are counted only when ``count_calls`` (0 otherwise)."""
     store = await open_store(path, one_call)
     statements = [0]
 
@@ -82,15 +91,21 @@ async def one_round(
     try:
         await store.list_games(limit=1)  # the pool's first connection is open, as on a running server
         event.listen(store._engine.sync_engine, "before_cursor_execute", count)
-        begun = time.process_time()
-        await store_games(store, games, turns, flush, read_back)
-        return time.process_time() - begun, statements[0]
+        out = []
+        ids: list[str] = []
+        for phase in (store_games, read_games):
+            statements[0] = 0
+            with counted_calls() if count_calls else contextlib.nullcontext([0]) as calls:
+                begun = time.process_time()
+                await phase(store, ids, games, turns, flush)
+                out.append((time.process_time() - begun, statements[0], calls[0]))
+        return out
     finally:
         await store.close()
 
 
-async def store_games(store: Store, games: int, turns: int, flush: int, read_back: bool) -> None:
-    ids = [uuid.uuid4().hex for _ in range(games)]
+async def store_games(store: Store, ids: list[str], games: int, turns: int, flush: int) -> None:
+    ids[:] = [uuid.uuid4().hex for _ in range(games)]
     seats = [(NAMES[i % 4], NAMES[(i + 1) % 4]) for i in range(games)]
     new = [
         NewGame(game_id=gid, game="htttx", params={}, players=tuple(PlayerRecord(n, "bws", "") for n in names))
@@ -109,55 +124,61 @@ async def store_games(store: Store, games: int, turns: int, flush: int, read_bac
         for i, (gid, names) in enumerate(zip(ids, seats, strict=True))
     ]
     assert all(await store.finish_games(ends))
-    for gid in ids if read_back else ():
+
+
+async def read_games(store: Store, ids: list[str], games: int, turns: int, flush: int) -> None:
+    for gid in ids:
         game = await store.get_game(gid)
         assert game is not None and len(game.moves) == turns
 
 
-async def driver_calls(path: Path, one_call: bool, games: int, turns: int, flush: int, read_back: bool) -> int:
-    """Calls into the driver's thread for one round (not timed)."""
-    store = await open_store(path, one_call)
-    try:
-        await store.list_games(limit=1)
-        with counted_calls() as count:
-            await store_games(store, games, turns, flush, read_back)
-        return count[0]
-    finally:
-        await store.close()
-
-
-async def main(games: int, turns: int, flush: int, rounds: int, read_back: bool) -> None:
-    cpu: dict[str, list[float]] = {mode: [] for mode in MODES}
-    statements: dict[str, int] = {}
+async def main(games: int, turns: int, flush: int, rounds: int) -> None:
+    phases: dict[str, list[Phase]] = {mode: [Phase(), Phase()] for mode in MODES}
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(rounds):
+        for i in range(rounds + 1):  # the last round, untimed, counts the calls into the driver's thread
             for mode in list(MODES) if i % 2 == 0 else list(MODES)[::-1]:
                 path = Path(tmp) / f"{i}-{MODES[mode]}.sqlite3"
-                seconds, statements[mode] = await one_round(path, MODES[mode], games, turns, flush, read_back)
-                cpu[mode].append(seconds)
-        calls = {
-            mode: await driver_calls(Path(tmp) / f"calls-{on}.sqlite3", on, games, turns, flush, read_back)
-            for mode, on in MODES.items()
-        }
+                measured = await one_round(path, MODES[mode], games, turns, flush, count_calls=i == rounds)
+                for phase, (seconds, statements, calls) in zip(phases[mode], measured, strict=True):
+                    if i == rounds:
+                        phase.calls = calls
+                    else:
+                        phase.cpu.append(seconds)
+                        phase.statements = statements
+    one, stock = "one-call cursor", "SQLAlchemy's cursor"
+    print(f"CPU (this process, every thread), median of {rounds} rounds a cursor, alternating:")
     print(
-        f"{games} games of {turns} moves stored (created together, moves every {flush} turns, finished and rated "
-        f"together{', each read back' if read_back else ''}), median of {rounds} rounds a cursor:"
+        f"storing {games} games of {turns} moves (created together, moves every {flush} turns, finished and rated "
+        "together):"
     )
-    print(f"{'':<22}{'a game':>10}{'a move':>10}{'a statement':>14}{'statements':>12}{'driver calls':>14}")
-    medians = {mode: statistics.median(cpu[mode]) for mode in MODES}
+    print(f"  {'':<22}{'a game':>10}{'a move':>10}{'statements':>12}{'driver calls':>14}")
     for mode in MODES:
-        seconds = medians[mode]
+        phase = phases[mode][0]
+        seconds = statistics.median(phase.cpu)
         print(
-            f"{mode:<22}{seconds / games * 1e6:>7,.0f} us{seconds / (games * turns) * 1e6:>7,.1f} us"
-            f"{seconds / statements[mode] * 1e6:>11,.0f} us{statements[mode]:>12}{calls[mode]:>14}"
+            f"  {mode:<22}{seconds / games * 1e6:>7,.0f} us{seconds / (games * turns) * 1e6:>7,.1f} us"
+            f"{phase.statements:>12}{phase.calls:>14}"
         )
-    one, stock = medians["one-call cursor"], medians["SQLAlchemy's cursor"]
-    ratios = sorted(s / o for o, s in zip(cpu["one-call cursor"], cpu["SQLAlchemy's cursor"], strict=True))
-    print(
-        f"the one-call cursor saves {(stock - one) / games * 1e6:,.0f} us a game, {(stock - one) / (games * turns) * 1e6:.1f}"
-        f" us a move (SQLAlchemy's cursor costs {stock / one:.2f}x, rounds {ratios[0]:.2f}-{ratios[-1]:.2f}x)"
-    )
+    print(f"  the one-call cursor saves {saving(phases[one][0], phases[stock][0], games * turns, 'a move')}")
+    print(f"reading each game back (Store.get_game, {turns} moves):")
+    print(f"  {'':<22}{'a read':>10}{'statements':>12}{'driver calls':>14}")
+    for mode in MODES:
+        phase = phases[mode][1]
+        print(
+            f"  {mode:<22}{statistics.median(phase.cpu) / games * 1e6:>7,.0f} us{phase.statements:>12}{phase.calls:>14}"
+        )
+    print(f"  the one-call cursor saves {saving(phases[one][1], phases[stock][1], games, 'a read')}")
     print(f"cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}")
+
+
+def saving(one: Phase, stock: Phase, units: int, unit: str) -> str:
+    """The median saving a unit, with the medians' ratio and the rounds' range of ratios."""
+    ratios = sorted(s / o for o, s in zip(one.cpu, stock.cpu, strict=True))
+    a, b = statistics.median(one.cpu), statistics.median(stock.cpu)
+    return (
+        f"{(b - a) / units * 1e6:,.1f} us {unit} (SQLAlchemy's cursor costs {b / a:.2f}x; rounds "
+        f"{ratios[0]:.2f}-{ratios[-1]:.2f}x)"
+    )
 
 
 if __name__ == "__main__":
@@ -166,8 +187,7 @@ if __name__ == "__main__":
     ap.add_argument("--turns", type=int, default=100, help="moves a game")
     ap.add_argument("--flush", type=int, default=10, help="turns of every game a batch of moves holds")
     ap.add_argument("--rounds", type=int, default=11, help="rounds a cursor, alternating which goes first")
-    ap.add_argument("--no-read-back", action="store_true", help="store the games only, as a server nobody watches")
     a = ap.parse_args()
     if min(a.games, a.turns, a.flush, a.rounds) < 1 or a.games > 10_000 or a.turns > 10_000:
         ap.error("--games, --turns, --flush and --rounds must be at least 1 (games and turns at most 10,000)")
-    sys.exit(asyncio.run(main(a.games, a.turns, a.flush, a.rounds, not a.no_read_back)))
+    sys.exit(asyncio.run(main(a.games, a.turns, a.flush, a.rounds)))
