@@ -1,7 +1,7 @@
 """SQLAlchemy's aiosqlite cursor, made to cost one call into the driver's thread per statement.
 
 Why: every call into SQLite is a hop to aiosqlite's thread and back (a queue put, a thread wake-up, the GIL
-handed over twice, a wake-up of the loop: ~100 us of CPU, more than most of our statements take), and
+handed over twice, a wake-up of the loop: more CPU than most of our statements take), and
 SQLAlchemy's adapter makes four for a SELECT (open a cursor, execute, fetch, close) and three for an INSERT or
 UPDATE. A server finishing a batch of games ran three statements a game, so nine hops a game. Here a statement
 is one function run on the driver's thread: open a cursor, execute, fetch every row when it returns rows, close.
@@ -15,7 +15,8 @@ rolls back every one, also just after a commit) is skipped when it can't matter:
 unless the last call into the thread was a COMMIT or ROLLBACK that returned (so nothing is open, and nothing is
 still waiting in the thread: a cancelled transaction's BEGIN or SELECT leaves the connection not clean, and its
 rollback is queued behind them in the thread's order) and the driver reports no transaction open (someone who
-took the raw connection and began one). A read went from four calls to two, a write from six to four.
+took the raw connection and began one). A one-SELECT read is two calls, a game's creation four
+(``bench/sqlite_driver_calls.py``).
 
 Server-side (streaming) cursors are unchanged (a pending BEGIN is sent before one is made).
 :func:`use_one_call_cursors` installs it on a new connection.
