@@ -140,6 +140,12 @@ BENCHES: dict[str, Bench] = {
     "sqlite_driver_calls": Bench(
         "calls into aiosqlite's thread a store transaction makes on SQLite", (), r"driver calls"
     ),
+    "sqlite_cursor_cost": Bench(
+        "CPU to store and to read back games on SQLite: the store's one-call cursor against SQLAlchemy's own (its "
+        "fallback)",
+        ("--games", "8", "--rounds", "3"),
+        r"the one-call cursor saves",
+    ),
     "start_time": Bench("seconds from `hexarena serve` to its first answer", ("--runs", "2")),
     "store_throughput": Bench(
         "moves the recorder absorbs, concurrent games, SQLite and PostgreSQL",
