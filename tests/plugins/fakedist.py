@@ -55,3 +55,61 @@ def install_nim(dest: Path) -> Path:
         timeout=300,
     )
     return site
+
+
+#: A plugin game with a board of its own: nim (from examples/nim) under another name, its board an ES module among
+#: its package's files. The board imports the web UI's helpers by their absolute URL, as a plugin's board must.
+BOARD_GAME = """
+from typing import ClassVar
+from hexarena_nim import NimGame
+
+class NimOnItsBoard(NimGame):
+    name: ClassVar[str] = "nimboard"
+    title: ClassVar[str] = "Nim on a board of its own"
+    board_module: ClassVar[str | None] = "hexarena_nimboard:board.js"
+
+class NimMissingBoard(NimGame):
+    name: ClassVar[str] = "nimnoboard"
+    title: ClassVar[str] = "Nim whose board file is missing"
+    board_module: ClassVar[str | None] = "hexarena_nimboard:missing.js"
+
+GAME = NimOnItsBoard()
+MISSING = NimMissingBoard()
+"""
+
+BOARD_JS = """
+import { h } from "/ui/js/api.js";
+
+// each heap a row of stones: a click on a stone takes it and every stone after it
+export function make() {
+  const el = h("div.nimboard", { dataset: { pluginBoard: "nimboard" } });
+  let io = null;
+  let heaps = [];
+  function draw() {
+    el.replaceChildren(...heaps.map((n, i) => h("div", { role: "group", "aria-label": `heap ${i + 1}` },
+      Array.from({ length: n }, (_, k) => h("button.secondary", {
+        type: "button", disabled: !io, dataset: { take: `${i + 1}:${n - k}` },
+        "aria-label": `take ${n - k} from heap ${i + 1}`, onclick: () => io && io.move(`${i + 1}:${n - k}`),
+      }, "o")))));
+  }
+  return {
+    el,
+    render(state) { heaps = state.heaps || []; draw(); },
+    setTurn(legal, handlers) { io = legal ? handlers : null; draw(); },
+  };
+}
+"""
+
+
+def board_plugin(root: Path) -> Path:
+    """Write the ``nimboard`` plugin (and ``nimnoboard``, whose board file is missing) under ``root``: put it on
+    ``PYTHONPATH`` after ``install_nim``'s folder. Returns ``root``."""
+    package = root / "hexarena_nimboard"
+    package.mkdir(parents=True)
+    fake_dist(
+        root,
+        "hexarena-nimboard",
+        {"hexarena.games": {"nimboard": "hexarena_nimboard:GAME", "nimnoboard": "hexarena_nimboard:MISSING"}},
+        {"hexarena_nimboard/__init__.py": BOARD_GAME, "hexarena_nimboard/board.js": BOARD_JS},
+    )
+    return root
