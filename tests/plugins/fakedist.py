@@ -109,7 +109,10 @@ def board_plugin(root: Path) -> Path:
     fake_dist(
         root,
         "hexarena-nimboard",
-        {"hexarena.games": {"nimboard": "hexarena_nimboard:GAME", "nimnoboard": "hexarena_nimboard:MISSING"}},
+        {
+            "hexarena.games": {"nimboard": "hexarena_nimboard:GAME", "nimnoboard": "hexarena_nimboard:MISSING"},
+            "hexarena.bots": {"nimboard": "hexarena_nim.bots"},  # nim's bots play it: the rules are nim's
+        },
         {"hexarena_nimboard/__init__.py": BOARD_GAME, "hexarena_nimboard/board.js": BOARD_JS},
     )
     return root
