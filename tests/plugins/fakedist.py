@@ -7,10 +7,12 @@ installed plugin: the tests use it for plugins that are broken on purpose (an in
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -116,3 +118,15 @@ def board_plugin(root: Path) -> Path:
         {"hexarena_nimboard/__init__.py": BOARD_GAME, "hexarena_nimboard/board.js": BOARD_JS},
     )
     return root
+
+
+@contextlib.contextmanager
+def serve_board_plugins(tmp: Path) -> Iterator[str]:
+    """``hexarena serve`` with examples/nim installed for real and the ``board_plugin`` games; yields its URL."""
+    from cli.serving import start_serve, stop
+
+    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp), board_plugin(tmp / "boardplugin")))
+    try:
+        yield url
+    finally:
+        stop(proc)

@@ -14,20 +14,15 @@ from typing import Any
 
 import httpx
 import pytest
-from fakedist import BOARD_JS, board_plugin, install_nim
+from fakedist import BOARD_JS, serve_board_plugins
 
-from cli.serving import start_serve, stop
 from hexarena.core.game import STANDARD_PRESETS, ClockPreset, Param, clock_menu, preset_label
 
 
 @pytest.fixture(scope="module")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("declarations")
-    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp), board_plugin(tmp / "boardplugin")))
-    try:
+    with serve_board_plugins(tmp_path_factory.mktemp("declarations")) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 def games(url: str) -> dict[str, dict[str, Any]]:

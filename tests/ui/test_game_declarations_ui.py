@@ -22,18 +22,13 @@ import httpx
 import pytest
 from test_browser_ui import create, record, wait_turn_or_end
 
-from cli.serving import start_serve, stop
-from plugins.fakedist import board_plugin, install_nim
+from plugins.fakedist import serve_board_plugins
 
 
 @pytest.fixture(scope="module")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("declarations-ui")
-    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp), board_plugin(tmp / "boardplugin")))
-    try:
+    with serve_board_plugins(tmp_path_factory.mktemp("declarations-ui")) as url:
         yield url
-    finally:
-        stop(proc)
 
 
 def presets(page: Any) -> tuple[list[str], list[str]]:
@@ -108,6 +103,8 @@ def test_parameters_read_in_words_with_their_effect(page: Any, plugin_server: st
     page.wait_for_function("() => /^#\\/play\\//.test(location.hash)")
     game_id = page.evaluate("() => location.hash.split('/')[2]")
     assert httpx.get(f"{plugin_server}/api/ui/matches/{game_id}").json()["params"] == {"expansions": "M"}
+    page.goto(f"{plugin_server}/ui/#/lobby")  # the Hive page itself is tested elsewhere (its axe state too)
+    page.wait_for_selector("#create")
 
 
 def test_a_plugin_game_plays_on_the_board_it_ships(page: Any, plugin_server: str, shot: Any) -> None:
