@@ -1,6 +1,7 @@
 """The games list on a phone (issue 33 item 6): each game's row fits the screen, result and link included (as a
 table the last columns ran off the phone's right edge, behind a sideways scroll), and it names games by their
-titles and endings in words ("Hive", "draw (turn limit)"), not by the registry's ids ("hive", "turn_limit").
+titles and endings in words ("Hive", "draw (turn limit)"), not by the registry's ids ("hive", "turn_limit"); so
+does the bots list.
 """
 
 from __future__ import annotations
@@ -53,3 +54,9 @@ def test_the_games_list_fits_a_phone_in_words(page: Any, server: str, shot: Any)
     page.set_viewport_size({"width": 1200, "height": 900})
     assert page.is_visible("#games thead th:has-text('Result')")
     shot(page, "desktop-games-list")
+
+    # the bots list names games by title too
+    page.goto(f"{server}/ui/#/bots")
+    page.wait_for_selector("#bots tbody tr")
+    shown = set(page.eval_on_selector_all("#bots tbody td:first-child", "tds => tds.map(td => td.textContent)"))
+    assert "Hive" in shown and not {"hive", "tictactoe", "htttx"} & shown, shown

@@ -49,6 +49,7 @@ export async function gamesPage(app, { params }) {
 
 export async function botsPage(app, { params }) {
   const games = await getJSON("/api/games");
+  const titleOf = Object.fromEntries(games.map((g) => [g.name, g.title]));
   const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
   gameSel.value = params.get("game") || "";
   const box = h("div.tablewrap");
@@ -58,7 +59,7 @@ export async function botsPage(app, { params }) {
     box.replaceChildren(h("table#bots",
       h("thead", h("tr", ["Game", "Bot", "Kind", "Rating", h("span.sr-only", "Links")].map((t) => h("th", t)))),
       h("tbody", rows.map((b) => h("tr",
-        h("td", b.game), h("td", b.name), h("td", b.kind),
+        h("td", titleOf[b.game] || b.game), h("td", b.name), h("td", b.kind),
         h("td", b.rating !== undefined ? `${b.rating} (${b.games} games)` : ""),
         h("td", h("a", { href: `#/games?game=${b.game}&player=${encodeURIComponent(b.kind === "builtin" ? `builtin:${b.name}` : b.name)}` }, "games")))))));
   }
