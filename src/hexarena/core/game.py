@@ -137,6 +137,9 @@ class Param:
 #: The kinds of match clock (``ClockConfig.kind``): none, a limit per move, per side for the game, or Fischer.
 CLOCK_KINDS = ("none", "turn", "match", "incremental")
 
+#: A week: no preset needs more, and the bound keeps a typo from offering a clock nobody can play out.
+MAX_PRESET_SECONDS = 7 * 24 * 3600.0
+
 
 @dataclass(frozen=True, slots=True)
 class ClockPreset:
@@ -169,9 +172,6 @@ class ClockPreset:
             out["increment"] = self.increment
         return out
 
-
-#: A week: no preset needs more, and the bound keeps a typo from offering a clock nobody can play out.
-MAX_PRESET_SECONDS = 7 * 24 * 3600.0
 
 #: The time controls most games offer, as lichess shows them: minutes+increment, a limit per move, or none.
 STANDARD_PRESETS: tuple[ClockPreset, ...] = (
