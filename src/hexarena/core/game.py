@@ -47,17 +47,21 @@ class RecordFacts:
     finished: datetime | None = None
 
 
+#: A parameter's value: what a CLI flag, a form field or a JSON body can give (None where ``nullable``).
+ParamValue = bool | int | float | str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One game parameter, described so the CLI, the API and the lobby UI can offer and validate it."""
 
     name: str
     kind: type  # int, bool, str or float
-    default: Any
+    default: ParamValue
     help: str
     minimum: int | float | None = None
     maximum: int | float | None = None
-    choices: Sequence[Any] | None = None
+    choices: Sequence[ParamValue] | None = None
     nullable: bool = False
     #: What a person reads in the lobby ("View distance"); empty: the name with spaces. ``help`` says in one line
     #: what the value changes in play, so the lobby shows both instead of the raw name.
@@ -70,7 +74,7 @@ class Param:
         if extra:
             raise ValueError(f"parameter {self.name!r} names choices it does not offer: {sorted(map(str, extra))}")
 
-    def coerce(self, value: Any) -> Any:
+    def coerce(self, value: object) -> ParamValue:
         """Validate ``value`` (possibly a string from a CLI or a form) and return it in the right type."""
         if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
             if self.nullable:
@@ -79,7 +83,7 @@ class Param:
                 raise ConfigError(f"parameter {self.name!r} may not be null")
         if self.kind is bool:
             if isinstance(value, bool):
-                out: Any = value
+                out: bool | int | float | str = value
             elif isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
                 out = True
             elif isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
@@ -108,6 +112,8 @@ class Param:
             out = value
         if self.choices is not None and out not in self.choices:
             raise ConfigError(f"parameter {self.name!r} must be one of {list(self.choices)}, got {out!r}")
+        if not isinstance(out, int | float):  # a text or a choice: no range
+            return out
         if self.minimum is not None and out < self.minimum:
             raise ConfigError(f"parameter {self.name!r} must be >= {self.minimum}, got {out!r}")
         if self.maximum is not None and out > self.maximum:
