@@ -534,10 +534,10 @@ def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
 
 
 def _default_clock(game: Game[Any, Any]) -> Any:
-    """The game's own clock (``RuleGame.default_clock``, the lobby's preset), said on stderr."""
+    """The game's own clock (``Game.default_clock``, the lobby's default preset), said on stderr."""
     from hexarena.referee.clock import clock_from
 
-    kind, seconds, increment = getattr(game, "default_clock", ("incremental", 300.0, 3.0))
+    kind, seconds, increment = game.default_clock  # declared by the Game protocol
     clock = clock_from(kind, seconds, increment)
     shown = {"turn": f"{seconds:g} s a move", "match": f"{seconds:g} s a side"}.get(
         kind, f"{seconds:g} s a side + {increment:g} s a move"

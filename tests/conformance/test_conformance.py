@@ -169,6 +169,20 @@ def test_metadata_and_params(name: str) -> None:
     assert game.to_move(state) in (0, 1) and game.ply(state) == 0 and game.outcome(state) is None
 
 
+def test_what_the_web_ui_shows_is_declared_soundly(name: str) -> None:
+    """The lobby's clock buttons hold the game's default, and a declared board module is a file the server can
+    serve (a missing one would quietly leave the game on the generic board)."""
+    from hexarena.server.board_modules import board_file
+
+    game = GAMES[name]
+    described = game.describe()
+    labels = [p["label"] for p in described["clock_presets"]]
+    assert described["default_preset"] in labels and len(set(labels)) == len(labels)
+    assert all(p["label"] for p in described["params"])
+    if game.board_module is not None:
+        assert board_file(game.board_module).is_file()
+
+
 def test_random_playouts_end_with_consistent_outcomes(name: str) -> None:
     game = GAMES[name]
     ended = 0

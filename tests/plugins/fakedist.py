@@ -7,10 +7,12 @@ installed plugin: the tests use it for plugins that are broken on purpose (an in
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -55,3 +57,76 @@ def install_nim(dest: Path) -> Path:
         timeout=300,
     )
     return site
+
+
+#: A plugin game with a board of its own: nim (from examples/nim) under another name, its board an ES module among
+#: its package's files. The board imports the web UI's helpers by their absolute URL, as a plugin's board must.
+BOARD_GAME = """
+from typing import ClassVar
+from hexarena_nim import NimGame
+
+class NimOnItsBoard(NimGame):
+    name: ClassVar[str] = "nimboard"
+    title: ClassVar[str] = "Nim on a board of its own"
+    board_module: ClassVar[str | None] = "hexarena_nimboard:board.js"
+
+class NimMissingBoard(NimGame):
+    name: ClassVar[str] = "nimnoboard"
+    title: ClassVar[str] = "Nim whose board file is missing"
+    board_module: ClassVar[str | None] = "hexarena_nimboard:missing.js"
+
+GAME = NimOnItsBoard()
+MISSING = NimMissingBoard()
+"""
+
+BOARD_JS = """
+import { h } from "/ui/js/api.js";
+
+// each heap a row of stones: a click on a stone takes it and every stone after it
+export function make() {
+  const el = h("div.nimboard", { dataset: { pluginBoard: "nimboard" } });
+  let io = null;
+  let heaps = [];
+  function draw() {
+    el.replaceChildren(...heaps.map((n, i) => h("div", { role: "group", "aria-label": `heap ${i + 1}` },
+      Array.from({ length: n }, (_, k) => h("button.secondary", {
+        type: "button", disabled: !io, dataset: { take: `${i + 1}:${n - k}` },
+        "aria-label": `take ${n - k} from heap ${i + 1}`, onclick: () => io && io.move(`${i + 1}:${n - k}`),
+      }, "o")))));
+  }
+  return {
+    el,
+    render(state) { heaps = state.heaps || []; draw(); },
+    setTurn(legal, handlers) { io = legal ? handlers : null; draw(); },
+  };
+}
+"""
+
+
+def board_plugin(root: Path) -> Path:
+    """Write the ``nimboard`` plugin (and ``nimnoboard``, whose board file is missing) under ``root``: put it on
+    ``PYTHONPATH`` after ``install_nim``'s folder. Returns ``root``."""
+    package = root / "hexarena_nimboard"
+    package.mkdir(parents=True)
+    fake_dist(
+        root,
+        "hexarena-nimboard",
+        {
+            "hexarena.games": {"nimboard": "hexarena_nimboard:GAME", "nimnoboard": "hexarena_nimboard:MISSING"},
+            "hexarena.bots": {"nimboard": "hexarena_nim.bots"},  # nim's bots play it: the rules are nim's
+        },
+        {"hexarena_nimboard/__init__.py": BOARD_GAME, "hexarena_nimboard/board.js": BOARD_JS},
+    )
+    return root
+
+
+@contextlib.contextmanager
+def serve_board_plugins(tmp: Path) -> Iterator[str]:
+    """``hexarena serve`` with examples/nim installed for real and the ``board_plugin`` games; yields its URL."""
+    from cli.serving import start_serve, stop
+
+    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp), board_plugin(tmp / "boardplugin")))
+    try:
+        yield url
+    finally:
+        stop(proc)

@@ -95,6 +95,7 @@ NO_SPEC_ROUTES = {
     ("GET", "/metrics"),  # Prometheus: reads only, behind the metrics token in public mode
     ("GET", "/api/games"),
     ("GET", "/api/players"),
+    ("GET", "/api/games/{name}/board.js"),
     ("GET", "/api/matches/live"),
     ("GET", "/games"),
     ("GET", "/games/{game_id}"),

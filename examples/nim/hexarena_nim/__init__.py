@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hexarena.core import (
+    ClockPreset,
     ConfigError,
     Game,
     IllegalMove,
@@ -34,7 +35,18 @@ class NimGame(RuleGame[NimState, Move]):
     name: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")
-    params: ClassVar[tuple[Param, ...]] = (Param("heaps", str, "3,4,5", "stones in each heap, comma-separated"),)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("heaps", str, "3,4,5", "stones in each heap, comma-separated: more stones, a longer game", label="Heaps"),
+    )
+    # A short game: the lobby offers quick clocks, half a minute each by default. No ``board_module``: the web UI
+    # shows the generic board (the heaps as a table, the legal moves as buttons).
+    clock_presets: ClassVar[tuple[ClockPreset, ...]] = (
+        ClockPreset("30 s", "match", 30),
+        ClockPreset("1+1", "incremental", 60, 1),
+        ClockPreset("10 s a move", "turn", 10),
+        ClockPreset("No clock", "none"),
+    )
+    default_clock: ClassVar[tuple[str, float, float]] = ("match", 30.0, 0.0)
 
     def new(self, **params: Any) -> NimState:
         start = self.validate_params(params)["heaps"]

@@ -13,7 +13,7 @@ from hexarena.core.errors import (
     InvalidMove,
     ProtocolViolation,
 )
-from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.game import ClockPreset, Game, Param, RuleGame, state_view
 from hexarena.core.registry import available_games, get_game, register_game
 from hexarena.core.types import Outcome, Termination
 
@@ -21,6 +21,7 @@ __all__ = [
     "BotCrashed",
     "BotError",
     "BotTimeout",
+    "ClockPreset",
     "ConfigError",
     "Game",
     "HexarenaError",

@@ -47,20 +47,34 @@ class RecordFacts:
     finished: datetime | None = None
 
 
+#: A parameter's value: what a CLI flag, a form field or a JSON body can give (None where ``nullable``).
+ParamValue = bool | int | float | str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Param:
     """One game parameter, described so the CLI, the API and the lobby UI can offer and validate it."""
 
     name: str
     kind: type  # int, bool, str or float
-    default: Any
+    default: ParamValue
     help: str
     minimum: int | float | None = None
     maximum: int | float | None = None
-    choices: Sequence[Any] | None = None
+    choices: Sequence[ParamValue] | None = None
     nullable: bool = False
+    #: What a person reads in the lobby ("View distance"); empty: the name with spaces. ``help`` says in one line
+    #: what the value changes in play, so the lobby shows both instead of the raw name.
+    label: str = ""
+    #: Words for some or all ``choices``, shown in their place (Hive's "MLP" is "Mosquito, Ladybug and Pillbug").
+    choice_labels: Mapping[Any, str] | None = None
 
-    def coerce(self, value: Any) -> Any:
+    def __post_init__(self) -> None:
+        extra = set(self.choice_labels or ()) - set(self.choices or ())
+        if extra:
+            raise ValueError(f"parameter {self.name!r} names choices it does not offer: {sorted(map(str, extra))}")
+
+    def coerce(self, value: object) -> ParamValue:
         """Validate ``value`` (possibly a string from a CLI or a form) and return it in the right type."""
         if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
             if self.nullable:
@@ -69,7 +83,7 @@ class Param:
                 raise ConfigError(f"parameter {self.name!r} may not be null")
         if self.kind is bool:
             if isinstance(value, bool):
-                out: Any = value
+                out: bool | int | float | str = value
             elif isinstance(value, str) and value.lower() in ("1", "true", "yes", "on"):
                 out = True
             elif isinstance(value, str) and value.lower() in ("0", "false", "no", "off"):
@@ -98,6 +112,8 @@ class Param:
             out = value
         if self.choices is not None and out not in self.choices:
             raise ConfigError(f"parameter {self.name!r} must be one of {list(self.choices)}, got {out!r}")
+        if not isinstance(out, int | float):  # a text or a choice: no range
+            return out
         if self.minimum is not None and out < self.minimum:
             raise ConfigError(f"parameter {self.name!r} must be >= {self.minimum}, got {out!r}")
         if self.maximum is not None and out > self.maximum:
@@ -115,7 +131,94 @@ class Param:
             "maximum": self.maximum,
             "choices": list(self.choices) if self.choices is not None else None,
             "nullable": self.nullable,
+            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "choice_labels": (
+                None
+                if self.choices is None
+                else [str((self.choice_labels or {}).get(c, "(none)" if c == "" else c)) for c in self.choices]
+            ),
         }
+
+
+#: The kinds of match clock (``ClockConfig.kind``): none, a limit per move, per side for the game, or Fischer.
+CLOCK_KINDS = ("none", "turn", "match", "incremental")
+
+#: A week: no preset needs more, and the bound keeps a typo from offering a clock nobody can play out.
+MAX_PRESET_SECONDS = 7 * 24 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClockPreset:
+    """A named time control the lobby offers as one button ("5+3": five minutes plus three seconds a move)."""
+
+    label: str
+    kind: str  # one of CLOCK_KINDS
+    seconds: float = 0.0
+    increment: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLOCK_KINDS:
+            raise ValueError(f"clock preset {self.label!r}: kind must be one of {CLOCK_KINDS}, got {self.kind!r}")
+        if self.kind != "none" and not 0 < self.seconds <= MAX_PRESET_SECONDS:
+            raise ValueError(f"clock preset {self.label!r}: seconds must be in (0, {MAX_PRESET_SECONDS}]")
+        if not 0 <= self.increment <= MAX_PRESET_SECONDS:
+            raise ValueError(f"clock preset {self.label!r}: increment must be in [0, {MAX_PRESET_SECONDS}]")
+
+    @property
+    def clock(self) -> tuple[str, float, float]:
+        """As ``default_clock`` writes a clock: ``(kind, seconds, increment)``, zeros where the kind has none."""
+        seconds = 0.0 if self.kind == "none" else float(self.seconds)
+        return (self.kind, seconds, float(self.increment) if self.kind == "incremental" else 0.0)
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label, "type": self.kind}
+        if self.kind != "none":
+            out["seconds"] = self.seconds
+        if self.kind == "incremental":
+            out["increment"] = self.increment
+        return out
+
+
+#: The time controls most games offer, as lichess shows them: minutes+increment, a limit per move, or none.
+STANDARD_PRESETS: tuple[ClockPreset, ...] = (
+    ClockPreset("1 min", "match", 60),
+    ClockPreset("3+2", "incremental", 180, 2),
+    ClockPreset("5+3", "incremental", 300, 3),
+    ClockPreset("10+5", "incremental", 600, 5),
+    ClockPreset("15+10", "incremental", 900, 10),
+    ClockPreset("30 s a move", "turn", 30),
+    ClockPreset("No clock", "none"),
+)
+
+
+def preset_label(clock: tuple[str, float, float]) -> str:
+    """A name for a clock no preset names ("7+2", "45 s a move", "4 min")."""
+    kind, seconds, increment = clock
+
+    def num(x: float) -> str:
+        return f"{x:g}"
+
+    if kind == "none":
+        return "No clock"
+    if kind == "turn":
+        return f"{num(seconds)} s a move"
+    if kind == "match":
+        return f"{num(seconds / 60)} min" if seconds % 60 == 0 else f"{num(seconds)} s"
+    return f"{num(seconds / 60)}+{num(increment)}" if seconds % 60 == 0 else f"{num(seconds)} s+{num(increment)}"
+
+
+def clock_menu(
+    presets: Sequence[ClockPreset], default_clock: tuple[str, float, float]
+) -> tuple[list[ClockPreset], str]:
+    """A game's presets and the label of its default (the preset equal to its ``default_clock``; a default no
+    preset names is added to the menu under a name of its own, so the default is always one of the buttons)."""
+    presets = list(presets)
+    wanted = ClockPreset("default", *default_clock).clock
+    for p in presets:
+        if p.clock == wanted:
+            return presets, p.label
+    extra = ClockPreset(preset_label(wanted), *wanted)
+    return [extra, *presets], extra.label
 
 
 @runtime_checkable
@@ -126,6 +229,14 @@ class Game(Protocol[S, M]):
     title: ClassVar[str]  # human-readable name
     seat_names: ClassVar[tuple[str, str]]  # names of seat 0 and seat 1 in the initial position
     params: ClassVar[tuple[Param, ...]]
+    #: The clock a match gets when none is asked for, ``(kind, seconds, increment)``: the lobby's default preset.
+    default_clock: ClassVar[tuple[str, float, float]]
+    #: The time controls the lobby offers for the game, as buttons (``clock_menu`` adds ``default_clock``).
+    clock_presets: ClassVar[tuple[ClockPreset, ...]]
+    #: The web UI's board for the game, as ``"package:path/to/board.js"`` (an ES module in the package's files,
+    #: exporting ``make(params)``: see web/js/boards/index.js); None: the generic board (the position as a
+    #: table, the legal moves as buttons or a text box).
+    board_module: ClassVar[str | None]
 
     def new(self, **params: Any) -> S:
         """The initial state; unknown or invalid params raise ConfigError."""
@@ -245,6 +356,8 @@ class RuleGame(Generic[S, M]):
     #: web lobby's preset for the game. A few minutes with an increment suits most games; a bot given no clock
     #: would otherwise think as long as its cap allows on every move.
     default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 300.0, 3.0)
+    clock_presets: ClassVar[tuple[ClockPreset, ...]] = STANDARD_PRESETS
+    board_module: ClassVar[str | None] = None
 
     def release(self, state: S) -> None:
         """The caller is done with ``state`` and every position of its game (a match that ended): let go of what
@@ -318,10 +431,14 @@ class RuleGame(Generic[S, M]):
         raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:
-        """JSON metadata for the API and the UI."""
+        """JSON metadata for the API and the UI: the lobby builds its form from it, so a game's parameters (in
+        words) and clock presets reach the page with no game named in the page's code."""
+        presets, default = clock_menu(self.clock_presets, self.default_clock)
         return {
             "name": self.name,
             "title": self.title,
             "seats": list(self.seat_names),
             "params": [p.describe() for p in self.params],
+            "clock_presets": [p.describe() for p in presets],
+            "default_preset": default,
         }

@@ -208,6 +208,8 @@ TCP_SCHEME = Scheme(
     starts_program=False,
     remote=True,
     address=True,
+    plays=lambda game: isinstance(game, HiveGame),
+    example="127.0.0.1:8100",
 )
 STDIO_SCHEME = Scheme(
     "hiveai-stdio",

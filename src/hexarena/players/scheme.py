@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
+from hexarena.core.game import Game
 from hexarena.players.base import BasePlayer
 
 Factory = Callable[[str, str], Awaitable[BasePlayer]]  # (game name, the spec after "scheme:") -> player
@@ -33,10 +35,19 @@ class Scheme:
     #: The player is a seat a running server serves (a person's socket, a bot connected to the server): a match
     #: the command line runs by itself refuses it at once instead of waiting for somebody who cannot come.
     needs_server: bool = False
+    #: Which games the scheme can seat (True for the games its protocol speaks); None: any game. The lobby offers
+    #: an address scheme for exactly these games, so no page names a game to decide which bots it can seat.
+    plays: Callable[[Game[Any, Any]], bool] | None = None
+    #: An address of the form the scheme takes, shown as the example in the lobby's field ("127.0.0.1:8100").
+    example: str = ""
 
     def __post_init__(self) -> None:
         if self.starts_program and self.remote:
             raise ValueError(f"scheme {self.name!r} starts programs, so it cannot be remote: register it as an engine")
+
+    def seats(self, game: Game[Any, Any]) -> bool:
+        """Whether the scheme can seat a player of ``game`` (its protocol speaks the game)."""
+        return self.plays is None or self.plays(game)
 
     @property
     def declared(self) -> bool:

@@ -17,8 +17,10 @@ use it): a new scheme is refused remotely until its author says it is safe.
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint
+from typing import Any
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.game import Game
 from hexarena.core.registry import declared, load_entry_point, plugin_failure
 from hexarena.players.base import BasePlayer
 from hexarena.players.scheme import Factory, Scheme
@@ -172,11 +174,22 @@ async def _builtin(game: str, name: str) -> BasePlayer:
     return InProcessPlayer.builtin(game, name)
 
 
-def _htttx_only(game: str, kind: str) -> None:
-    from hexarena.core.registry import get_game
+def remote_address_schemes(game: Game[Any, Any]) -> list[Scheme]:
+    """The schemes a remote client may use to seat a bot of ``game`` reached at an address it gives (a bot URL,
+    ``HOST:PORT``): each scheme declares whether it is remote-safe, takes an address and which games it plays."""
+    return [s for s in registered_schemes().values() if s.remote_allowed and s.address and s.seats(game)]
+
+
+def _is_htttx(game: Game[Any, Any]) -> bool:
     from hexarena.games.htttx import HtttxGame
 
-    if not isinstance(get_game(game), HtttxGame):
+    return isinstance(game, HtttxGame)
+
+
+def _htttx_only(game: str, kind: str) -> None:
+    from hexarena.core.registry import get_game
+
+    if not _is_htttx(get_game(game)):
         raise ConfigError(f"{kind} bots play HTTTX only, not {game}")
 
 
@@ -223,6 +236,8 @@ BWS = Scheme(
     starts_program=False,
     remote=True,
     address=True,
+    plays=_is_htttx,
+    example="http://127.0.0.1:8765/capabilities.json",
 )
 STATELESS = Scheme(
     "stateless",
@@ -231,6 +246,8 @@ STATELESS = Scheme(
     starts_program=False,
     remote=True,
     address=True,
+    plays=_is_htttx,
+    example="http://127.0.0.1:8765/capabilities.json",
 )
 HUMAN = Scheme(
     "human",
@@ -239,6 +256,7 @@ HUMAN = Scheme(
     starts_program=False,
     remote=True,
     needs_server=True,
+    plays=_is_htttx,
 )
 
 __all__ = [
@@ -248,6 +266,7 @@ __all__ = [
     "make_player",
     "register_scheme",
     "registered_schemes",
+    "remote_address_schemes",
     "scheme_errors",
     "scheme_of",
     "schemes",

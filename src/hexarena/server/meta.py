@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import JSONResponse, Response
 
 from hexarena import __version__
 from hexarena.bots.registry import builtin_bots
-from hexarena.core.registry import available_games
+from hexarena.core.errors import ConfigError
+from hexarena.core.game import Game
+from hexarena.core.registry import available_games, get_game
 from hexarena.players.policy import LOCAL_ONLY_SCHEMES
-from hexarena.players.spec import schemes
+from hexarena.players.spec import remote_address_schemes, schemes
+from hexarena.server.board_modules import board_source, board_url
 from hexarena.server.services import ServicesDep
 
 router = APIRouter()
@@ -43,14 +46,40 @@ async def healthz(services: ServicesDep) -> JSONResponse:
     return JSONResponse(status_code=503 if degraded else 200, content=body)
 
 
-@router.get("/api/games", tags=["games"], summary="Registered games, their parameters and built-in bots")
+def game_meta(game: Game[Any, Any]) -> dict[str, Any]:
+    """Everything the lobby and the board pages need to know of a game, so that no page names a game: its
+    parameters (in words) and clock presets (``describe``), its built-in bots, the bots at an address that can
+    take a seat (each scheme declares the games it plays) and the URL of its board module (None: generic)."""
+    d = game.describe()
+    d["builtin_bots"] = sorted(builtin_bots(game.name))
+    d["remote_players"] = [
+        {"scheme": s.name, "help": s.help_text, "example": s.example} for s in remote_address_schemes(game)
+    ]
+    d["board"] = board_url(game)
+    return d
+
+
+@router.get("/api/games", tags=["games"], summary="Registered games: parameters, clock presets, bots and board")
 async def games_meta() -> list[dict[str, Any]]:
-    out = []
-    for name, game in sorted(available_games().items()):
-        d = game.describe()
-        d["builtin_bots"] = sorted(builtin_bots(name))
-        out.append(d)
-    return out
+    return [game_meta(game) for _, game in sorted(available_games().items())]
+
+
+@router.get(
+    "/api/games/{name}/board.js",
+    tags=["games"],
+    summary="A plugin game's board module for the web UI",
+    response_class=Response,
+    responses={200: {"content": {"text/javascript": {}}}},
+)
+async def game_board(name: str) -> Response:
+    """The board a plugin game ships among its package's files (``Game.board_module``); hexarena's own boards
+    are static files under ``/ui/js/boards/``."""
+    try:
+        game = get_game(name[:64])
+        source = board_source(game)
+    except ConfigError as exc:
+        raise HTTPException(status_code=404, detail=exc.reason) from None
+    return Response(source, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/players", tags=["games"], summary="Player spec forms the server accepts")

@@ -122,9 +122,24 @@ class HexGame(RuleGame[HexState, HexMove]):
     title: ClassVar[str] = "Hex"
     seat_names: ClassVar[tuple[str, str]] = ("black", "white")
     default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 600.0, 5.0)  # the lobby's preset for the game
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/hex.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = (
-        Param("size", int, 11, "board size N (N x N cells)", minimum=1, maximum=MAX_SIZE),
-        Param("swap", bool, True, "the second player may answer the first move with 'swap'"),
+        Param(
+            "size",
+            int,
+            11,
+            "cells along each edge: larger boards make longer, deeper games",
+            1,
+            MAX_SIZE,
+            label="Board size",
+        ),
+        Param(
+            "swap",
+            bool,
+            True,
+            "the second player may take over the first stone, so the first move can't be too strong",
+            label="Swap rule",
+        ),
     )
 
     # -- construction -------------------------------------------------------------------------------------

@@ -120,9 +120,26 @@ class HexDotsGame(RuleGame[DotsState, Line]):
     name: ClassVar[str] = "hexdots"
     title: ClassVar[str] = "Hexagon dots"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/hexdots.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = (
-        Param("rows", int, 5, "rows of dots; odd (the top and bottom rows are short)", 3, MAX_SIZE),
-        Param("cols", int, 5, "dots in the long (odd) rows; short rows have one fewer", 3, MAX_SIZE),
+        Param(
+            "rows",
+            int,
+            5,
+            "how tall the board is (odd: the top and bottom rows are short); more rows, more hexagons",
+            3,
+            MAX_SIZE,
+            label="Rows of dots",
+        ),
+        Param(
+            "cols",
+            int,
+            5,
+            "how wide the board is (short rows have one dot fewer); more dots, more hexagons",
+            3,
+            MAX_SIZE,
+            label="Dots in a long row",
+        ),
     )
 
     def new(self, **params: Any) -> DotsState:

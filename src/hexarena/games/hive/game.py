@@ -108,6 +108,14 @@ class HiveState:
         return hash((self.expansions, self.moves))
 
 
+_BUGS = (("M", "Mosquito"), ("L", "Ladybug"), ("P", "Pillbug"))
+#: Each expansion set in words, for the lobby: "MLP" is "Mosquito, Ladybug and Pillbug".
+EXPANSION_NAMES = {
+    e: " and ".join(", ".join(n for c, n in _BUGS if c in e).rsplit(", ", 1)) if e else "None (the base game)"
+    for e in EXPANSIONS
+}
+
+
 class HiveGame(RuleGame[HiveState, HiveMove]):
     """Hive with any of the Mosquito, Ladybug and Pillbug expansions (UHP conventions)."""
 
@@ -118,13 +126,16 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
     #: Hive has no repetition rule, so two bots can shuffle forever: matches are drawn after this many plies
     #: unless they set their own cap (``MatchConfig.max_plies``).
     max_plies: ClassVar[int | None] = 1000
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/hive.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = (
         Param(
             "expansions",
             str,
             "MLP",
-            "expansion bugs in play: any of M (Mosquito), L (Ladybug), P (Pillbug); '' is the base game",
+            "extra bugs each side gets besides the base game's: any of M (Mosquito), L (Ladybug), P (Pillbug)",
             choices=EXPANSIONS,
+            label="Expansion bugs",
+            choice_labels=EXPANSION_NAMES,
         ),
     )
 

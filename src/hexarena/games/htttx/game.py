@@ -43,10 +43,29 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     name: ClassVar[str] = "htttx"
     title: ClassVar[str] = "Hexagonal tic-tac-toe (HTTTX)"
     seat_names: ClassVar[tuple[str, str]] = ("x", "o")
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/htttx.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = (
-        Param("view_distance", int, 8, "a stone must be within this many steps of an existing stone", 1, 64),
-        Param("win_distance", int, 6, "stones in a row needed to win", 2, 32),
-        Param("turn_limit", int, None, "draw after this many 2-stone turns (null: no limit)", 1, None, None, True),
+        Param(
+            "view_distance",
+            int,
+            8,
+            "a new stone must be within this many steps of a stone already played",
+            1,
+            64,
+            label="Placement reach",
+        ),
+        Param("win_distance", int, 6, "stones in a row needed to win", 2, 32, label="Stones in a row to win"),
+        Param(
+            "turn_limit",
+            int,
+            None,
+            "the game is a draw after this many 2-stone turns (empty: no limit)",
+            1,
+            None,
+            None,
+            True,
+            label="Turn limit",
+        ),
     )
     #: The referee's cap (a draw when reached) for matches without their own: the board is infinite, so without a
     #: ``turn_limit`` nothing else ends a game nobody wins, and every bot-API request carries the whole board.

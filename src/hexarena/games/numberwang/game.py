@@ -37,8 +37,17 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
     title: ClassVar[str] = "Numberwang"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")
     default_clock: ClassVar[tuple[str, float, float]] = ("match", 60.0, 0.0)  # the lobby's preset for the game
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/numberwang.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = (
-        Param("ply_limit", int, 100, "turns after which an undecided game is a draw", minimum=1, maximum=100000),
+        Param(
+            "ply_limit",
+            int,
+            100,
+            "the game is a draw after this many moves if nobody has won",
+            1,
+            100000,
+            label="Move limit",
+        ),
     )
 
     def new(self, **params: Any) -> NumberwangState:

@@ -67,6 +67,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     seat_names: ClassVar[tuple[str, str]] = ("X", "O")
     default_clock: ClassVar[tuple[str, float, float]] = ("match", 60.0, 0.0)  # the lobby's preset for the game
     aliases: ClassVar[tuple[str, ...]] = ("noughtsandcrosses", "noughts_and_crosses", "tic_tac_toe")
+    board_module: ClassVar[str | None] = "hexarena:web/js/boards/tictactoe.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = ()
 
     def new(self, **params: Any) -> TicTacToeState:

@@ -126,9 +126,10 @@ export function resultText(g, seats) {
   if (g.status === "running") return "running";
   if (g.status === "aborted") return "aborted";
   if (g.status === "interrupted") return "interrupted";
-  if (g.winner === null || g.winner === undefined) return g.termination === "normal" || !g.termination ? "draw" : `draw (${g.termination})`;
+  const how = g.termination && g.termination !== "normal" ? ` (${g.termination.replace(/_/g, " ")})` : "";  // "turn limit"
+  if (g.winner === null || g.winner === undefined) return `draw${how}`;
   const side = seats ? seats[g.winner] : `seat ${g.winner}`;
-  return `${side} wins${g.termination && g.termination !== "normal" ? ` (${g.termination})` : ""}`;
+  return `${side} wins${how}`;
 }
 
 export function download(name, text) {

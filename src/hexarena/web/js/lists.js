@@ -6,6 +6,7 @@ import { s } from "./boards/svg.js";
 export async function gamesPage(app, { params }) {
   const games = await getJSON("/api/games");
   const seatsOf = Object.fromEntries(games.map((g) => [g.name, g.seats]));
+  const titleOf = Object.fromEntries(games.map((g) => [g.name, g.title]));
   const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
   const player = h("input#f-player", { type: "text", placeholder: "player name" });
   const result = h("select#f-result", [["", "any result"], ["win", "decisive"], ["draw", "draw"], ["finished", "finished"],
@@ -28,15 +29,18 @@ export async function gamesPage(app, { params }) {
     let rows;
     try { rows = await getJSON(`/api/ui/games?${q}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
     if (!rows.length) { box.replaceChildren(h("p.muted", "No game matches.")); return; }
-    box.replaceChildren(h("table#games",
-      h("thead", h("tr", ["Game", "Players", "Result", "Moves", "Started", h("span.sr-only", "Link")].map((t) => h("th", t)))),
-      h("tbody", rows.map((g) => h("tr", { "data-game": g.game_id },
-        h("td", g.game),
-        h("td", g.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
-        h("td", resultText(g, seatsOf[g.game])),
-        h("td", g.moves ?? ""),
-        h("td", fmtDate(g.created_at)),
-        h("td", g.status === "running" ? h("a", { href: `#/watch/${g.game_id}` }, "watch") : h("a", { href: `#/replay/${g.game_id}` }, "replay")))))));
+    // explicit table roles: on a phone the rows are laid out as cards (style.css), which would drop a table's
+    // own semantics in some browsers; the game by its title, not the registry's name
+    box.replaceChildren(h("table#games", { role: "table" },
+      h("thead", { role: "rowgroup" }, h("tr", { role: "row" },
+        ["Game", "Players", "Result", "Moves", "Started", h("span.sr-only", "Link")].map((t) => h("th", { role: "columnheader" }, t)))),
+      h("tbody", { role: "rowgroup" }, rows.map((g) => h("tr", { role: "row", "data-game": g.game_id },
+        h("td", { role: "cell" }, titleOf[g.game] || g.game),
+        h("td", { role: "cell" }, g.players.map((p, i) => [i ? " vs " : "", h(`span.seat${i}`, playerName(p))])),
+        h("td", { role: "cell" }, resultText(g, seatsOf[g.game])),
+        h("td", { role: "cell", dataset: { moves: g.moves ?? "" } }, g.moves ?? ""),
+        h("td", { role: "cell" }, fmtDate(g.created_at)),
+        h("td", { role: "cell" }, g.status === "running" ? h("a", { href: `#/watch/${g.game_id}` }, "watch") : h("a", { href: `#/replay/${g.game_id}` }, "replay")))))));
   }
   form.addEventListener("submit", (e) => { e.preventDefault(); load(); });
   for (const el of [gameSel, result]) el.addEventListener("change", load);
@@ -45,6 +49,7 @@ export async function gamesPage(app, { params }) {
 
 export async function botsPage(app, { params }) {
   const games = await getJSON("/api/games");
+  const titleOf = Object.fromEntries(games.map((g) => [g.name, g.title]));
   const gameSel = h("select#f-game", h("option", { value: "" }, "any game"), games.map((g) => h("option", { value: g.name }, g.title)));
   gameSel.value = params.get("game") || "";
   const box = h("div.tablewrap");
@@ -54,7 +59,7 @@ export async function botsPage(app, { params }) {
     box.replaceChildren(h("table#bots",
       h("thead", h("tr", ["Game", "Bot", "Kind", "Rating", h("span.sr-only", "Links")].map((t) => h("th", t)))),
       h("tbody", rows.map((b) => h("tr",
-        h("td", b.game), h("td", b.name), h("td", b.kind),
+        h("td", titleOf[b.game] || b.game), h("td", b.name), h("td", b.kind),
         h("td", b.rating !== undefined ? `${b.rating} (${b.games} games)` : ""),
         h("td", h("a", { href: `#/games?game=${b.game}&player=${encodeURIComponent(b.kind === "builtin" ? `builtin:${b.name}` : b.name)}` }, "games")))))));
   }

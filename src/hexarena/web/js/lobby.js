@@ -5,18 +5,9 @@ import { getJSON, postJSON, h, playerName } from "./api.js";
 import { saveToken } from "./tokens.js";
 import { rulesLink } from "./rules.js";
 
-// Time controls as lichess shows them: minutes+increment, a per-move limit, or none.
-export const PRESETS = [
-  { label: "1 min", type: "match", seconds: 60 },
-  { label: "3+2", type: "incremental", seconds: 180, increment: 2 },
-  { label: "5+3", type: "incremental", seconds: 300, increment: 3 },
-  { label: "10+5", type: "incremental", seconds: 600, increment: 5 },
-  { label: "15+10", type: "incremental", seconds: 900, increment: 10 },
-  { label: "30 s a move", type: "turn", seconds: 30 },
-  { label: "No clock", type: "none" },
-];
-// a game's default: a few minutes for a short game, more for the long thinking of Hex and Hive
-const DEFAULT_PRESET = { tictactoe: "1 min", numberwang: "1 min", hexdots: "5+3", htttx: "5+3", hex: "10+5", hive: "10+5" };
+// Everything that differs from game to game comes from the game's own declarations in GET /api/games: its
+// parameters in words (label, effect, named choices), its clock presets and default, and the bots at an address
+// that can take a seat (each player scheme declares the games it plays). This page names no game.
 
 export async function lobbyPage(app, { params } = {}) {
   const [games, kinds] = await Promise.all([getJSON("/api/games"), getJSON("/api/players")]);
@@ -30,10 +21,14 @@ export async function lobbyPage(app, { params } = {}) {
   const clockType = h("select#clock-type", ["none", "turn", "match", "incremental"].map((k) => h("option", { value: k }, k)));
   const clockSecs = h("input#clock-seconds", { type: "number", min: 1, step: "any", value: 300, style: "width:7rem" });
   const clockInc = h("input#clock-increment", { type: "number", min: 0, step: "any", value: 2, style: "width:7rem" });
-  // lichess-style clock presets, one of them each game's default; the fields below stay for any other clock
-  const presetBox = h("div.presets#clock-presets", { role: "group", "aria-label": "clock presets" },
-    PRESETS.map((p) => h("button.secondary.preset", { type: "button", "aria-pressed": "false", dataset: { preset: p.label },
-      onclick: () => usePreset(p) }, p.label)));
+  // lichess-style clock presets, the game's own (one of them its default); the fields below stay for any other clock
+  const presetBox = h("div.presets#clock-presets", { role: "group", "aria-label": "clock presets" });
+  let presets = [];
+  function showPresets(game) {
+    presets = game.clock_presets || [];
+    presetBox.replaceChildren(...presets.map((p) => h("button.secondary.preset",
+      { type: "button", "aria-pressed": "false", dataset: { preset: p.label }, onclick: () => usePreset(p) }, p.label)));
+  }
   function usePreset(p) {
     clockType.value = p.type;
     if (p.seconds !== undefined) clockSecs.value = p.seconds;
@@ -53,6 +48,7 @@ export async function lobbyPage(app, { params } = {}) {
     seatsBox,
     createBtn, msg);
   const liveBox = h("div.tablewrap");
+  const remoteHelp = h("li#remote-help");  // filled for the chosen game: the protocols that can reach its bots
   // Who can sit in a seat, in plain words; the exact spec syntax (for the API and the command line) is folded away.
   const playerHelp = h("div#player-help.muted",
     h("p", "Each seat is played by one of these:"),
@@ -60,7 +56,7 @@ export async function lobbyPage(app, { params } = {}) {
       h("li", h("strong", "Me"), ": you play on this page."),
       h("li", h("strong", "Open seat"), ": for a friend: the game page gives you a link to send them (anyone in this lobby can join it too)."),
       h("li", h("strong", "Built-in bot"), ": a computer player that runs on this server."),
-      h("li", h("strong", "Bot URL"), " (HTTTX): your own bot program, reached at its web address; it must be running."),
+      remoteHelp,
       engines.length ? h("li", h("strong", "Engine"), ": a program the server's operator has set up.") : null));
   const specDetails = h("details.muted",
     h("summary", "Player specs for the API and the command line"),
@@ -74,7 +70,7 @@ export async function lobbyPage(app, { params } = {}) {
     form.querySelector(".clock-increment").hidden = t !== "incremental";
     const now = { type: t, seconds: Number(clockSecs.value), increment: Number(clockInc.value) };
     for (const b of presetBox.children) {
-      const p = PRESETS.find((x) => x.label === b.dataset.preset);
+      const p = presets.find((x) => x.label === b.dataset.preset);
       const same = p.type === now.type && (p.type === "none" || p.seconds === now.seconds)
         && (p.type !== "incremental" || p.increment === now.increment);
       b.setAttribute("aria-pressed", String(same));
@@ -83,13 +79,17 @@ export async function lobbyPage(app, { params } = {}) {
   for (const el of [clockType, clockSecs, clockInc]) el.addEventListener("input", syncClock);
   clockType.addEventListener("change", syncClock);
 
+  // a parameter as the game describes it: its label, a field for its value (named choices as a list), and a line
+  // under it saying what the value changes in play (the field's description for a screen reader)
   function paramInput(p) {
     const id = `param-${p.name}`;
+    const helpId = `${id}-help`;
+    const names = p.choice_labels || p.choices;
     let input;
     if (p.type === "bool") {
       input = h("input", { type: "checkbox", id, name: p.name, checked: !!p.default });
     } else if (p.choices) {
-      input = h("select", { id, name: p.name }, p.choices.map((c) => h("option", { value: c, selected: c === p.default }, c === "" ? "(none)" : c)));
+      input = h("select", { id, name: p.name }, p.choices.map((c, i) => h("option", { value: c, selected: c === p.default }, String(names[i]))));
     } else {
       input = h("input", { id, name: p.name, type: p.type === "int" || p.type === "float" ? "number" : "text",
         min: p.minimum ?? undefined, max: p.maximum ?? undefined, step: p.type === "int" ? 1 : "any",
@@ -98,17 +98,21 @@ export async function lobbyPage(app, { params } = {}) {
     input.dataset.param = p.name;
     input.dataset.type = p.type;
     input.dataset.nullable = p.nullable ? "1" : "";
-    return h("label", { title: p.help }, h("span", p.name.replace(/_/g, " ")), input, " ", h("small.muted", p.help));
+    if (p.help) input.setAttribute("aria-describedby", helpId);
+    return h("div.param", { dataset: { paramRow: p.name } },
+      h("label", h("span", p.label || p.name.replace(/_/g, " ")), input),
+      p.help ? h("small.muted.param-help", { id: helpId }, p.help) : null);
   }
 
   function seatInput(game, i) {
     const bots = game.builtin_bots || [];
+    const remote = new Map((game.remote_players || []).map((r) => [r.scheme, r]));
     const kind = h("select", { id: `seat${i}-kind` },
       h("option", { value: "you" }, "Me (play here)"),
       h("option", { value: "open" }, "Open seat (someone joins)"),
       bots.map((b) => h("option", { value: `builtin:${b}` }, `Built-in bot: ${b}`)),
       engines.map((e) => h("option", { value: `engine:${e}` }, `Engine: ${e}`)),
-      game.name === "htttx" ? [h("option", { value: "bws" }, "Bot URL (bws)"), h("option", { value: "stateless" }, "Bot URL (stateless)")] : null,
+      [...remote.keys()].map((s) => h("option", { value: s }, `Bot address (${s})`)),
       h("option", { value: "spec" }, "Other player spec…"));
     if (i === 1 && bots.length) kind.value = `builtin:${bots.includes("random") ? "random" : bots[0]}`;
     const extra = h("input", { id: `seat${i}-extra`, type: "text", style: "width:16rem" });
@@ -117,13 +121,13 @@ export async function lobbyPage(app, { params } = {}) {
       const v = kind.value;
       extraLabel.hidden = false;
       if (v === "you" || v === "open") { extraLabel.firstChild.textContent = "Name"; extra.placeholder = "human"; }
-      else if (v === "bws" || v === "stateless") { extraLabel.firstChild.textContent = "Bot URL"; extra.placeholder = "http://127.0.0.1:8765/capabilities.json"; }
+      else if (remote.has(v)) { extraLabel.firstChild.textContent = "Bot address"; extra.placeholder = remote.get(v).example || ""; }
       else if (v === "spec") { extraLabel.firstChild.textContent = "Spec"; extra.placeholder = "engine:NAME (registered with --engine)"; }
       else extraLabel.hidden = true;
     }
     kind.addEventListener("change", sync);
     sync();
-    return { el: h("fieldset", { style: "border:1px solid var(--line);border-radius:6px;margin:.5rem 0" },
+    return { remote, el: h("fieldset", { style: "border:1px solid var(--line);border-radius:6px;margin:.5rem 0" },
       h("legend", `Seat ${i + 1}: ${game.seats[i]}`), h("label", h("span", "Player"), kind), extraLabel), kind, extra };
   }
 
@@ -133,7 +137,12 @@ export async function lobbyPage(app, { params } = {}) {
     paramsBox.replaceChildren(...game.params.map(paramInput));
     seatInputs = [seatInput(game, 0), seatInput(game, 1)];
     seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
-    usePreset(PRESETS.find((p) => p.label === (DEFAULT_PRESET[game.name] || "5+3")));
+    const remote = (game.remote_players || []).map((r) => r.scheme);
+    remoteHelp.hidden = !remote.length;
+    remoteHelp.replaceChildren(h("strong", "Bot address"), ` (${remote.join(", ")}): your own bot program, reached at its address; it must be running.`);
+    showPresets(game);
+    const preset = presets.find((p) => p.label === game.default_preset) || presets[0];
+    if (preset) usePreset(preset);
   }
   gameSel.addEventListener("change", syncGame);
   if (params?.get("game") && byName[params.get("game")]) gameSel.value = params.get("game");  // "New game" links
@@ -145,7 +154,7 @@ export async function lobbyPage(app, { params } = {}) {
     // "you": this browser's seat (its token comes back in the answer); "open": anyone's, taken by the first joiner
     if (v === "you") return x ? `browser:${x}` : "browser";
     if (v === "open") return x ? `open:${x}` : "open";
-    if (v === "bws" || v === "stateless") { if (!x) throw new Error("enter the bot's URL"); return `${v}:${x}`; }
+    if (seat.remote.has(v)) { if (!x) throw new Error("enter the bot's address"); return `${v}:${x}`; }
     if (v === "spec") { if (!x) throw new Error("enter a player spec"); return x; }
     return v;
   }

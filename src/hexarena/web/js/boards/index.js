@@ -5,18 +5,27 @@
 //                                 io: {move(text), probe(what, args), say(text, kind)}); setTurn(null) disables
 //   board.startMoves?()           stones the rules place before the first move, for the move list
 //   board.destroy?()              release listeners
+// Which module draws which game is the game's own declaration (Game.board_module), carried by GET /api/games
+// as the module's URL: this page names no game, so a plugin game brings its own board, and a game with none
+// gets the generic one (its position as a table, its legal moves as buttons or a text box).
 
-const modules = {
-  htttx: () => import("./htttx.js"),
-  hex: () => import("./hex.js"),
-  hexdots: () => import("./hexdots.js"),
-  hive: () => import("./hive.js"),
-  tictactoe: () => import("./tictactoe.js"),
-  numberwang: () => import("./numberwang.js"),
-};
+import { getJSON } from "../api.js";
+
+let meta = null;  // one GET /api/games per page load, shared by every board made on it
+
+export function gamesMeta() {
+  if (!meta) meta = getJSON("/api/games").catch((e) => { meta = null; throw e; });
+  return meta;
+}
 
 export async function makeBoard(game, params) {
-  const load = modules[game] || (() => import("./generic.js"));
-  const mod = await load();
+  const url = (await gamesMeta()).find((g) => g.name === game)?.board;
+  let mod;
+  try {
+    mod = url ? await import(url) : null;
+  } catch (e) {
+    console.error(`the board of ${game} (${url}) did not load; showing the generic board`, e);
+  }
+  mod = mod || (await import("./generic.js"));
   return mod.make(params || {});
 }
