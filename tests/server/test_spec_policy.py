@@ -96,6 +96,7 @@ NO_SPEC_ROUTES = {
     ("GET", "/api/games"),
     ("GET", "/api/players"),
     ("GET", "/api/games/{name}/board.js"),
+    ("GET", "/api/games/{name}/rules"),
     ("GET", "/api/matches/live"),
     ("GET", "/games"),
     ("GET", "/games/{game_id}"),
