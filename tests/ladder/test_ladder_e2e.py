@@ -160,3 +160,26 @@ async def test_registration_is_bounded_and_takes_only_network_bots(database_url:
         assert [s["name"] for s in (await client.get("/api/ladder")).json()["standings"]] == ["b"]
         schema = (await client.get("/openapi.json")).json()
         assert {"/api/ladder", "/api/ladder/bots", "/api/ladder/bots/{name}/resume"} <= set(schema["paths"])
+
+
+async def test_public_mode_needs_a_token_and_refuses_private_bot_addresses(database_url: str, tmp_path: Any) -> None:
+    from hexarena.store import Store
+
+    store = await Store.open(database_url)
+    try:
+        _, token = await store.create_api_token("ladder-admin")
+    finally:
+        await store.close()
+    public = settings(database_url, tmp_path, enabled=False)
+    public.public = True
+    async with serve_app(create_app(public)) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+        r = await register(client, "mine", "http://127.0.0.1:8002")
+        assert r.status_code == 401 and "API token" in r.json()["detail"]
+        assert (await client.post("/api/ladder/bots/mine/pause")).status_code == 401
+        assert (await client.delete("/api/ladder/bots/mine")).status_code == 401
+        client.headers["Authorization"] = f"Bearer {token}"
+        r = await register(client, "mine", "http://127.0.0.1:8002")
+        assert r.status_code == 400 and "not public" in r.json()["detail"], r.text
+        r = await register(client, "mine", "bws:http://10.1.2.3:8002")
+        assert r.status_code == 400 and "not public" in r.json()["detail"], r.text
+        assert (await client.get("/api/ladder")).json()["standings"] == []

@@ -82,6 +82,8 @@ class Ladder:
         #: what pairing remembers of each bot between passes (starts and seats)
         self._memory: dict[str, Candidate] = {}
         self._passes = 0
+        #: games this instance started (several instances: only the one that pairs starts any)
+        self.started = 0
         if services.cluster is not None:
             services.cluster.want_home(ROLE)
 
@@ -182,6 +184,7 @@ class Ladder:
             await close_players(players)
             raise
         self.running[live.match_id] = (first.name, second.name)
+        self.started += 1
         try:
             await store.start_ladder_game(live.match_id, game.name, first.name, second.name)
         except StoreError:
