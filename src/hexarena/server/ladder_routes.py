@@ -52,7 +52,7 @@ class LadderRegistration(BaseModel):
     """``POST /api/ladder/bots``: a bot registered once, paired until it is paused or removed."""
 
     model_config = ConfigDict(extra="forbid")
-    name: Annotated[str, Field(pattern=NAME_PATTERN, description="its ladder name and rating key")]
+    name: Annotated[str, Field(max_length=48, pattern=NAME_PATTERN, description="its ladder name and rating key")]
     game: GameName
     spec: Spec
     owner: Annotated[str, Field(min_length=1, max_length=200, description="who to tell when it fails"), VALID_UNICODE]
