@@ -112,6 +112,25 @@ async def test_the_ladder_plays_rates_and_pauses_a_failing_bot(database_url: str
         await until(client, "/api/ladder/bots/broken", lambda b: b["status"] == "paused", "paused again")
 
 
+async def test_a_bot_whose_games_cannot_start_is_paused(database_url: str, tmp_path: Any) -> None:
+    """It answers its capabilities, but its socket is not where they say: each game is aborted, its fault."""
+    caps = {"meta": {"name": "lost"}, "basic_websocket": {"versions": {"v1-alpha": {"api_root": "nowhere"}}}}
+    lost = FakeBot(capabilities=caps, api_root="elsewhere")
+    app = create_app(settings(database_url, tmp_path))
+    async with (
+        sdk_bots("random") as (rand,),
+        fake_bot(lost) as lost_url,
+        serve_app(app) as url,
+        httpx.AsyncClient(base_url=url, timeout=30) as client,
+    ):
+        assert (await register(client, "rand", rand)).status_code == 201
+        assert (await register(client, "lost", lost_url)).status_code == 201
+        bot = await until(client, "/api/ladder/bots/lost", lambda b: b["status"] == "paused", "lost paused")
+        assert "aborted" in bot["pause_reason"] and "could not start" in bot["pause_reason"]
+        rand_now = (await client.get("/api/ladder/bots/rand")).json()
+        assert rand_now["failures_in_row"] == 0 and rand_now["games"] == 0  # no result, and not its fault
+
+
 async def test_a_restart_resumes_the_ladder(database_url: str, tmp_path: Any) -> None:
     """The entries live in the database: a new server on it pairs them again, and the game the first one left
     unfinished is settled (interrupted: no result, nobody's failure)."""

@@ -9,8 +9,8 @@ leaderboard, listed and watchable like any other. What the ladder adds is around
   bot must answer its capabilities, its address must pass the bot-host check), named by its ladder name, which is
   its rating key;
 - when a game ends its ``ladder_games`` row is settled (:meth:`Store.finish_ladder_game`): a forfeit (time, an
-  illegal move, a protocol error, a disconnect) is the loser's failure, and a bot that does not even answer fails
-  too. ``fail_limit`` failures in a row pause the bot with the reason, and ``check-bot`` is run on it (the
+  illegal move, a protocol error, a disconnect) is the loser's failure, and so is a game that could not start
+  because of one bot (aborted, the referee's ``culprit``); a bot that does not even answer fails too. ``fail_limit`` failures in a row pause the bot with the reason, and ``check-bot`` is run on it (the
   checker ``hexarena serve`` passes in) so its owner reads what is wrong on the ladder page and in the API;
 - on start, and every :data:`SETTLE_EVERY` passes, the games nobody follows (a restart, another instance's) are
   settled from their stored record once it is over: a restart resumes the ladder where it was.
@@ -58,8 +58,11 @@ ROLE = "ladder"
 Checker = Callable[[str, str], Awaitable[dict[str, Any]]]
 
 
-def failed_seat(winner: int | None, termination: str | None) -> int | None:
-    """The seat that forfeited a game ended this way, or None (a game played out, or no result)."""
+def failed_seat(winner: int | None, termination: str | None, culprit: int | None = None) -> int | None:
+    """The seat that forfeited a game ended this way, or the one that could not start it (``culprit`` of an
+    aborted game: it answered its capabilities but not the game); None: a game played out, or nobody's fault."""
+    if termination == Termination.ABORTED:
+        return culprit
     if winner is None or termination not in FORFEITS:
         return None
     return 1 - winner
@@ -202,18 +205,22 @@ class Ladder:
             result = live.result
             assert result is not None
             outcome = result.outcome
-            await self.settle(live.match_id, outcome.winner, str(outcome.termination), outcome.reason)
+            await self.settle(
+                live.match_id, outcome.winner, str(outcome.termination), outcome.reason, culprit=result.culprit
+            )
         finally:
             self.running.pop(live.match_id, None)
 
-    async def settle(self, game_id: str, winner: int | None, termination: str, reason: str) -> None:
-        """Count a ladder game's end (once) and pause its forfeiting bot when its streak is long enough."""
+    async def settle(
+        self, game_id: str, winner: int | None, termination: str, reason: str, *, culprit: int | None = None
+    ) -> None:
+        """Count a ladder game's end (once) and pause its failing bot when its streak is long enough."""
         store = self.services.store
         assert store is not None
         pair = self.running.get(game_id) or await self._pair_of(game_id)
         if pair is None:
             return
-        seat = failed_seat(winner, termination)
+        seat = failed_seat(winner, termination, culprit)
         failed = None if seat is None else pair[seat]
         counted = await store.finish_ladder_game(
             game_id, winner=winner, termination=termination, reason=reason, failed=failed, result=is_result(termination)
