@@ -35,6 +35,24 @@ def _odd_rows(ctx: click.Context, param: click.Parameter, value: int) -> int:
     return value
 
 
+def _ladder_params(options: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """``--ladder-param GAME:NAME=VALUE`` options as each game's checked parameters (a bad one ends the command)."""
+    from hexarena.core.registry import get_game
+
+    given: dict[str, dict[str, Any]] = {}
+    for option in options:
+        game, colon, rest = option.partition(":")
+        name, equals, value = rest.partition("=")
+        if not (colon and equals and game.strip() and name.strip()):
+            _fail(f"--ladder-param takes GAME:NAME=VALUE (e.g. htttx:turn_limit=60), got {option!r}")
+        given.setdefault(game.strip(), {})[name.strip()] = value
+    try:
+        return {get_game(g).name: get_game(g).validate_params(p) for g, p in given.items()}
+    except HexarenaError as exc:
+        _fail(f"--ladder-param: {exc}")
+        raise  # not reached: _fail exits
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hexarena")
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
@@ -202,6 +220,13 @@ def main(verbose: int) -> None:
     show_default=True,
     help="Seconds each move may take in a ladder game.",
 )
+@click.option(
+    "--ladder-param",
+    "ladder_params",
+    multiple=True,
+    metavar="GAME:NAME=VALUE",
+    help="A game parameter of ladder games (repeatable), e.g. htttx:turn_limit=60 to bound a game's length.",
+)
 def serve(
     host: str,
     port: int,
@@ -228,6 +253,7 @@ def serve(
     ladder_concurrency: int,
     ladder_fail_limit: int,
     ladder_move_seconds: float,
+    ladder_params: tuple[str, ...],
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
@@ -250,6 +276,7 @@ def serve(
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
+    ladder_game_params = _ladder_params(ladder_params)
     if allow_bot_hosts and not public:
         _fail("--allow-bot-host needs --public (without it bots may be at any address)")
     for entry in allow_bot_hosts:
@@ -300,6 +327,7 @@ def serve(
             concurrency=ladder_concurrency,
             fail_limit=ladder_fail_limit,
             move_seconds=ladder_move_seconds,
+            params=ladder_game_params,
             checker=ladder_report,
         ),
         **limits,

@@ -50,3 +50,20 @@ def test_errors_say_what_to_do(db: str) -> None:
     for command in ("pause", "resume", "remove", "show"):
         code, _, err = run(db, command, "nobody")
         assert code == 1 and "no ladder bot named 'nobody'" in err and "hexarena ladder list" in err
+
+
+def test_serve_checks_ladder_params_before_starting() -> None:
+    """``hexarena serve --ladder-param``: a malformed one or a parameter the game lacks ends it, saying so."""
+    result = CliRunner().invoke(main, ["serve", "--ladder-param", "htttx-turn_limit"])
+    assert result.exit_code == 2 and "GAME:NAME=VALUE" in result.stderr
+    result = CliRunner().invoke(main, ["serve", "--ladder-param", "htttx:nosuch=3"])
+    assert result.exit_code == 2 and "unknown parameter(s) ['nosuch'] for htttx" in result.stderr
+    result = CliRunner().invoke(main, ["serve", "--ladder-param", "nogame:turn_limit=3"])
+    assert result.exit_code == 2 and "nogame" in result.stderr
+
+
+def test_ladder_params_are_each_games_checked_parameters() -> None:
+    from hexarena.cli import _ladder_params
+
+    params = _ladder_params(("htttx:turn_limit=60", "htttx:win_distance=5"))
+    assert params["htttx"]["turn_limit"] == 60 and params["htttx"]["win_distance"] == 5  # coerced to numbers
