@@ -15,7 +15,7 @@ PORT ?= 8000
 LOWEST_VENV := .venv-lowest
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
-.PHONY: serve test test-lowest check faults docs lint bench setup clean
+.PHONY: serve test test-lowest check faults docs lint bench bench-page setup clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,10 @@ BENCH_HELPERS := bench/instant_bot.py bench/profiled.py
 
 bench: $(STAMP)
 	@for b in $(filter-out $(BENCH_HELPERS),$(wildcard bench/*.py)); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# docs/benchmarks.md: every benchmark run briefly, its headline figure, the load and the command (tools/bench_page.py)
+bench-page: $(STAMP)
+	$(BIN)/python tools/bench_page.py
 
 clean:
 	rm -rf $(VENV) $(LOWEST_VENV) .mypy_cache .ruff_cache .pytest_cache .grimp_cache .import_linter_cache

@@ -1,9 +1,12 @@
 """Where hexarena builds on a dependency's private parts, a release without them must still serve: each case is
-run in a subprocess whose import of the missing part fails, as it does on such an install.
+run in a subprocess whose import of the missing part fails, as it does on such an install (or whose check of the
+parts finds one missing).
 
 - websockets built without its C module (``websockets.speedups``): the frame readers unmask in Python.
 - uvicorn without the sans-I/O WebSocket protocol (before 0.35): ``hexarena serve`` and the SDK bot server serve
   with uvicorn's websockets protocol as it is.
+- SQLAlchemy or aiosqlite without what the store's one-call SQLite cursor builds on: the store runs on
+  SQLAlchemy's own aiosqlite cursor.
 """
 
 from __future__ import annotations
@@ -81,3 +84,32 @@ print(asyncio.run(round_trip(ArenaServer(serve_config))), asyncio.run(round_trip
     done = run_without("uvicorn.protocols.websockets.websockets_sansio_impl", code)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.split() == ["echo:hi", "echo:hi"]
+
+
+def test_the_store_keeps_sqlalchemys_sqlite_cursor_without_what_its_own_builds_on() -> None:
+    """The store's one-call SQLite cursor (``hexarena.store.sqlite_cursor``) checks the private parts of SQLAlchemy
+    and aiosqlite it builds on; here the check finds one missing, so the store's tests run on SQLAlchemy's cursor,
+    BEGIN and pool reset as they are (and using the one-call cursor anyway would fail them)."""
+    code = """
+import pytest
+
+class CheckFails:  # applied once pytest runs (importing the store earlier imports plugins pytest must rewrite)
+    @staticmethod
+    def pytest_sessionstart():
+        from hexarena.store import sqlite_cursor
+
+        def unusable(*_):
+            raise AssertionError("the one-call cursor was used although its check failed")
+
+        sqlite_cursor.missing = lambda: ["aiosqlite Connection._execute (removed by the test)"]
+        sqlite_cursor.use_one_call_cursors = sqlite_cursor.defer_begin = sqlite_cursor.reset = unusable
+
+status = pytest.main(["-q", "-p", "no:cacheprovider", "-k", "not postgresql", "tests/store/test_store_games.py",
+                      "tests/store/test_store_schema.py", "tests/store/test_recorder.py"], plugins=[CheckFails])
+from hexarena.store.engine import one_call_cursors
+assert one_call_cursors() is False
+sys.exit(status)
+"""
+    done = run_without("hexarena_no_such_module", code, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert " passed" in done.stdout

@@ -707,6 +707,7 @@ def play(
 
 
 from hexarena.checkbot.cli import check_bot_command  # noqa: E402
+from hexarena.server.dead_letters_cli import dead_letters  # noqa: E402
 from hexarena.server.ladder_cli import ladder  # noqa: E402
 from hexarena.server.token_cli import token  # noqa: E402
 from hexarena.tournament.cli import tournament  # noqa: E402
@@ -714,6 +715,7 @@ from hexarena.tournament.cli import tournament  # noqa: E402
 main.add_command(tournament)
 main.add_command(token)
 main.add_command(check_bot_command)
+main.add_command(dead_letters)
 main.add_command(ladder)
 
 if __name__ == "__main__":  # pragma: no cover

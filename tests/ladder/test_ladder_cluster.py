@@ -18,6 +18,9 @@ from hexarena.server.app import Settings, create_app
 from hexarena.server.ladder_pairing import LadderSettings
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+#: Leases that a loaded machine's stalls cannot outlive: who pairs changes here only because an instance stops
+#: (a stopping instance gives its homes up at once), never because a renewal came late.
+LONG_LEASE_MS = 120_000
 
 pytestmark = [
     pytest.mark.postgres,
@@ -56,12 +59,14 @@ async def test_one_instance_pairs_and_another_takes_over(database_url: str, tmp_
         a_stack = contextlib.AsyncExitStack()
         async with a_stack:
             await a_stack.enter_async_context(serve_app(a))
+            a.state.services.cluster.lease_ms = LONG_LEASE_MS  # from its next renewal on
             for _ in range(600):  # A takes the ladder home first (its first renewal)
                 if a.state.ladder.leads():
                     break
                 await asyncio.sleep(0.05)
             assert a.state.ladder.leads()
             b_url = await b_stack.enter_async_context(serve_app(b))
+            b.state.services.cluster.lease_ms = LONG_LEASE_MS
             client = await b_stack.enter_async_context(httpx.AsyncClient(base_url=b_url, timeout=30))
             for name, url in (("heur", heur), ("rand", rand)):
                 body = {"name": name, "game": "htttx", "spec": url, "owner": "me"}

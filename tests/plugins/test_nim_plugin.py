@@ -100,11 +100,18 @@ def test_the_api_lists_and_plays_the_plugin_game(server: str) -> None:
     assert all(re.fullmatch(r"[12]:\d+", m["move"]) for m in record["moves"])
     bad = httpx.post(f"{server}/api/matches", json={**body, "params": {"heaps": "0"}})
     assert bad.status_code == 400 and "1 to 10 heaps" in bad.text
+    rules = httpx.get(f"{server}/api/games/nim/rules").json()  # its hexarena.rules entry point, drawn by its engine
+    assert rules["published"] and rules["sections"][0]["examples"][0]["svg"].count('data-cell="') == 9  # 3 + 1 + 5
 
 
 @pytest.mark.parametrize(
     "path",
-    ["examples/nim/pyproject.toml", "examples/nim/hexarena_nim/__init__.py", "examples/nim/hexarena_nim/bots.py"],
+    [
+        "examples/nim/pyproject.toml",
+        "examples/nim/hexarena_nim/__init__.py",
+        "examples/nim/hexarena_nim/bots.py",
+        "examples/nim/hexarena_nim/rules.py",
+    ],
 )
 def test_the_plugin_guide_shows_the_example_as_it_is(path: str) -> None:
     """The guide "Add a game" includes the example's files themselves (a snippet the docs build reads from the

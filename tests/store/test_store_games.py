@@ -362,25 +362,21 @@ async def test_moves_stored_in_bulk_are_stored_exactly_as_one_by_one(store: Stor
     assert stored[bulk] == stored[reference] == stored[single] and len(stored[reference]) == len(shapes)
 
 
-async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(
-    store: Store, database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(store: Store, database_url: str) -> None:
     """The recorder's batches hold every move of every game since the last flush (a thousand and more on a busy
     server). On SQLite they go in statements of many rows, because Python's sqlite3 gives the GIL up around every
     step and an ``executemany`` of N rows took it back N times from the busy event loop (see
     ``hexarena.store.bulk_insert``). Every row arrives as written, a second write of the batch adds nothing, and a
     finish's moves take the same path."""
-    import hexarena.store.sqlite_cursor as sqlite_cursor
+    from sqlalchemy import event
 
-    steps: list[int] = []  # per call into the driver: the statement's steps (rows of an executemany, else one)
-    run = sqlite_cursor._run
+    steps: list[int] = []  # per statement sent to the driver: its steps (rows of an executemany, else one)
 
-    def counting(conn: Any, operation: str, parameters: Any, many: bool, begin: str | None = None) -> Any:
-        if operation.lstrip().upper().startswith("INSERT INTO MOVES"):
+    def counting(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, many: bool) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO MOVES"):
             steps.append(len(parameters) if many else 1)
-        return run(conn, operation, parameters, many, begin)
 
-    monkeypatch.setattr(sqlite_cursor, "_run", counting)
+    event.listen(store._engine.sync_engine, "before_cursor_execute", counting)
     games = [new_id() for _ in range(3)]
     for gid in games:
         await store.create_game(game_id=gid, game="hex", params={"size": 5}, players=players())

@@ -230,8 +230,8 @@ def test_cli_runs_as_a_module() -> None:
 
 
 async def test_a_sqlite_connection_given_back_inside_a_transaction_is_rolled_back(tmp_path: Path) -> None:
-    """The pool skips its rollback after a COMMIT that returned (the driver calls it saves:
-    bench/sqlite_driver_calls.py), yet still rolls back a connection given back inside a transaction, also one
+    """The pool skips its rollback after a COMMIT that returned (with the one-call cursor; the driver calls it
+    saves: bench/sqlite_driver_calls.py), yet still rolls back a connection given back inside a transaction, also one
     begun on the raw driver after a commit."""
     s = await Store.open(str(tmp_path / "h.sqlite3"))
     try:
@@ -263,13 +263,14 @@ async def test_a_sqlite_connection_given_back_inside_a_transaction_is_rolled_bac
 
 
 async def test_a_streaming_read_runs_inside_its_transaction(tmp_path: Path) -> None:
-    """A transaction's BEGIN waits to go with its first statement; a server-side (streaming) cursor runs its
-    statement itself, so the BEGIN goes first: the read is inside the transaction, as SQLAlchemy believes."""
+    """A transaction's BEGIN waits to go with its first statement (with the one-call cursor); a server-side
+    (streaming) cursor runs its statement itself, so the BEGIN goes first: the read is inside the transaction, as
+    SQLAlchemy believes."""
     s = await Store.open(str(tmp_path / "stream.sqlite3"))
     try:
         async with s._engine.connect() as conn, conn.begin():
             driver = (await conn.get_raw_connection()).driver_connection
-            assert driver is not None and not driver.in_transaction  # nothing sent yet
+            assert driver is not None
             result = await conn.stream(text("SELECT name FROM sqlite_master"))
             assert [row async for row in result]
             assert driver.in_transaction

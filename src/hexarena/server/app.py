@@ -31,7 +31,7 @@ from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from hexarena import __version__
-from hexarena.server import auth, errors, matches, meta, metrics, seats, ui
+from hexarena.server import auth, errors, matches, meta, metrics, rules, seats, ui
 from hexarena.server.ratelimit import CreateLimiter
 from hexarena.server.services import Settings, open_services
 
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     auth.apply_public_defaults(settings)
     # a bad limit fails here, not per request; several instances share each client's budget in Redis
     limiter = CreateLimiter(settings.create_rate_limit, redis_url=settings.redis_url)
-    routers: list[APIRouter] = [meta.router, matches.router, seats.router, ui.router, metrics.router]
+    routers: list[APIRouter] = [meta.router, rules.router, matches.router, seats.router, ui.router, metrics.router]
     lifespans: list[Lifespan] = [auth.lifespan, metrics.lifespan]
     if settings.protocols:
         more_routers, more_lifespans = protocols()

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 import click
 
 from hexarena.server.ladder_pairing import MAX_BOT_CONCURRENT, MAX_LADDER_BOTS
-from hexarena.server.token_cli import _with_store, database_option
+from hexarena.server.store_cli import database_option, with_store
 
 
 @click.group()
@@ -76,7 +76,7 @@ def register(
         )
 
     try:
-        _with_store(database_url, add)  # a name taken: the store's Conflict, said and exit status 1
+        with_store(database_url, add)  # a name taken: the store's Conflict, said and exit status 1
     except ConfigError as exc:
         _fail(str(exc))
     click.echo(f"{name} is on the {the_game} ladder; the server pairs it from its next pass", err=True)
@@ -87,7 +87,7 @@ def register(
 @database_option
 def list_bots(game: str | None, database_url: str | None) -> None:
     """Every ladder bot: status, record (wins/draws/losses, forfeits) and why it is paused."""
-    bots = _with_store(database_url, lambda store: store.list_ladder_bots(game=game))
+    bots = with_store(database_url, lambda store: store.list_ladder_bots(game=game))
     if not bots:
         click.echo("the ladder is empty (add a bot with `hexarena ladder register NAME SPEC --owner WHO`)", err=True)
         return
@@ -104,7 +104,7 @@ def list_bots(game: str | None, database_url: str | None) -> None:
 @database_option
 def show(name: str, database_url: str | None) -> None:
     """One bot as JSON: its entry, pause reason and check-bot report."""
-    bot = _with_store(database_url, lambda store: store.get_ladder_bot(name))
+    bot = with_store(database_url, lambda store: store.get_ladder_bot(name))
     if bot is None:
         _fail(f"no ladder bot named {name!r} (see `hexarena ladder list`)")
     click.echo(json.dumps({**bot.public(), "report": bot.report}, indent=2))
@@ -132,7 +132,7 @@ def resume(name: str, database_url: str | None) -> None:
 @database_option
 def remove(name: str, database_url: str | None) -> None:
     """Take NAME off the ladder (its games and rating stay)."""
-    if not _with_store(database_url, lambda store: store.remove_ladder_bot(name)):
+    if not with_store(database_url, lambda store: store.remove_ladder_bot(name)):
         _fail(f"no ladder bot named {name!r} (see `hexarena ladder list`)")
     click.echo(f"{name} is off the ladder", err=True)
 
@@ -143,7 +143,7 @@ def _set(database_url: str | None, name: str, status: str, reason: str | None) -
             return None
         return await store.set_ladder_status(name, status, reason=reason)
 
-    bot = _with_store(database_url, change)
+    bot = with_store(database_url, change)
     if bot is None:
         _fail(f"no ladder bot named {name!r} (see `hexarena ladder list`)")
     click.echo(f"{bot.name} is {bot.status}", err=True)

@@ -9,40 +9,12 @@ migrate it if needed, so a token can be made before the server's first start.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sys
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
 
 import click
 
-T = TypeVar("T")
-
-database_option = click.option(
-    "--database-url",
-    envvar="HEXARENA_DATABASE_URL",
-    default=None,
-    help="The server's database (default: SQLite file ./data/hexarena.sqlite3). Also read from $HEXARENA_DATABASE_URL.",
-)
-
-
-def _with_store(database_url: str | None, action: Callable[[Any], Awaitable[T]]) -> T:
-    """Run ``action(store)`` on an open store; store errors end the command with a message and status 1."""
-    from hexarena.store import Store, StoreError
-
-    async def run() -> T:
-        store = await Store.open(database_url)
-        try:
-            return await action(store)
-        finally:
-            await store.close()
-
-    try:
-        return asyncio.run(run())
-    except StoreError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+from hexarena.server.store_cli import database_option, with_store
 
 
 @click.group()
@@ -56,7 +28,7 @@ def token() -> None:
 def create(name: str | None, database_url: str | None) -> None:
     """Make a new token and print it (once: only its hash is kept)."""
     chosen = name if name is not None else f"token-{secrets.token_hex(3)}"
-    record, secret = _with_store(database_url, lambda store: store.create_api_token(chosen))
+    record, secret = with_store(database_url, lambda store: store.create_api_token(chosen))
     click.echo(secret)
     click.echo(
         f"API token {record.name!r} created; it is shown only this once. Clients send it as "
@@ -69,7 +41,7 @@ def create(name: str | None, database_url: str | None) -> None:
 @database_option
 def list_tokens(database_url: str | None) -> None:
     """Names, creation and last use of every token (never the tokens)."""
-    records = _with_store(database_url, lambda store: store.list_api_tokens())
+    records = with_store(database_url, lambda store: store.list_api_tokens())
     if not records:
         click.echo("no API tokens (make one with `hexarena token create --name NAME`)", err=True)
         return
@@ -85,7 +57,7 @@ def list_tokens(database_url: str | None) -> None:
 @database_option
 def revoke(name: str, database_url: str | None) -> None:
     """Delete the token NAME: the server refuses it from the next request on."""
-    if not _with_store(database_url, lambda store: store.revoke_api_token(name)):
+    if not with_store(database_url, lambda store: store.revoke_api_token(name)):
         click.echo(f"error: no API token named {name!r} (see `hexarena token list`)", err=True)
         sys.exit(1)
     click.echo(f"API token {name!r} revoked", err=True)

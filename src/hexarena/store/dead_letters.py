@@ -10,7 +10,8 @@ refused for what the write carried.
 
 from __future__ import annotations
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.engine import RowMapping
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, now
 from hexarena.store.models import NAME_LENGTH, dead_letters
@@ -27,6 +28,10 @@ MAX_GAME_ID = 200
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 20] + "... (cut to size)"
+
+
+def _letter(r: RowMapping) -> DeadLetter:
+    return DeadLetter(r["id"], r["kind"], r["game_id"], r["error"], r["entry"], r["created_at"])
 
 
 class DeadLettersMixin(StoreBase):
@@ -50,9 +55,22 @@ class DeadLettersMixin(StoreBase):
         stmt = select(dead_letters).order_by(dead_letters.c.id.desc()).limit(limit)
         async with self._read("list_dead_letters") as conn:
             rows = (await conn.execute(stmt)).mappings().all()
-        return [DeadLetter(r["id"], r["kind"], r["game_id"], r["error"], r["entry"], r["created_at"]) for r in rows]
+        return [_letter(r) for r in rows]
 
     async def count_dead_letters(self) -> int:
         """How many dead letters wait for an operator."""
         async with self._read("count_dead_letters") as conn:
             return int(await conn.scalar(select(func.count()).select_from(dead_letters)) or 0)
+
+    async def get_dead_letter(self, letter_id: int) -> DeadLetter | None:
+        """One dead letter by its id, or None."""
+        stmt = select(dead_letters).where(dead_letters.c.id == check_int(letter_id, "dead letter id"))
+        async with self._read("get_dead_letter") as conn:
+            r = (await conn.execute(stmt)).mappings().first()
+        return None if r is None else _letter(r)
+
+    async def drop_dead_letter(self, letter_id: int) -> bool:
+        """Forget a dead letter (written at last, or given up by the operator); False if there was none."""
+        stmt = delete(dead_letters).where(dead_letters.c.id == check_int(letter_id, "dead letter id"))
+        async with self._write("drop_dead_letter") as conn:
+            return bool((await conn.execute(stmt)).rowcount)

@@ -13,16 +13,20 @@ SQLite needs care to stay correct under many concurrent finishes:
   event emits ``BEGIN IMMEDIATE`` for connections marked ``hexarena_write`` and a plain ``BEGIN`` otherwise,
   which also gives reads one consistent snapshot across several SELECTs.
 
-Every call into SQLite is a hop to aiosqlite's thread and back (~100 us of CPU, more than most statements take),
-so every statement is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor made three or four), a
-transaction's BEGIN goes with its first statement, and the pool rolls back a connection given back only when
-something may be open: not after a COMMIT or ROLLBACK that returned. A connection is only taken for clean once
-the thread has answered its COMMIT or ROLLBACK, never from the driver's state read on the loop: a cancelled
-transaction's BEGIN may still be waiting in the thread (``tests/store/test_store_schema.py``).
+Every call into SQLite is a hop to aiosqlite's thread and back (tens of us of CPU, more than most statements
+take), so every statement is one call (:mod:`hexarena.store.sqlite_cursor`; SQLAlchemy's cursor makes three or
+four), a transaction's BEGIN goes with its first statement, and the pool rolls back a connection given back only
+when something may be open: not after a COMMIT or ROLLBACK that returned. A connection is only taken for clean
+once the thread has answered its COMMIT or ROLLBACK, never from the driver's state read on the loop: a cancelled
+transaction's BEGIN may still be waiting in the thread (``tests/store/test_store_schema.py``). That cursor builds on
+private parts of SQLAlchemy and aiosqlite: :func:`one_call_cursors` checks once that they are there, and without
+them the engine keeps SQLAlchemy's cursor, BEGIN and pool reset as they are (correct, only slower).
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import time
 from pathlib import Path
@@ -35,7 +39,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from hexarena.core.extras import require_postgres
 from hexarena.store.errors import InvalidRecord
-from hexarena.store.sqlite_cursor import defer_begin, reset, use_one_call_cursors
+
+log = logging.getLogger(__name__)
 
 ENV_URL = "HEXARENA_DATABASE_URL"
 DEFAULT_SQLITE_PATH = Path("data") / "hexarena.sqlite3"
@@ -94,8 +99,29 @@ def _safe(text: str) -> str:
     return text
 
 
-def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> AsyncEngine:
-    """One engine for the whole store, tuned per backend (see the module docstring)."""
+@functools.cache
+def one_call_cursors() -> bool:
+    """Whether SQLite engines make each statement one call into the driver's thread: when the installed
+    SQLAlchemy and aiosqlite have the private parts :mod:`hexarena.store.sqlite_cursor` builds on. Checked once;
+    a release without them is said once in the log, and SQLAlchemy's own cursor serves."""
+    try:
+        from hexarena.store import sqlite_cursor
+    except ImportError as exc:  # a SQLAlchemy without the adapter classes it subclasses
+        gaps = [str(exc)]
+    else:
+        gaps = sqlite_cursor.missing()
+    if gaps:
+        log.info(
+            "SQLite statements go through SQLAlchemy's own aiosqlite cursor (3-4 calls into the driver's thread "
+            "each, not one): this SQLAlchemy or aiosqlite lacks %s",
+            "; ".join(gaps),
+        )
+    return not gaps
+
+
+def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10, one_call: bool = True) -> AsyncEngine:
+    """One engine for the whole store, tuned per backend (see the module docstring); ``one_call`` False keeps
+    SQLAlchemy's own aiosqlite cursor even where :func:`one_call_cursors` allows the store's."""
     # hide_parameters: error messages and echo logs must never show a bot's pass_hash.
     kwargs: dict[str, Any] = {"echo": echo, "hide_parameters": True}
     if url.get_backend_name() == "postgresql":
@@ -106,11 +132,12 @@ def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10) -> Async
         # a SQLite connection is a thread of aiosqlite's and its file opened and set up (1-1.7 ms of CPU), where a
         # pool of 5 with overflow reopened the rest of every burst of reads. Same bound as before (15 for 10).
         kwargs.update(pool_size=max(2, pool_size // 2) + pool_size, max_overflow=0, pool_timeout=60)
-    if url.get_backend_name() == "sqlite":
+    one_call = one_call and url.get_backend_name() == "sqlite" and one_call_cursors()
+    if one_call:
         kwargs["pool_reset_on_return"] = None  # sqlite_cursor.reset, registered below, is the one reset
     engine = create_async_engine(url, **kwargs)
     if url.get_backend_name() == "sqlite":
-        _tune_sqlite(engine, memory=is_memory(url))
+        _tune_sqlite(engine, memory=is_memory(url), one_call=one_call)
     return engine
 
 
@@ -136,10 +163,14 @@ def _use_wal(cursor: Any) -> None:
             time.sleep(0.02)
 
 
-def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
+def _tune_sqlite(engine: AsyncEngine, *, memory: bool, one_call: bool) -> None:
+    if one_call:
+        from hexarena.store import sqlite_cursor
+
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        use_one_call_cursors(dbapi_connection)  # a statement is one call into the driver's thread, not three or four
+        if one_call:
+            sqlite_cursor.use_one_call_cursors(dbapi_connection)  # a statement: one call into the driver's thread
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, see _on_begin
         cursor = dbapi_connection.cursor()
         try:
@@ -155,7 +186,8 @@ def _tune_sqlite(engine: AsyncEngine, *, memory: bool) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
         begin = "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION, False) else "BEGIN"
-        if not defer_begin(conn.connection.dbapi_connection, begin):  # sent with the first statement, one call
-            conn.exec_driver_sql(begin)
+        if not (one_call and sqlite_cursor.defer_begin(conn.connection.dbapi_connection, begin)):
+            conn.exec_driver_sql(begin)  # (deferred: sent with the first statement, in the same call)
 
-    event.listen(engine.sync_engine, "reset", reset)  # rolls back only what may be open (sqlite_cursor.reset)
+    if one_call:
+        event.listen(engine.sync_engine, "reset", sqlite_cursor.reset)  # rolls back only what may be open

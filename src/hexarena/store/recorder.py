@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.core.types import Termination
-from hexarena.store.errors import Conflict, InvalidRecord, StoreError
+from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.journal import Journal, orphans
 from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
 from hexarena.store.repository import check_new_game
@@ -287,6 +287,76 @@ def default_data_dir(database_url: str | None = None) -> Path:
     if url.get_backend_name() == "sqlite" and url.database and not is_memory(url):
         return Path(url.database).expanduser().resolve().parent
     return Path("data")
+
+
+# ----- one write, as the recorder makes it ------------------------------------------------------------------
+
+
+def _finishing(end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFinish:
+    """The store's finish for ``end``: status, winner (a result only), reason cut to size, the rating if any."""
+    status = status_for(end.termination, len(end.moves))
+    rate = None
+    if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
+        rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
+    reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
+    return GameFinish(
+        end.game_id,
+        winner=end.winner if status == GameStatus.FINISHED else None,
+        termination=end.termination,
+        reason=reason,
+        moves=list(moves),
+        status=status,
+        finished_at=end.finished_at,
+        rate=rate,
+        kept_plies=kept,
+    )
+
+
+async def _create_game(store: Any, new: NewGame) -> None:
+    try:
+        await store.create_game(
+            game_id=new.game_id,
+            game=new.game,
+            params=new.params,
+            players=list(new.players),
+            status=GameStatus.RUNNING,
+            contest_id=new.contest_id,
+            tournament_id=new.tournament_id,
+            created_at=new.created_at,
+        )
+    except Conflict:
+        pass  # created by an earlier try whose answer was lost: already done
+
+
+async def write_entry(store: Any, entry: dict[str, Any]) -> str:
+    """Write one journal entry (a dead letter's, mended or not) straight to the store, and say what was done.
+
+    For an operator replaying the writes the database once refused (``hexarena dead-letters replay``): a game's
+    creation, a move, a takeback or a game's end, as the recorder would have written them. A game's end lands
+    on a game a restart has since marked interrupted (:meth:`Store.restore_result`). Raises ValueError when the
+    entry is not a write, InvalidRecord when the database still refuses it, NotFound when its game is missing
+    (replay the game's creation first) and Conflict when the game already has a result."""
+    try:
+        op = _from_json(entry)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"not a write hexarena journals ({type(exc).__name__}: {exc})") from None
+    if op.kind == "create":
+        check_new_game(op.payload)
+        await _create_game(store, op.payload)
+        return f"created game {op.game_id}"
+    if op.kind == "move":
+        await store.append_moves([(op.game_id, op.payload)])
+        return f"game {op.game_id}: stored move {op.payload.ply}"
+    if op.kind == "takeback":
+        await store.take_back_moves(op.game_id, op.payload)
+        return f"game {op.game_id}: took back the moves from ply {op.payload}"
+    end: GameEnd = op.payload
+    result = await store.restore_result(_finishing(end, end.moves, 0))
+    if result is None:
+        raise NotFound(f"no game {op.game_id!r}: replay its creation first (a dead letter of kind 'create')")
+    if not result:
+        raise Conflict(f"game {op.game_id!r} already has a result: nothing was changed")
+    return f"game {op.game_id}: stored its end ({end.termination}, {len(end.moves)} moves)"
 
 
 # ----- the recorder ---------------------------------------------------------------------------------------------
@@ -637,19 +707,7 @@ class Recorder:
                     _settle(done, None)
 
     async def _create(self, new: NewGame) -> None:
-        try:
-            await self.store.create_game(
-                game_id=new.game_id,
-                game=new.game,
-                params=new.params,
-                players=list(new.players),
-                status=GameStatus.RUNNING,
-                contest_id=new.contest_id,
-                tournament_id=new.tournament_id,
-                created_at=new.created_at,
-            )
-        except Conflict:
-            pass  # created by an earlier try whose answer was lost: already done
+        await _create_game(self.store, new)
 
     async def _append_moves(self, ops: list[_Op]) -> None:
         batch = [(op.game_id, op.payload) for op in ops]
@@ -677,30 +735,11 @@ class Recorder:
             if self._stored_plies.get(gid, 0) == move.ply:
                 self._stored_plies[gid] = move.ply + 1
 
-    def _finishing(self, end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFinish:
-        """The store's finish for ``end``: status, winner (a result only), reason cut to size, the rating if any."""
-        status = status_for(end.termination, len(end.moves))
-        rate = None
-        if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
-            rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
-        reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
-        return GameFinish(
-            end.game_id,
-            winner=end.winner if status == GameStatus.FINISHED else None,
-            termination=end.termination,
-            reason=reason,
-            moves=list(moves),
-            status=status,
-            finished_at=end.finished_at,
-            rate=rate,
-            kept_plies=kept,
-        )
-
     async def _finish_all(self, ends: list[GameEnd]) -> None:
         """Games that ended together, in one transaction; if the store refuses any of them, each alone (so a bad
         one is found and the others are written all the same)."""
         if len(ends) > 1:
-            finishes = [self._finishing(end, end.moves, self._stored_plies.get(end.game_id, 0)) for end in ends]
+            finishes = [_finishing(end, end.moves, self._stored_plies.get(end.game_id, 0)) for end in ends]
             try:
                 results = await self.store.finish_games(finishes)
             except InvalidRecord as exc:
@@ -722,7 +761,7 @@ class Recorder:
     async def _finish(self, end: GameEnd) -> None:
         kept = self._stored_plies.pop(end.game_id, 0)
         for moves in (end.moves, tuple(_without_analysis(m) for m in end.moves)):
-            finish = self._finishing(end, moves, kept)
+            finish = _finishing(end, moves, kept)
             try:
                 (result,) = await self.store.finish_games([finish])
             except InvalidRecord as exc:
@@ -762,4 +801,5 @@ __all__ = [
     "default_data_dir",
     "rated",
     "status_for",
+    "write_entry",
 ]

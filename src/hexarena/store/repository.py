@@ -318,6 +318,22 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin):
         async with self._write("finish_games") as conn:
             return await _finish_all_in(conn, prepared)
 
+    async def restore_result(self, end: GameFinish) -> bool | None:
+        """A game's end that the database refused when it happened, written now (an operator replaying a mended
+        dead letter): as :meth:`finish_games` for one game, except that a game a restart has since marked
+        ``interrupted`` or ``aborted`` (no result: the result was in the dead letter) gets this result. The
+        reopening and the finish are one transaction, so a finish still refused leaves the game as it was.
+        True if written, False if the game already had a result, None if there is no such game."""
+        prepared = _prepare_finish(end)
+        async with self._write("restore_result") as conn:
+            await conn.execute(
+                update(games)
+                .where(games.c.id == end.game_id, games.c.status.in_([GameStatus.INTERRUPTED, GameStatus.ABORTED]))
+                .values(status=GameStatus.RUNNING)
+            )
+            (ended,) = await _finish_all_in(conn, [prepared])
+            return ended
+
     async def abort_game(self, game_id: str, reason: str) -> bool:
         """End an unfinished game without a result (status ``aborted``); False if it had already ended."""
         return await self.finish_game(

@@ -1,7 +1,7 @@
 """SQLAlchemy's aiosqlite cursor, made to cost one call into the driver's thread per statement.
 
 Why: every call into SQLite is a hop to aiosqlite's thread and back (a queue put, a thread wake-up, the GIL
-handed over twice, a wake-up of the loop: ~100 us of CPU, more than most of our statements take), and
+handed over twice, a wake-up of the loop: more CPU than most of our statements take), and
 SQLAlchemy's adapter makes four for a SELECT (open a cursor, execute, fetch, close) and three for an INSERT or
 UPDATE. A server finishing a batch of games ran three statements a game, so nine hops a game. Here a statement
 is one function run on the driver's thread: open a cursor, execute, fetch every row when it returns rows, close.
@@ -15,26 +15,86 @@ rolls back every one, also just after a commit) is skipped when it can't matter:
 unless the last call into the thread was a COMMIT or ROLLBACK that returned (so nothing is open, and nothing is
 still waiting in the thread: a cancelled transaction's BEGIN or SELECT leaves the connection not clean, and its
 rollback is queued behind them in the thread's order) and the driver reports no transaction open (someone who
-took the raw connection and began one). A read went from four calls to two, a write from six to four.
+took the raw connection and began one). A one-SELECT read is two calls, a game's creation four
+(``bench/sqlite_driver_calls.py``).
 
 Server-side (streaming) cursors are unchanged (a pending BEGIN is sent before one is made).
 :func:`use_one_call_cursors` installs it on a new connection.
-It calls aiosqlite's ``Connection._execute`` (run a function on its thread; what its own methods use, and what
-SQLAlchemy's adapter reaches into too): ``tests/store/test_store_schema.py`` counts the calls through it, so a
-release that changes it fails there, not silently.
+
+It builds on private parts of both libraries: SQLAlchemy's adapter classes (their slots, the coroutines their
+execute runs, the connection's ``_cursor_cls``) and aiosqlite's ``Connection._execute`` (run a function on its
+thread; what aiosqlite's own methods use). pyproject.toml bounds both to the releases it is tested on, and
+:func:`missing` checks the shapes it relies on: the engine (``hexarena.store.engine``) uses this module only
+when nothing is missing, and otherwise SQLAlchemy's cursor as it is (slower: ``bench/sqlite_cursor_cost.py``).
 """
 
 from __future__ import annotations
 
 import collections
+import inspect
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import aiosqlite.core
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
 from sqlalchemy.util import EMPTY_DICT
 from sqlalchemy.util.concurrency import await_
+
+#: what the classes below set or override on SQLAlchemy's adapter cursor and connection
+_CURSOR_SLOTS = ("_adapt_connection", "_connection", "_cursor", "_rows", "_soft_closed_memoized")
+_CURSOR_COROUTINES = ("_execute_async", "_executemany_async", "_async_soft_close")
+_CONNECTION_SLOTS = ("_connection", "_execute_mutex")
+_CONNECTION_METHODS = ("cursor", "commit", "rollback")
+
+
+def missing() -> list[str]:
+    """What the installed SQLAlchemy and aiosqlite lack of the private parts this module builds on (an empty
+    list: nothing); each entry names the part and the shape expected of it."""
+    gaps = []
+    driver = aiosqlite.core.Connection
+    execute = getattr(driver, "_execute", None)
+    if not inspect.iscoroutinefunction(execute) or _parameters(execute) != ["self", "fn", "*args", "**kwargs"]:
+        gaps.append("aiosqlite Connection._execute(self, fn, *args, **kwargs), a coroutine function")
+    for name in ("_conn", "in_transaction"):
+        if not isinstance(getattr(driver, name, None), property):
+            gaps.append(f"aiosqlite Connection.{name}, a property")
+    cursor, connection = AsyncAdapt_aiosqlite_cursor, AsyncAdapt_aiosqlite_connection
+    gaps += [f"SQLAlchemy {cursor.__name__} slot {name}" for name in _CURSOR_SLOTS if name not in _slots(cursor)]
+    for name in _CURSOR_COROUTINES:
+        if not inspect.iscoroutinefunction(getattr(cursor, name, None)):
+            gaps.append(f"SQLAlchemy {cursor.__name__}.{name}, a coroutine function")
+    gaps += [
+        f"SQLAlchemy {connection.__name__} slot {name}" for name in _CONNECTION_SLOTS if name not in _slots(connection)
+    ]
+    if getattr(connection, "_cursor_cls", None) is not cursor:
+        gaps.append(f"SQLAlchemy {connection.__name__}._cursor_cls, {cursor.__name__}")
+    for name in _CONNECTION_METHODS:
+        if not inspect.isfunction(getattr(connection, name, None)):
+            gaps.append(f"SQLAlchemy {connection.__name__}.{name}, a method")
+    if "server_side" not in _parameters(getattr(connection, "cursor", None)):
+        gaps.append(f"SQLAlchemy {connection.__name__}.cursor(server_side)")
+    return gaps
+
+
+def _parameters(function: Any) -> list[str]:
+    """``function``'s parameters as written (``*args``, ``**kwargs``), or none when it is not a function."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    stars = {"VAR_POSITIONAL": "*", "VAR_KEYWORD": "**"}
+    return [stars.get(p.kind.name, "") + p.name for p in parameters]
+
+
+def _slots(cls: type) -> set[str]:
+    """Every slot of ``cls`` and its bases."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.update((slots,) if isinstance(slots, str) else slots)
+    return names
 
 
 class _Transaction:

@@ -3,6 +3,7 @@
 
 import { getJSON, postJSON, h, playerName } from "./api.js";
 import { saveToken } from "./tokens.js";
+import { rulesLink } from "./rules.js";
 
 // Time controls as lichess shows them: minutes+increment, a per-move limit, or none.
 export const PRESETS = [
@@ -43,7 +44,7 @@ export async function lobbyPage(app, { params } = {}) {
   const createBtn = h("button#create", { type: "submit" }, "Create match");
   const form = h("form.panel",
     h("h2", "New match"),
-    h("label", h("span", "Game"), gameSel),
+    h("label", h("span", "Game"), gameSel), h("p", rulesLink(gameSel)),
     paramsBox,
     h("div.label", h("span.muted", "Time control"), presetBox),
     h("label", h("span", "Clock"), clockType),

@@ -9,6 +9,7 @@ import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
+import { rulesLink } from "./rules.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
   disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
@@ -105,6 +106,7 @@ export async function matchPage(app, { args, name }) {
   }
   app.append(
     h("h1", `${meta.title} `, h("span.badge#mode", name === "play" ? "playing" : "watching"), " ", h("small.muted", id.slice(0, 8))),
+    h("p", rulesLink(info.game, meta.title)),
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
