@@ -35,6 +35,24 @@ def _odd_rows(ctx: click.Context, param: click.Parameter, value: int) -> int:
     return value
 
 
+def _ladder_params(options: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """``--ladder-param GAME:NAME=VALUE`` options as each game's checked parameters (a bad one ends the command)."""
+    from hexarena.core.registry import get_game
+
+    given: dict[str, dict[str, Any]] = {}
+    for option in options:
+        game, colon, rest = option.partition(":")
+        name, equals, value = rest.partition("=")
+        if not (colon and equals and game.strip() and name.strip()):
+            _fail(f"--ladder-param takes GAME:NAME=VALUE (e.g. htttx:turn_limit=60), got {option!r}")
+        given.setdefault(game.strip(), {})[name.strip()] = value
+    try:
+        return {get_game(g).name: get_game(g).validate_params(p) for g, p in given.items()}
+    except HexarenaError as exc:
+        _fail(f"--ladder-param: {exc}")
+        raise  # not reached: _fail exits
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hexarena")
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
@@ -178,6 +196,37 @@ def main(verbose: int) -> None:
     help="Matches and tournaments between programs without a clock: seconds a move may take before the mover "
     "loses on time (0: no cap, a silent bot then holds its match open forever). Games with a person are not capped.",
 )
+@click.option(
+    "--ladder-games-per-hour",
+    type=click.IntRange(1, 36_000),
+    default=120,
+    show_default=True,
+    help="The ladder's pace: games it starts an hour at most (`hexarena ladder register` adds bots).",
+)
+@click.option(
+    "--ladder-concurrency", type=click.IntRange(1, 64), default=2, show_default=True, help="Ladder games at once."
+)
+@click.option(
+    "--ladder-fail-limit",
+    type=click.IntRange(1, 1000),
+    default=3,
+    show_default=True,
+    help="Forfeits in a row (crash, timeout, illegal move) after which a ladder bot is paused and check-bot run on it.",
+)
+@click.option(
+    "--ladder-move-seconds",
+    type=click.FloatRange(0.05, 3600),
+    default=5.0,
+    show_default=True,
+    help="Seconds each move may take in a ladder game.",
+)
+@click.option(
+    "--ladder-param",
+    "ladder_params",
+    multiple=True,
+    metavar="GAME:NAME=VALUE",
+    help="A game parameter of ladder games (repeatable), e.g. htttx:turn_limit=60 to bound a game's length.",
+)
 def serve(
     host: str,
     port: int,
@@ -200,6 +249,11 @@ def serve(
     metrics_token_file: Path | None,
     log_format: str,
     move_cap: float,
+    ladder_games_per_hour: int,
+    ladder_concurrency: int,
+    ladder_fail_limit: int,
+    ladder_move_seconds: float,
+    ladder_params: tuple[str, ...],
 ) -> None:
     """Run the game server: web UI, REST and GraphQL APIs, every bot protocol, with its database.
 
@@ -212,6 +266,7 @@ def serve(
     from hexarena.server.app import Settings, create_app
     from hexarena.server.battlebot.lobby import BattlebotSettings
     from hexarena.server.dots.tables import DotsSettings
+    from hexarena.server.ladder_pairing import LadderSettings
     from hexarena.server.log_format import use as use_log_format
     from hexarena.server.serving import FORCE_EXIT_AFTER, ArenaServer, server_config
 
@@ -221,6 +276,7 @@ def serve(
         registered = dict(parse_engine_option(e) for e in engines)
     except HexarenaError as exc:
         _fail(str(exc))
+    ladder_game_params = _ladder_params(ladder_params)
     if allow_bot_hosts and not public:
         _fail("--allow-bot-host needs --public (without it bots may be at any address)")
     for entry in allow_bot_hosts:
@@ -235,6 +291,7 @@ def serve(
         limits["create_rate_limit"] = None if text.lower() in ("none", "off") else text
     if metrics_token_file is not None:
         limits["metrics_token"] = _read_token(metrics_token_file)
+    from hexarena.checkbot.ladder import report_for as ladder_report
     from hexarena.core.extras import MissingExtra, require_redis
     from hexarena.store.engine import resolve_url
     from hexarena.store.recorder import default_data_dir
@@ -265,6 +322,14 @@ def serve(
         move_cap=move_cap,
         battlebot=BattlebotSettings(contest_rules=battlebot_contest_rules),
         dots=DotsSettings(match_rows=dots_rows, match_cols=dots_cols, turn_seconds=dots_turn_seconds),
+        ladder=LadderSettings(
+            games_per_hour=ladder_games_per_hour,
+            concurrency=ladder_concurrency,
+            fail_limit=ladder_fail_limit,
+            move_seconds=ladder_move_seconds,
+            params=ladder_game_params,
+            checker=ladder_report,
+        ),
         **limits,
     )
     try:
@@ -643,6 +708,7 @@ def play(
 
 from hexarena.checkbot.cli import check_bot_command  # noqa: E402
 from hexarena.server.dead_letters_cli import dead_letters  # noqa: E402
+from hexarena.server.ladder_cli import ladder  # noqa: E402
 from hexarena.server.token_cli import token  # noqa: E402
 from hexarena.tournament.cli import tournament  # noqa: E402
 
@@ -650,6 +716,7 @@ main.add_command(tournament)
 main.add_command(token)
 main.add_command(check_bot_command)
 main.add_command(dead_letters)
+main.add_command(ladder)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

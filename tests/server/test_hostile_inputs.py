@@ -230,6 +230,7 @@ HAND_PARSED = {
     "/dots/{game_id}/observers",
     "/graphql",
     "/api/tournaments/{tournament_id}/resume",  # no body at all
+    "/api/ladder/bots/{name}/resume",  # no body at all
 }
 
 

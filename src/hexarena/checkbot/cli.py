@@ -51,6 +51,13 @@ from hexarena.core.errors import HexarenaError
     multiple=True,
     help="Built-in opponents (repeatable). Default: random and best.",
 )
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A game parameter of the checked games (repeatable), e.g. --param expansions= for a base-game Hive engine.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (for CI).")
 def check_bot_command(
     spec: str,
@@ -60,6 +67,7 @@ def check_bot_command(
     heartbeat_ms: int,
     game_name: str | None,
     opponents: tuple[str, ...],
+    params: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Check that the bot SPEC speaks its protocol correctly; exit status 1 on any failure.
@@ -78,7 +86,16 @@ def check_bot_command(
     from hexarena.referee.clock import clock_from
     from hexarena.terminal import output_console
 
-    settings = Settings(clock=clock_from("turn", clock_seconds), max_plies=max_plies, heartbeat_ms=heartbeat_ms)
+    given: dict[str, str] = {}
+    for option in params:
+        name, sep, value = option.partition("=")
+        if not sep or not name.strip():
+            click.echo(f"error: --param takes NAME=VALUE (e.g. --param expansions=), got {option!r}", err=True)
+            sys.exit(2)
+        given[name.strip()] = value
+    settings = Settings(
+        clock=clock_from("turn", clock_seconds), max_plies=max_plies, heartbeat_ms=heartbeat_ms, params=given
+    )
     try:
         report = asyncio.run(
             check_bot(spec, games=games, settings=settings, game=game_name, opponents=list(opponents) or None)

@@ -41,7 +41,8 @@ async def check_bot(
     game: str | None = None,
     opponents: list[str] | None = None,
 ) -> Report:
-    """Run every check that applies to ``spec``; ConfigError for a spec this command can't check."""
+    """Run every check that applies to ``spec``; ConfigError for a spec this command can't check, or for a game
+    parameter (``settings.params``) the game does not have."""
     protocol, rest = await _protocol_of(spec)
     opponents = opponents or OPPONENTS
     if protocol in ("bws", "stateless"):
@@ -50,6 +51,7 @@ async def check_bot(
         return report
     if protocol in GAME_OF:
         the_game: Any = get_game(game or GAME_OF[protocol])
+        settings.params = the_game.validate_params(settings.params)  # ConfigError names a wrong one
         report = Report(spec, protocol, the_game.name)
         await run_engine(report, spec, the_game, games, settings, opponents)
         return report

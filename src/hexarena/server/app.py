@@ -12,7 +12,7 @@ something when the server starts or stops, ``lifespan`` (an async context manage
 
 The modules: ``meta`` (health, games, player specs), ``matches`` (Hivemaker ``/game/new``, ``/api/matches``,
 records), ``seats`` (human and spectator WebSockets), ``ui`` (the web UI's API), ``metrics`` (Prometheus), and with ``Settings.protocols``:
-``battlebot``, ``dots`` (turn-token), ``graphql``, ``analysis``, ``tournaments``. ``auth`` adds public mode.
+``battlebot``, ``dots`` (turn-token), ``graphql``, ``analysis``, ``tournaments``, ``ladder_routes``. ``auth`` adds public mode.
 A new module gives itself a ``router`` (and a ``lifespan`` if needed) and is listed here, in :func:`create_app`
 or :func:`protocols`; a new web UI module joins ``server.ui.ROUTERS``. Routes get the shared services through
 the ``ServicesDep`` dependency, a module's own state lives on ``app.state`` under its name, set by its lifespan.
@@ -77,12 +77,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def protocols() -> tuple[list[APIRouter], list[Lifespan]]:
     """The routers and lifespans of the connect-in protocols, GraphQL, analysis and tournaments."""
-    from hexarena.server import analysis, graphql, tournaments
+    from hexarena.server import analysis, graphql, ladder_routes, tournaments
     from hexarena.server.battlebot import routes as battlebot
     from hexarena.server.dots import routes as dots
 
-    routers = [battlebot.router, dots.router, graphql.router, analysis.router, tournaments.router]
-    return routers, [battlebot.lifespan, dots.lifespan, graphql.lifespan, tournaments.lifespan]
+    routers = [battlebot.router, dots.router, graphql.router, analysis.router, tournaments.router, ladder_routes.router]
+    return routers, [battlebot.lifespan, dots.lifespan, graphql.lifespan, tournaments.lifespan, ladder_routes.lifespan]
 
 
 @contextlib.asynccontextmanager

@@ -30,6 +30,7 @@ from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
 from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.dots.tables import DotsSettings
+from hexarena.server.ladder_pairing import LadderSettings
 from hexarena.server.live import MatchManager
 from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, client_of, refusal
 
@@ -88,6 +89,8 @@ class Settings:
     dots: DotsSettings = field(default_factory=DotsSettings)
     graphql: GraphQLLimits = field(default_factory=lambda: _graphql_limits())
     analysis: AnalysisLimits = field(default_factory=AnalysisLimits)
+    #: The ladder's pace and bounds (``server.ladder``); its scheduler runs with ``protocols`` and a store.
+    ladder: LadderSettings = field(default_factory=LadderSettings)
 
     def match_clock(self, clock: ClockConfig, players: Sequence[BasePlayer]) -> ClockConfig:
         """The clock a match created over the API is played with: its own, or without one the move cap

@@ -317,6 +317,52 @@ class DeadLetterRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class LadderBotRow(Base):
+    """A bot on the ladder (``hexarena.store.ladder``): registered once, paired until paused or removed. ``name``
+    is its rating key too, so its ladder games move the server's one leaderboard."""
+
+    __tablename__ = "ladder_bots"
+
+    name: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
+    spec: Mapped[str] = mapped_column(StorableText)
+    owner: Mapped[str] = mapped_column(StorableText)
+    status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH))
+    max_concurrent: Mapped[int] = mapped_column(Integer)
+    games_per_hour: Mapped[int | None] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    forfeits: Mapped[int] = mapped_column(Integer)
+    failures_in_row: Mapped[int] = mapped_column(Integer)
+    pause_reason: Mapped[str | None] = mapped_column(StorableText)
+    report: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (CheckConstraint("status IN ('active', 'paused')", name="status"),)
+
+
+class LadderGameRow(Base):
+    """One ladder game: who played it and, once over, how it ended and which bot failed (if one did). The game
+    itself is an ordinary match in ``games``; this row is the ladder's bookkeeping of it (its bots' records)."""
+
+    __tablename__ = "ladder_games"
+    __table_args__ = (Index("ix_ladder_games_started_at", "started_at"),)
+
+    game_id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
+    first: Mapped[str] = mapped_column(Storable(ID_LENGTH), index=True)
+    second: Mapped[str] = mapped_column(Storable(ID_LENGTH), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    winner: Mapped[int | None] = mapped_column(Integer)
+    termination: Mapped[str | None] = mapped_column(Storable(NAME_LENGTH))
+    reason: Mapped[str | None] = mapped_column(StorableText)
+    failed: Mapped[str | None] = mapped_column(Storable(ID_LENGTH))
+
+
 games = cast(Table, GameRow.__table__)
 game_players = cast(Table, GamePlayerRow.__table__)
 moves = cast(Table, MoveRow.__table__)
@@ -327,3 +373,5 @@ rating_history = cast(Table, RatingHistoryRow.__table__)
 tournaments = cast(Table, TournamentRow.__table__)
 api_tokens = cast(Table, ApiTokenRow.__table__)
 dead_letters = cast(Table, DeadLetterRow.__table__)
+ladder_bots = cast(Table, LadderBotRow.__table__)
+ladder_games = cast(Table, LadderGameRow.__table__)

@@ -57,6 +57,7 @@ from hexarena.store.dead_letters import DeadLettersMixin
 from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
+from hexarena.store.ladder import LadderMixin
 from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
 from hexarena.store.models import ratings as ratings_table
@@ -93,7 +94,7 @@ INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, ther
 NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
-class Store(TokensMixin, DirectoryMixin, DeadLettersMixin):
+class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
 
     @classmethod

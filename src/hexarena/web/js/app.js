@@ -1,4 +1,4 @@
-// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/join/ID/SEAT, #/replay/ID, #/games, #/bots, #/leaderboard/GAME, #/rules/GAME).
+// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/join/ID/SEAT, #/replay/ID, #/games, #/bots, #/leaderboard/GAME, #/rules/GAME, #/ladder).
 // Hash routes keep the server side trivial (one static index.html) and make every page linkable.
 
 import { h } from "./api.js";
@@ -13,6 +13,7 @@ const routes = {
   bots: () => import("./lists.js").then((m) => m.botsPage),
   leaderboard: () => import("./lists.js").then((m) => m.leaderboardPage),
   rules: () => import("./rules.js").then((m) => m.rulesPage),
+  ladder: () => import("./ladder.js").then((m) => m.ladderPage),
 };
 
 let cleanup = null;

@@ -1,0 +1,80 @@
+"""Several instances on one PostgreSQL and Redis: exactly one pairs (the holder of the cluster's ``ladder`` home),
+and when it stops another takes the ladder over."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from fakes.servers import serve_app
+from hexarena.bots.sdk import bot_class_for, make_app
+from hexarena.server.app import Settings, create_app
+from hexarena.server.ladder_pairing import LadderSettings
+
+REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+#: Leases that a loaded machine's stalls cannot outlive: who pairs changes here only because an instance stops
+#: (a stopping instance gives its homes up at once), never because a renewal came late.
+LONG_LEASE_MS = 120_000
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
+    pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
+]
+
+
+def instance(database_url: str, data: Path) -> Any:
+    pace = LadderSettings(games_per_hour=36_000, concurrency=2, tick=0.05, params={"htttx": {"turn_limit": 12}})
+    settings = Settings(database_url=database_url, redis_url=REDIS_URL, data_dir=data, ladder=pace)
+    settings.create_rate_limit = None
+    return create_app(settings)
+
+
+async def games_played(client: httpx.AsyncClient) -> int:
+    """Ladder games counted (each counts for both of its bots)."""
+    return sum(s["games"] for s in (await client.get("/api/ladder")).json()["standings"]) // 2
+
+
+async def until_games(client: httpx.AsyncClient, at_least: int) -> None:
+    for _ in range(1200):
+        if await games_played(client) >= at_least:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"fewer than {at_least} ladder games were played")
+
+
+async def test_one_instance_pairs_and_another_takes_over(database_url: str, tmp_path: Path) -> None:
+    a, b = instance(database_url, tmp_path / "a"), instance(database_url, tmp_path / "b")
+    async with (
+        serve_app(make_app(bot_class_for("heuristic"))) as heur,
+        serve_app(make_app(bot_class_for("random"))) as rand,
+        contextlib.AsyncExitStack() as b_stack,
+    ):
+        a_stack = contextlib.AsyncExitStack()
+        async with a_stack:
+            await a_stack.enter_async_context(serve_app(a))
+            a.state.services.cluster.lease_ms = LONG_LEASE_MS  # from its next renewal on
+            for _ in range(600):  # A takes the ladder home first (its first renewal)
+                if a.state.ladder.leads():
+                    break
+                await asyncio.sleep(0.05)
+            assert a.state.ladder.leads()
+            b_url = await b_stack.enter_async_context(serve_app(b))
+            b.state.services.cluster.lease_ms = LONG_LEASE_MS
+            client = await b_stack.enter_async_context(httpx.AsyncClient(base_url=b_url, timeout=30))
+            for name, url in (("heur", heur), ("rand", rand)):
+                body = {"name": name, "game": "htttx", "spec": url, "owner": "me"}
+                assert (await client.post("/api/ladder/bots", json=body)).status_code == 201  # registered on B
+            await until_games(client, 6)
+            assert a.state.ladder.started >= 6 and b.state.ladder.started == 0  # one scheduler pairs
+            assert not b.state.ladder.leads()
+        # A stopped: B takes the ladder home over within a lease's life and pairs from then on
+        played = await games_played(client)
+        await until_games(client, played + 4)
+        assert b.state.ladder.started >= 4
