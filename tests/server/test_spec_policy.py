@@ -84,7 +84,13 @@ def walk(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, str]]:
 
 #: Routes that take a player spec (or a bot address: /api/analyse takes only a bot URL, checked by
 #: test_the_servers_bot_host_setting_guards_every_route) from the client.
-SPEC_ROUTES = {("POST", "/game/new"), ("POST", "/api/matches"), ("POST", "/api/tournaments"), ("POST", "/api/analyse")}
+SPEC_ROUTES = {
+    ("POST", "/game/new"),
+    ("POST", "/api/matches"),
+    ("POST", "/api/tournaments"),
+    ("POST", "/api/analyse"),
+    ("POST", "/api/ladder/bots"),
+}
 #: Every other route, each checked to take no player spec: a new route must be added to one of the two sets.
 NO_SPEC_ROUTES = {
     ("GET", "/openapi.json"),
@@ -97,6 +103,11 @@ NO_SPEC_ROUTES = {
     ("GET", "/api/players"),
     ("GET", "/api/games/{name}/board.js"),
     ("GET", "/api/games/{name}/rules"),
+    ("GET", "/api/ladder"),
+    ("GET", "/api/ladder/bots/{name}"),
+    ("DELETE", "/api/ladder/bots/{name}"),
+    ("POST", "/api/ladder/bots/{name}/pause"),  # a reason only
+    ("POST", "/api/ladder/bots/{name}/resume"),  # pairs the spec checked when it was registered
     ("GET", "/api/matches/live"),
     ("GET", "/games"),
     ("GET", "/games/{game_id}"),
@@ -151,6 +162,7 @@ def probes(spec: str, game: str) -> dict[tuple[str, str], Any]:
         ("POST", "/game/new"): {"player_x": {"type": "spec", "spec": spec}, "player_o": {"type": "builtin"}},
         ("POST", "/api/matches"): {"game": game, "players": [spec, "builtin:random"]},
         ("POST", "/api/tournaments"): {"game": game, "players": [spec, "builtin:random"]},
+        ("POST", "/api/ladder/bots"): {"name": "probe", "game": game, "spec": spec, "owner": "the test"},
     }
 
 

@@ -74,8 +74,9 @@ def check_ladder_spec(spec: str) -> str:
     if scheme is not None and scheme.address and scheme.starts_program is False:
         return spec
     raise ConfigError(
-        f"{spec[:200]!r}: the ladder takes bots it reaches over the network: a bot URL (bws or stateless), "
-        "bws:URL, stateless:URL, hiveai:HOST:PORT, or battlebot:BOT_ID (a battlebot login); never a command"
+        f"{spec[:200]!r}: the ladder takes bots the server reaches over the network: a bot URL (bws or "
+        "stateless), bws:URL, stateless:URL, hiveai:HOST:PORT, or battlebot:BOT_ID (a battlebot login); never a "
+        "command or an engine: serve a program as a bot server (hexarena bot serve, the SDK) and register its URL"
     )
 
 
