@@ -187,33 +187,54 @@ def test_session_follows_the_engine_board_and_reuses_cell_models() -> None:
     assert [(c.q, c.r) for c in s.cell_list()][-2:] == [(9, 9), (10, 9)]
 
 
+class VirtualCallTime:
+    """The runner's call-duration clock (``time.perf_counter`` in ``hexarena_sdk.runner``) made virtual: a call
+    takes exactly what the bot says it does, so a loaded machine that stalls a fast call's thread for a
+    millisecond cannot make it count as slow (the inline decision is about the bot, not the machine)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)  # every other use of ``time`` (the deadlines' monotonic clock) stays real
+
+
 class CallRecorder(BaseBot):
-    """Records, for every call, the thread it ran on and the stop event its job held then; ``slow`` sleeps 5 ms."""
+    """Records, for every call, the thread it ran on and the stop event its job held then; ``slow`` calls take
+    5 ms of the virtual clock, the others none."""
 
     slow = False
 
-    def __init__(self) -> None:
+    def __init__(self, clock: VirtualCallTime) -> None:
         self.calls: list[tuple[str, object]] = []
+        self.clock = clock
 
     def choose_move(self, cells: list[Cell], player: Player, match: Match) -> tuple[Coord, Coord]:
         assert self._job is not None
         self.calls.append((threading.current_thread().name, self._job._stop))
         if self.slow:
-            time.sleep(0.005)
+            self.clock.now += 0.005
         return Coord(q=1, r=0), Coord(q=2, r=0)
 
 
-async def _runner_after(calls: int) -> tuple[CallRecorder, BotRunner]:
+async def _runner_after(calls: int, monkeypatch: pytest.MonkeyPatch) -> tuple[CallRecorder, BotRunner]:
     """A recording bot's runner after ``calls`` fast calls (the first ``INLINE_AFTER`` in a thread)."""
-    bot = CallRecorder()
+    import hexarena_sdk.runner
+
+    clock = VirtualCallTime()
+    monkeypatch.setattr(hexarena_sdk.runner, "time", clock)
+    bot = CallRecorder(clock)
     runner = BotRunner(bot)
     for _ in range(calls):
         assert (await runner.call(bot.choose_move, [], Player.X, Match())).kind == "done"
     return bot, runner
 
 
-async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> None:
-    bot, runner = await _runner_after(INLINE_AFTER + 2)
+async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot, runner = await _runner_after(INLINE_AFTER + 2, monkeypatch)
     main = threading.current_thread().name
     threads = [name for name, _ in bot.calls]
     assert threads[:INLINE_AFTER] != [main] * INLINE_AFTER and threads[-1] == main and runner.inline_calls == 2
@@ -224,11 +245,13 @@ async def test_runner_calls_instant_bots_inline_and_slow_ones_in_a_thread() -> N
     assert threads[-2] == main and threads[-1] != main and runner.inline_calls == 3
 
 
-async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_only_when_asked() -> None:
+async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # A call in a worker thread: its stop event exists before the call starts, so the bot's thread and the loop
     # (which sets it at the soft deadline) hold the same one. An inline call makes none unless asked: an Event
     # and its Condition for every move of an instant bot were ~3 % of its server's CPU.
-    bot, runner = await _runner_after(INLINE_AFTER + 1)
+    bot, runner = await _runner_after(INLINE_AFTER + 1, monkeypatch)
     main = threading.current_thread().name
     threaded, inline = bot.calls[:INLINE_AFTER], bot.calls[INLINE_AFTER:]
     assert all(name != main and isinstance(stop, threading.Event) for name, stop in threaded), threaded
