@@ -9,6 +9,7 @@ import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
+import { moveList as makeMoveList } from "./movelist.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
   disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
@@ -48,8 +49,9 @@ export async function matchPage(app, { args, name }) {
   const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
   const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
     h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered);
-  // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
-  const moveList = h("ol.paired#movelist");
+  // the moves paired by turn as lichess shows them ("1. b2 a1"), as the replay lists them
+  const moves = makeMoveList(board);
+  const moveList = moves.el;
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
@@ -276,12 +278,11 @@ export async function matchPage(app, { args, name }) {
     }
     if (considerations && considerations.length) {
       considered.replaceChildren(h("ol", considerations.slice(0, 12).map((c) => h("li",
-        c.pieces ? c.pieces.map((p) => `[${p[0]},${p[1]}]`).join("") : (c.move ?? JSON.stringify(c)),
+        c.pieces ? c.pieces.map((p) => `[${p[0]},${p[1]}]`).join("") : (c.move !== undefined ? moves.show(c.move) : JSON.stringify(c)),
         c.evaluation && typeof c.evaluation.heuristic === "number" ? ` (${c.evaluation.heuristic.toFixed(2)})` : ""))));
     }
   }
 
-  let firstSeat = null;  // the seat of the game's first move: the left column of the move list
   function tell(text) { announce.textContent = text; }
 
   // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
@@ -387,19 +388,9 @@ export async function matchPage(app, { args, name }) {
   }
 
   function addMove(m) {
-    if (firstSeat === null) firstSeat = m.seat;
     movedSeats.add(m.seat);
     showAbort();
-    const slot = m.seat === firstSeat ? 0 : 1;
-    const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
-    // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
-    let row = moveList.lastElementChild;
-    if (!row || slot === 0 || row.children[2].textContent) {
-      row = h("li", h("span.num.muted", `${moveList.children.length + 1}.`), h("span.slot"), h("span.slot"));
-      moveList.append(row);
-      if (slot === 1) row.children[1].textContent = "…";
-    }
-    row.children[1 + slot].replaceChildren(mv);
+    moves.add(m);
     moveList.parentElement.scrollTop = 1e9;
   }
 
@@ -414,6 +405,8 @@ export async function matchPage(app, { args, name }) {
     if (!style) return;
     style.forEach((st, i) => {
       playerEls[i].querySelector(".dot").style.background = st.colour;
+      // the side the seat plays now (a Hex swap exchanges them), else the seat's own name
+      playerEls[i].querySelector("strong").textContent = st.side ?? seats[i];
       playerEls[i].querySelector(".colour").textContent = st.label || "";
     });
   }
@@ -463,8 +456,7 @@ export async function matchPage(app, { args, name }) {
 
   function showSpec(m) {
     if (m.type === "setup") {
-      moveList.replaceChildren();
-      firstSeat = null;
+      moves.reset();
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
@@ -478,7 +470,7 @@ export async function matchPage(app, { args, name }) {
       tick();
     } else if (m.type === "board_update") {
       addMove(m);
-      tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
+      tell(`${moves.sideOf(moves.length, seats)} played ${moves.show(m.move)}.`);
       beep(m.seat ? 440 : 660);
       lastMove = m.move;
       lastConsiderations = m.considerations;
@@ -567,6 +559,7 @@ export async function matchPage(app, { args, name }) {
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
+        board.setViewer?.(mySeats);
         showAbort(!!m.abortable);
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
@@ -585,7 +578,7 @@ export async function matchPage(app, { args, name }) {
       } else if (m.type === "accepted") {
         board.setTurn(null);
         canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
-        say(`You played ${m.move}.`, "info");
+        say(`You played ${moves.show(m.move)}.`, "info");
       } else if (m.type === "end") {
         over = true;
         board.setTurn(null);

@@ -205,7 +205,7 @@ export function make(params) {
     }
     for (const [q, r] of state?.win_line || []) {
       const [x, y] = axialToPixel(q, r, R);
-      marks.append(s("circle", { cx: x, cy: y, r: R * 1.05, fill: "none", stroke: "#2f855a", "stroke-width": 4 }));
+      marks.append(s("circle", { class: "win", cx: x, cy: y, r: R * 1.05, fill: "none", stroke: "#2f855a", "stroke-width": 4 }));
     }
     (info.considerations || []).slice(0, 6).forEach((opt, i) => {
       for (const [q, r] of opt.pieces || []) {
@@ -238,12 +238,33 @@ export function make(params) {
     if (document.activeElement === svg) cursorStatus.textContent = describe(cursor);
   }
 
+  // the winning six brought on screen when the game is won, wherever the person had panned (or zoomed) to:
+  // centred, and zoomed out as far as it takes to show all six
+  let winShown = "";
+  function showWin() {
+    const line = state?.win_line || [];
+    const k = JSON.stringify(line);
+    if (!line.length) { winShown = ""; return; }
+    if (k === winShown) return;
+    winShown = k;
+    const pts = line.map(([q, r]) => axialToPixel(q, r, R));
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
+    const [w, hgt] = size();
+    const pad = R * 2;
+    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2,
+      zoom: Math.min(view.zoom, w / (maxx - minx + 2 * pad), hgt / (maxy - miny + 2 * pad)) };
+    follow = false;
+    applyView();
+  }
+
   return {
     el,
     render(st, inf = {}) {
       state = st; info = inf; first = null; second = null;
       draw();
       if (follow) fit();
+      showWin();
     },
     setTurn(l, handlers) {
       io = l ? handlers : null;
