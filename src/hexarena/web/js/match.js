@@ -37,7 +37,8 @@ export async function matchPage(app, { args, name }) {
   // focusable by script: a game's end takes the focus here when the control that had it went away or was disabled
   const result = h("div.result#result", { hidden: true, tabindex: "-1" });
   const resignBox = h("div.resign#resign", { hidden: true });
-  const clocks = [h("span.clock", "—"), h("span.clock", "—")];
+  // a timer per seat, named for the seat (a screen reader says "black's clock 4:52", not a bare time)
+  const clocks = seats.map((seat) => h("span.clock", { role: "timer", "aria-label": `${seat}'s clock` }, "—"));
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
@@ -48,7 +49,7 @@ export async function matchPage(app, { args, name }) {
   // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
   const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
   const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
-    h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered);
+    h("h2", "Evaluation"), evalBar, evalText, h("h2.sub", "Considered moves"), considered);
   // the moves paired by turn as lichess shows them ("1. b2 a1"), as the replay lists them
   const moves = makeMoveList(board);
   const moveList = moves.el;
@@ -114,7 +115,7 @@ export async function matchPage(app, { args, name }) {
       h("div.players", playerEls),
       h("div.side",
         evalPanel,
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
+        h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
           h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
@@ -407,6 +408,7 @@ export async function matchPage(app, { args, name }) {
       playerEls[i].querySelector(".dot").style.background = st.colour;
       // the side the seat plays now (a Hex swap exchanges them), else the seat's own name
       playerEls[i].querySelector("strong").textContent = st.side ?? seats[i];
+      clocks[i].setAttribute("aria-label", `${st.side ?? seats[i]}'s clock`);
       playerEls[i].querySelector(".colour").textContent = st.label || "";
     });
   }

@@ -19,7 +19,7 @@ export function moveList(board, { onPick } = {}) {
     const ply = history.length;
     const side = board.moveSides?.(history).at(-1);
     const slot = m.seat === firstSeat ? 0 : 1;
-    const shown = show(m.move);
+    const shown = show(m.move, m.state);
     const mv = h(`span.mv.seat${m.seat}`, {
       title: m.think_time !== undefined && m.think_time !== null ? `${Number(m.think_time).toFixed(3)} s` : "",
       dataset: { ply: String(ply), ...(side ? { side: side.side } : {}) },
@@ -56,7 +56,8 @@ export function moveList(board, { onPick } = {}) {
     }
   }
 
-  function show(text) { return board.showMove?.(text) ?? text; }
+  // state: the position after the move when known (HTTTX lists a winning first stone alone)
+  function show(text, state) { return board.showMove?.(text, state) ?? text; }
 
   /** The side that played ply `ply` (1-based), by the board's colours when it has them, else the seat's name. */
   function sideOf(ply, seats) {

@@ -81,10 +81,12 @@ export async function replayPage(app, { args, params }) {
             ? [h("strong", `${rec.winner_side.charAt(0).toUpperCase()}${rec.winner_side.slice(1)} wins`), `: ${rec.reason}`]
             : [h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""]),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
-        h("div.panel", h("strong", "Moves"), h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList)),
-        h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
+        h("div.panel", h("h2", "Moves"), h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList)),
+        h("div.panel", h("h2", h("label", { for: "notation" }, "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
-  moves.reset(rec.moves);
+  // the last move with the final position (HTTTX: a second stone the rules ignored after a winning first one is
+  // not listed); longer games fetch positions in chunks, their last move is listed as recorded
+  moves.reset(rec.moves.map((m, i) => (rec.states && i === rec.moves.length - 1 ? { ...m, state: rec.states[i + 1] } : m)));
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 

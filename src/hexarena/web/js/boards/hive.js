@@ -116,6 +116,10 @@ export function make() {
     // a small hive is centred in the smallest frame, not pinned to its top-left corner
     const vw = Math.max(maxx - minx, R * 10), vh = Math.max(maxy - miny, R * 7);
     svg.setAttribute("viewBox", `${(minx + maxx - vw) / 2} ${(miny + maxy - vh) / 2} ${vw} ${vh}`);
+    // the small piece names ("wA2") at 12 px on screen however far the board is scaled down (a phone), up to
+    // what fits under the bug's letter in the hexagon
+    const scale = svg.clientWidth > 0 ? Math.min(svg.clientWidth / vw, svg.clientHeight / vh || Infinity) : 1;
+    const small = Math.min(13, Math.max(9, 12 / scale));
     // empty neighbour cells as a faint grid (clickable for explanations)
     const occupied = new Set(cells.map((c) => `${c.q},${c.r}`));
     const ring = new Set();
@@ -149,7 +153,7 @@ export function make() {
       // 2.5.3 label in name: the visible "QwQ2" is in no sensible sentence); they let clicks through to it
       const marks = s("g", { "aria-hidden": "true", "pointer-events": "none" });
       marks.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
-      marks.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
+      marks.append(s("text", { class: "piece-name", x, y: y + 8 + small, "text-anchor": "middle", "font-size": small, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {
         marks.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
         marks.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));

@@ -159,7 +159,9 @@ export function make(params) {
       if (!res) return;  // illegal: the reason is already shown
       first = [q, r];
       second = new Set(res.cells.map((c) => key(c[0], c[1])));
-      if (res.wins) {  // the first stone wins: the second is ignored by the rules, any legal cell will do
+      if (res.wins) {
+        // the first stone wins: the rules ignore the second, but a move is two cells (the notation's grammar and
+        // every bot protocol), so one legal cell goes with it; the move list and the board leave it out
         const c = res.cells[0];
         io.move(`[${q},${r}][${c[0]},${c[1]}]`);
         return;
@@ -275,6 +277,14 @@ export function make(params) {
     // stones the rules place before the first move (X's at the origin): listed above the moves
     startMoves() { return [{ seat: 0, label: "X", move: "[0,0]", note: "placed by the rules at the start" }]; },
     fit,
+    // a turn whose first stone won: the rules ignore its second stone (it is not on the board), so the list shows
+    // the first alone. The pair is still sent and recorded, as the notation's grammar wants two cells a turn.
+    showMove(text, st) {
+      const [a, b] = parseMove(text);
+      if (!a || !st?.win_line?.length) return text;
+      const placed = (st.cells || []).some((c) => c.q === b[0] && c.r === b[1]);
+      return placed ? text : `[${a[0]},${a[1]}]`;
+    },
     destroy() { ro.disconnect(); },
   };
 }
