@@ -12,7 +12,7 @@ import { invitePanel } from "./invite.js";
 import { moveList as makeMoveList } from "./movelist.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
-  disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
+  disconnect: "the other side left", resign: "resigned", aborted: "aborted", agreement: "draw by agreement" };
 
 const SOUND_KEY = "hexarena.sound";
 const PACE_KEY = "hexarena.liveSpeed";
@@ -188,6 +188,15 @@ export async function matchPage(app, { args, name }) {
     // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
     // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
     // replied); it is disabled again while the bot thinks, while the takeback is asked for and after the game.
+    // a draw offer (lichess): to a person, who accepts or declines on their page; a bot declines at once
+    if (!resignBox.querySelector("#draw-offer")) {
+      const offer = h("button.secondary#draw-offer", { type: "button", title: "offer your opponent a draw" }, "Offer draw");
+      offer.addEventListener("click", () => {
+        if (!sendDraw(seat, "offer")) return;
+        offer.disabled = true;  // once: the answer (or a move instead of one) enables it again
+      });
+      resignBox.append(offer);
+    }
     if (takebacks && !resignBox.querySelector("#takeback")) {
       const back = h("button.secondary#takeback", { type: "button", disabled: true, title: "take back your last move and the bot's reply" }, "Takeback");
       back.addEventListener("click", () => {
@@ -213,11 +222,53 @@ export async function matchPage(app, { args, name }) {
     abort.hidden = !ok;
     abort.disabled = !ok;
   }
-  function closeResign() {  // the game is over: nothing left to resign
+  function closeResign() {  // the game is over: nothing left to resign (nor a draw to answer)
+    hideDrawBox();
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     showAbort(false);
+  }
+  // ----- draw offers: the seat socket carries them; the other person's answer comes back on it -----
+  const drawBox = h("div.panel.draw-offer#draw-box", { hidden: true, role: "group", "aria-label": "draw offer" });
+  resignBox.after(drawBox);
+  function sendDraw(seat, action) {
+    const ws = seatSockets.get(seat);
+    if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return false; }
+    ws.send(JSON.stringify({ type: "draw", action }));
+    return true;
+  }
+  function drawOfferReady(yes) {
+    const btn = resignBox.querySelector("#draw-offer");
+    if (btn) btn.disabled = over || !yes;
+  }
+  function hideDrawBox() {
+    const had = drawBox.contains(document.activeElement);
+    drawBox.hidden = true;
+    drawBox.replaceChildren();
+    if (had) resignBox.querySelector("#draw-offer")?.focus();
+  }
+  function showDraw(seat, m) {
+    if (m.event === "offer") {
+      const yes = h("button#draw-accept", { type: "button" }, "Accept");
+      const no = h("button.secondary#draw-decline", { type: "button" }, "Decline");
+      const answer = (action) => () => { if (sendDraw(seat, action)) { yes.disabled = no.disabled = true; } };
+      yes.addEventListener("click", answer("accept"));
+      no.addEventListener("click", answer("decline"));
+      drawBox.replaceChildren(h("strong", `${m.by.charAt(0).toUpperCase()}${m.by.slice(1)} offers a draw`), " ", h("span.controls", yes, no));
+      drawBox.hidden = false;
+      tell(`${m.by} offers a draw.`);
+    } else if (m.event === "offered") {
+      say("Draw offered: waiting for the answer.", "info");
+    } else if (m.event === "declined") {
+      hideDrawBox();
+      drawOfferReady(true);
+      say(m.by === "you" ? "You declined the draw." : `Your draw offer was declined${m.reason ? `: ${m.reason}` : ""}.`, "info");
+      tell(m.by === "you" ? "Draw declined." : "Your draw offer was declined.");
+    } else if (m.event === "lapsed") {
+      drawOfferReady(true);
+      say("Your draw offer lapsed: your opponent moved instead.", "info");
+    }
   }
   function canTakeBack(yes) {  // the Takeback button (if this game has one) follows the server's word
     const back = resignBox.querySelector("#takeback");
@@ -257,7 +308,9 @@ export async function matchPage(app, { args, name }) {
   // resigned"), else the kind of ending ("time", "draw"); never the termination code in brackets.
   function endDetail(m) {
     if (m.detail) return m.detail;
-    if (m.winner_seat === null) return m.termination === "turn_limit" ? "draw by the turn limit" : "draw";
+    if (m.winner_seat === null) {
+      return m.termination === "turn_limit" ? "draw by the turn limit" : m.termination === "agreement" ? "draw by agreement" : "draw";
+    }
     return PLAIN_ENDINGS[m.termination] || m.termination.replace(/_/g, " ");
   }
 
@@ -561,6 +614,7 @@ export async function matchPage(app, { args, name }) {
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
+        if (m.draw_offer === "mine") drawOfferReady(false);
         board.setViewer?.(mySeats);
         showAbort(!!m.abortable);
       } else if (m.type === "your_turn") {
@@ -569,6 +623,8 @@ export async function matchPage(app, { args, name }) {
         hideInvite();
         takeTurn(m);
         showAbort(!!m.abortable);
+      } else if (m.type === "draw") {
+        showDraw(seat, m);
       } else if (m.type === "takeback") {
         if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
         else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
@@ -579,6 +635,7 @@ export async function matchPage(app, { args, name }) {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(m); }
       } else if (m.type === "accepted") {
         board.setTurn(null);
+        hideDrawBox();  // a move instead of an answer: the offer lapsed
         canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
         say(`You played ${moves.show(m.move)}.`, "info");
       } else if (m.type === "end") {
