@@ -51,8 +51,10 @@ export async function matchPage(app, { args, name }) {
   const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
     h("h2", "Evaluation"), evalBar, evalText, h("h2.sub", "Considered moves"), considered);
   // the moves paired by turn as lichess shows them ("1. b2 a1"), as the replay lists them
-  const moves = makeMoveList(board);
+  // a click on a move shows that position (lichess): the game goes on meanwhile, "Back to live" returns to it
+  const moves = makeMoveList(board, { onPick: (p) => viewPly(p) });
   const moveList = moves.el;
+  const liveBtn = h("button#back-to-live", { type: "button", hidden: true }, "Back to live");
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
@@ -111,7 +113,7 @@ export async function matchPage(app, { args, name }) {
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
-      h("div.main", boardBox, msg, resignBox, paceBox, announce),
+      h("div.main", boardBox, liveBtn, msg, resignBox, paceBox, announce),
       h("div.players", playerEls),
       h("div.side",
         evalPanel,
@@ -448,9 +450,41 @@ export async function matchPage(app, { args, name }) {
     moveList.parentElement.scrollTop = 1e9;
   }
 
+  // ----- stepping back through the game while it goes on -----
+  let browsing = null;  // the ply shown instead of the live position, or null
+  let pendingTurn = null;  // this page's turn while it looks back: {legal, io}, given back to the board on return
+  async function viewPly(p) {
+    if (p >= moves.length) { backToLive(); return; }
+    let st;
+    try { st = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}/states?start=${p}&count=1`)).states[0]; }
+    catch (err) { say(err.message, "illegal"); return; }
+    if (!st) return;
+    browsing = p;
+    app.dataset.browsing = String(p);
+    board.setTurn(null);
+    board.render(st, { move: moves.history[p - 1]?.move ?? null, seats });
+    moves.mark(p);
+    liveBtn.hidden = false;
+    say(`Move ${p} of ${moves.length}: the game goes on meanwhile (Back to live to play on).`, "info");
+  }
+  function backToLive() {
+    if (browsing === null) return;
+    const had = document.activeElement === liveBtn;
+    browsing = null;
+    delete app.dataset.browsing;
+    liveBtn.hidden = true;
+    moves.mark(0);
+    if (lastState) board.render(lastState, { move: lastMove, considerations: lastConsiderations, seats });
+    if (pendingTurn && !over) { board.setTurn(pendingTurn.legal, pendingTurn.io); say("Your move.", "info"); }
+    else say("Back to the live game.", "info");
+    if (had) boardBox.querySelector('[tabindex="0"]')?.focus();
+  }
+  liveBtn.addEventListener("click", backToLive);
+
   let lastMove = null, lastConsiderations = null, lastState = null;
   function render(state) {
     lastState = state;
+    if (browsing !== null) return;  // looking back: the live position waits for "Back to live"
     board.render(state, { move: lastMove, considerations: lastConsiderations, seats });
     styleSeats(state);
   }
@@ -536,6 +570,8 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
     } else if (m.type === "end") {
       over = true;
+      pendingTurn = null;
+      backToLive();  // the final position, whatever was being looked at
       const nobodyCame = waiting;  // the open seat was still empty when the game ended
       stopWaiting();
       toMoveSeatNow = null;
@@ -591,9 +627,12 @@ export async function matchPage(app, { args, name }) {
     };
     function takeTurn(m) {
       lastState = m.state;
-      board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+      pendingTurn = { legal: m.legal, io };
+      if (browsing === null) {
+        board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+        board.setTurn(m.legal, io);
+      }
       styleSeats(m.state);
-      board.setTurn(m.legal, io);
       canTakeBack(!!m.takeback);
       toMoveSeatNow = m.seat;
       if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
@@ -602,7 +641,7 @@ export async function matchPage(app, { args, name }) {
         remaining[m.seat] = m.time_left;
         since = performance.now();
       }
-      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side}).`, "info");
+      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side})${browsing === null ? "" : ": Back to live to play"}.`, "info");
       tookBack = false;
       tick();  // the clocks at once, not at the next 200 ms tick
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
@@ -635,6 +674,7 @@ export async function matchPage(app, { args, name }) {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(m); }
       } else if (m.type === "accepted") {
         board.setTurn(null);
+        pendingTurn = null;
         hideDrawBox();  // a move instead of an answer: the offer lapsed
         canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
         say(`You played ${moves.show(m.move)}.`, "info");
