@@ -71,6 +71,20 @@ export async function matchPage(app, { args, name }) {
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   const boardBox = h("div.boardbox", board.el);
+  // flip the board (lichess): the view turns half a turn, the pieces' letters stay upright; clicks and the arrow
+  // keys follow what is on screen. Remembered in this browser.
+  const FLIP_KEY = "hexarena.flipped";
+  const flipBtn = h("button.secondary#flip", { type: "button", "aria-pressed": "false", title: "turn the board round" }, "Flip board");
+  function setFlip(on) {
+    boardBox.classList.toggle("flipped", on);
+    flipBtn.setAttribute("aria-pressed", String(on));
+  }
+  try { setFlip(localStorage.getItem(FLIP_KEY) === "on"); } catch { /* storage disabled */ }
+  flipBtn.addEventListener("click", () => {
+    const on = !boardBox.classList.contains("flipped");
+    setFlip(on);
+    try { localStorage.setItem(FLIP_KEY, on ? "on" : "off"); } catch { /* this page only */ }
+  });
   // a spectator's watch speed ("live", or a move every so often); the player of a seat always sees it live
   const holdsSeat = Object.keys(seatTokens(id)).length > 0;
   const paceSel = h("select#pace", ["0", "0.25", "0.5", "1", "2"].map((v) =>
@@ -118,7 +132,7 @@ export async function matchPage(app, { args, name }) {
       h("div.side",
         evalPanel,
         h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
-          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -342,8 +356,12 @@ export async function matchPage(app, { args, name }) {
   function tell(text) { announce.textContent = text; }
 
   // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
+  // the game's end as a dialog in the page (not modal: the board, the moves and the notation stay usable): the
+  // result and what to do next, a rematch, a new game, the replay to go through the game again
   const afterGame = h("div.controls#after-game", { hidden: true });
-  result.after(afterGame);
+  const endDialog = h("section.end-dialog#end-dialog", { role: "dialog", "aria-labelledby": "result", hidden: true });
+  result.replaceWith(endDialog);
+  endDialog.append(result, afterGame);
   async function opponentSpec(seat) {
     const now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);  // a joiner's name came later
     const p = now.players[seat] || {};
@@ -439,8 +457,10 @@ export async function matchPage(app, { args, name }) {
       afterGame.append(btn);
       followRematch();
     }
-    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"));
+    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"),
+      h("a.button.secondary#replay-link", { href: `#/replay/${encodeURIComponent(id)}` }, "Replay the game"));
     afterGame.hidden = false;
+    endDialog.hidden = false;
   }
 
   function addMove(m) {
