@@ -33,7 +33,9 @@ def test_hex_names_my_real_colour_and_the_winner_by_colour_after_i_swap(page: An
     page.click("button:has-text('Swap')")
     assert wait_turn_or_end(page)
     assert page.text_content("#msg") == "Your move (black).", page.text_content("#msg")
-    assert "plays black" in page.text_content("#player1")
+    # my card names the colour I play now (not the seat's first name) and says the seats swapped
+    assert page.text_content("#player1 strong") == "black"
+    assert "after the swap" in page.text_content("#player1 .colour")
     shot(page, "issue15-hex-after-swap")
     page.click(".resign-ask")
     page.click(".resign-yes")
@@ -92,7 +94,7 @@ def test_a_won_or_lost_game_by_the_rules_says_how_without_jargon(page: Any, serv
     page.wait_for_function("() => /^You (won|lost)/.test(document.querySelector('#msg').textContent)")
     won = page.text_content("#msg") == "You won!"
     # the bot may have swapped (1 move in 10 for the random bot): then I played white
-    mine = page.text_content("#player0 .colour").removeprefix("plays ")
+    mine = page.text_content("#player0 strong")  # the colour I play now
     winner = mine if won else {"black": "white", "white": "black"}[mine]
     side = winner.capitalize()
     edges = "top and bottom" if winner == "black" else "left and right"

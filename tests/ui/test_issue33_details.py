@@ -26,7 +26,7 @@ def test_both_seat_dots_stand_out_in_the_dark_theme(page: Any, server: str) -> N
     page.emulate_media(color_scheme="dark")
     create(page, server, "hex", params={"size": "5"})
     assert wait_turn_or_end(page)
-    page.wait_for_function("() => document.querySelector('#player1 .colour').textContent")
+    page.wait_for_function("() => document.querySelector('#player1 .dot').style.background")  # the board's colours
     for i in (0, 1):  # WCAG 1.4.11: a graphical object that carries meaning keeps 3:1 against what it sits on
         ratio = page.eval_on_selector(f"#player{i} .dot", CONTRAST)
         assert ratio >= 3, f"seat {i}'s dot: {ratio:.2f}:1"

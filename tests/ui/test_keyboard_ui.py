@@ -107,7 +107,9 @@ def test_hex_by_keyboard_to_the_end(page: Any, server: str) -> None:
     game_id = create(page, server, "hex", params={"size": "4"})
     assert wait_turn_or_end(page)
     cell = tab_to_board(page)
-    assert cell["label"] == f"{cell['key']} empty", cell
+    # the name is the common Hex notation (letter = column), the key the server's (letter = row): transposed
+    row, col = cell["key"][0], int(cell["key"][1:])
+    assert cell["label"] == f"{chr(96 + col)}{ord(row) - 96} empty", cell
     page.keyboard.press("Enter")
     mine = [cell["key"]]
     while wait_turn_or_end(page):

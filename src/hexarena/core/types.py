@@ -29,6 +29,7 @@ class Termination(StrEnum):
     PROTOCOL = "protocol"  # a player broke its wire protocol (garbage, wrong packet...)
     DISCONNECT = "disconnect"  # a player went away
     RESIGN = "resign"  # a player resigned
+    AGREEMENT = "agreement"  # both players agreed to a draw (one offered, the other accepted)
     ABORTED = "aborted"  # the match never really started (unreachable bot, setup failure); no result
     INTERRUPTED = "interrupted"  # the server stopped mid-game (shutdown, crash); moves kept, no result
     ERROR = "error"  # hexarena itself failed; no result

@@ -25,7 +25,13 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
   game off before it really began, e.g. the invited friend never came): the match ends ``aborted``, which is no
   result (no winner, no rating change), where a resignation would record a loss against whoever sat opposite.
   Later it is refused with an ``error`` (resign instead). ``hello`` and ``your_turn`` say whether it is allowed
-  now (``abortable``), so the page shows its Abort button only then.
+  now (``abortable``), so the page shows its Abort button only then;
+- accepts ``{"type": "draw", "action": "offer" | "accept" | "decline"}`` while the game is on (lichess's draw
+  offer): an offer reaches the person in the other seat (``draw`` with ``event: "offer"``), who accepts (the match
+  ends a draw, termination ``agreement``) or declines (both are told ``declined``); an offer stands until it is
+  answered or its receiver moves instead (``lapsed``). A bot in the other seat declines at once. Accepting
+  without an offer from the other seat, offering twice, or any of it before the start or after the end is
+  refused with an ``error`` saying why. ``hello`` says whose offer stands (``draw_offer``: ``mine``, ``theirs``).
 
 A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
 spec), open to anyone: it has no token until the first person joins it, and the match manager ends the match
@@ -47,6 +53,7 @@ from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
+from hexarena.players.draw_offer import DrawTable, table_for
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -86,6 +93,8 @@ class BrowserPlayer(BasePlayer):
         #: the seats seen moving in this match: an abort is allowed until both have
         self._movers: set[Seat] = set()
         self.seat = 0
+        #: the match's draw offers, shared with the other seat when a person plays it (set at the start)
+        self._draws: DrawTable | None = None
         #: set once the match is over and the person was told; the server then closes the socket
         self.done = asyncio.Event()
 
@@ -174,6 +183,8 @@ class BrowserPlayer(BasePlayer):
             await self._abort()
         elif kind == "takeback":
             await self._ask_takeback()
+        elif kind == "draw":
+            await self._draw(msg.get("action"))
         else:
             await self._emit({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -232,6 +243,59 @@ class BrowserPlayer(BasePlayer):
             return
         outcome = Outcome(None, Termination.ABORTED, f"{self._side()} aborted the game before it began")
         self.fail(MatchEnded(outcome))
+
+    def _draw_refusal(self) -> str | None:
+        """Why no draw can be offered or answered now (before the start, once over or ending), or None."""
+        if not hasattr(self, "info") or self._draws is None:
+            return "the game has not started yet"
+        if self._end is not None or self.done.is_set():
+            return "the game is already over"
+        if self.failure is not None:
+            return "the game is already ending"
+        return None
+
+    async def _draw(self, action: Any) -> None:
+        """Offer a draw, or answer the other seat's offer (see the module's docstring)."""
+        if action not in ("offer", "accept", "decline"):
+            await self._emit(
+                {"type": "error", "reason": f"a draw action is 'offer', 'accept' or 'decline', not {action!r}"}
+            )
+            return
+        refusal = self._draw_refusal()
+        if refusal is not None:
+            await self._emit({"type": "error", "reason": refusal})
+            return
+        table = self._draws
+        assert table is not None
+        theirs = table.offer is not None and table.offer != self.seat
+        if action == "offer" and not theirs:
+            if table.offer == self.seat:
+                await self._emit({"type": "error", "reason": "you already offered a draw: wait for the answer"})
+                return
+            opponent = table.opposite(self.seat)
+            if opponent is None:  # a bot: it plays on
+                await self._emit({"type": "draw", "event": "declined", "by": "opponent", "reason": "bots play on"})
+                return
+            table.offer = self.seat
+            await self._emit({"type": "draw", "event": "offered"})
+            await opponent.draw_news({"type": "draw", "event": "offer", "by": self._side()})
+            return
+        if not theirs:
+            await self._emit({"type": "error", "reason": "there is no draw offer from your opponent to answer"})
+            return
+        table.offer = None
+        opponent = table.opposite(self.seat)
+        if action == "decline":
+            await self._emit({"type": "draw", "event": "declined", "by": "you"})
+            if opponent is not None:
+                await opponent.draw_news({"type": "draw", "event": "declined", "by": "opponent"})
+            return
+        # accepted (or both offered): a draw both agreed to, at once, whoever's turn it is
+        self.fail(MatchEnded(Outcome(None, Termination.AGREEMENT, "draw by agreement")))
+
+    async def draw_news(self, message: dict[str, Any]) -> None:
+        """The other seat offered, or answered this seat's offer: tell the page."""
+        await self._emit(message)
 
     async def _ask_takeback(self) -> None:
         """Take back this seat's last move and the bot's reply: on this seat's turn, in a match that allows it
@@ -292,6 +356,8 @@ class BrowserPlayer(BasePlayer):
         self.info = info
         self.seat = info.seat
         self._state = info.initial_state
+        self._draws = table_for(info.match_id)
+        self._draws.sit(self.seat, self)
         if self._send is not None:
             await self._emit(self._hello())
 
@@ -300,6 +366,11 @@ class BrowserPlayer(BasePlayer):
         and who has moved (for ``abortable``)."""
         self._state = state
         self._movers.add(seat)
+        draws = self._draws
+        if draws is not None and draws.offer is not None and draws.offer != seat and seat != self.seat:
+            # the receiver of this seat's offer moved instead of answering: the offer lapses (lichess)
+            draws.offer = None
+            await self._emit({"type": "draw", "event": "lapsed"})
 
     def _side(self, state: Any = None) -> str:
         """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""
@@ -370,10 +441,16 @@ class BrowserPlayer(BasePlayer):
             "side": self._side(),
             "takebacks": info.takebacks,
             "abortable": self.abortable,
+            "draw_offer": self._offer_view(),
             "opponent": info.opponent,
             "params": info.params,
             "grace": self.grace,
         }
+
+    def _offer_view(self) -> str | None:
+        """Whose draw offer stands, as this seat sees it (``mine``, ``theirs``), for a page that reconnects."""
+        offer = None if self._draws is None else self._draws.offer
+        return None if offer is None else ("mine" if offer == self.seat else "theirs")
 
     def _your_turn(self) -> dict[str, Any]:
         request = self._request

@@ -7,7 +7,8 @@
   clocks between updates).
 - ``POST /api/ui/matches/{id}/join``: take an open seat: the first joiner gets a new token for it, anyone later
   a 409 (the seat is taken), as does anyone asking for a seat that was not created open (the creator's, a bot's).
-  Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``.
+  Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``. The joiner may give the
+  name their browser keeps (``name``): the seat takes it, so the other person and the spectators see who came.
 """
 
 from __future__ import annotations
@@ -28,10 +29,20 @@ from hexarena.server.sockets import serve_seat
 
 router = APIRouter()
 
+#: Longest name a person may give when joining (a player's name on cards, lists and records).
+MAX_PERSON_NAME = 32
+
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: SeatName = Field(description="the seat's name (e.g. 'x', 'black') or its number")
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_PERSON_NAME,
+        pattern=r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
+        description="the joiner's name, shown to the other person and the spectators (no control characters)",
+    )
 
 
 @router.websocket("/api/play")
@@ -97,6 +108,9 @@ async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[s
     name = live.game.seat_names[seat]
     token = services.manager.join_open_seat(live, seat)
     if token is not None:
+        player = live.players[seat]
+        if body.name is not None and isinstance(player, BrowserPlayer):
+            player.name = body.name.strip()
         return {"game_id": live.match_id, "seat": name, "token": token}
     if live.players[seat].open_seat:
         raise HTTPException(status_code=409, detail=f"seat {name!r} is already taken")

@@ -61,6 +61,18 @@ async function errorText(r) {
   }
 }
 
+// The name this person plays under, kept in this browser (no accounts): the lobby fills it in for "Me" and keeps
+// what was typed there, and joining a friend's game sends it, so the other person and the spectators see it.
+const PERSON_NAME = "hexarena.name";
+
+export function personName() {
+  try { return (localStorage.getItem(PERSON_NAME) || "").slice(0, 32); } catch { return ""; }
+}
+
+export function savePersonName(name) {
+  try { if (name) localStorage.setItem(PERSON_NAME, name.slice(0, 32)); } catch { /* storage disabled */ }
+}
+
 export function wsURL(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}${path}`;

@@ -43,5 +43,12 @@ async function route() {
   }
 }
 
+// the skip link jumps over the navigation to the page's content; its "#app" is no route, so the focus is moved
+// by hand (following the link would change the hash and show "No page")
+document.querySelector("a.skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  document.getElementById("app").focus();
+});
+
 window.addEventListener("hashchange", route);
 route();

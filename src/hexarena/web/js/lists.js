@@ -78,7 +78,7 @@ export async function leaderboardPage(app, { args }) {
   app.append(h("h1", "Leaderboard"), h("div.panel", h("div.filters", h("label", h("span", "Game"), gameSel)), box));
   let board;
   try { board = await getJSON(`/leaderboard/${encodeURIComponent(name)}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
-  if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: ratings come from tournaments.")); return; }
+  if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: every finished game between bots is rated (tournaments and single matches, from the API or this lobby); games with a person in them are kept but not rated.")); return; }
   // each player's ratings over time, as a small plot in the row (a store without history: no plots)
   let history = {};
   try { history = (await getJSON(`/api/ui/leaderboard/${encodeURIComponent(name)}/history?limit=${Math.min(board.ratings.length, 100)}`)).history; } catch { /* none */ }

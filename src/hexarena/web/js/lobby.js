@@ -1,7 +1,7 @@
 // Lobby: create a match of any registered game (its parameters, clock, and each seat a person, a built-in
 // bot, a bot URL or any player spec the server knows), see live games, join an open human seat.
 
-import { getJSON, postJSON, h, playerName } from "./api.js";
+import { getJSON, postJSON, h, playerName, personName, savePersonName } from "./api.js";
 import { saveToken } from "./tokens.js";
 import { rulesLink } from "./rules.js";
 
@@ -124,6 +124,9 @@ export async function lobbyPage(app, { params } = {}) {
       else if (remote.has(v)) { extraLabel.firstChild.textContent = "Bot address"; extra.placeholder = remote.get(v).example || ""; }
       else if (v === "spec") { extraLabel.firstChild.textContent = "Spec"; extra.placeholder = "engine:NAME (registered with --engine)"; }
       else extraLabel.hidden = true;
+      // the name this browser keeps for its person, for "Me" only (never left in another kind's field)
+      if (v === "you" && !extra.value) extra.value = personName();
+      else if (v !== "you" && extra.value && extra.value === personName()) extra.value = "";
     }
     kind.addEventListener("change", sync);
     sync();
@@ -182,7 +185,11 @@ export async function lobbyPage(app, { params } = {}) {
       const res = await postJSON("/api/matches", { game: game.name, params, players, clock });
       let mine = 0;
       seatInputs.forEach((s, i) => {
-        if (s.kind.value === "you") { saveToken(res.game_id, game.seats[i], res.tokens[game.seats[i]]); mine++; }
+        if (s.kind.value === "you") {
+          saveToken(res.game_id, game.seats[i], res.tokens[game.seats[i]]);
+          savePersonName(s.extra.value.trim());
+          mine++;
+        }
       });
       location.hash = mine ? `#/play/${res.game_id}` : `#/watch/${res.game_id}`;
     } catch (err) {

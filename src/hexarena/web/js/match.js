@@ -10,9 +10,10 @@ import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
 import { rulesLink } from "./rules.js";
+import { moveList as makeMoveList } from "./movelist.js";
 
 const PLAIN_ENDINGS = { normal: "by the rules", time: "time", illegal_move: "illegal move", protocol: "the bot broke its protocol",
-  disconnect: "the other side left", resign: "resigned", aborted: "aborted" };
+  disconnect: "the other side left", resign: "resigned", aborted: "aborted", agreement: "draw by agreement" };
 
 const SOUND_KEY = "hexarena.sound";
 const PACE_KEY = "hexarena.liveSpeed";
@@ -37,7 +38,8 @@ export async function matchPage(app, { args, name }) {
   // focusable by script: a game's end takes the focus here when the control that had it went away or was disabled
   const result = h("div.result#result", { hidden: true, tabindex: "-1" });
   const resignBox = h("div.resign#resign", { hidden: true });
-  const clocks = [h("span.clock", "—"), h("span.clock", "—")];
+  // a timer per seat, named for the seat (a screen reader says "black's clock 4:52", not a bare time)
+  const clocks = seats.map((seat) => h("span.clock", { role: "timer", "aria-label": `${seat}'s clock` }, "—"));
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
@@ -48,9 +50,12 @@ export async function matchPage(app, { args, name }) {
   // say "no evaluation reported" for the whole game, so it is left out (a seat not known yet counts as a bot)
   const anyBot = seats.some((_, i) => (info.players[i] || {}).kind !== "human");
   const evalPanel = h("div.panel#eval-panel", { hidden: !anyBot },
-    h("strong", "Evaluation"), evalBar, evalText, h("div", h("strong", "Considered moves")), considered);
-  // the moves paired by turn as lichess shows them ("1. b2 a1"): a row per turn, the first mover's column first
-  const moveList = h("ol.paired#movelist");
+    h("h2", "Evaluation"), evalBar, evalText, h("h2.sub", "Considered moves"), considered);
+  // the moves paired by turn as lichess shows them ("1. b2 a1"), as the replay lists them
+  // a click on a move shows that position (lichess): the game goes on meanwhile, "Back to live" returns to it
+  const moves = makeMoveList(board, { onPick: (p) => viewPly(p) });
+  const moveList = moves.el;
+  const liveBtn = h("button#back-to-live", { type: "button", hidden: true }, "Back to live");
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
@@ -67,6 +72,20 @@ export async function matchPage(app, { args, name }) {
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const replayLink = h("a", { href: `#/replay/${id}` }, "replay");
   const boardBox = h("div.boardbox", board.el);
+  // flip the board (lichess): the view turns half a turn, the pieces' letters stay upright; clicks and the arrow
+  // keys follow what is on screen. Remembered in this browser.
+  const FLIP_KEY = "hexarena.flipped";
+  const flipBtn = h("button.secondary#flip", { type: "button", "aria-pressed": "false", title: "turn the board round" }, "Flip board");
+  function setFlip(on) {
+    boardBox.classList.toggle("flipped", on);
+    flipBtn.setAttribute("aria-pressed", String(on));
+  }
+  try { setFlip(localStorage.getItem(FLIP_KEY) === "on"); } catch { /* storage disabled */ }
+  flipBtn.addEventListener("click", () => {
+    const on = !boardBox.classList.contains("flipped");
+    setFlip(on);
+    try { localStorage.setItem(FLIP_KEY, on ? "on" : "off"); } catch { /* this page only */ }
+  });
   // a spectator's watch speed ("live", or a move every so often); the player of a seat always sees it live
   const holdsSeat = Object.keys(seatTokens(id)).length > 0;
   const paceSel = h("select#pace", ["0", "0.25", "0.5", "1", "2"].map((v) =>
@@ -110,12 +129,12 @@ export async function matchPage(app, { args, name }) {
     result,  // on top: the first thing a person looks for when a game ends, visible without scrolling
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
-      h("div.main", boardBox, msg, resignBox, paceBox, announce),
+      h("div.main", boardBox, liveBtn, msg, resignBox, paceBox, announce),
       h("div.players", playerEls),
       h("div.side",
         evalPanel,
-        h("div.panel", h("strong", "Moves "), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
-          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn), notation))));
+        h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -187,6 +206,15 @@ export async function matchPage(app, { args, name }) {
     // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
     // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
     // replied); it is disabled again while the bot thinks, while the takeback is asked for and after the game.
+    // a draw offer (lichess): to a person, who accepts or declines on their page; a bot declines at once
+    if (!resignBox.querySelector("#draw-offer")) {
+      const offer = h("button.secondary#draw-offer", { type: "button", title: "offer your opponent a draw" }, "Offer draw");
+      offer.addEventListener("click", () => {
+        if (!sendDraw(seat, "offer")) return;
+        offer.disabled = true;  // once: the answer (or a move instead of one) enables it again
+      });
+      resignBox.append(offer);
+    }
     if (takebacks && !resignBox.querySelector("#takeback")) {
       const back = h("button.secondary#takeback", { type: "button", disabled: true, title: "take back your last move and the bot's reply" }, "Takeback");
       back.addEventListener("click", () => {
@@ -212,11 +240,53 @@ export async function matchPage(app, { args, name }) {
     abort.hidden = !ok;
     abort.disabled = !ok;
   }
-  function closeResign() {  // the game is over: nothing left to resign
+  function closeResign() {  // the game is over: nothing left to resign (nor a draw to answer)
+    hideDrawBox();
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     showAbort(false);
+  }
+  // ----- draw offers: the seat socket carries them; the other person's answer comes back on it -----
+  const drawBox = h("div.panel.draw-offer#draw-box", { hidden: true, role: "group", "aria-label": "draw offer" });
+  resignBox.after(drawBox);
+  function sendDraw(seat, action) {
+    const ws = seatSockets.get(seat);
+    if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return false; }
+    ws.send(JSON.stringify({ type: "draw", action }));
+    return true;
+  }
+  function drawOfferReady(yes) {
+    const btn = resignBox.querySelector("#draw-offer");
+    if (btn) btn.disabled = over || !yes;
+  }
+  function hideDrawBox() {
+    const had = drawBox.contains(document.activeElement);
+    drawBox.hidden = true;
+    drawBox.replaceChildren();
+    if (had) resignBox.querySelector("#draw-offer")?.focus();
+  }
+  function showDraw(seat, m) {
+    if (m.event === "offer") {
+      const yes = h("button#draw-accept", { type: "button" }, "Accept");
+      const no = h("button.secondary#draw-decline", { type: "button" }, "Decline");
+      const answer = (action) => () => { if (sendDraw(seat, action)) { yes.disabled = no.disabled = true; } };
+      yes.addEventListener("click", answer("accept"));
+      no.addEventListener("click", answer("decline"));
+      drawBox.replaceChildren(h("strong", `${m.by.charAt(0).toUpperCase()}${m.by.slice(1)} offers a draw`), " ", h("span.controls", yes, no));
+      drawBox.hidden = false;
+      tell(`${m.by} offers a draw.`);
+    } else if (m.event === "offered") {
+      say("Draw offered: waiting for the answer.", "info");
+    } else if (m.event === "declined") {
+      hideDrawBox();
+      drawOfferReady(true);
+      say(m.by === "you" ? "You declined the draw." : `Your draw offer was declined${m.reason ? `: ${m.reason}` : ""}.`, "info");
+      tell(m.by === "you" ? "Draw declined." : "Your draw offer was declined.");
+    } else if (m.event === "lapsed") {
+      drawOfferReady(true);
+      say("Your draw offer lapsed: your opponent moved instead.", "info");
+    }
   }
   function canTakeBack(yes) {  // the Takeback button (if this game has one) follows the server's word
     const back = resignBox.querySelector("#takeback");
@@ -256,7 +326,9 @@ export async function matchPage(app, { args, name }) {
   // resigned"), else the kind of ending ("time", "draw"); never the termination code in brackets.
   function endDetail(m) {
     if (m.detail) return m.detail;
-    if (m.winner_seat === null) return m.termination === "turn_limit" ? "draw by the turn limit" : "draw";
+    if (m.winner_seat === null) {
+      return m.termination === "turn_limit" ? "draw by the turn limit" : m.termination === "agreement" ? "draw by agreement" : "draw";
+    }
     return PLAIN_ENDINGS[m.termination] || m.termination.replace(/_/g, " ");
   }
 
@@ -278,17 +350,20 @@ export async function matchPage(app, { args, name }) {
     }
     if (considerations && considerations.length) {
       considered.replaceChildren(h("ol", considerations.slice(0, 12).map((c) => h("li",
-        c.pieces ? c.pieces.map((p) => `[${p[0]},${p[1]}]`).join("") : (c.move ?? JSON.stringify(c)),
+        c.pieces ? c.pieces.map((p) => `[${p[0]},${p[1]}]`).join("") : (c.move !== undefined ? moves.show(c.move) : JSON.stringify(c)),
         c.evaluation && typeof c.evaluation.heuristic === "number" ? ` (${c.evaluation.heuristic.toFixed(2)})` : ""))));
     }
   }
 
-  let firstSeat = null;  // the seat of the game's first move: the left column of the move list
   function tell(text) { announce.textContent = text; }
 
   // ----- after the game: a rematch (colours swapped, same game, parameters and clock) and a new game -----
+  // the game's end as a dialog in the page (not modal: the board, the moves and the notation stay usable): the
+  // result and what to do next, a rematch, a new game, the replay to go through the game again
   const afterGame = h("div.controls#after-game", { hidden: true });
-  result.after(afterGame);
+  const endDialog = h("section.end-dialog#end-dialog", { role: "dialog", "aria-labelledby": "result", hidden: true });
+  result.replaceWith(endDialog);
+  endDialog.append(result, afterGame);
   async function opponentSpec(seat) {
     const now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`);  // a joiner's name came later
     const p = now.players[seat] || {};
@@ -384,30 +459,54 @@ export async function matchPage(app, { args, name }) {
       afterGame.append(btn);
       followRematch();
     }
-    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"));
+    afterGame.append(h("a.button.secondary#new-game", { href: `#/lobby?game=${encodeURIComponent(info.game)}` }, "New game"),
+      h("a.button.secondary#replay-link", { href: `#/replay/${encodeURIComponent(id)}` }, "Replay the game"));
     afterGame.hidden = false;
+    endDialog.hidden = false;
   }
 
   function addMove(m) {
-    if (firstSeat === null) firstSeat = m.seat;
     movedSeats.add(m.seat);
     showAbort();
-    const slot = m.seat === firstSeat ? 0 : 1;
-    const mv = h(`span.mv.seat${m.seat}`, { title: m.think_time !== undefined ? `${m.think_time.toFixed(3)} s` : "" }, m.move);
-    // a new turn when the first mover moves, or when the other moves twice (an extra turn for a captured hexagon)
-    let row = moveList.lastElementChild;
-    if (!row || slot === 0 || row.children[2].textContent) {
-      row = h("li", h("span.num.muted", `${moveList.children.length + 1}.`), h("span.slot"), h("span.slot"));
-      moveList.append(row);
-      if (slot === 1) row.children[1].textContent = "…";
-    }
-    row.children[1 + slot].replaceChildren(mv);
+    moves.add(m);
     moveList.parentElement.scrollTop = 1e9;
   }
+
+  // ----- stepping back through the game while it goes on -----
+  let browsing = null;  // the ply shown instead of the live position, or null
+  let pendingTurn = null;  // this page's turn while it looks back: {legal, io}, given back to the board on return
+  async function viewPly(p) {
+    if (p >= moves.length) { backToLive(); return; }
+    let st;
+    try { st = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}/states?start=${p}&count=1`)).states[0]; }
+    catch (err) { say(err.message, "illegal"); return; }
+    if (!st) return;
+    browsing = p;
+    app.dataset.browsing = String(p);
+    board.setTurn(null);
+    board.render(st, { move: moves.history[p - 1]?.move ?? null, seats });
+    moves.mark(p);
+    liveBtn.hidden = false;
+    say(`Move ${p} of ${moves.length}: the game goes on meanwhile (Back to live to play on).`, "info");
+  }
+  function backToLive() {
+    if (browsing === null) return;
+    const had = document.activeElement === liveBtn;
+    browsing = null;
+    delete app.dataset.browsing;
+    liveBtn.hidden = true;
+    moves.mark(0);
+    if (lastState) board.render(lastState, { move: lastMove, considerations: lastConsiderations, seats });
+    if (pendingTurn && !over) { board.setTurn(pendingTurn.legal, pendingTurn.io); say("Your move.", "info"); }
+    else say("Back to the live game.", "info");
+    if (had) boardBox.querySelector('[tabindex="0"]')?.focus();
+  }
+  liveBtn.addEventListener("click", backToLive);
 
   let lastMove = null, lastConsiderations = null, lastState = null;
   function render(state) {
     lastState = state;
+    if (browsing !== null) return;  // looking back: the live position waits for "Back to live"
     board.render(state, { move: lastMove, considerations: lastConsiderations, seats });
     styleSeats(state);
   }
@@ -416,6 +515,9 @@ export async function matchPage(app, { args, name }) {
     if (!style) return;
     style.forEach((st, i) => {
       playerEls[i].querySelector(".dot").style.background = st.colour;
+      // the side the seat plays now (a Hex swap exchanges them), else the seat's own name
+      playerEls[i].querySelector("strong").textContent = st.side ?? seats[i];
+      clocks[i].setAttribute("aria-label", `${st.side ?? seats[i]}'s clock`);
       playerEls[i].querySelector(".colour").textContent = st.label || "";
     });
   }
@@ -465,8 +567,7 @@ export async function matchPage(app, { args, name }) {
 
   function showSpec(m) {
     if (m.type === "setup") {
-      moveList.replaceChildren();
-      firstSeat = null;
+      moves.reset();
       for (const mv of m.moves || []) addMove(mv);
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
@@ -480,7 +581,7 @@ export async function matchPage(app, { args, name }) {
       tick();
     } else if (m.type === "board_update") {
       addMove(m);
-      tell(`${seats[m.seat] ?? ""} played ${m.move}.`);
+      tell(`${moves.sideOf(moves.length, seats)} played ${moves.show(m.move)}.`);
       beep(m.seat ? 440 : 660);
       lastMove = m.move;
       lastConsiderations = m.considerations;
@@ -491,6 +592,8 @@ export async function matchPage(app, { args, name }) {
       render(m.state);
     } else if (m.type === "end") {
       over = true;
+      pendingTurn = null;
+      backToLive();  // the final position, whatever was being looked at
       const nobodyCame = waiting;  // the open seat was still empty when the game ended
       stopWaiting();
       toMoveSeatNow = null;
@@ -546,9 +649,12 @@ export async function matchPage(app, { args, name }) {
     };
     function takeTurn(m) {
       lastState = m.state;
-      board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+      pendingTurn = { legal: m.legal, io };
+      if (browsing === null) {
+        board.render(m.state, { move: lastMove, considerations: lastConsiderations, seats });
+        board.setTurn(m.legal, io);
+      }
       styleSeats(m.state);
-      board.setTurn(m.legal, io);
       canTakeBack(!!m.takeback);
       toMoveSeatNow = m.seat;
       if (clock.kind === "turn" && m.time_limit !== null) { since = performance.now() - (clock.seconds - m.time_limit) * 1000; }
@@ -557,7 +663,7 @@ export async function matchPage(app, { args, name }) {
         remaining[m.seat] = m.time_left;
         since = performance.now();
       }
-      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side}).`, "info");
+      say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side})${browsing === null ? "" : ": Back to live to play"}.`, "info");
       tookBack = false;
       tick();  // the clocks at once, not at the next 200 ms tick
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
@@ -569,6 +675,8 @@ export async function matchPage(app, { args, name }) {
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
+        if (m.draw_offer === "mine") drawOfferReady(false);
+        board.setViewer?.(mySeats);
         showAbort(!!m.abortable);
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
@@ -576,6 +684,8 @@ export async function matchPage(app, { args, name }) {
         hideInvite();
         takeTurn(m);
         showAbort(!!m.abortable);
+      } else if (m.type === "draw") {
+        showDraw(seat, m);
       } else if (m.type === "takeback") {
         if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
         else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
@@ -586,8 +696,10 @@ export async function matchPage(app, { args, name }) {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(m); }
       } else if (m.type === "accepted") {
         board.setTurn(null);
+        pendingTurn = null;
+        hideDrawBox();  // a move instead of an answer: the offer lapsed
         canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
-        say(`You played ${m.move}.`, "info");
+        say(`You played ${moves.show(m.move)}.`, "info");
       } else if (m.type === "end") {
         over = true;
         board.setTurn(null);

@@ -3,6 +3,7 @@
 
 import { getJSON, h, playerName, resultText, download, copyButton, SCROLL_BOX } from "./api.js";
 import { makeBoard } from "./boards/index.js";
+import { moveList as makeMoveList } from "./movelist.js";
 
 export async function replayPage(app, { args, params }) {
   const id = args[0];
@@ -27,7 +28,9 @@ export async function replayPage(app, { args, params }) {
   const slider = h("input#slider", { type: "range", min: 0, max: n, value: ply, "aria-label": "ply" });
   const label = h("span#plylabel.badge", `${ply} / ${n}`);  // right from the first paint, not after go()
   const btn = (idTxt, text, title, fn) => h(`button.secondary#${idTxt}`, { type: "button", title, onclick: fn }, text);
-  const moveList = h("ol");
+  // paired by turn, as the live page lists them; a click on a move goes there
+  const moves = makeMoveList(board, { onPick: (p) => go(p) });
+  const moveList = moves.el;
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
   const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.notation || "");
@@ -72,16 +75,18 @@ export async function replayPage(app, { args, params }) {
         info),
       h("div",
         h("div.panel",
-          h("div", rec.players.map((p, i) => h("div.seatline", h(`span.dot.p${i}`), h("strong", rec.seats[i]), " ", playerName(p), " ", h("span.colour")))),
+          h("div", rec.players.map((p, i) => h("div.seatline", h(`span.dot.p${i}`), h("strong.side", rec.seats[i]), " ", playerName(p), " ", h("span.colour")))),
           h("p#replay-result", rec.winner_side && rec.reason
             // the side the winner played (after a Hex swap, not its seat's first name) and how, in the rules' words
             ? [h("strong", `${rec.winner_side.charAt(0).toUpperCase()}${rec.winner_side.slice(1)} wins`), `: ${rec.reason}`]
             : [h("strong", resultText(rec, rec.seats)), rec.reason ? ` — ${rec.reason}` : ""]),
           rec.replay_error ? h("p.error", `Replay stops early: ${rec.replay_error}`) : null),
-        h("div.panel", h("strong", "Moves"), h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList)),
-        h("div.panel", h("label", { for: "notation" }, h("strong", "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
+        h("div.panel", h("h2", "Moves"), h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList)),
+        h("div.panel", h("h2", h("label", { for: "notation" }, "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
-  rec.moves.forEach((m, i) => moveList.append(h("li", { class: `seat${m.seat}`, style: "cursor:pointer", onclick: () => go(i + 1) }, m.move)));
+  // the last move with the final position (HTTTX: a second stone the rules ignored after a winning first one is
+  // not listed); longer games fetch positions in chunks, their last move is listed as recorded
+  moves.reset(rec.moves.map((m, i) => (rec.states && i === rec.moves.length - 1 ? { ...m, state: rec.states[i + 1] } : m)));
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
@@ -101,13 +106,12 @@ export async function replayPage(app, { args, params }) {
     if (style) {
       for (const [i, line] of [...app.querySelectorAll(".seatline")].entries()) {
         line.querySelector(".dot").style.background = style[i].colour;
-        line.querySelector(".colour").textContent = style[i].label;
+        line.querySelector(".side").textContent = style[i].side ?? rec.seats[i];
+        line.querySelector(".colour").textContent = style[i].label || "";
       }
     }
-    for (const [i, li] of [...moveList.children].entries()) li.classList.toggle("current", i === ply - 1);
-    const cur = moveList.children[ply - 1];
-    if (cur) cur.scrollIntoView({ block: "nearest" });
-    info.textContent = mv ? `ply ${ply}: ${rec.seats[mv.seat]} played ${mv.move}${mv.think_time !== undefined ? ` in ${Number(mv.think_time).toFixed(3)} s` : ""}` : "start position";
+    moves.mark(ply);
+    info.textContent = mv ? `ply ${ply}: ${moves.sideOf(ply, rec.seats)} played ${moves.show(mv.move)}${mv.think_time !== undefined ? ` in ${Number(mv.think_time).toFixed(3)} s` : ""}` : "start position";
   }
   const keys = (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA") return;

@@ -1,6 +1,8 @@
-// Hex: an N x N rhombus of hexagons. Rows a, b, ... from the top, columns 1..N ("a1" is the top-left cell).
-// Black joins top and bottom (dark edges), White joins left and right (light edges). A Swap button; resigning is
-// the play page's own (one Resign for every game, confirmed inline).
+// Hex: an N x N rhombus of hexagons. Black joins top and bottom (dark edges), White joins left and right (light
+// edges). A Swap button; resigning is the play page's own (one Resign for every game, confirmed inline).
+// Two notations name a cell: the server's (UAIS, on the wire and in records: letter = row, number = column) and
+// the one Hex players know (HexGui, MoHex, LittleGolem: letter = column, number = row). The page shows the
+// common one everywhere a person reads a cell (axis labels, cell names, the move list) and sends the server's.
 
 import { h } from "../api.js";
 import { s, hexPoints, SQRT3, COLOURS } from "./svg.js";
@@ -24,12 +26,21 @@ export function make(params) {
   let state = null;
   swapBtn.addEventListener("click", () => io && io.move("swap"));
 
+  // the latest move on screen: a zoomed board pans its box (and the page) to the opponent's reply
+  function showLast() {
+    const last = state?.lastMove;
+    if (!zoomed || !last || last === lastShown) return;
+    lastShown = last;
+    svg.querySelector(`[data-cell="${last}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
   const centre = (r, c) => [R * SQRT3 * (c + r / 2), R * 1.5 * r];
-  const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;
+  const name = (r, c) => `${String.fromCharCode(97 + r)}${c + 1}`;  // the server's (UAIS)
   const STONES = { B: "black stone", W: "white stone" };
   const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
     label: (el) => { const stone = el.querySelector("[data-stone]")?.dataset.stone;
-      return `${el.dataset.cell} ${STONES[stone] || "empty"}${el.dataset.win ? ", in the winning chain" : ""}`; } });
+      return `${showMove(el.dataset.cell)} ${STONES[stone] || "empty"}${el.dataset.win ? ", in the winning chain" : ""}`; } });
+  let lastShown = null;  // the last move the zoomed board panned to
 
   function draw() {
     svg.replaceChildren();
@@ -87,30 +98,54 @@ export function make(params) {
       svg.append(s("polyline", { class: "win-line", points: chain.map((p) => p.join(",")).join(" "), fill: "none",
         stroke: COLOURS.win, "stroke-width": 4, "stroke-linecap": "round", "stroke-linejoin": "round", "pointer-events": "none" }));
     }
+    // common Hex notation: letters over the columns, numbers beside the rows
     for (let i = 0; i < n; i++) {
       const [lx, ly] = centre(i, 0);
-      svg.append(s("text", { x: lx - R * 1.7, y: ly + 4, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" },
-        String.fromCharCode(97 + i)));
+      svg.append(s("text", { x: lx - R * 1.7, y: ly + 4, "font-size": 11, "text-anchor": "middle", fill: "#5b6472", "data-axis": "row" },
+        i + 1));
       const [tx, ty] = centre(0, i);
-      svg.append(s("text", { x: tx, y: ty - R * 1.5, "font-size": 11, "text-anchor": "middle", fill: "#5b6472" }, i + 1));
+      svg.append(s("text", { x: tx, y: ty - R * 1.5, "font-size": 11, "text-anchor": "middle", fill: "#5b6472", "data-axis": "column" },
+        String.fromCharCode(97 + i)));
     }
     nav.refresh();
   }
 
   return {
     el,
-    render(st) { state = st; if (st?.size) n = st.size; draw(); },
-    // after a swap seat 0 plays White: the seat panel shows the colour each seat plays now
+    render(st) { state = st; if (st?.size) n = st.size; draw(); showLast(); },
+    // after a swap seat 0 plays White: the seat panel names the colour each seat plays now, not its first name
     seatStyle(st) {
       const colours = st?.colours || ["black", "white"];
-      return colours.map((c) => ({ colour: c === "black" ? "#222" : "#fafafa", label: `plays ${c}` }));
+      return colours.map((c) => ({ colour: STONE[c], side: c, label: st?.swapped ? "after the swap" : "" }));
     },
+    // the colour each move was played with: the seats exchange colours at a swap (the swap itself takes black)
+    moveSides(moves) {
+      let swapped = false;
+      return moves.map((m) => {
+        if (m.move === "swap") swapped = !swapped;
+        const side = (m.seat === 0) !== swapped ? "black" : "white";
+        return { side, colour: STONE[side] };
+      });
+    },
+    showMove,
     setTurn(l, handlers) {
       io = l ? handlers : null;
       legal = new Set((l?.moves || []).map((m) => m.move));
+      // Swap pressed with the keyboard: the button goes away with the turn, the focus goes to the board (not <body>)
+      const swapHadFocus = document.activeElement === swapBtn;
       swapBtn.hidden = !(l && (l.extra || []).includes("swap"));
       draw();
+      if (swapHadFocus && swapBtn.hidden) nav.focusKey(nav.current);
     },
   };
+}
+
+const STONE = { black: "#222", white: "#fafafa" };
+
+/** A cell in common Hex notation (letter = column) from the server's UAIS one (letter = row): "c5" -> "e3";
+ * anything else ("swap") as it is. */
+export function showMove(text) {
+  const m = /^([a-z])(\d+)$/.exec(text || "");
+  return m ? `${String.fromCharCode(96 + Number(m[2]))}${m[1].charCodeAt(0) - 96}` : text;
 }
 export { COLOURS };

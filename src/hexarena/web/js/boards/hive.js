@@ -14,13 +14,21 @@ const BUG_COLOUR = { Q: "#b7791f", S: "#7b341e", B: "#6b46c1", G: "#2f855a", A: 
 
 export function make() {
   const svg = s("svg", { role: "group", "aria-label": "Hive board" });
-  const hands = { white: h("div.hand"), black: h("div.hand") };
+  // each hand a named group ("White's hand (yours)"), so its pieces are not read as bare "Q×1" in both hands
+  const handTitle = { white: h("strong#hand-white-title", "White's hand"), black: h("strong#hand-black-title", "Black's hand") };
+  const hands = {
+    white: h("div.hand#hand-white", { role: "group", "aria-labelledby": "hand-white-title" }),
+    black: h("div.hand#hand-black", { role: "group", "aria-labelledby": "hand-black-title" }),
+  };
   const passBtn = h("button.secondary", { type: "button", hidden: true }, "Pass");
   const el = h("div",
-    h("div", h("strong", "Black's hand"), hands.black),
+    h("div", handTitle.black, hands.black),
     svg,
-    h("div", h("strong", "White's hand"), hands.white),
+    h("div", handTitle.white, hands.white),
     h("div.controls", passBtn));
+  // the colours this page plays (from its seats): only their hands are Tab stops; the opponent's pieces can still
+  // be clicked or read, but a keyboard player does not tab through them to reach their own
+  let viewer = new Set();
   let state = null, io = null, legal = [], selected = null;  // selected: {piece, from} (from null: hand)
   passBtn.addEventListener("click", () => io && io.move("pass"));
 
@@ -108,6 +116,10 @@ export function make() {
     // a small hive is centred in the smallest frame, not pinned to its top-left corner
     const vw = Math.max(maxx - minx, R * 10), vh = Math.max(maxy - miny, R * 7);
     svg.setAttribute("viewBox", `${(minx + maxx - vw) / 2} ${(miny + maxy - vh) / 2} ${vw} ${vh}`);
+    // the small piece names ("wA2") at 12 px on screen however far the board is scaled down (a phone), up to
+    // what fits under the bug's letter in the hexagon
+    const scale = svg.clientWidth > 0 ? Math.min(svg.clientWidth / vw, svg.clientHeight / vh || Infinity) : 1;
+    const small = Math.min(13, Math.max(9, 12 / scale));
     // empty neighbour cells as a faint grid (clickable for explanations)
     const occupied = new Set(cells.map((c) => `${c.q},${c.r}`));
     const ring = new Set();
@@ -141,7 +153,7 @@ export function make() {
       // 2.5.3 label in name: the visible "QwQ2" is in no sensible sentence); they let clicks through to it
       const marks = s("g", { "aria-hidden": "true", "pointer-events": "none" });
       marks.append(s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: (white ? BUG_COLOUR : BUG_COLOUR_ON_DARK)[top[1]] || "#000" }, top[1]));
-      marks.append(s("text", { x, y: y + 18, "text-anchor": "middle", "font-size": 8, fill: white ? "#5b6472" : "#cbd2dc" }, top));
+      marks.append(s("text", { class: "piece-name", x, y: y + 8 + small, "text-anchor": "middle", "font-size": small, fill: white ? "#5b6472" : "#cbd2dc" }, top));
       if (c.stack.length > 1) {
         marks.append(s("circle", { cx: x + R * 0.55, cy: y - R * 0.45, r: 7, fill: "#1d2330", stroke: "#fff" }));
         marks.append(s("text", { x: x + R * 0.55, y: y - R * 0.45 + 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, c.stack.length));
@@ -168,8 +180,12 @@ export function make() {
         const canPlace = io && colour === myColour() && legal.some((m) => m.from === null && m.piece && m.piece[0] === colour && m.piece[1] === kind);
         const isSel = selected && selected.from === null && selected.piece[0] === colour && selected.piece[1] === kind;
         const cls = `button.piece.${colour}${canPlace ? ".movable" : ""}${isSel ? ".selected" : ""}`;
-        box.append(h(cls, { type: "button", title: `${BUG[kind]} ×${n}`, "data-hand": `${colour}${kind}`, onclick: (ev) => pickHand(colour, kind, ev) }, `${kind}×${n}`));
+        // the visible "Q×1" first in the name (label in name), then the words
+        box.append(h(cls, { type: "button", title: `${BUG[kind]} ×${n}`, "data-hand": `${colour}${kind}`,
+          "aria-label": `${kind}×${n}: ${n} ${BUG[kind]}${n === 1 ? "" : "s"}`,
+          tabindex: viewer.has(colour) ? null : "-1", onclick: (ev) => pickHand(colour, kind, ev) }, `${kind}×${n}`));
       }
+      handTitle[side].textContent = `${side === "white" ? "White" : "Black"}'s hand${viewer.has(colour) ? " (yours)" : ""}`;
       if (!Object.keys(hand).length) box.append(h("span.muted", "empty"));
     }
     nav.refresh();
@@ -178,6 +194,8 @@ export function make() {
   return {
     el,
     render(st) { state = st; selected = null; draw(); },
+    // the seats this page plays (seat 0 is White)
+    setViewer(seats) { viewer = new Set([...seats].map((i) => (i === 0 ? "w" : "b"))); draw(); },
     seatStyle() { return [{ colour: "#fdfaf0", label: "white pieces" }, { colour: "#2d3340", label: "black pieces" }]; },
     setTurn(l, handlers) {
       io = l ? handlers : null;

@@ -159,7 +159,9 @@ export function make(params) {
       if (!res) return;  // illegal: the reason is already shown
       first = [q, r];
       second = new Set(res.cells.map((c) => key(c[0], c[1])));
-      if (res.wins) {  // the first stone wins: the second is ignored by the rules, any legal cell will do
+      if (res.wins) {
+        // the first stone wins: the rules ignore the second, but a move is two cells (the notation's grammar and
+        // every bot protocol), so one legal cell goes with it; the move list and the board leave it out
         const c = res.cells[0];
         io.move(`[${q},${r}][${c[0]},${c[1]}]`);
         return;
@@ -205,7 +207,7 @@ export function make(params) {
     }
     for (const [q, r] of state?.win_line || []) {
       const [x, y] = axialToPixel(q, r, R);
-      marks.append(s("circle", { cx: x, cy: y, r: R * 1.05, fill: "none", stroke: "#2f855a", "stroke-width": 4 }));
+      marks.append(s("circle", { class: "win", cx: x, cy: y, r: R * 1.05, fill: "none", stroke: "#2f855a", "stroke-width": 4 }));
     }
     (info.considerations || []).slice(0, 6).forEach((opt, i) => {
       for (const [q, r] of opt.pieces || []) {
@@ -238,12 +240,33 @@ export function make(params) {
     if (document.activeElement === svg) cursorStatus.textContent = describe(cursor);
   }
 
+  // the winning six brought on screen when the game is won, wherever the person had panned (or zoomed) to:
+  // centred, and zoomed out as far as it takes to show all six
+  let winShown = "";
+  function showWin() {
+    const line = state?.win_line || [];
+    const k = JSON.stringify(line);
+    if (!line.length) { winShown = ""; return; }
+    if (k === winShown) return;
+    winShown = k;
+    const pts = line.map(([q, r]) => axialToPixel(q, r, R));
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const minx = Math.min(...xs), maxx = Math.max(...xs), miny = Math.min(...ys), maxy = Math.max(...ys);
+    const [w, hgt] = size();
+    const pad = R * 2;
+    view = { x: (minx + maxx) / 2, y: (miny + maxy) / 2,
+      zoom: Math.min(view.zoom, w / (maxx - minx + 2 * pad), hgt / (maxy - miny + 2 * pad)) };
+    follow = false;
+    applyView();
+  }
+
   return {
     el,
     render(st, inf = {}) {
       state = st; info = inf; first = null; second = null;
       draw();
       if (follow) fit();
+      showWin();
     },
     setTurn(l, handlers) {
       io = l ? handlers : null;
@@ -254,6 +277,14 @@ export function make(params) {
     // stones the rules place before the first move (X's at the origin): listed above the moves
     startMoves() { return [{ seat: 0, label: "X", move: "[0,0]", note: "placed by the rules at the start" }]; },
     fit,
+    // a turn whose first stone won: the rules ignore its second stone (it is not on the board), so the list shows
+    // the first alone. The pair is still sent and recorded, as the notation's grammar wants two cells a turn.
+    showMove(text, st) {
+      const [a, b] = parseMove(text);
+      if (!a || !st?.win_line?.length) return text;
+      const placed = (st.cells || []).some((c) => c.q === b[0] && c.r === b[1]);
+      return placed ? text : `[${a[0]},${a[1]}]`;
+    },
     destroy() { ro.disconnect(); },
   };
 }

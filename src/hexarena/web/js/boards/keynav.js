@@ -83,7 +83,8 @@ export function keyNav(root, { selector, keyOf, label, cancel }) {
       }
       current = keyOf(el);
       const active = document.activeElement;
-      if (inside && (!active || active === document.body || !active.isConnected)) el.focus();
+      // back on the same cell without scrolling: it is where it was, and the board may just have panned to a reply
+      if (inside && (!active || active === document.body || !active.isConnected)) el.focus({ preventScroll: true });
     },
     focusKey(key) { const el = find(key); if (el) { inside = true; setCurrent(el, true); } },
     get current() { return current; },
