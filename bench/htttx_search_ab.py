@@ -57,8 +57,11 @@ def positions(count: int, seed: int) -> list[tuple[Stones, int]]:
                 move = choose_on_board(board, seat)
             else:
                 cells = sorted(board.legal_cells())
-                near = [c for c in cells if any(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) <= 2
-                                                for q, r in board.cells)]
+                near = [
+                    c
+                    for c in cells
+                    if any(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) <= 2 for q, r in board.cells)
+                ]
                 a, b = rng.sample(near or cells, 2)
                 move = (a, b)
             nxt = HTTTX.play(state, move)
@@ -125,6 +128,18 @@ def run(so: Path, job: dict[str, Any], callgrind: bool) -> tuple[list[dict[str, 
     return results, instructions
 
 
+def record(path: Path, base: str, so: Path, job: dict[str, Any], max_nodes: int) -> None:
+    results, _ = run(so, job, False)
+    kept = [
+        {"stones": stones, "to_move": seat, "move": r["move"], "score": r["score"], "nodes": r["nodes"]}
+        for (stones, seat), r in zip(job["positions"], results, strict=True)
+        if r["nodes"] <= max_nodes
+    ]
+    doc = {"engine": f"_csearch at {base}", "depth": job["depth"], "win_distance": 6, "near": 2, "tt_bits": 18}
+    path.write_text(json.dumps({**doc, "positions": kept}, indent=None) + "\n")
+    print(f"{len(kept)} of {len(results)} positions (searches of at most {max_nodes:,} nodes) written to {path}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", default=ISSUE_31_BASE, help="the commit to compare with (default: main at issue 31)")
@@ -133,6 +148,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=31, help="seed of the positions")
     ap.add_argument("--rounds", type=int, default=3, help="rounds a version, alternating which goes first (1-50)")
     ap.add_argument("--callgrind", action="store_true", help="also count instructions under valgrind (slow)")
+    ap.add_argument(
+        "--record",
+        metavar="PATH",
+        help="write the base's results on the positions it searches in at most --record-nodes nodes to PATH (JSON: "
+        "what tests/bots/test_htttx_search.py checks every engine against) and stop",
+    )
+    ap.add_argument("--record-nodes", type=int, default=60_000, help="largest search --record keeps (nodes)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -146,6 +168,9 @@ def main() -> None:
     base_so = module_path(checkout(args.base))
     head_so = module_path(ROOT)
     job = {"positions": positions(args.positions, args.seed), "depth": args.depth}
+    if args.record:
+        record(Path(args.record), args.base, base_so, job, args.record_nodes)
+        return
     print(
         f"base {args.base} against head: {args.positions} positions to depth {args.depth}, {args.rounds} rounds; "
         f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
@@ -187,4 +212,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

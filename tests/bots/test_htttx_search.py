@@ -7,12 +7,14 @@ ended each game (a time forfeit is a failure), never on wall time.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,6 +127,36 @@ def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
         compared += 1
         mates += abs(expected[1]) > WIN - MATE_BAND
     assert compared == 40 and 0 < mates < 40  # both quiet positions and forced wins were compared
+
+
+#: positions searched to depth 3 by main's C engine before it was made faster (``bench/htttx_search_ab.py --record``)
+RECORDED = Path(__file__).parent.parent / "data" / "htttx" / "search_depth3.json"
+
+
+def recorded_searches() -> tuple[int, list[dict[str, Any]]]:
+    doc = json.loads(RECORDED.read_text())
+    return doc["depth"], doc["positions"]
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")
+def test_the_c_engine_searches_the_recorded_positions_as_before_it_was_made_faster() -> None:
+    depth, recorded = recorded_searches()
+    assert len(recorded) >= 20
+    c_search = engine("C")
+    for r in recorded:
+        stones = [tuple(s) for s in r["stones"]]
+        move, score, _, nodes, _, _ = c_search(stones, r["to_move"], 6, 2, depth, 1 << 40, 0.0, None, 18)
+        assert (list(move), score, nodes) == (r["move"], r["score"], r["nodes"]), r
+
+
+def test_the_python_engine_searches_the_recorded_positions_as_the_c_engine_did() -> None:
+    depth, recorded = recorded_searches()
+    small = [r for r in recorded if r["nodes"] <= 600][:4]
+    assert len(small) >= 3
+    for r in small:
+        stones = [tuple(s) for s in r["stones"]]
+        move, score, _, nodes, _, _ = engine("Python")(stones, r["to_move"], 6, 2, depth, 1 << 40, 0.0, None, 18)
+        assert (list(move), score, nodes) == (r["move"], r["score"], r["nodes"]), r
 
 
 def test_pure_python_is_forced_by_the_environment() -> None:

@@ -77,6 +77,9 @@ typedef struct {
      * at least one, no enemy), kept up to date by place/undo instead of scanning the board for them */
     WSet threats[2], builds[2];
     int *wsets;
+    /* csc[sd][c]: cell_score(c, sd) of every cell, kept up to date by place/undo (a stone changes the windows
+     * through it, and with them the score of every cell in those windows) */
+    int32_t csc[2][NN];
     int blo;
     int side;
     int q0, r0;
@@ -129,6 +132,10 @@ static int safe(S *s, int c) {
     return s->L <= x && x < N - s->L && s->L <= y && y < N - s->L;
 }
 
+#ifdef CHECK_SCORES /* cc -DCHECK_SCORES: every cell_score is checked against the windows' counts */
+static i64 full_cell_score(S *s, int c, int sd);
+#endif
+
 static void ws_add(WSet *ws, int w) {
     ws->pos[w] = ws->n + 1;
     ws->items[ws->n++] = w;
@@ -139,6 +146,15 @@ static void ws_del(WSet *ws, int w) {
     ws->items[i] = last;
     ws->pos[last] = i + 1;
     ws->pos[w] = 0;
+}
+
+/* the window starting at cell st along d changed: its cells' scores change by ds for sd and do for the other side */
+static inline void rescore(S *s, int st, int d, int sd, int32_t ds, int32_t dO) {
+    int32_t *a = s->csc[sd] + st, *b = s->csc[1 - sd] + st;
+    for (int j = 0, L = s->L; j < L; j++) {
+        a[j * d] += ds;
+        b[j * d] += dO;
+    }
 }
 
 static void place(S *s, int c, int sd) {
@@ -170,6 +186,7 @@ static void place(S *s, int c, int sd) {
                 if (y >= blo && y < t) ws_del(&s->builds[1 - sd], w);
             }
             cs[w] = (unsigned char)(x + 1);
+            rescore(s, w - base, d, sd, (int32_t)(s->fv[x + 1][y] - s->fv[x][y]), (int32_t)(s->fv[y][x + 1] - s->fv[y][x]));
         }
     }
     s->evalx += sd == 0 ? dev : -dev;
@@ -222,6 +239,7 @@ static void undo(S *s, int c, int sd) {
                 if (y >= blo && y < t) ws_add(&s->builds[1 - sd], w);
             }
             cs[w] = (unsigned char)x;
+            rescore(s, w - base, d, sd, (int32_t)(s->fv[x][y] - s->fv[x + 1][y]), (int32_t)(s->fv[y][x] - s->fv[y][x + 1]));
         }
     }
     s->evalx -= sd == 0 ? dev : -dev;
@@ -236,8 +254,17 @@ static void undo(S *s, int c, int sd) {
     s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
 }
 
-/* what a stone of sd on c adds to sd's evaluation: exactly place's ``dev`` */
+/* what a stone of sd on c adds to sd's evaluation: exactly place's ``dev`` (kept by place/undo) */
 static i64 cell_score(S *s, int c, int sd) {
+#ifdef CHECK_SCORES
+    if (s->csc[sd][c] != full_cell_score(s, c, sd)) abort();
+#endif
+    return s->csc[sd][c];
+}
+
+#ifdef CHECK_SCORES
+/* cell_score from the windows' counts */
+static i64 full_cell_score(S *s, int c, int sd) {
     const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     i64 v = 0;
     int L = s->L;
@@ -248,6 +275,7 @@ static i64 cell_score(S *s, int c, int sd) {
     }
     return v;
 }
+#endif
 
 /* what stones of sd on a and b add to sd's evaluation together, given each one's cell_score (sa, sb): what place
  * twice would add, without placing: the windows holding both count a's stone when b's term is taken */
@@ -941,6 +969,8 @@ static PyObject *search(PyObject *self, PyObject *args) {
     for (int x = 0; x <= MAXL; x++)
         for (int y = 0; y <= MAXL; y++) s->fv[x][y] = y == 0 ? s->W[x + 1] - s->W[x] : (x == 0 ? s->W[y] : 0);
     s->blo = L - 4 > 1 ? L - 4 : 1;
+    /* on the empty grid every window is empty: each cell scores what a stone adds to its 3 L windows */
+    for (int c = 0; c < NN; c++) s->csc[0][c] = s->csc[1][c] = (int32_t)(3 * L * s->fv[0][0]);
     s->side = to_move ? 1 : 0;
     int cq = 0, cr = 0;
     if (ns > 0) {
