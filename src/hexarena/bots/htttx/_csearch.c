@@ -1,8 +1,14 @@
-/* The HTTTX search engine in C: a step-for-step port of search_py.py (read that file for the why).
+/* The HTTTX search engine in C: a port of search_py.py (read that file for the algorithm and the why).
  *
  * Every decision here must equal the Python reference's for the same position and node budget (the tests play
  * both in lockstep): integer arithmetic only, every sort a total order (ties broken on cell / pair indexes), the
  * same node counting, the same transposition-table indexing and replacement. Change one, change the other.
+ *
+ * What differs is how the same values are found, because this is the engine that plays: what Python recomputes
+ * from the windows' counts at every node, place/undo keep here as stones come and go (each colour's threat and
+ * building windows as sets, every cell's ordering score), a pair's worth and the blockers a threat pair leaves
+ * are computed from the counts without placing its stones, and the top cells are selected, not sorted.
+ * cc -DCHECK_SCORES checks the kept scores against the counts at every read.
  *
  * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
  * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
@@ -28,6 +34,9 @@
 #define KB_Q 3
 #define KT 8
 #define MT 6
+#define TSS_TURNS 3
+#define KT_TSS 12
+#define TSS_SHARE 0.3
 #define T_INNER 2
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
@@ -99,6 +108,8 @@ typedef struct {
     TTEntry *tt;
     u64 tt_mask;
     i64 nodes, max_nodes;
+    i64 tss_left;
+    double tss_deadline;
     double deadline;
     PyObject *stop;
     PyThreadState *ts;
@@ -576,14 +587,15 @@ static int blockers(S *s, int a, const Live *la, int b, const Live *lb) {
     return 3;
 }
 
-static Pair *threat_moves(S *s, int sd, int *n) {
+/* the k best cells of sd's building windows by what they add to them (ties: lower index), best first */
+static int threat_cells(S *s, int sd, int k, Cell *top) {
     const unsigned char *cs = s->cnt[sd];
     int L = s->L;
     int nc = 0;
     Cell *touched = s->cells;
     const WSet *ws = &s->builds[sd];
-    for (int k = 0; k < ws->n; k++) {
-        int w = ws->items[k];
+    for (int q = 0; q < ws->n; q++) {
+        int w = ws->items[q];
         int ax = w / NN, st = w - ax * NN, d = s->axes[ax];
         i64 add = s->W[cs[w] + 1];
         for (int i = 0; i < L; i++) {
@@ -594,34 +606,180 @@ static Pair *threat_moves(S *s, int sd, int *n) {
             }
         }
     }
-    Cell top[KT];
     int nt = 0;
     for (int i = 0; i < nc; i++) {
         int c = touched[i].c;
-        offer(top, &nt, KT, s->tsc[c], c);
+        offer(top, &nt, k, s->tsc[c], c);
         s->tsc[c] = 0;
     }
-    Live live[KT];
+    return nt;
+}
+
+/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
+static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+    Cell top[KT_TSS];
+    int nt = threat_cells(s, sd, k, top);
+    Live live[KT_TSS];
     for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i]);
-    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT * KT / 2 + 1));
+    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT_TSS * KT_TSS / 2 + 1));
     int np = 0;
     for (int i = 0; i < nt; i++)
         for (int j = i + 1; j < nt; j++) {
             int ca = top[i].c, cb = top[j].c;
-            int a = ca < cb ? ca : cb, b = ca < cb ? cb : ca;
-            int k = blockers(s, ca, &live[i], cb, &live[j]);
-            if (k > 0) {
-                p[np].score = k;
+            int kk = blockers(s, ca, &live[i], cb, &live[j]);
+            if (kk >= min_blockers) {
+                p[np].score = kk;
                 p[np].score2 = top[i].score + top[j].score;
-                p[np].a = a;
-                p[np].b = b;
+                p[np].a = ca < cb ? ca : cb;
+                p[np].b = ca < cb ? cb : ca;
                 np++;
             }
         }
     qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
-    if (np > MT) np = MT;
     *n = np;
     return p;
+}
+
+static Pair *threat_moves(S *s, int sd, int *n) {
+    Pair *p = blocker_pairs(s, sd, KT, 1, n);
+    if (*n > MT) *n = MT;
+    return p;
+}
+
+static Pair *block_moves(S *s, int sd, int kb, int *n);
+static int tss_every_block_loses(S *s, int sd, int turns);
+
+/* one more position for the threat-space search: 0 when its bound or its share of the clock is spent (then the
+ * bound is spent for good) */
+static int tss_spend(S *s) {
+    if (s->tss_left <= 0) return 0;
+    if (s->tss_deadline > 0 && (s->tss_left & 31) == 0 && now() >= s->tss_deadline) {
+        s->tss_left = 0;
+        return 0;
+    }
+    s->tss_left--;
+    s->nodes++;
+    return 1;
+}
+
+/* threat-space search (search_py.PySearch.tss): a turn of sd winning within turns attacking turns, into *fa, *fb */
+static int tss(S *s, int sd, int turns, int *fa, int *fb) {
+    int n;
+    Pair *m = blocker_pairs(s, sd, KT_TSS, turns == 1 ? 3 : 2, &n);
+    int won = 0;
+    for (int i = 0; i < n && !won; i++) {
+        if (!tss_spend(s)) break;
+        place(s, m[i].a, sd);
+        place(s, m[i].b, sd);
+        won = tss_every_block_loses(s, sd, turns);
+        undo(s, m[i].b, sd);
+        undo(s, m[i].a, sd);
+        if (won) {
+            *fa = m[i].a;
+            *fb = m[i].b;
+        }
+    }
+    free(m);
+    return won;
+}
+
+static int tss_every_block_loses(S *s, int sd, int turns) {
+    int o = 1 - sd, n;
+    Pair *r = block_moves(s, o, 0, &n);
+    if (n == 0) {
+        free(r);
+        return 1;
+    }
+    if (turns == 1) {
+        free(r);
+        return 0;
+    }
+    int all = 1;
+    for (int i = 0; i < n && all; i++) {
+        if (!tss_spend(s)) {
+            all = 0;
+            break;
+        }
+        place(s, r[i].a, o);
+        place(s, r[i].b, o);
+        int fa, fb;
+        all = s->nthreat[o] == 0 && tss(s, sd, turns - 1, &fa, &fb);
+        undo(s, r[i].b, o);
+        undo(s, r[i].a, o);
+    }
+    free(r);
+    return all;
+}
+
+/* the shortest threat-space win of sd: its attacking turns (0: none found), its first turn into *fa, *fb */
+static int tss_win(S *s, int sd, int *fa, int *fb) {
+    if (s->nthreat[0] || s->nthreat[1]) return 0;
+    for (int turns = 1; turns <= TSS_TURNS; turns++)
+        if (tss(s, sd, turns, fa, fb)) return turns;
+    return 0;
+}
+
+static int top_cells(S *s, int sd, int k, Cell *out);
+
+/* search_py.PySearch.defences: the root's turns less those the opponent's threat-space win survives */
+static Pair *defences(S *s, Pair *moves, int *n) {
+    int sd = s->side, o = 1 - sd, ta, tb;
+    if (!tss_win(s, o, &ta, &tb)) return moves;
+    Cell top[K_ROOT];
+    int nt = top_cells(s, sd, K_ROOT, top);
+    int cap = *n + 1 + 2 * nt;
+    Pair *c = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
+    int nc = 0;
+    for (int i = 0; i < *n; i++) c[nc++] = moves[i];
+    int xs[2] = {ta, tb};
+    for (int e = -1; e < 2 * nt; e++) {
+        int a, b;
+        if (e < 0) {
+            a = ta;
+            b = tb;
+        } else {
+            int x = xs[e / nt], y = top[e % nt].c;
+            if (x == y) continue;
+            a = x < y ? x : y;
+            b = x < y ? y : x;
+        }
+        int dup = 0;
+        for (int j = 0; j < nc && !dup; j++) dup = c[j].a == a && c[j].b == b;
+        if (dup) continue;
+        c[nc].a = a;
+        c[nc].b = b;
+        c[nc].score = c[nc].score2 = 0;
+        nc++;
+    }
+    Pair *out = (Pair *)malloc(sizeof(Pair) * (size_t)(nc + 1));
+    int nr = 0, checked = 0;
+    for (int i = 0; i < nc; i++) {
+        if (s->tss_left <= 0) break;
+        place(s, c[i].a, sd);
+        place(s, c[i].b, sd);
+        int fa, fb;
+        int lost = s->nthreat[sd] == 0 && tss_win(s, o, &fa, &fb);
+        int spent = s->tss_left <= 0;
+        undo(s, c[i].b, sd);
+        undo(s, c[i].a, sd);
+        if (spent) break;
+        checked++;
+        if (!lost) out[nr++] = c[i];
+    }
+    if (nr == 0) {
+        free(c);
+        free(out);
+        return moves;
+    }
+    for (int i = checked; i < nc; i++) {
+        int in_moves = 0;
+        for (int j = 0; j < *n && !in_moves; j++) in_moves = moves[j].a == c[i].a && moves[j].b == c[i].b;
+        if (in_moves) out[nr++] = c[i];
+    }
+    free(c);
+    free(moves);
+    *n = nr;
+    return out;
 }
 
 static void tick(S *s) {
@@ -906,12 +1064,13 @@ static int pv_from(S *s, int a, int b, int limit, int *out) {
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *stones, *stop;
-    int to_move, L, nearv, max_depth, tt_bits = 18;
+    int to_move, L, nearv, max_depth, tt_bits = 18, tss_nodes = 0;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OiiiiLdO|i", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
-                          &tt_bits))
+    if (!PyArg_ParseTuple(args, "OiiiiLdO|ii", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
+                          &tt_bits, &tss_nodes))
         return NULL;
+    if (tss_nodes < 0) return PyErr_Format(PyExc_ValueError, "tss_nodes must be >= 0, got %d", tss_nodes);
     if (L < 4 || L > MAXL) return PyErr_Format(PyExc_ValueError, "win_distance must be 4..%d, got %d", MAXL, L);
     if (nearv < 1 || nearv > 2) return PyErr_Format(PyExc_ValueError, "near must be 1 or 2, got %d", nearv);
     if (tt_bits < 4 || tt_bits > 26) return PyErr_Format(PyExc_ValueError, "tt_bits must be 4..26, got %d", tt_bits);
@@ -1039,12 +1198,35 @@ static PyObject *search(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    s->tss_left = tss_nodes;
+    s->tss_deadline = seconds > 0 ? started + seconds * TSS_SHARE : 0.0;
+    if (tss_nodes > 0) {
+        int ta = -1, tb = -1, turns;
+        Py_BEGIN_ALLOW_THREADS
+        turns = tss_win(s, sd, &ta, &tb);
+        Py_END_ALLOW_THREADS
+        if (turns > 0) {
+            PyObject *mv = coords(s, ta, tb);
+            PyObject *pv = PyList_New(1);
+            Py_INCREF(mv);
+            PyList_SET_ITEM(pv, 0, mv);
+            PyObject *root = PyList_New(1);
+            PyList_SET_ITEM(root, 0, coords_score(s, ta, tb, WIN - 2 * turns));
+            result = Py_BuildValue("(NLiLNN)", mv, WIN - 2 * turns, turns, s->nodes, pv, root);
+            goto done;
+        }
+    }
     int n;
     Pair *moves = root_moves(s, &n);
     if (n == 0) {
         free(moves);
         result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
         goto done;
+    }
+    if (tss_nodes > 0 && s->nthreat[sd] == 0 && s->nthreat[1 - sd] == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        moves = defences(s, moves, &n);
+        Py_END_ALLOW_THREADS
     }
     i64 *scores = (i64 *)malloc(sizeof(i64) * (size_t)n);
     i64 *ns_ = (i64 *)malloc(sizeof(i64) * (size_t)n);
@@ -1147,7 +1329,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18) -> "
+     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18, tss_nodes=0) -> "
      "(move, score, depth, nodes, pv, root): the same as search_py.search"},
     {NULL, NULL, 0, NULL},
 };
