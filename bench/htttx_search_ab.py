@@ -6,7 +6,9 @@ rounds alternating which goes first, each timed by its own process's CPU clock (
 other processes' load does not inflate the way it does wall time); ``--callgrind`` also counts the instructions
 each version executes inside its search (valgrind's count does not depend on load at all). The positions are
 middle games of the heuristic bot with random turns mixed in, the same for both versions; the report also says
-whether both versions found the same move and score on each, which a speed-up that keeps the search must.
+whether both versions found the same move and score on each, which a speed-up that keeps the search must. The
+searches are the alpha-beta alone (no threat-space search at the root, which the base does not have), as the
+bot's depth- and node-bounded analyses of then were.
 
     PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py [--base 42c690b] [--depth 3] [--positions 24]
         [--rounds 3] [--callgrind]
