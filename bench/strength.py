@@ -1,7 +1,7 @@
 """Playing strength of the HTTTX ``search`` bot, through hexarena's own tournament runner with SPRT.
 
-    PYTHONPATH=src .venv/bin/python bench/strength.py [--opponent heuristic|hexbot-ab|hexbot-heuristic|all]
-        [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python]
+    PYTHONPATH=src .venv/bin/python bench/strength.py [--opponent heuristic|previous|hexbot-ab|hexbot-heuristic|all]
+        [--clock 0.1] [--games 200] [--sprt 0,100] [--hexbot-python /tmp/hexbot-venv/bin/python] [--previous 42c690b]
     PYTHONPATH=src .venv/bin/python bench/strength.py --speed     # nodes/s, C engine vs Python reference
     PYTHONPATH=src .venv/bin/python bench/strength.py --game hive [--hive-opponent previous|greedy|openspiel|all]
         [--clock 0.3] [--games 20] [--hive-sprt 0,50] [--hive-max-plies 200]
@@ -13,7 +13,8 @@ in pairs of games on the same random two-turn opening with colours swapped, unti
 at least ELO1 stronger; H0: at most ELO0) or ``--games`` games are played. It prints the runner's standings (score,
 Elo difference with its 95 % error bar, SPRT log-likelihood ratio and decision).
 
-Opponents: ``heuristic`` (the previous best built-in) and hexbot's bots (PyPI ``hexbot``, a C engine behind
+Opponents: ``heuristic`` (the previous best built-in), ``previous`` (today's ``search`` on the C engine of
+``--previous``, main before issue 31's faster engine and threat-space search) and hexbot's bots (PyPI ``hexbot``, a C engine behind
 ctypes), which must be installed in a separate venv, outside hexarena's dependencies:
 
     python3 -m venv /tmp/hexbot-venv && /tmp/hexbot-venv/bin/pip install hexbot
@@ -192,6 +193,43 @@ async def match(opponent: tuple[str, str], args: argparse.Namespace, console: Co
         game="htttx",
         opening_plies=2,
     )
+
+
+#: main when issue 31 asked for a stronger HTTTX search: ``previous`` plays its search engine
+HTTTX_PREVIOUS = "42c690b"
+
+
+def register_previous_search(commit: str) -> None:
+    """``previous:search``: today's ``SearchBot`` (its clock handling) on the C engine of ``commit``, built in a
+    worktree under .bench-cache (``ab_throughput.checkout``) and loaded by path."""
+    import importlib.machinery
+    import importlib.util
+    import sysconfig
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from ab_throughput import checkout
+    from hexarena.bots.htttx.search import SearchBot
+    from hexarena.players.inprocess import InProcessPlayer
+    from hexarena.players.spec import register_scheme
+
+    so = checkout(commit) / "src/hexarena/bots/htttx" / f"_csearch{sysconfig.get_config_var('EXT_SUFFIX')}"
+    loader = importlib.machinery.ExtensionFileLoader("_csearch", str(so))
+    spec = importlib.util.spec_from_file_location("_csearch", so, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+
+    def previous_engine(*args: Any) -> Any:
+        return module.search(*args[:9])  # the engine of then takes no threat-space bound (its search has none)
+
+    async def previous(game: str, rest: str) -> Any:
+        if game != "htttx" or rest != "search":
+            raise ValueError(f"previous: only previous:search plays, and only HTTTX (got {game} {rest!r})")
+        bot = SearchBot()
+        bot.search = previous_engine
+        return InProcessPlayer(bot, name=f"previous:search@{commit}")
+
+    register_scheme("previous", previous, f"previous:search  HTTTX search at {commit} (bench only)")
 
 
 def score_line(wins: int, draws: int, losses: int) -> str:
@@ -466,9 +504,11 @@ def main() -> None:
     parser.add_argument(
         "--opponent",
         default=None,
-        choices=["heuristic", "hexbot-ab", "hexbot-heuristic", "uct", "openspiel", "all"],
-        help="HTTTX: heuristic (default), hexbot-ab, hexbot-heuristic; Hex: uct, openspiel (default); or all",
+        choices=["heuristic", "previous", "hexbot-ab", "hexbot-heuristic", "uct", "openspiel", "all"],
+        help="HTTTX: heuristic (default), previous (the search of --previous), hexbot-ab, hexbot-heuristic; Hex: uct, "
+        "openspiel (default); or all",
     )
+    parser.add_argument("--previous", default=HTTTX_PREVIOUS, help="HTTTX: git commit of the previous search")
     parser.add_argument("--clock", type=float, default=0.1, help="seconds a turn, for both players")
     parser.add_argument("--games", type=int, default=200, help="most games a match plays if SPRT does not stop it")
     parser.add_argument("--sprt", default="0,100", help="ELO0,ELO1 of the SPRT")
@@ -489,13 +529,18 @@ def main() -> None:
     if args.speed:
         speed(console)
         return
-    names = ["heuristic", "hexbot-ab", "hexbot-heuristic"] if args.opponent == "all" else [args.opponent]
+    names = ["heuristic", "previous", "hexbot-ab", "hexbot-heuristic"] if args.opponent == "all" else [args.opponent]
+    console.print(f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; games one at a time")
     bridges: list[HexbotBridge] = []
     servers: list[Any] = []
     opponents: list[tuple[str, str]] = []
     for name in names:
         if name == "heuristic":
             opponents.append((name, "builtin:heuristic"))
+            continue
+        if name == "previous":
+            register_previous_search(args.previous)
+            opponents.append((f"search@{args.previous}", "previous:search"))
             continue
         if not Path(args.hexbot_python).exists():
             console.print(f"{name}: hexbot's venv not found at {args.hexbot_python}; skipped (see --help)")

@@ -7,12 +7,14 @@ ended each game (a time forfeit is a failure), never on wall time.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,6 +85,50 @@ def test_it_sees_a_double_threat_two_turns_ahead(implementation: str) -> None:
     assert search.nthreat[0] > 0 and search.block_moves(1, 3) == [], "O could still block everything"
 
 
+#: O to move: O wins in three attacking turns (two double threats, then a triple) that the search without its
+#: threat-space search does not see within 3,000 nodes (it has not finished one whole turn's depth by then)
+COMBINATION = [(0, 0, 0), (-1, 0, 1), (-1, 1, 1), (0, -1, 0), (0, 1, 0), (1, 1, 1), (1, -3, 1), (0, -2, 0)]
+COMBINATION += [(0, -3, 0), (0, -4, 1), (0, 2, 1), (2, -1, 0), (2, -3, 0)]
+#: O to move: X has a three-turn combination; most of O's natural turns leave it standing
+DEFEND = [(0, 0, 0), (-1, 0, 1), (-1, 1, 1), (0, -1, 0), (0, 1, 0), (-2, 3, 1), (2, -3, 1), (0, -2, 0), (0, -3, 0)]
+DEFEND += [(0, -4, 1), (0, 2, 1), (-1, -1, 0), (-2, -1, 0)]
+
+
+def threat_space_win(stones: list[tuple[int, int, int]], seat: int) -> int | None:
+    """Attacking turns of ``seat``'s threat-space win with ``seat`` to move (None: none within 20,000 positions)."""
+    search = PySearch(stones, seat, 6, 2)
+    search.tss_left = 20_000
+    found = search.tss_win(seat)
+    return None if found is None else found[1]
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_it_finds_a_three_turn_combination_on_a_small_budget(implementation: str) -> None:
+    state = HTTTX.from_cells(COMBINATION, 1)
+    assert threat_space_win(COMBINATION, 1) == 3
+    move, bot = choose(state, implementation, nodes=3000, depth=64)
+    assert bot.last_evaluation is not None and bot.last_evaluation.get("win_in") is not None, bot.last_evaluation
+    assert bot.last_evaluation["mate_in"] == 4, bot.last_evaluation
+    after = HTTTX.play(state, move)
+    (a, b) = move
+    stones = [*COMBINATION, (a[0], a[1], 1), (b[0], b[1], 1)]
+    search = PySearch(stones, 0, 6, 2)
+    assert search.nthreat[1] > 0 and search.nthreat[0] == 0 and not after.is_over  # X must block now
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_it_defends_against_the_opponents_combination(implementation: str) -> None:
+    state = HTTTX.from_cells(DEFEND, 1)
+    assert threat_space_win(DEFEND, 0) == 3 and threat_space_win(DEFEND, 1) is None
+    move, bot = choose(state, implementation, nodes=200_000, depth=1)
+    assert bot.last_considerations
+    # every turn the root searched refutes X's combination, the one played included
+    for considered in [{"pieces": [list(move[0]), list(move[1])]}, *bot.last_considerations]:
+        (q1, r1), (q2, r2) = considered["pieces"]
+        stones = [*DEFEND, (q1, r1, 1), (q2, r2, 1)]
+        assert threat_space_win(stones, 0) is None or PySearch(stones, 0, 6, 2).nthreat[1] > 0, considered
+
+
 def test_mate_scores_read_as_turns() -> None:
     assert win_in(WIN - 0) == 1 and win_in(WIN - 2) == 2 and win_in(-(WIN - 1)) == -1 and win_in(-(WIN - 3)) == -2
     assert win_in(500) is None
@@ -119,12 +165,43 @@ def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
         stones = list(state.stones)
         nodes = rng.choice([40, 150, 600, 1500])
         depth = rng.choice([1, 2, 3, 8])
-        args = (stones, state.to_move_seat, 6, 2, depth, nodes, 0.0, None, 12)
+        tss = rng.choice([0, 0, 300, 3000])  # with and without the threat-space search at the root
+        args = (stones, state.to_move_seat, 6, 2, depth, nodes, 0.0, None, 12, tss)
         expected = py_search(*args)
         assert c_search(*args) == expected, (stones, state.to_move_seat, nodes, depth)
         compared += 1
         mates += abs(expected[1]) > WIN - MATE_BAND
     assert compared == 40 and 0 < mates < 40  # both quiet positions and forced wins were compared
+
+
+#: positions searched to depth 3 by main's C engine before it was made faster (``bench/htttx_search_ab.py --record``)
+RECORDED = Path(__file__).parent.parent / "data" / "htttx" / "search_depth3.json"
+
+
+def recorded_searches() -> tuple[int, list[dict[str, Any]]]:
+    doc = json.loads(RECORDED.read_text())
+    return doc["depth"], doc["positions"]
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")
+def test_the_c_engine_searches_the_recorded_positions_as_before_it_was_made_faster() -> None:
+    depth, recorded = recorded_searches()
+    assert len(recorded) >= 20
+    c_search = engine("C")
+    for r in recorded:
+        stones = [tuple(s) for s in r["stones"]]
+        move, score, _, nodes, _, _ = c_search(stones, r["to_move"], 6, 2, depth, 1 << 40, 0.0, None, 18)
+        assert (list(move), score, nodes) == (r["move"], r["score"], r["nodes"]), r
+
+
+def test_the_python_engine_searches_the_recorded_positions_as_the_c_engine_did() -> None:
+    depth, recorded = recorded_searches()
+    small = [r for r in recorded if r["nodes"] <= 600][:4]
+    assert len(small) >= 3
+    for r in small:
+        stones = [tuple(s) for s in r["stones"]]
+        move, score, _, nodes, _, _ = engine("Python")(stones, r["to_move"], 6, 2, depth, 1 << 40, 0.0, None, 18)
+        assert (list(move), score, nodes) == (r["move"], r["score"], r["nodes"]), r
 
 
 def test_pure_python_is_forced_by_the_environment() -> None:

@@ -1,8 +1,14 @@
-/* The HTTTX search engine in C: a step-for-step port of search_py.py (read that file for the why).
+/* The HTTTX search engine in C: a port of search_py.py (read that file for the algorithm and the why).
  *
  * Every decision here must equal the Python reference's for the same position and node budget (the tests play
  * both in lockstep): integer arithmetic only, every sort a total order (ties broken on cell / pair indexes), the
  * same node counting, the same transposition-table indexing and replacement. Change one, change the other.
+ *
+ * What differs is how the same values are found, because this is the engine that plays: what Python recomputes
+ * from the windows' counts at every node, place/undo keep here as stones come and go (each colour's threat and
+ * building windows as sets, every cell's ordering score), a pair's worth and the blockers a threat pair leaves
+ * are computed from the counts without placing its stones, and the top cells are selected, not sorted.
+ * cc -DCHECK_SCORES checks the kept scores against the counts at every read.
  *
  * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
  * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
@@ -28,6 +34,9 @@
 #define KB_Q 3
 #define KT 8
 #define MT 6
+#define TSS_TURNS 3
+#define KT_TSS 12
+#define TSS_SHARE 0.3
 #define T_INNER 2
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
@@ -59,9 +68,28 @@ typedef struct {
     int a, b;
 } Pair;
 
+/* A set of window indexes with O(1) add and remove (``pos[w]``: index in ``items`` + 1, 0 when absent). Which order
+ * the items are in never matters: every user sorts what it derives from them on a total order. */
+typedef struct {
+    int *items;
+    int *pos;
+    int n;
+} WSet;
+
 typedef struct {
     int L;
     i64 W[MAXL + 2];
+    /* fv[x][y]: what a stone adds to the evaluation through one window holding x of its colour and y of the
+     * other's (cell_score's term, a table instead of branches) */
+    i64 fv[MAXL + 2][MAXL + 2];
+    /* per colour: its threat windows (>= L - 2 stones, no enemy) and its building windows (L - 4 .. L - 3 stones,
+     * at least one, no enemy), kept up to date by place/undo instead of scanning the board for them */
+    WSet threats[2], builds[2];
+    int *wsets;
+    /* csc[sd][c]: cell_score(c, sd) of every cell, kept up to date by place/undo (a stone changes the windows
+     * through it, and with them the score of every cell in those windows) */
+    int32_t csc[2][NN];
+    int blo;
     int side;
     int q0, r0;
     unsigned char grid[NN];
@@ -80,6 +108,8 @@ typedef struct {
     TTEntry *tt;
     u64 tt_mask;
     i64 nodes, max_nodes;
+    i64 tss_left;
+    double tss_deadline;
     double deadline;
     PyObject *stop;
     PyThreadState *ts;
@@ -113,9 +143,34 @@ static int safe(S *s, int c) {
     return s->L <= x && x < N - s->L && s->L <= y && y < N - s->L;
 }
 
+#ifdef CHECK_SCORES /* cc -DCHECK_SCORES: every cell_score is checked against the windows' counts */
+static i64 full_cell_score(S *s, int c, int sd);
+#endif
+
+static void ws_add(WSet *ws, int w) {
+    ws->pos[w] = ws->n + 1;
+    ws->items[ws->n++] = w;
+}
+
+static void ws_del(WSet *ws, int w) {
+    int i = ws->pos[w] - 1, last = ws->items[--ws->n];
+    ws->items[i] = last;
+    ws->pos[last] = i + 1;
+    ws->pos[w] = 0;
+}
+
+/* the window starting at cell st along d changed: its cells' scores change by ds for sd and do for the other side */
+static inline void rescore(S *s, int st, int d, int sd, int32_t ds, int32_t dO) {
+    int32_t *a = s->csc[sd] + st, *b = s->csc[1 - sd] + st;
+    for (int j = 0, L = s->L; j < L; j++) {
+        a[j * d] += ds;
+        b[j * d] += dO;
+    }
+}
+
 static void place(S *s, int c, int sd) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2;
+    int L = s->L, t = L - 2, blo = s->blo;
     i64 dev = 0;
     int dts = 0, dto = 0;
     for (int a = 0; a < 3; a++) {
@@ -125,12 +180,24 @@ static void place(S *s, int c, int sd) {
             int x = cs[w], y = co[w];
             if (y == 0) {
                 dev += s->W[x + 1] - s->W[x];
-                if (x + 1 >= t && x < t) dts++;
+                if (x + 1 >= t && x < t) {
+                    dts++;
+                    ws_add(&s->threats[sd], w);
+                }
+                if (x >= blo && x < t) {
+                    if (x + 1 >= t) ws_del(&s->builds[sd], w);
+                } else if (x + 1 >= blo && x + 1 < t)
+                    ws_add(&s->builds[sd], w);
             } else if (x == 0) {
                 dev += s->W[y];
-                if (y >= t) dto--;
+                if (y >= t) {
+                    dto--;
+                    ws_del(&s->threats[1 - sd], w);
+                }
+                if (y >= blo && y < t) ws_del(&s->builds[1 - sd], w);
             }
             cs[w] = (unsigned char)(x + 1);
+            rescore(s, w - base, d, sd, (int32_t)(s->fv[x + 1][y] - s->fv[x][y]), (int32_t)(s->fv[y][x + 1] - s->fv[y][x]));
         }
     }
     s->evalx += sd == 0 ? dev : -dev;
@@ -156,7 +223,7 @@ static void place(S *s, int c, int sd) {
 
 static void undo(S *s, int c, int sd) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2;
+    int L = s->L, t = L - 2, blo = s->blo;
     i64 dev = 0;
     int dts = 0, dto = 0;
     for (int a = 0; a < 3; a++) {
@@ -166,12 +233,24 @@ static void undo(S *s, int c, int sd) {
             int x = cs[w] - 1, y = co[w];
             if (y == 0) {
                 dev += s->W[x + 1] - s->W[x];
-                if (x + 1 >= t && x < t) dts++;
+                if (x + 1 >= t && x < t) {
+                    dts++;
+                    ws_del(&s->threats[sd], w);
+                }
+                if (x + 1 >= blo && x + 1 < t) {
+                    if (x < blo) ws_del(&s->builds[sd], w);
+                } else if (x >= blo && x < t)
+                    ws_add(&s->builds[sd], w);
             } else if (x == 0) {
                 dev += s->W[y];
-                if (y >= t) dto--;
+                if (y >= t) {
+                    dto--;
+                    ws_add(&s->threats[1 - sd], w);
+                }
+                if (y >= blo && y < t) ws_add(&s->builds[1 - sd], w);
             }
             cs[w] = (unsigned char)x;
+            rescore(s, w - base, d, sd, (int32_t)(s->fv[x][y] - s->fv[x + 1][y]), (int32_t)(s->fv[y][x] - s->fv[y][x + 1]));
         }
     }
     s->evalx -= sd == 0 ? dev : -dev;
@@ -186,18 +265,60 @@ static void undo(S *s, int c, int sd) {
     s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
 }
 
+/* what a stone of sd on c adds to sd's evaluation: exactly place's ``dev`` (kept by place/undo) */
 static i64 cell_score(S *s, int c, int sd) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+#ifdef CHECK_SCORES
+    if (s->csc[sd][c] != full_cell_score(s, c, sd)) abort();
+#endif
+    return s->csc[sd][c];
+}
+
+#ifdef CHECK_SCORES
+/* cell_score from the windows' counts */
+static i64 full_cell_score(S *s, int c, int sd) {
+    const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     i64 v = 0;
+    int L = s->L;
     for (int a = 0; a < 3; a++) {
-        int d = s->axes[a], base = a * NN;
-        for (int i = 0; i < s->L; i++) {
-            int w = base + c - i * d;
+        int d = s->axes[a];
+        const unsigned char *ps = cs + a * NN + c, *po = co + a * NN + c;
+        for (int i = 0; i < L; i++) v += s->fv[ps[-i * d]][po[-i * d]];
+    }
+    return v;
+}
+#endif
+
+/* what stones of sd on a and b add to sd's evaluation together, given each one's cell_score (sa, sb): what place
+ * twice would add, without placing: the windows holding both count a's stone when b's term is taken */
+static i64 pair_gain(S *s, int a, i64 sa, int b, i64 sb, int sd) {
+    const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+    int L = s->L;
+    int xa = a % N, ya = a / N, xb = b % N, yb = b / N;
+    i64 v = sa + sb;
+    for (int ax = 0; ax < 3; ax++) {
+        int ta, tb;
+        if (ax == 0) {
+            if (ya != yb) continue;
+            ta = xa;
+            tb = xb;
+        } else if (ax == 1) {
+            if (xa != xb) continue;
+            ta = ya;
+            tb = yb;
+        } else {
+            if (xa + ya != xb + yb) continue;
+            ta = xa;
+            tb = xb;
+        }
+        int dist = ta > tb ? ta - tb : tb - ta;
+        if (dist >= L) continue;
+        int d = s->axes[ax], base = ax * NN;
+        for (int i = 0; i < L; i++) {
+            /* the window starting i cells before a along the axis covers parameters ta - i .. ta - i + L - 1 */
+            if (tb < ta - i || tb > ta - i + L - 1) continue;
+            int w = base + a - i * d;
             int x = cs[w], y = co[w];
-            if (y == 0)
-                v += s->W[x + 1] - s->W[x];
-            else if (x == 0)
-                v += s->W[y];
+            v += s->fv[x + 1][y] - s->fv[x][y];
         }
     }
     return v;
@@ -241,34 +362,49 @@ static int scored_candidates(S *s, int sd) {
     return n;
 }
 
-/* top k cells for sd into out (best first); returns count */
-static int top_cells(S *s, int sd, int k, Cell *out) {
-    int n = scored_candidates(s, sd);
-    if (n > k) n = k;
-    memcpy(out, s->cells, sizeof(Cell) * (size_t)n);
-    return n;
+/* a before b in the total order of cells: higher score, then lower index */
+static int cell_before(i64 sa, int ca, const Cell *b) { return sa > b->score || (sa == b->score && ca < b->c); }
+
+/* keep out[0..*n) the best k of the cells offered so far (best first) */
+static void offer(Cell *out, int *n, int k, i64 sc, int c) {
+    int m = *n;
+    if (m == k) {
+        if (!cell_before(sc, c, &out[m - 1])) return;
+        m--;
+    }
+    int j = m;
+    while (j > 0 && cell_before(sc, c, &out[j - 1])) {
+        out[j] = out[j - 1];
+        j--;
+    }
+    out[j].score = sc;
+    out[j].c = c;
+    *n = m + 1;
 }
 
-/* threat windows of sd (index order) into out (up to cap); returns total count found (may exceed cap) */
-static int threat_windows(S *s, int sd, int *out, int cap) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2, n = 0;
-    int lo_x = imax(s->minx - L, 0), hi_x = imin(s->maxx, N - 1);
-    int lo_y = imax(s->miny - L, 0), hi_y = imin(s->maxy + L, N - 1);
-    for (int a = 0; a < 3; a++) {
-        int base = a * NN;
-        for (int y = lo_y; y <= hi_y; y++) {
-            int row = base + y * N;
-            for (int x = lo_x; x <= hi_x; x++) {
-                int w = row + x;
-                if (cs[w] >= t && co[w] == 0) {
-                    if (n < cap) out[n] = w;
-                    n++;
-                }
-            }
+/* top k cells for sd into out (best first, in scored_candidates' order, without sorting them all); returns count */
+static int top_cells(S *s, int sd, int k, Cell *out) {
+    int L = s->L;
+    int lo_x = imax(s->minx - 2, L), hi_x = imin(s->maxx + 2, N - L - 1);
+    int lo_y = imax(s->miny - 2, L), hi_y = imin(s->maxy + 2, N - L - 1);
+    int n = 0;
+    if (k <= 0) return 0;
+    for (int y = lo_y; y <= hi_y; y++) {
+        int row = y * N;
+        for (int x = lo_x; x <= hi_x; x++) {
+            int c = row + x;
+            if (s->grid[c] == 0 && s->nearc[c] > 0) offer(out, &n, k, cell_score(s, c, sd), c);
         }
     }
     return n;
+}
+
+/* threat windows of sd (in no particular order) into out (up to cap); returns how many there are (may exceed cap) */
+static int threat_windows(S *s, int sd, int *out, int cap) {
+    const WSet *ws = &s->threats[sd];
+    int n = ws->n < cap ? ws->n : cap;
+    memcpy(out, ws->items, sizeof(int) * (size_t)n);
+    return ws->n;
 }
 
 static int window_empties(S *s, int w, int *out) {
@@ -287,17 +423,11 @@ static Pair *pair_moves(S *s, int sd, int k, int m, int *n) {
     int cap = nt * (nt - 1) / 2 + 1;
     Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
     int np = 0;
-    i64 base = s->evalx;
-    i64 sign = sd == 0 ? 1 : -1;
     for (int i = 0; i < nt; i++)
         for (int j = i + 1; j < nt; j++) {
             int ci = top[i].c, cj = top[j].c;
             int a = ci < cj ? ci : cj, b = ci < cj ? cj : ci;
-            place(s, a, sd);
-            place(s, b, sd);
-            i64 gain = (s->evalx - base) * sign;
-            undo(s, b, sd);
-            undo(s, a, sd);
+            i64 gain = pair_gain(s, ci, top[i].score, cj, top[j].score, sd);
             p[np].score = gain + s->hist[a] + s->hist[b];
             p[np].score2 = 0;
             p[np].a = a;
@@ -380,30 +510,51 @@ static Pair *block_moves(S *s, int sd, int kb, int *n) {
     return p;
 }
 
-static int blockers(S *s, int a, int b, int sd) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
+/* 1 when window w (on axis ax) holds cell c */
+static int window_holds(int w, int ax, int c, int L) {
+    int st = w - ax * NN, xs = st % N, ys = st / N, xc = c % N, yc = c / N;
+    if (ax == 0) return yc == ys && xc >= xs && xc < xs + L;
+    if (ax == 1) return xc == xs && yc >= ys && yc < ys + L;
+    return xc + yc == xs + ys && xc >= xs && xc < xs + L;
+}
+
+/* The windows through a cell that one more turn of sd could make a threat (no enemy stone, at least L - 4 of sd's):
+ * the only ones blockers must look at. */
+typedef struct {
+    int n;
+    int w[3 * MAXL], ax[3 * MAXL], cnt[3 * MAXL];
+} Live;
+
+static void live_windows(S *s, int c, int sd, Live *out) {
+    const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     int t = s->L - 2;
-    int wins[2 * 3 * MAXL];
-    int nw = 0;
-    int pc[2] = {a, b};
-    for (int k = 0; k < 2; k++) {
-        int c = pc[k];
-        for (int ax = 0; ax < 3; ax++) {
-            int d = s->axes[ax], base = ax * NN;
-            for (int i = 0; i < s->L; i++) {
-                int w = base + c - i * d;
-                if (cs[w] >= t && co[w] == 0) {
-                    int dup = 0;
-                    for (int j = 0; j < nw; j++)
-                        if (wins[j] == w) {
-                            dup = 1;
-                            break;
-                        }
-                    if (!dup) wins[nw++] = w;
-                }
+    out->n = 0;
+    for (int ax = 0; ax < 3; ax++) {
+        int d = s->axes[ax], base = ax * NN;
+        for (int i = 0; i < s->L; i++) {
+            int w = base + c - i * d;
+            if (co[w] == 0 && cs[w] + 2 >= t) {
+                out->w[out->n] = w;
+                out->ax[out->n] = ax;
+                out->cnt[out->n++] = cs[w];
             }
         }
     }
+}
+
+/* Stones the opponent needs to spoil every threat window of sd through a or b once sd has stones on both (3:
+ * more than a turn has, a win; 0: no such window), given each cell's live windows. The stones are not placed: a
+ * window's count is taken with them added and its empty cells without them, which is what placing them gives. */
+static int blockers(S *s, int a, const Live *la, int b, const Live *lb) {
+    int t = s->L - 2, L = s->L;
+    int wins[2 * 3 * MAXL];
+    int nw = 0;
+    for (int k = 0; k < la->n; k++) {
+        int both = window_holds(la->w[k], la->ax[k], b, L);
+        if (la->cnt[k] + 1 + both >= t) wins[nw++] = la->w[k];
+    }
+    for (int k = 0; k < lb->n; k++)
+        if (lb->cnt[k] + 1 >= t && !window_holds(lb->w[k], lb->ax[k], a, L)) wins[nw++] = lb->w[k];
     if (nw == 0) return 0;
     int cells[2 * 3 * MAXL * MAXL];
     u64 masks[2 * 3 * MAXL * MAXL];
@@ -412,6 +563,7 @@ static int blockers(S *s, int a, int b, int sd) {
     for (int k = 0; k < nw; k++) {
         int ne = window_empties(s, wins[k], e);
         for (int i = 0; i < ne; i++) {
+            if (e[i] == a || e[i] == b) continue;
             int found = -1;
             for (int j = 0; j < nc; j++)
                 if (cells[j] == e[i]) {
@@ -435,64 +587,199 @@ static int blockers(S *s, int a, int b, int sd) {
     return 3;
 }
 
-static Pair *threat_moves(S *s, int sd, int *n) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, lo = L - 4, t = L - 2;
-    int lo_x = imax(s->minx - L, 0), hi_x = imin(s->maxx, N - 1);
-    int lo_y = imax(s->miny - L, 0), hi_y = imin(s->maxy + L, N - 1);
+/* the k best cells of sd's building windows by what they add to them (ties: lower index), best first */
+static int threat_cells(S *s, int sd, int k, Cell *top) {
+    const unsigned char *cs = s->cnt[sd];
+    int L = s->L;
     int nc = 0;
     Cell *touched = s->cells;
-    for (int a = 0; a < 3; a++) {
-        int base = a * NN, d = s->axes[a];
-        for (int y = lo_y; y <= hi_y; y++) {
-            int row = base + y * N;
-            for (int x = lo_x; x <= hi_x; x++) {
-                int w = row + x;
-                int m = cs[w];
-                if (m >= lo && m > 0 && co[w] == 0 && m < t) {
-                    int st = w - base;
-                    for (int i = 0; i < L; i++) {
-                        int c = st + i * d;
-                        if (s->grid[c] == 0 && safe(s, c)) {
-                            if (s->tsc[c] == 0) touched[nc++].c = c;
-                            s->tsc[c] += s->W[m + 1];
-                        }
-                    }
-                }
+    const WSet *ws = &s->builds[sd];
+    for (int q = 0; q < ws->n; q++) {
+        int w = ws->items[q];
+        int ax = w / NN, st = w - ax * NN, d = s->axes[ax];
+        i64 add = s->W[cs[w] + 1];
+        for (int i = 0; i < L; i++) {
+            int c = st + i * d;
+            if (s->grid[c] == 0 && safe(s, c)) {
+                if (s->tsc[c] == 0) touched[nc++].c = c;
+                s->tsc[c] += add;
             }
         }
     }
+    int nt = 0;
     for (int i = 0; i < nc; i++) {
-        touched[i].score = s->tsc[touched[i].c];
-        s->tsc[touched[i].c] = 0;
+        int c = touched[i].c;
+        offer(top, &nt, k, s->tsc[c], c);
+        s->tsc[c] = 0;
     }
-    qsort(touched, (size_t)nc, sizeof(Cell), cmp_cell);
-    if (nc > KT) nc = KT;
-    Cell top[KT];
-    memcpy(top, touched, sizeof(Cell) * (size_t)nc);
-    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT * KT / 2 + 1));
+    return nt;
+}
+
+/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
+static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+    Cell top[KT_TSS];
+    int nt = threat_cells(s, sd, k, top);
+    Live live[KT_TSS];
+    for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i]);
+    Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT_TSS * KT_TSS / 2 + 1));
     int np = 0;
-    for (int i = 0; i < nc; i++)
-        for (int j = i + 1; j < nc; j++) {
+    for (int i = 0; i < nt; i++)
+        for (int j = i + 1; j < nt; j++) {
             int ca = top[i].c, cb = top[j].c;
-            int a = ca < cb ? ca : cb, b = ca < cb ? cb : ca;
-            place(s, a, sd);
-            place(s, b, sd);
-            int k = s->nthreat[sd] > 0 ? blockers(s, a, b, sd) : 0;
-            undo(s, b, sd);
-            undo(s, a, sd);
-            if (k > 0) {
-                p[np].score = k;
+            int kk = blockers(s, ca, &live[i], cb, &live[j]);
+            if (kk >= min_blockers) {
+                p[np].score = kk;
                 p[np].score2 = top[i].score + top[j].score;
-                p[np].a = a;
-                p[np].b = b;
+                p[np].a = ca < cb ? ca : cb;
+                p[np].b = ca < cb ? cb : ca;
                 np++;
             }
         }
     qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
-    if (np > MT) np = MT;
     *n = np;
     return p;
+}
+
+static Pair *threat_moves(S *s, int sd, int *n) {
+    Pair *p = blocker_pairs(s, sd, KT, 1, n);
+    if (*n > MT) *n = MT;
+    return p;
+}
+
+static Pair *block_moves(S *s, int sd, int kb, int *n);
+static int tss_every_block_loses(S *s, int sd, int turns);
+
+/* one more position for the threat-space search: 0 when its bound or its share of the clock is spent (then the
+ * bound is spent for good) */
+static int tss_spend(S *s) {
+    if (s->tss_left <= 0) return 0;
+    if (s->tss_deadline > 0 && (s->tss_left & 31) == 0 && now() >= s->tss_deadline) {
+        s->tss_left = 0;
+        return 0;
+    }
+    s->tss_left--;
+    s->nodes++;
+    return 1;
+}
+
+/* threat-space search (search_py.PySearch.tss): a turn of sd winning within turns attacking turns, into *fa, *fb */
+static int tss(S *s, int sd, int turns, int *fa, int *fb) {
+    int n;
+    Pair *m = blocker_pairs(s, sd, KT_TSS, turns == 1 ? 3 : 2, &n);
+    int won = 0;
+    for (int i = 0; i < n && !won; i++) {
+        if (!tss_spend(s)) break;
+        place(s, m[i].a, sd);
+        place(s, m[i].b, sd);
+        won = tss_every_block_loses(s, sd, turns);
+        undo(s, m[i].b, sd);
+        undo(s, m[i].a, sd);
+        if (won) {
+            *fa = m[i].a;
+            *fb = m[i].b;
+        }
+    }
+    free(m);
+    return won;
+}
+
+static int tss_every_block_loses(S *s, int sd, int turns) {
+    int o = 1 - sd, n;
+    Pair *r = block_moves(s, o, 0, &n);
+    if (n == 0) {
+        free(r);
+        return 1;
+    }
+    if (turns == 1) {
+        free(r);
+        return 0;
+    }
+    int all = 1;
+    for (int i = 0; i < n && all; i++) {
+        if (!tss_spend(s)) {
+            all = 0;
+            break;
+        }
+        place(s, r[i].a, o);
+        place(s, r[i].b, o);
+        int fa, fb;
+        all = s->nthreat[o] == 0 && tss(s, sd, turns - 1, &fa, &fb);
+        undo(s, r[i].b, o);
+        undo(s, r[i].a, o);
+    }
+    free(r);
+    return all;
+}
+
+/* the shortest threat-space win of sd: its attacking turns (0: none found), its first turn into *fa, *fb */
+static int tss_win(S *s, int sd, int *fa, int *fb) {
+    if (s->nthreat[0] || s->nthreat[1]) return 0;
+    for (int turns = 1; turns <= TSS_TURNS; turns++)
+        if (tss(s, sd, turns, fa, fb)) return turns;
+    return 0;
+}
+
+static int top_cells(S *s, int sd, int k, Cell *out);
+
+/* search_py.PySearch.defences: the root's turns less those the opponent's threat-space win survives */
+static Pair *defences(S *s, Pair *moves, int *n) {
+    int sd = s->side, o = 1 - sd, ta, tb;
+    if (!tss_win(s, o, &ta, &tb)) return moves;
+    Cell top[K_ROOT];
+    int nt = top_cells(s, sd, K_ROOT, top);
+    int cap = *n + 1 + 2 * nt;
+    Pair *c = (Pair *)malloc(sizeof(Pair) * (size_t)cap);
+    int nc = 0;
+    for (int i = 0; i < *n; i++) c[nc++] = moves[i];
+    int xs[2] = {ta, tb};
+    for (int e = -1; e < 2 * nt; e++) {
+        int a, b;
+        if (e < 0) {
+            a = ta;
+            b = tb;
+        } else {
+            int x = xs[e / nt], y = top[e % nt].c;
+            if (x == y) continue;
+            a = x < y ? x : y;
+            b = x < y ? y : x;
+        }
+        int dup = 0;
+        for (int j = 0; j < nc && !dup; j++) dup = c[j].a == a && c[j].b == b;
+        if (dup) continue;
+        c[nc].a = a;
+        c[nc].b = b;
+        c[nc].score = c[nc].score2 = 0;
+        nc++;
+    }
+    Pair *out = (Pair *)malloc(sizeof(Pair) * (size_t)(nc + 1));
+    int nr = 0, checked = 0;
+    for (int i = 0; i < nc; i++) {
+        if (s->tss_left <= 0) break;
+        place(s, c[i].a, sd);
+        place(s, c[i].b, sd);
+        int fa, fb;
+        int lost = s->nthreat[sd] == 0 && tss_win(s, o, &fa, &fb);
+        int spent = s->tss_left <= 0;
+        undo(s, c[i].b, sd);
+        undo(s, c[i].a, sd);
+        if (spent) break;
+        checked++;
+        if (!lost) out[nr++] = c[i];
+    }
+    if (nr == 0) {
+        free(c);
+        free(out);
+        return moves;
+    }
+    for (int i = checked; i < nc; i++) {
+        int in_moves = 0;
+        for (int j = 0; j < *n && !in_moves; j++) in_moves = moves[j].a == c[i].a && moves[j].b == c[i].b;
+        if (in_moves) out[nr++] = c[i];
+    }
+    free(c);
+    free(moves);
+    *n = nr;
+    return out;
 }
 
 static void tick(S *s) {
@@ -777,12 +1064,13 @@ static int pv_from(S *s, int a, int b, int limit, int *out) {
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *stones, *stop;
-    int to_move, L, nearv, max_depth, tt_bits = 18;
+    int to_move, L, nearv, max_depth, tt_bits = 18, tss_nodes = 0;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OiiiiLdO|i", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
-                          &tt_bits))
+    if (!PyArg_ParseTuple(args, "OiiiiLdO|ii", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
+                          &tt_bits, &tss_nodes))
         return NULL;
+    if (tss_nodes < 0) return PyErr_Format(PyExc_ValueError, "tss_nodes must be >= 0, got %d", tss_nodes);
     if (L < 4 || L > MAXL) return PyErr_Format(PyExc_ValueError, "win_distance must be 4..%d, got %d", MAXL, L);
     if (nearv < 1 || nearv > 2) return PyErr_Format(PyExc_ValueError, "near must be 1 or 2, got %d", nearv);
     if (tt_bits < 4 || tt_bits > 26) return PyErr_Format(PyExc_ValueError, "tt_bits must be 4..26, got %d", tt_bits);
@@ -811,10 +1099,19 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     s->tt = (TTEntry *)calloc((size_t)1 << tt_bits, sizeof(TTEntry));
     s->cells = (Cell *)malloc(sizeof(Cell) * NN);
+    /* one block for the four window sets: items and positions of 3 * NN windows each */
+    s->wsets = (int *)calloc((size_t)8 * 3 * NN, sizeof(int));
+    if (s->wsets != NULL)
+        for (int k = 0; k < 4; k++) {
+            WSet *ws = k < 2 ? &s->threats[k] : &s->builds[k - 2];
+            ws->items = s->wsets + (size_t)(2 * k) * 3 * NN;
+            ws->pos = s->wsets + (size_t)(2 * k + 1) * 3 * NN;
+        }
     s->bcap = 4 * (int)(ns + 256);
     s->bstack = (int *)malloc(sizeof(int) * (size_t)s->bcap);
-    if (s->tt == NULL || s->cells == NULL || s->bstack == NULL) {
+    if (s->tt == NULL || s->cells == NULL || s->bstack == NULL || s->wsets == NULL) {
         free(s->tt);
+        free(s->wsets);
         free(s->cells);
         free(s->bstack);
         free(s);
@@ -828,6 +1125,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
         s->W[k] = v;
         v = v * 6 < WCAP ? v * 6 : WCAP;
     }
+    for (int x = 0; x <= MAXL; x++)
+        for (int y = 0; y <= MAXL; y++) s->fv[x][y] = y == 0 ? s->W[x + 1] - s->W[x] : (x == 0 ? s->W[y] : 0);
+    s->blo = L - 4 > 1 ? L - 4 : 1;
+    /* on the empty grid every window is empty: each cell scores what a stone adds to its 3 L windows */
+    for (int c = 0; c < NN; c++) s->csc[0][c] = s->csc[1][c] = (int32_t)(3 * L * s->fv[0][0]);
     s->side = to_move ? 1 : 0;
     int cq = 0, cr = 0;
     if (ns > 0) {
@@ -871,8 +1173,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
         goto done;
     }
     if (s->nthreat[sd] > 0) {
-        int w;
-        threat_windows(s, sd, &w, 1);
+        /* the first threat window in index order (the Python reference's choice) */
+        int w = s->threats[sd].items[0];
+        for (int i = 1; i < s->threats[sd].n; i++)
+            if (s->threats[sd].items[i] < w) w = s->threats[sd].items[i];
         int e[MAXL];
         int ne = window_empties(s, w, e);
         int a = ne > 0 ? e[0] : -1, b = -1;
@@ -894,12 +1198,35 @@ static PyObject *search(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    s->tss_left = tss_nodes;
+    s->tss_deadline = seconds > 0 ? started + seconds * TSS_SHARE : 0.0;
+    if (tss_nodes > 0) {
+        int ta = -1, tb = -1, turns;
+        Py_BEGIN_ALLOW_THREADS
+        turns = tss_win(s, sd, &ta, &tb);
+        Py_END_ALLOW_THREADS
+        if (turns > 0) {
+            PyObject *mv = coords(s, ta, tb);
+            PyObject *pv = PyList_New(1);
+            Py_INCREF(mv);
+            PyList_SET_ITEM(pv, 0, mv);
+            PyObject *root = PyList_New(1);
+            PyList_SET_ITEM(root, 0, coords_score(s, ta, tb, WIN - 2 * turns));
+            result = Py_BuildValue("(NLiLNN)", mv, WIN - 2 * turns, turns, s->nodes, pv, root);
+            goto done;
+        }
+    }
     int n;
     Pair *moves = root_moves(s, &n);
     if (n == 0) {
         free(moves);
         result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
         goto done;
+    }
+    if (tss_nodes > 0 && s->nthreat[sd] == 0 && s->nthreat[1 - sd] == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        moves = defences(s, moves, &n);
+        Py_END_ALLOW_THREADS
     }
     i64 *scores = (i64 *)malloc(sizeof(i64) * (size_t)n);
     i64 *ns_ = (i64 *)malloc(sizeof(i64) * (size_t)n);
@@ -993,6 +1320,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     free(moves);
 done:
     free(s->tt);
+    free(s->wsets);
     free(s->cells);
     free(s->bstack);
     free(s);
@@ -1001,7 +1329,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18) -> "
+     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18, tss_nodes=0) -> "
      "(move, score, depth, nodes, pv, root): the same as search_py.search"},
     {NULL, NULL, 0, NULL},
 };

@@ -44,6 +44,12 @@ MIN_SEARCH_PYTHON = 0.015
 BAR_SCALE = 600.0
 #: Root turns reported as considerations.
 CONSIDERED = 8
+#: Positions the root's threat-space search may visit (``search_py.PySearch.tss``): per second of the budget by
+#: engine (the C engine visits ~100x as many a second; the share is ~5 % of the turn at worst), at most, and for a
+#: depth- or node-bounded search (a fixed number, so that its result depends on the position only).
+TSS_PER_SECOND = {"C": 40_000, "Python": 400}
+TSS_MAX = 20_000
+TSS_BOUNDED = 2_000
 
 
 def _load_c() -> ModuleType | None:
@@ -154,7 +160,8 @@ class SearchBot:
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
-        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits)
+        tss = TSS_BOUNDED if bounded else min(TSS_MAX, int(secs * TSS_PER_SECOND["Python" if python else "C"]))
+        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits, tss)
         if secs:  # how late the search returned, the board copy before it included
             self.lateness.record(time.monotonic() - begun - seconds)
         mv, score, done, count, pv, root = result

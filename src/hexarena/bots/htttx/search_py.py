@@ -3,8 +3,8 @@
 Why two copies: the C engine is what plays (tens of times faster), this one runs where no compiler was available
 (``HEXARENA_PURE_PYTHON=1`` forces it), and both must choose the same move with the same score and node count
 for the same position and budget (``tests/test_htttx_search.py`` plays them in lockstep). So everything here is
-integer arithmetic with total orders (every sort breaks ties on a cell or pair index), and the C code is a
-line-by-line port: change one, change the other.
+integer arithmetic with total orders (every sort breaks ties on a cell or pair index), and the C code is a port
+that finds the same values by bookkeeping instead of recomputing them: change one, change the other.
 
 The algorithm, over whole turns (two stones of one colour):
 
@@ -43,6 +43,12 @@ KT = 8
 MT = 6
 #: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
 T_INNER = 2
+#: threat-space search: attacking turns it chains (double threats, then a triple), cells its attacking pairs are
+#: formed from, and the positions it may visit by default (a deterministic bound, not the clock)
+TSS_TURNS = 3
+KT_TSS = 12
+#: part of the clock the threat-space search may take at most (the rest is the alpha-beta's)
+TSS_SHARE = 0.3
 SIDE_KEY = 0x9E3779B97F4A7C15
 EXACT, LOWER, UPPER = 0, 1, 2
 #: stop checks (clock, stop callback) every this many nodes (a power of two minus one as a mask)
@@ -119,6 +125,8 @@ class PySearch:
         self.tt_mask = (1 << tt_bits) - 1
         self.tt: list[tuple[int, int, int, int, int, int] | None] = [None] * (1 << tt_bits)
         self.nodes = 0
+        self.tss_left = 0
+        self.tss_deadline = 0.0
         self.max_nodes = 0
         self.deadline = 0.0
         self.stop: Callable[[], bool] | None = None
@@ -349,6 +357,31 @@ class PySearch:
 
     def threat_moves(self, s: int) -> list[tuple[int, int]]:
         """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first."""
+        return self.blocker_pairs(s, KT, 1)[:MT]
+
+    def blocker_pairs(self, s: int, k: int, least: int) -> list[tuple[int, int]]:
+        """Pairs of the ``k`` best threat cells of ``s`` after which the opponent needs at least ``least`` stones
+        to spoil s's new threats (``blockers``), most first (ties: the cells' scores, then the cells)."""
+        cells = self.threat_cells(s, k)
+        found = []
+        for i in range(len(cells)):
+            ca, sa = cells[i]
+            for j in range(i + 1, len(cells)):
+                cb, sb = cells[j]
+                a, b = (ca, cb) if ca < cb else (cb, ca)
+                self.place(a, s)
+                self.place(b, s)
+                n = self.blockers(a, b, s) if self.nthreat[s] > 0 else 0
+                self.undo(b, s)
+                self.undo(a, s)
+                if n >= least:
+                    found.append((n, sa + sb, a, b))
+        found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
+        return [(a, b) for _, _, a, b in found]
+
+    def threat_cells(self, s: int, k: int) -> list[tuple[int, int]]:
+        """The ``k`` best (cell, score) cells of ``s``'s building windows (two stones from a threat or three), by
+        what they add to them (ties: lower cell index)."""
         cnt_s = self.cnt[s]
         cnt_o = self.cnt[1 - s]
         L = self.L
@@ -374,22 +407,7 @@ class PySearch:
                             c = st + i * d
                             if self.grid[c] == 0 and self.safe(c):
                                 tsc[c] = tsc.get(c, 0) + W[n + 1]
-        cells = sorted(tsc.items(), key=lambda e: (-e[1], e[0]))[:KT]
-        found = []
-        for i in range(len(cells)):
-            ca, sa = cells[i]
-            for j in range(i + 1, len(cells)):
-                cb, sb = cells[j]
-                a, b = (ca, cb) if ca < cb else (cb, ca)
-                self.place(a, s)
-                self.place(b, s)
-                n = self.blockers(a, b, s) if self.nthreat[s] > 0 else 0
-                self.undo(b, s)
-                self.undo(a, s)
-                if n > 0:
-                    found.append((n, sa + sb, a, b))
-        found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
-        return [(a, b) for _, _, a, b in found[:MT]]
+        return sorted(tsc.items(), key=lambda e: (-e[1], e[0]))[:k]
 
     def blockers(self, a: int, b: int, s: int) -> int:
         """Stones the opponent needs to spoil every threat window of ``s`` through ``a`` or ``b`` (3: more than a
@@ -425,6 +443,66 @@ class PySearch:
                 if masks[i] | masks[j] == full:
                     return 2
         return 3
+
+    # ----- threat-space search -----
+
+    def tss_spend(self) -> bool:
+        """One more position for the threat-space search; False once its bound or its share of the clock is spent
+        (then the bound is spent for good)."""
+        if self.tss_left <= 0:
+            return False
+        if self.tss_deadline > 0 and self.tss_left & 31 == 0 and time.monotonic() >= self.tss_deadline:
+            self.tss_left = 0
+            return False
+        self.tss_left -= 1
+        self.nodes += 1
+        return True
+
+    def tss(self, s: int, turns: int) -> tuple[int, int] | None:
+        """A turn of ``s`` that wins by force within ``turns`` attacking turns, every one of them leaving the
+        opponent's whole turn to blocking (None: none found within the node bound). Neither side may have a
+        threat: a defender's block that makes a threat of its own breaks the chain (not followed)."""
+        # pairs leaving the opponent both stones of its turn to block (2), or more than it has (3: the last turn)
+        for a, b in self.blocker_pairs(s, KT_TSS, 3 if turns == 1 else 2):
+            if not self.tss_spend():
+                return None
+            self.place(a, s)
+            self.place(b, s)
+            won = self._tss_every_block_loses(s, turns)
+            self.undo(b, s)
+            self.undo(a, s)
+            if won:
+                return (a, b)
+        return None
+
+    def _tss_every_block_loses(self, s: int, turns: int) -> bool:
+        o = 1 - s
+        replies = self.block_moves(o, 0)
+        if not replies:
+            return True
+        if turns == 1:
+            return False
+        for c, d in replies:
+            if not self.tss_spend():
+                return False
+            self.place(c, o)
+            self.place(d, o)
+            won = self.nthreat[o] == 0 and self.tss(s, turns - 1) is not None
+            self.undo(d, o)
+            self.undo(c, o)
+            if not won:
+                return False
+        return True
+
+    def tss_win(self, s: int) -> tuple[tuple[int, int], int] | None:
+        """The shortest threat-space win of ``s`` (its first turn, attacking turns) within the node bound."""
+        if self.nthreat[0] or self.nthreat[1]:
+            return None
+        for turns in range(1, TSS_TURNS + 1):
+            mv = self.tss(s, turns)
+            if mv is not None:
+                return mv, turns
+        return None
 
     # ----- search -----
 
@@ -614,7 +692,46 @@ class PySearch:
             self.undo(pa, ps)
         return line
 
-    def run(self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None) -> Result:
+    def defences(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``moves`` less those after which the opponent still has a threat-space win, when the opponent has one
+        now: the turns that refute it first (the root's own, then turns through the cells of its first attacking
+        turn), then any the node bound left unchecked. Unchanged when none refutes it (the game is lost anyway)."""
+        s = self.side
+        o = 1 - s
+        threat = self.tss_win(o)
+        if threat is None:
+            return moves
+        (ta, tb), _ = threat
+        cands = list(moves)
+        seen = set(cands)
+        extra = [(ta, tb)] + [(min(x, c), max(x, c)) for x in (ta, tb) for _, c in self.top_cells(s, K_ROOT) if c != x]
+        for m in extra:
+            if m not in seen:
+                seen.add(m)
+                cands.append(m)
+        refuting: list[tuple[int, int]] = []
+        checked = 0
+        for a, b in cands:
+            if self.tss_left <= 0:
+                break
+            self.place(a, s)
+            self.place(b, s)
+            lost = self.nthreat[s] == 0 and self.tss_win(o) is not None
+            spent = self.tss_left <= 0
+            self.undo(b, s)
+            self.undo(a, s)
+            if spent:
+                break
+            checked += 1
+            if not lost:
+                refuting.append((a, b))
+        if not refuting:
+            return moves
+        return refuting + [m for m in cands[checked:] if m in moves]
+
+    def run(
+        self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None, tss_nodes: int = 0
+    ) -> Result:
         """Iterative deepening: (best move, score for the side to move, depth completed, nodes, pv, root scores).
 
         The move is in board coordinates ``(q1, r1, q2, r2)``; root scores are ``(q1, r1, q2, r2, score)`` best
@@ -631,9 +748,19 @@ class PySearch:
         if win is not None:
             mv = self.coords(win[0], win[1])
             return (mv, WIN, 1, 1, [mv], [(*mv, WIN)])
+        self.tss_left = tss_nodes
+        self.tss_deadline = time.monotonic() + seconds * TSS_SHARE if seconds > 0 else 0.0
+        if tss_nodes > 0:
+            found = self.tss_win(s)
+            if found is not None:
+                (a, b), turns = found
+                mv = self.coords(a, b)
+                return (mv, WIN - 2 * turns, turns, self.nodes, [mv], [(*mv, WIN - 2 * turns)])
         moves = self.root_moves()
         if not moves:
             return (None, 0, 0, 0, [], [])
+        if tss_nodes > 0 and self.nthreat[s] == 0 and self.nthreat[1 - s] == 0:
+            moves = self.defences(moves)
         scores = [-INF] * len(moves)
         best = moves[0]
         best_score = -INF
@@ -702,6 +829,9 @@ def search(
     seconds: float,
     stop: Callable[[], bool] | None,
     tt_bits: int = 18,
+    tss_nodes: int = 0,
 ) -> Result:
-    """One search (see ``PySearch.run``); the same signature and result as ``_csearch.search``."""
-    return PySearch(stones, to_move, win_distance, near, tt_bits).run(max_depth, max_nodes, seconds, stop)
+    """One search (see ``PySearch.run``); the same signature and result as ``_csearch.search``. ``tss_nodes`` > 0
+    first runs the threat-space search at the root within that many positions: a win it finds is played, and a
+    win it finds for the opponent keeps the root to the turns that refute it."""
+    return PySearch(stones, to_move, win_distance, near, tt_bits).run(max_depth, max_nodes, seconds, stop, tss_nodes)
