@@ -13,6 +13,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make test-lowest`: the lowest releases pyproject.toml allows (constraints/lowest.txt), in a venv of its own
 LOWEST_VENV := .venv-lowest
+# pytest-xdist: one worker a core, at most 4 (each takes a Redis database of its own: tests/conftest.py);
+# `make test JOBS=1` runs serially. The fault tests share one xdist group: one at a time, in one worker. docs/guide/testing.md says what a test must do to run next to the others.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
 .PHONY: serve test test-lowest check faults docs lint bench bench-page setup clean
@@ -43,14 +47,14 @@ test: $(TEST_STAMP)
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
 check: $(STAMP)
 	$(BIN)/ruff check src sdk tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/python -m pytest -q -x -m "not slow" tests/games tests/referee tests/tournament tests/test_*.py $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -x $(XDIST) -m "not slow" tests/games tests/referee tests/tournament tests/test_*.py $(PYTEST_ARGS)
 
 # The fault suite alone: PostgreSQL stopped, Redis restarted empty, kill -9 of an instance or a runner, a bot server
 # crash, a poisoned journal (each asserts no healthy match ends and no result is lost). `make test` runs it too.

@@ -4,6 +4,10 @@
 PostgreSQL database (created before, dropped after the test) when ``HEXARENA_TEST_DATABASE_URL`` is set, e.g.
 ``postgresql+asyncpg://postgres@127.0.0.1:5432/test`` (its database is only used to run CREATE/DROP DATABASE).
 Without the variable there is no PostgreSQL variant at all, rather than one skip line per test.
+
+Under pytest-xdist (``-n 2``) each worker gets a Redis database number of its own (``_worker_redis_url``), its own
+temporary directories (pytest's ``tmp_path`` already is) and its own data directory; docs/guide/testing.md lists
+the rules a new test follows so that it can run next to any other.
 """
 
 from __future__ import annotations
@@ -18,7 +22,12 @@ from typing import Any
 
 import pytest
 
+from worker_isolation import REDIS_ENV, worker_redis_url
+
 PG_ENV = "HEXARENA_TEST_DATABASE_URL"
+# Set when this module is imported, before any test module reads the variable at its own import.
+if os.environ.get(REDIS_ENV):
+    os.environ[REDIS_ENV] = worker_redis_url(os.environ[REDIS_ENV], os.environ.get("PYTEST_XDIST_WORKER"))
 
 #: Tests between two full collections of what earlier tests left behind (see ``pytest_runtest_protocol``).
 COLLECT_EVERY = 100
@@ -108,3 +117,39 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop("HEXARENA_DATA_DIR", None)
     else:
         os.environ["HEXARENA_DATA_DIR"] = old
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(pytest-xdist, in the controller) Tell each worker the terminal width variables the run was started with."""
+    node.workerinput["hexarena_environ"] = {name: os.environ.get(name) for name in _TERMINAL_VARIABLES}
+
+
+#: pytest-xdist's workers start with ``COLUMNS=80`` set: rich then folds the wide tables the command line prints
+#: (piped, it prints them whole: ``hexarena.terminal``), which tests read back. A worker gets the controller's.
+_TERMINAL_VARIABLES = ("COLUMNS", "LINES")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    started_with = getattr(config, "workerinput", {}).get("hexarena_environ")
+    if started_with is None:
+        return
+    for name, value in started_with.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+#: The xdist group of every ``fault`` test (``--dist loadgroup``): they run one at a time, in one worker.
+FAULT_GROUP = "fault"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The fault tests stop and restart servers and time how the rest recovers: two of them at once on a 2-core
+    machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
+    next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
+    for item in items:
+        if item.get_closest_marker("fault") is not None:
+            item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
@@ -50,3 +52,15 @@ def test_without_schemathesis_the_fuzz_tests_are_skipped_with_the_reason(tmp_pat
     out = run.stdout + run.stderr
     assert run.returncode == 5, out[-3000:]  # collected nothing to run: no error
     assert "1 skipped" in out and "pip install -e '.[test]'" in out, out[-3000:]
+
+
+def test_each_xdist_worker_gets_a_redis_database_of_its_own() -> None:
+    from worker_isolation import worker_redis_url
+
+    base = "redis://127.0.0.1:6379"
+    assert worker_redis_url(base, None) == base  # serial: as given
+    assert worker_redis_url(base, "gw0") == base + "/1"
+    assert worker_redis_url(base + "/", "gw1") == base + "/2"
+    assert worker_redis_url(base + "/7", "gw1") == base + "/7"  # a database chosen explicitly: kept
+    with pytest.raises(pytest.UsageError, match="run fewer workers"):
+        worker_redis_url(base, "gw15")

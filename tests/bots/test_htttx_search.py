@@ -370,7 +370,7 @@ def test_a_served_engine_spreads_a_match_clock_too() -> None:
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_a_depth_bounded_analysis_ignores_the_seconds(implementation: str) -> None:
     """``max_depth`` bounds the search by depth alone: no time given (0 s) still searches to that depth."""
-    state = position([(0, 0), (1, -1), (2, 0)], [(0, 2), (-1, 1), (3, 1)], 0)
+    state = position([(0, 0)], [(0, 2)], 0)  # few stones, few candidates: the Python search's depth 2 in seconds
     timed = SearchBot(max_depth=2, implementation=implementation)
     _, expected = timed.analyse_board(state.board(), 0, 60.0)
     untimed = SearchBot(max_depth=2, implementation=implementation)

@@ -11,14 +11,15 @@ import random
 import sys
 import time
 
-from hexarena.core.registry import get_game
-
 mode = sys.argv[1]
-game = get_game("hive")
-state = game.new()
-if mode == "notuhp":
+if mode == "notuhp":  # greets at once, before the engine's imports (the test waits a few seconds for a banner)
     print("Welcome to FooChess 2.1! Type 'help' for help.", flush=True)
     time.sleep(600)
+
+from hexarena.core.registry import get_game  # noqa: E402
+
+game = get_game("hive")
+state = game.new()
 print("id FakeUHP 1.0\nMosquito;Ladybug;Pillbug\nok", flush=True)
 for line in sys.stdin:
     parts = line.split(maxsplit=1)

@@ -86,7 +86,8 @@ async def test_an_engine_printing_prose_instead_of_a_move_loses_for_what_it_prin
 async def test_a_program_that_is_not_a_uhp_engine_is_reported_as_such() -> None:
     from hexarena.players.process import Limits
 
-    bad = UhpPlayer(f"{FAKE} notuhp", limits=Limits(startup_timeout=1.0))
+    # the greeting must be in by the time the start-up wait ends: 5 s leaves a loaded machine room to start Python
+    bad = UhpPlayer(f"{FAKE} notuhp", limits=Limits(startup_timeout=5.0))
     result = await run(bad, InProcessPlayer.builtin("hive", "random"))
     reason = result.outcome.reason
     assert "no answer within" not in reason, reason

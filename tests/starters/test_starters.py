@@ -24,6 +24,9 @@ from hexarena.core.types import Termination
 from hexarena.play import play_one
 from hexarena.referee.clock import clock_from
 
+#: each language's server builds into its starter's own build/ folder in the checkout: one worker builds them all
+pytestmark = pytest.mark.xdist_group("starters")
+
 GAMES = 6  # per language, seats alternating: X three times, O three times
 WAIT = 60.0  # seconds for any one packet
 DIRECTIONS = [(1, 0), (0, 1), (1, -1), (-1, 0), (0, -1), (-1, 1)]
