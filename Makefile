@@ -14,7 +14,9 @@ PORT ?= 8000
 # `make test-lowest`: the lowest releases pyproject.toml allows (constraints/lowest.txt), in a venv of its own
 LOWEST_VENV := .venv-lowest
 # pytest-xdist: one worker a core, at most 4 (each takes a Redis database of its own: tests/conftest.py);
-# `make test JOBS=1` runs serially. The fault tests share one xdist group: one at a time, in one worker. docs/guide/testing.md says what a test must do to run next to the others.
+# `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run
+# after the others, alone, so no other test's load can stretch their timings. docs/guide/testing.md says what a
+# test must do to run next to the others.
 JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
@@ -47,7 +49,8 @@ test: $(TEST_STAMP)
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
-	$(BIN)/python -m pytest -q $(XDIST) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST) -m "not fault" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -m fault $(PYTEST_ARGS)
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
 check: $(STAMP)

@@ -23,6 +23,7 @@ REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 LONG_LEASE_MS = 120_000
 
 pytestmark = [
+    pytest.mark.fault,  # an instance stops and another takes the ladder over: timed, so run alone
     pytest.mark.postgres,
     pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
