@@ -80,6 +80,12 @@ BENCHES: dict[str, Bench] = {
         ("--aliases", "200", "--turns", "20"),
         r"^answer:|peak memory",
     ),
+    "htttx_search_ab": Bench(
+        "the HTTTX search engine as an A/B against another commit: nodes a CPU second, instructions a node, same "
+        "move and score",
+        ("--positions", "4", "--depth", "3", "--rounds", "1"),
+        skip="checks out and compiles another commit (git worktree): run it by hand",
+    ),
     "hex_engine": Bench(
         "11x11 random Hex games a second through the public API, against OpenSpiel",
         ("--seconds", "0.5", "--mcts-iterations", "2000"),
