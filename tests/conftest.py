@@ -146,10 +146,12 @@ FAULT_GROUP = "fault"
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fault tests stop and restart servers and time how the rest recovers: two of them at once on a 2-core
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
     next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # one process (make test-lowest's venv has no xdist, so no such marker either)
     for item in items:
         if item.get_closest_marker("fault") is not None:
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))
