@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,17 @@ def _end(gid: str, moves: tuple[MoveRecord, ...]) -> GameEnd:
 
 def _cli(url: str, *args: str, stdin: str | None = None) -> Result:
     return CliRunner().invoke(main, ["dead-letters", *args, "--database-url", url], input=stdin)
+
+
+def _rows(url: str) -> list[list[str]]:
+    """The rows of ``list`` (click before 8.2 mixes stderr into a result's stdout: the rows are found by shape)."""
+    return [line.split() for line in _cli(url, "list").output.splitlines() if re.match(r"\s*\d+\s", line)]
+
+
+def _entry(result: Result) -> Any:
+    """The JSON ``show`` prints on stdout, after its one line on stderr (mixed in before click 8.2)."""
+    text = result.stdout
+    return json.loads(text[text.index("{") :])
 
 
 async def _poisoned(url: str, data: Path) -> tuple[str, str]:
@@ -68,15 +80,14 @@ def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_pa
     never, live = asyncio.run(_poisoned(database_url, tmp_path))
     listed = _cli(database_url, "list")
     assert listed.exit_code == 0, listed.output
-    rows = [line.split() for line in listed.stdout.splitlines()[1:]]
-    ids = {(row[1], row[2]): int(row[0]) for row in rows}
+    ids = {(row[1], row[2]): int(row[0]) for row in _rows(database_url)}
     assert set(ids) == {("create", never), ("finish", never), ("finish", live)}
 
     # As they are, each is refused again and kept, with the reason and what to do
     again = _cli(database_url, "replay", "--all")
     assert again.exit_code == 1
     assert "still not written" in again.output and "--entry" in again.output
-    assert len(_cli(database_url, "list").stdout.splitlines()) == 4
+    assert len(_rows(database_url)) == 3
 
     # The game's end can't come before its creation: the operator is told to replay that first
     early = _cli(database_url, "replay", str(ids["finish", never]))
@@ -85,7 +96,7 @@ def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_pa
     # Mended: the creation with a name the database takes, then the end as it is
     shown = _cli(database_url, "show", str(ids["create", never]))
     assert shown.exit_code == 0 and TOO_LONG in shown.stdout
-    entry = json.loads(shown.stdout)
+    entry = _entry(shown)
     entry["game"] = "hex"
     (tmp_path / "create.json").write_text(json.dumps(entry))
     mended = _cli(database_url, "replay", str(ids["create", never]), "--entry", str(tmp_path / "create.json"))
@@ -97,7 +108,7 @@ def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_pa
 
     # The live game's end, mended, gives the game the restart marked interrupted its result after all
     assert asyncio.run(_game(database_url, live)).status == GameStatus.INTERRUPTED
-    entry = json.loads(_cli(database_url, "show", str(ids["finish", live])).stdout)
+    entry = _entry(_cli(database_url, "show", str(ids["finish", live])))
     entry["moves"][1]["ply"] = 1
     (tmp_path / "finish.json").write_text(json.dumps(entry))
     restored = _cli(database_url, "replay", str(ids["finish", live]), "--entry", str(tmp_path / "finish.json"))
@@ -106,17 +117,17 @@ def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_pa
     assert record.status == GameStatus.FINISHED and record.winner == 1 and [m.ply for m in record.moves] == [0, 1]
 
     # Each letter that landed is gone; replaying the end again would change nothing
-    assert "no dead letters" in _cli(database_url, "list").stdout
+    assert "no dead letters" in _cli(database_url, "list").output and not _rows(database_url)
 
 
 def test_a_letter_given_up_on_is_dropped_and_bad_requests_say_what_to_do(database_url: str, tmp_path: Path) -> None:
     asyncio.run(_poisoned(database_url, tmp_path))
-    first = int(_cli(database_url, "list").stdout.splitlines()[1].split()[0])
+    first = int(_rows(database_url)[0][0])
     assert _cli(database_url, "drop", str(first), stdin="n\n").exit_code == 1  # asked, and refused: kept
-    assert len(_cli(database_url, "list").stdout.splitlines()) == 4
+    assert len(_rows(database_url)) == 3
     dropped = _cli(database_url, "drop", str(first), "--yes")
     assert dropped.exit_code == 0 and "dropped 1" in dropped.output
-    assert len(_cli(database_url, "list").stdout.splitlines()) == 3
+    assert len(_rows(database_url)) == 2
 
     missing = _cli(database_url, "show", str(first))
     assert missing.exit_code == 1 and f"no dead letter {first}" in missing.output
