@@ -29,13 +29,17 @@ def _end(gid: str, moves: tuple[MoveRecord, ...]) -> GameEnd:
     return GameEnd(gid, "hex", 1, "normal", "connected", moves, PLAYERS)
 
 
-def _cli(url: str, *args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(main, ["dead-letters", *args, "--database-url", url], input=stdin)
+async def _cli(url: str, *args: str, stdin: str | None = None) -> Result:
+    """The command as an operator runs it, in a thread of its own: it runs its own event loop (asyncio.run), and
+    this test's loop and the main thread's event loop policy stay as they are."""
+    command = ["dead-letters", *args, "--database-url", url]
+    return await asyncio.to_thread(CliRunner().invoke, main, command, input=stdin)
 
 
-def _rows(url: str) -> list[list[str]]:
+async def _rows(url: str) -> list[list[str]]:
     """The rows of ``list`` (click before 8.2 mixes stderr into a result's stdout: the rows are found by shape)."""
-    return [line.split() for line in _cli(url, "list").output.splitlines() if re.match(r"\s*\d+\s", line)]
+    listed = await _cli(url, "list")
+    return [line.split() for line in listed.output.splitlines() if re.match(r"\s*\d+\s", line)]
 
 
 def _entry(result: Result) -> Any:
@@ -76,69 +80,71 @@ async def _game(url: str, gid: str) -> Any:
         await store.close()
 
 
-def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_path: Path) -> None:
-    never, live = asyncio.run(_poisoned(database_url, tmp_path))
-    listed = _cli(database_url, "list")
+async def test_refused_writes_are_listed_mended_and_replayed(database_url: str, tmp_path: Path) -> None:
+    never, live = await _poisoned(database_url, tmp_path)
+    listed = await _cli(database_url, "list")
     assert listed.exit_code == 0, listed.output
-    ids = {(row[1], row[2]): int(row[0]) for row in _rows(database_url)}
+    ids = {(row[1], row[2]): int(row[0]) for row in await _rows(database_url)}
     assert set(ids) == {("create", never), ("finish", never), ("finish", live)}
 
     # As they are, each is refused again and kept, with the reason and what to do
-    again = _cli(database_url, "replay", "--all")
+    again = await _cli(database_url, "replay", "--all")
     assert again.exit_code == 1
     assert "still not written" in again.output and "--entry" in again.output
-    assert len(_rows(database_url)) == 3
+    assert len(await _rows(database_url)) == 3
 
     # The game's end can't come before its creation: the operator is told to replay that first
-    early = _cli(database_url, "replay", str(ids["finish", never]))
+    early = await _cli(database_url, "replay", str(ids["finish", never]))
     assert early.exit_code == 1 and "replay its creation first" in early.output
 
     # Mended: the creation with a name the database takes, then the end as it is
-    shown = _cli(database_url, "show", str(ids["create", never]))
+    shown = await _cli(database_url, "show", str(ids["create", never]))
     assert shown.exit_code == 0 and TOO_LONG in shown.stdout
     entry = _entry(shown)
     entry["game"] = "hex"
     (tmp_path / "create.json").write_text(json.dumps(entry))
-    mended = _cli(database_url, "replay", str(ids["create", never]), "--entry", str(tmp_path / "create.json"))
+    mended = await _cli(database_url, "replay", str(ids["create", never]), "--entry", str(tmp_path / "create.json"))
     assert mended.exit_code == 0, mended.output
-    ended = _cli(database_url, "replay", str(ids["finish", never]))
+    ended = await _cli(database_url, "replay", str(ids["finish", never]))
     assert ended.exit_code == 0, ended.output
-    record = asyncio.run(_game(database_url, never))
+    record = await _game(database_url, never)
     assert record.status == GameStatus.FINISHED and record.winner == 1 and len(record.moves) == 3
 
     # The live game's end, mended, gives the game the restart marked interrupted its result after all
-    assert asyncio.run(_game(database_url, live)).status == GameStatus.INTERRUPTED
-    entry = _entry(_cli(database_url, "show", str(ids["finish", live])))
+    assert (await _game(database_url, live)).status == GameStatus.INTERRUPTED
+    entry = _entry(await _cli(database_url, "show", str(ids["finish", live])))
     entry["moves"][1]["ply"] = 1
     (tmp_path / "finish.json").write_text(json.dumps(entry))
-    restored = _cli(database_url, "replay", str(ids["finish", live]), "--entry", str(tmp_path / "finish.json"))
+    restored = await _cli(database_url, "replay", str(ids["finish", live]), "--entry", str(tmp_path / "finish.json"))
     assert restored.exit_code == 0, restored.output
-    record = asyncio.run(_game(database_url, live))
+    record = await _game(database_url, live)
     assert record.status == GameStatus.FINISHED and record.winner == 1 and [m.ply for m in record.moves] == [0, 1]
 
     # Each letter that landed is gone; replaying the end again would change nothing
-    assert "no dead letters" in _cli(database_url, "list").output and not _rows(database_url)
+    assert "no dead letters" in (await _cli(database_url, "list")).output and not await _rows(database_url)
 
 
-def test_a_letter_given_up_on_is_dropped_and_bad_requests_say_what_to_do(database_url: str, tmp_path: Path) -> None:
-    asyncio.run(_poisoned(database_url, tmp_path))
-    first = int(_rows(database_url)[0][0])
-    assert _cli(database_url, "drop", str(first), stdin="n\n").exit_code == 1  # asked, and refused: kept
-    assert len(_rows(database_url)) == 3
-    dropped = _cli(database_url, "drop", str(first), "--yes")
+async def test_a_letter_given_up_on_is_dropped_and_bad_requests_say_what_to_do(
+    database_url: str, tmp_path: Path
+) -> None:
+    await _poisoned(database_url, tmp_path)
+    first = int((await _rows(database_url))[0][0])
+    assert (await _cli(database_url, "drop", str(first), stdin="n\n")).exit_code == 1  # asked, and refused: kept
+    assert len(await _rows(database_url)) == 3
+    dropped = await _cli(database_url, "drop", str(first), "--yes")
     assert dropped.exit_code == 0 and "dropped 1" in dropped.output
-    assert len(_rows(database_url)) == 2
+    assert len(await _rows(database_url)) == 2
 
-    missing = _cli(database_url, "show", str(first))
+    missing = await _cli(database_url, "show", str(first))
     assert missing.exit_code == 1 and f"no dead letter {first}" in missing.output
-    assert "LETTER_ID" in _cli(database_url, "replay").output  # neither ids nor --all
+    assert "LETTER_ID" in (await _cli(database_url, "replay")).output  # neither ids nor --all
     (tmp_path / "bad.json").write_text("[1, 2")
-    both = _cli(database_url, "replay", "1", "2", "--entry", str(tmp_path / "bad.json"))
+    both = await _cli(database_url, "replay", "1", "2", "--entry", str(tmp_path / "bad.json"))
     assert both.exit_code == 2 and "exactly one" in both.output
-    bad = _cli(database_url, "replay", "2", "--entry", str(tmp_path / "bad.json"))
+    bad = await _cli(database_url, "replay", "2", "--entry", str(tmp_path / "bad.json"))
     assert bad.exit_code == 2 and "not a JSON file" in bad.output
     (tmp_path / "other.json").write_text('{"op": "resign"}')
-    other = _cli(database_url, "replay", "2", "--entry", str(tmp_path / "other.json"))
+    other = await _cli(database_url, "replay", "2", "--entry", str(tmp_path / "other.json"))
     assert other.exit_code == 1 and "not a write hexarena journals" in other.output
 
 
