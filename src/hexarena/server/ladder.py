@@ -233,10 +233,8 @@ class Ladder:
     async def _pair_of(self, game_id: str) -> tuple[str, str] | None:
         store = self.services.store
         assert store is not None
-        for g in await store.list_ladder_games(unfinished=True, limit=1000):
-            if g.game_id == game_id:
-                return g.first, g.second
-        return None
+        found = await store.get_ladder_game(game_id)
+        return None if found is None or found.finished_at is not None else (found.first, found.second)
 
     async def _failed_before(self, bot: LadderBot, why: str) -> None:
         store = self.services.store

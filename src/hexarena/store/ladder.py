@@ -250,6 +250,13 @@ class LadderMixin(StoreBase):
             )
             return int(await conn.scalar(select(t.failures_in_row).where(t.name == name)) or 0)
 
+    async def get_ladder_game(self, game_id: str) -> LadderGame | None:
+        """One ladder game by its match's id, or None (not a ladder game)."""
+        stmt = select(ladder_games).where(ladder_games.c.game_id == check_id(game_id, "game id"))
+        async with self._read("get_ladder_game") as conn:
+            row = (await conn.execute(stmt)).mappings().first()
+        return None if row is None else LadderGame(**row)
+
     async def list_ladder_games(
         self, *, bot: str | None = None, unfinished: bool = False, limit: int = 50
     ) -> list[LadderGame]:
