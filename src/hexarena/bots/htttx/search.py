@@ -45,7 +45,7 @@ BAR_SCALE = 600.0
 #: Root turns reported as considerations.
 CONSIDERED = 8
 #: Positions the root's threat-space search may visit (``search_py.PySearch.tss``): per second of the budget by
-#: engine (the C engine visits ~100x as many a second; the share is ~5 % of the turn at worst), at most, and for a
+#: engine (each engine's rate, so the search stays a small share of the turn: `bench/time_use.py`), at most, and for a
 #: depth- or node-bounded search (a fixed number, so that its result depends on the position only).
 TSS_PER_SECOND = {"C": 40_000, "Python": 400}
 TSS_MAX = 20_000
