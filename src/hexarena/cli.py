@@ -37,17 +37,20 @@ def _odd_rows(ctx: click.Context, param: click.Parameter, value: int) -> int:
 
 def _ladder_params(options: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     """``--ladder-param GAME:NAME=VALUE`` options as each game's checked parameters (a bad one ends the command)."""
+    from hexarena.core.game import param_assignments
     from hexarena.core.registry import get_game
 
-    given: dict[str, dict[str, Any]] = {}
+    given: dict[str, list[str]] = {}
     for option in options:
         game, colon, rest = option.partition(":")
-        name, equals, value = rest.partition("=")
-        if not (colon and equals and game.strip() and name.strip()):
+        if not (colon and game.strip() and "=" in rest):
             _fail(f"--ladder-param takes GAME:NAME=VALUE (e.g. htttx:turn_limit=60), got {option!r}")
-        given.setdefault(game.strip(), {})[name.strip()] = value
+        given.setdefault(game.strip(), []).append(rest)
     try:
-        return {get_game(g).name: get_game(g).validate_params(p) for g, p in given.items()}
+        return {
+            get_game(g).name: get_game(g).validate_params(param_assignments(items, f"--ladder-param {g}:"))
+            for g, items in given.items()
+        }
     except HexarenaError as exc:
         _fail(f"--ladder-param: {exc}")
         raise  # not reached: _fail exits

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from hexarena.core.errors import HexarenaError
+from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.game import param_assignments
 
 
 @click.command("check-bot")
@@ -86,13 +87,11 @@ def check_bot_command(
     from hexarena.referee.clock import clock_from
     from hexarena.terminal import output_console
 
-    given: dict[str, str] = {}
-    for option in params:
-        name, sep, value = option.partition("=")
-        if not sep or not name.strip():
-            click.echo(f"error: --param takes NAME=VALUE (e.g. --param expansions=), got {option!r}", err=True)
-            sys.exit(2)
-        given[name.strip()] = value
+    try:
+        given = param_assignments(params)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     settings = Settings(
         clock=clock_from("turn", clock_seconds), max_plies=max_plies, heartbeat_ms=heartbeat_ms, params=given
     )

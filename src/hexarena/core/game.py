@@ -191,6 +191,18 @@ STANDARD_PRESETS: tuple[ClockPreset, ...] = (
 )
 
 
+def param_assignments(items: Iterable[str], option: str = "--param") -> dict[str, str]:
+    """Command-line ``NAME=VALUE`` options as names and raw values (a value may be empty, as in ``expansions=``),
+    for :meth:`Game.validate_params` to check; ConfigError names the malformed one and the form it takes."""
+    given: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"{option} takes NAME=VALUE (e.g. turn_limit=60, or expansions= for none), got {item!r}")
+        given[name.strip()] = value.strip()
+    return given
+
+
 def preset_label(clock: tuple[str, float, float]) -> str:
     """A name for a clock no preset names ("7+2", "45 s a move", "4 min")."""
     kind, seconds, increment = clock

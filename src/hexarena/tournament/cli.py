@@ -24,6 +24,7 @@ from rich.progress import TaskID
 from rich.table import Table
 
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.game import param_assignments
 from hexarena.terminal import output_console, progress_bar
 from hexarena.tournament.pairings import FORMATS
 
@@ -162,16 +163,6 @@ def _parse_players(players: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return specs, names
 
 
-def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--param takes NAME=VALUE, got {item!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 async def _open_store(database_url: str | None, no_store: bool) -> Any:
     if no_store:
         return None
@@ -302,7 +293,7 @@ def run_cmd(
     try:
         game = get_game(game_name)
         specs, names = _parse_players(players)
-        game_params = game.validate_params(_parse_params(params))
+        game_params = game.validate_params(param_assignments(params))
         sprt_cfg = None
         if sprt:
             try:
