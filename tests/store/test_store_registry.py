@@ -101,6 +101,8 @@ async def test_ratings_upsert_and_leaderboard(store: Store) -> None:
     assert [(r.key, r.rating) for r in board] == [("alice", 1620.5), ("bob", 1550.0)]
     assert [r.key for r in await store.list_ratings("hive")] == ["alice"]
     assert await store.list_ratings("hex", limit=1) == board[:1]
+    # a player far down the board is found by key, with the limit counting only those asked for (the ladder)
+    assert [r.key for r in await store.list_ratings("hex", limit=1, keys=["bob", "nobody"])] == ["bob"]
     with pytest.raises(InvalidRecord, match="rating of 'x'"):
         await store.upsert_rating(RatingRecord("x", "hex", float("nan")))
 

@@ -139,7 +139,8 @@ class Ladder:
         assert store is not None
         ratings: dict[str, float] = {}
         for game in {b.game for b in bots.values()}:
-            ratings.update({r.key: r.rating for r in await store.list_ratings(game, limit=1000) if r.key in bots})
+            keys = [name for name, bot in bots.items() if bot.game == game]
+            ratings.update({r.key: r.rating for r in await store.list_ratings(game, limit=len(keys), keys=keys)})
         running: dict[str, int] = {}
         for pair in self.running.values():
             for name in pair:

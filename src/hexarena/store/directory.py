@@ -144,12 +144,17 @@ class DirectoryMixin(StoreBase):
             )
         return None if row is None else RatingRecord(**row)
 
-    async def list_ratings(self, game: str, *, limit: int = 100) -> list[RatingRecord]:
-        """The leaderboard of ``game``: highest rating first."""
+    async def list_ratings(
+        self, game: str, *, limit: int = 100, keys: Iterable[str] | None = None
+    ) -> list[RatingRecord]:
+        """The leaderboard of ``game``: highest rating first; with ``keys``, only those players' (wherever they
+        stand on the board: the ladder pairs its bots by theirs)."""
         limit = min(check_int(limit, "limit"), MAX_LIMIT)
         stmt = (
             select(ratings).where(ratings.c.game == game).order_by(ratings.c.rating.desc(), ratings.c.key).limit(limit)
         )
+        if keys is not None:
+            stmt = stmt.where(ratings.c.key.in_([str(k) for k in keys][:MAX_LIMIT]))
         async with self._read("list_ratings") as conn:
             return [RatingRecord(**r) for r in (await conn.execute(stmt)).mappings()]
 
