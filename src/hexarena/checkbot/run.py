@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from hexarena.checkbot.battlebot import DEFAULT_GAME, Ready, run_battlebot
-from hexarena.checkbot.engines import GAME_OF, run_engine
+from hexarena.checkbot.engines import GAME_OF, no_reconnection, run_engine
 from hexarena.checkbot.games import Settings
 from hexarena.checkbot.htttx import run_htttx
 from hexarena.checkbot.report import Report
@@ -68,6 +68,7 @@ async def check_bot(
         settings.params = the_game.validate_params(settings.params)  # ConfigError names a wrong one
         report = Report(spec, protocol, the_game.name)
         await run_engine(report, spec, the_game, games, settings, opponents)
+        no_reconnection(report)
         return report
     if protocol == "battlebot":
         shape = shape_for(game or DEFAULT_GAME)
