@@ -13,15 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from fakes.servers import serve_app
+from hexarena.checkbot.ladder import report_for
+from hexarena.core.errors import ConfigError
 from hexarena.games.htttx import HTTTX
 from hexarena.server.app import create_app
 from ladder.test_ladder_e2e import register, sdk_bots, settings, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
-import battlebot_client as reference  # noqa: E402  (examples/ is not a package)
+import battlebot_client as reference
 
 
 def choose_htttx(state: dict[str, Any], me: str) -> dict[str, Any]:
@@ -74,3 +77,10 @@ async def test_a_battlebot_client_plays_rated_ladder_games(database_url: str, tm
         assert {"hexer-on-the-ladder", "rand"} <= set(rated)
         row = rated["hexer-on-the-ladder"]
         assert row["rd"] < 350.0, row  # rated: its deviation shrank from a newcomer's (random vs random may draw)
+
+
+async def test_check_bot_on_a_paused_battlebot_entry_says_how_to_check_it() -> None:
+    """The ladder can't point a battlebot client at check-bot's lobby: the report's note tells its owner how."""
+    with pytest.raises(ConfigError) as caught:
+        await report_for("battlebot:Hexer", "htttx")
+    assert "hexarena check-bot battlebot:Hexer --game htttx --auth" in str(caught.value)
