@@ -94,7 +94,7 @@ async def test_the_reference_client_passes() -> None:
         "well-formed",
         "clock",
         "stays-up",
-        "next-game",
+        "game-end",
         "invalid-turn",
         "reconnection",
     ):
@@ -185,7 +185,7 @@ async def test_a_disconnect_that_never_comes_back_fails_stays_up() -> None:
     assert report.failed
     assert rows["stays-up"]["status"] == "fail", rows
     assert "disconnected" in rows["stays-up"]["detail"]
-    assert rows["next-game"]["status"] == "warn" and "log in again" in rows["next-game"]["detail"]
+    assert rows["game-end"]["status"] == "warn" and "log in again" in rows["game-end"]["detail"]
     assert rows["reconnection"]["status"] == "skip"
 
 

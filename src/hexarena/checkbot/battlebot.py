@@ -71,7 +71,8 @@ def credentials(bot_id: str | None, shape: Shape, auth: Path | None) -> Credenti
     ``auth`` once the lobby's address is known); ConfigError for an unreadable file or a clash of bot ids."""
     if auth is not None and auth.exists():
         try:
-            data = json.loads(auth.read_text()[:MAX_TURN_CHARS])
+            with auth.open(encoding="utf-8") as f:
+                data = json.loads(f.read(MAX_TURN_CHARS))
             own_id, pass_hash = data["bot_id"], data["pass_hash"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigError(
@@ -113,7 +114,8 @@ def _login_problem(data: Any, creds: Credentials, salt: str) -> tuple[str, str, 
     if not (isinstance(bot_id, str) and isinstance(game, str) and isinstance(given, str)):
         return "the login lacks a string bot_id, game or login_hash", form, "send all three, as strings"
     if bot_id != creds.bot_id:
-        return f"bot_id {bot_id[:64]!r}", f"bot_id {creds.bot_id!r}", "log in with the bot id check-bot was given"
+        fix = f"log in as {creds.bot_id!r}, or check the bot under its own id: check-bot battlebot:{bot_id[:64]}"
+        return f"bot_id {bot_id[:64]!r}", f"bot_id {creds.bot_id!r}", fix
     if game != creds.game:
         return f"game {game[:64]!r}", f"game {creds.game!r} (the wire id)", f"log in to game {creds.game!r}"
     right = login_hash(creds.pass_hash, salt)
@@ -163,9 +165,14 @@ class CheckLobby:
         return f"ws://{_host(host)}:{bound[1]}"
 
     async def next(self, timeout: float) -> BattlebotConnection | None:
-        """The next logged-in connection; None after a refused login or when none came within ``timeout``."""
+        """The next logged-in connection still open; None after a refused login or when none came within
+        ``timeout`` (a connection the bot closed while it waited is passed over)."""
         try:
-            return await asyncio.wait_for(self.arrivals.get(), timeout)
+            async with asyncio.timeout(timeout):
+                while True:
+                    conn = await self.arrivals.get()
+                    if conn is None or not conn.closed:
+                        return conn
         except TimeoutError:
             return None
 
@@ -252,12 +259,14 @@ class _Watched(BattlebotPlayer):
         self.refused = False
         self.turns_after_refusal = 0
         self.drop_at: int | None = None  # drop the connection at this move request of the bot
+        self.dropped = False
         self.requests = 0
 
     async def move(self, request: MoveRequest) -> MoveReply:
         self.requests += 1
         if self.drop_at is not None and self.requests >= self.drop_at:
             self.lobby.drop(self.conn)
+            self.dropped = True
             raise MatchEnded(Outcome(None, Termination.ABORTED, DROP))
         try:
             return await super().move(request)
@@ -362,7 +371,7 @@ async def _play_all(
                 _never_connected(report, url, creds, wait)
                 return
             report.add(
-                "next-game",
+                "game-end",
                 WARN,
                 f"played {k} game(s); the bot did not log in again within {rejoin:g} s of the last one's end",
                 sent="no new login",
@@ -376,7 +385,7 @@ async def _play_all(
         if k == 0:
             report.add("login", PASS, f"logged in as {creds.bot_id!r} with sha256_hex(pass_hash + salt)")
         else:
-            report.add("next-game", PASS, "logged in again for every game")
+            report.add("game-end", PASS, "logged in again for every game")
         await play(player, plan, report)
     await _probe_invalid_turn(report, seat, play, rejoin)
     await _probe_drop(report, seat, play, game, settings, opponents, rejoin)
@@ -446,6 +455,9 @@ async def _probe_drop(
     (state,) = varied_positions(game, 1, 11, settings.params) or [None]
     player.drop_at = 1  # its first request of a game a few moves in: mid-game
     await play(player, Plan(opponents[0], 1, state, "the drop probe"), Report(report.spec, report.protocol, "-"))
+    if not player.dropped:
+        report.add("reconnection", SKIP, "not tried: the probe's game ended before the bot's turn")
+        return
     again = await seat(rejoin)
     if again is None:
         report.add(
