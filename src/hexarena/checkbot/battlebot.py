@@ -415,11 +415,11 @@ def _never_connected(report: Report, url: str, creds: Credentials, wait: float) 
     )
 
 
-Seat = Callable[[float], Awaitable[_Watched | None]]
+Seater = Callable[[float], Awaitable[_Watched | None]]
 Play = Callable[[_Watched, Plan, Report], Awaitable[Any]]
 
 
-async def _probe_invalid_turn(report: Report, seat: Seat, play: Play, rejoin: float) -> None:
+async def _probe_invalid_turn(report: Report, seat: Seater, play: Play, rejoin: float) -> None:
     """One valid turn is answered ``valid: false``: the bot must send another (its turn is still on)."""
     player = await seat(rejoin)
     if player is None:
@@ -445,7 +445,7 @@ async def _probe_invalid_turn(report: Report, seat: Seat, play: Play, rejoin: fl
 
 
 async def _probe_drop(
-    report: Report, seat: Seat, play: Play, game: Any, settings: Settings, opponents: list[str], rejoin: float
+    report: Report, seat: Seater, play: Play, game: Any, settings: Settings, opponents: list[str], rejoin: float
 ) -> None:
     """Drop the connection mid-game (no close frame); the bot should log in again and play on."""
     player = await seat(rejoin)
