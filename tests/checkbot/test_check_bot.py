@@ -180,6 +180,8 @@ async def test_declared_evaluation_must_be_answered_and_on_scale() -> None:
     assert "eval_response" in checks["evaluation"]["expected"]
     assert checks["evaluation.fields"]["status"] == "warn"
     assert '"heuristic": 3.0' in checks["evaluation.fields"]["sent"]
+    # without free_setup a dropped game can't be resumed: a new connection must still get a new game
+    assert checks["reconnection"]["status"] == "pass" and "a new game" in checks["reconnection"]["detail"]
 
 
 async def test_malformed_stateless_answer_is_quoted() -> None:
