@@ -315,3 +315,30 @@ def test_the_bots_own_auth_json_is_read_and_its_pass_hash_never_printed(tmp_path
         timeout=120,
     )
     assert clash.returncode == 2 and "'Other'" in clash.stderr and "'Mine'" in clash.stderr, clash.stderr
+
+
+async def test_the_lobby_keeps_a_bounded_number_of_sockets_open() -> None:
+    """A bot reconnecting in a tight loop can't pile sockets up: past MAX_SOCKETS the lobby turns them away."""
+    from hexarena.checkbot.battlebot import MAX_SOCKETS, CheckLobby, credentials
+    from hexarena.wire.battlebot import shape_for
+
+    shape = shape_for("noughtsandcrosses")
+    lobby = CheckLobby(Report("battlebot", "battlebot", "tictactoe"), credentials("x", shape, None))
+    url = await lobby.start("127.0.0.1", 0)
+    held = []
+    try:
+        for _ in range(MAX_SOCKETS):
+            ws = await websockets.connect(url)
+            assert "salt" in json.loads(await ws.recv())
+            held.append(ws)
+        async with websockets.connect(url) as extra:
+            try:
+                await asyncio.wait_for(extra.recv(), 5)
+            except websockets.ConnectionClosed as exc:
+                assert exc.rcvd is not None and exc.rcvd.code == 1013
+            else:
+                raise AssertionError("the socket past the bound was served")
+    finally:
+        for ws in held:
+            await ws.close()
+        await lobby.close()

@@ -49,6 +49,8 @@ REJOIN_SECONDS = 15.0
 #: Why the probe refuses a valid turn (the bot sees it as the turn's ``error``).
 REFUSAL = "check-bot refuses this turn once, as a server answers an invalid turn: send another"
 DROP = "check-bot dropped the connection on purpose (a network failure)"
+#: Most sockets the lobby keeps open at once (a bot reconnecting in a tight loop must not pile them up).
+MAX_SOCKETS = 32
 
 
 @dataclass(slots=True)
@@ -151,6 +153,7 @@ class CheckLobby:
         self.arrivals: asyncio.Queue[BattlebotConnection | None] = asyncio.Queue()
         self.sockets: dict[str, ServerConnection] = {}
         self.logins = 0
+        self.open = 0
         self._server: Server | None = None
 
     async def start(self, host: str, port: int) -> str:
@@ -189,6 +192,16 @@ class CheckLobby:
                 await asyncio.wait_for(self._server.wait_closed(), 5.0)
 
     async def _handle(self, ws: ServerConnection) -> None:
+        if self.open >= MAX_SOCKETS:
+            await ws.close(1013, f"more than {MAX_SOCKETS} connections at once; try again")
+            return
+        self.open += 1
+        try:
+            await self._session(ws)
+        finally:
+            self.open -= 1
+
+    async def _session(self, ws: ServerConnection) -> None:
         salt = secrets.token_hex(32)
         try:
             await ws.send(json.dumps({"salt": salt}))
