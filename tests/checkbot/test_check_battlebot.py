@@ -63,6 +63,12 @@ async def _check(client: Client, *, wait: float = 30.0, seconds: float = 3.0, sp
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def _command(*args: str) -> subprocess.CompletedProcess[str]:
+    """``hexarena check-bot ARGS`` in its own process, as an operator runs it."""
+    cmd = [sys.executable, "-m", "hexarena.cli", "check-bot", *args]
+    return subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=120)
+
+
 def _rows(report: Report) -> dict[str, Any]:
     return {name: check.to_json() for name, check in report.checks.items()}
 
@@ -280,13 +286,7 @@ def test_the_command_writes_auth_json_and_the_reference_client_passes(tmp_path: 
 
 
 def test_the_command_exits_1_when_no_bot_connects(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "hexarena.cli", "check-bot", "battlebot", "--wait", "0.5", "--json"],
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _command("battlebot", "--wait", "0.5", "--json")
     assert done.returncode == 1, done.stdout + done.stderr
     rows = {c["check"]: c for c in json.loads(done.stdout)["checks"]}
     assert rows["starts"]["status"] == "fail" and "'mybot'" in rows["starts"]["fix"]
@@ -296,24 +296,12 @@ def test_the_bots_own_auth_json_is_read_and_its_pass_hash_never_printed(tmp_path
     auth = tmp_path / "auth.json"
     own = {"game": "noughtsandcrosses", "bot_id": "Mine", "pass_hash": "ab" * 32, "hostname": "example.org"}
     auth.write_text(json.dumps(own))
-    done = subprocess.run(
-        [sys.executable, "-m", "hexarena.cli", "check-bot", "battlebot", "--auth", str(auth), "--wait", "0.5"],
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _command("battlebot", "--auth", str(auth), "--wait", "0.5")
     assert done.returncode == 1, done.stdout + done.stderr
     assert "'Mine'" in done.stderr and f"its own pass_hash (from {auth})" in done.stderr
     assert own["pass_hash"] not in done.stdout + done.stderr
     assert json.loads(auth.read_text()) == own  # the bot's file is left as it was
-    clash = subprocess.run(
-        [sys.executable, "-m", "hexarena.cli", "check-bot", "battlebot:Other", "--auth", str(auth), "--wait", "0.5"],
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    clash = _command("battlebot:Other", "--auth", str(auth), "--wait", "0.5")
     assert clash.returncode == 2 and "'Other'" in clash.stderr and "'Mine'" in clash.stderr, clash.stderr
 
 
