@@ -23,6 +23,9 @@ higher).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from hexarena.games.hive import accel
 
 K = 1 << 20
 E, SE, SW, W, NW, NE = K, 1, 1 - K, -K, -1, K - 1
@@ -120,8 +123,12 @@ def kinds_of(expansions: str) -> tuple[int, ...]:
     return (Q, S, B, G, A, *(EXPANSION_KIND[x] for x in "MLP" if x in expansions))
 
 
-class Board:
-    """Mutable Hive position. ``play``/``undo`` are O(1); ``moves`` is O(pieces x reach)."""
+class PyBoard:
+    """Mutable Hive position. ``play``/``undo`` are O(1); ``moves`` is O(pieces x reach).
+
+    The pure-Python reference; ``Board`` is ``CBoard`` (the same board with C move generation) when the
+    extension is built, see accel.py.
+    """
 
     __slots__ = (
         "_cut_cache",
@@ -149,8 +156,8 @@ class Board:
         self._slide_cache: dict[int, list[int]] = {}
 
     def copy(self) -> Board:
-        """An independent copy (stacks are tuples, so a shallow dict copy suffices)."""
-        b = Board.__new__(Board)
+        """An independent copy of the same class (stacks are tuples, so a shallow dict copy suffices)."""
+        b = type(self).__new__(type(self))
         b.expansions = self.expansions
         b.kinds = self.kinds
         b.stacks = dict(self.stacks)
@@ -609,6 +616,45 @@ class Board:
             for dests in self.movement_dests().values():
                 n += len(dests)
         return n or 1
+
+
+_chive = accel.chive
+
+
+class CBoard(PyBoard):
+    """``PyBoard`` with ``moves``, ``count_moves`` and ``cut_cells`` in C (``_chive``), same state, same move sets.
+
+    The C functions answer None for a board they cannot take (see ``_chive.c``); the Python methods then do.
+    """
+
+    __slots__ = ()
+
+    def cut_cells(self) -> frozenset[int]:
+        cached = self._cut_cache.get(self.zh)
+        if cached is not None:
+            return cached
+        out = _chive.cut_cells(self.stacks) if _chive is not None else None
+        if out is None:
+            return PyBoard.cut_cells(self)
+        if len(self._cut_cache) > 50_000:
+            self._cut_cache.clear()
+        self._cut_cache[self.zh] = out
+        return out
+
+    def moves(self) -> list[Move]:
+        out = _chive.moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds) if _chive is not None else None
+        return PyBoard.moves(self) if out is None else out
+
+    def count_moves(self) -> int:
+        n = _chive.count_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds) if _chive is not None else None
+        return PyBoard.count_moves(self) if n is None else n
+
+
+# The board every caller gets: C move generation when built and not switched off; type checkers see PyBoard.
+if TYPE_CHECKING:
+    Board = PyBoard
+else:
+    Board = CBoard if accel.enabled() else PyBoard
 
 
 def perft(board: Board, depth: int) -> int:
