@@ -191,12 +191,21 @@ class PyBoard:
         if c is None:
             return 0
         stacks = self.stacks
-        return sum(1 for d in DIRS if c + d in stacks)
+        # unrolled: search asks this at every node (``result``)
+        return (
+            (c + E in stacks)
+            + (c + SE in stacks)
+            + (c + SW in stacks)
+            + (c + W in stacks)
+            + (c + NW in stacks)
+            + (c + NE in stacks)
+        )
 
     def result(self) -> int:
         """-1 while the game goes on, 0 white wins, 1 black wins, 2 draw (both queens surrounded)."""
-        w = self.queen_neighbours(0) == 6
-        b = self.queen_neighbours(1) == 6
+        qn = self.queen_neighbours
+        w = qn(0) == 6
+        b = qn(1) == 6
         if w and b:
             return 2
         if b:
