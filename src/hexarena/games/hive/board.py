@@ -627,7 +627,17 @@ class PyBoard:
         return n or 1
 
 
-_chive = accel.chive
+def _no_c(*_args: object) -> None:
+    """Stands in for a ``_chive`` function when the extension is not built: the Python method then runs."""
+    return None
+
+
+if accel.available():
+    from hexarena.games.hive import _chive
+
+    _c_moves, _c_count_moves, _c_cut_cells = _chive.moves, _chive.count_moves, _chive.cut_cells
+else:  # pragma: no cover - exercised only where the extension is not built
+    _c_moves = _c_count_moves = _c_cut_cells = _no_c
 
 
 class CBoard(PyBoard):
@@ -642,7 +652,7 @@ class CBoard(PyBoard):
         cached = self._cut_cache.get(self.zh)
         if cached is not None:
             return cached
-        out = _chive.cut_cells(self.stacks) if _chive is not None else None
+        out = _c_cut_cells(self.stacks)
         if out is None:
             return PyBoard.cut_cells(self)
         if len(self._cut_cache) > 50_000:
@@ -651,11 +661,11 @@ class CBoard(PyBoard):
         return out
 
     def moves(self) -> list[Move]:
-        out = _chive.moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds) if _chive is not None else None
+        out = _c_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds)
         return PyBoard.moves(self) if out is None else out
 
     def count_moves(self) -> int:
-        n = _chive.count_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds) if _chive is not None else None
+        n = _c_count_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds)
         return PyBoard.count_moves(self) if n is None else n
 
 
