@@ -1,8 +1,9 @@
 """The fast mutable Hive core: board, move generation, play/undo, Zobrist hashing, perft.
 
 Why a mutable core: search (perft, alpha-beta) needs play/undo without copying, while the referee's immutable
-``HiveState`` wraps a private snapshot of this board. Everything here is pure Python tuned for CPython:
-cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves are ``(piece, dest)``
+``HiveState`` wraps a private snapshot of this board. ``PyBoard`` is pure Python tuned for CPython and is the
+reference; ``Board`` is ``CBoard`` (move generation in C, same state) when the extension is built (accel.py).
+The representation: cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves are ``(piece, dest)``
 pairs, which is exactly UHP's notion of a distinct move (the same piece reaching the same cell by its own
 move and by a Pillbug throw is one move).
 
