@@ -3,9 +3,9 @@
 Why a mutable core: search (perft, alpha-beta) needs play/undo without copying, while the referee's immutable
 ``HiveState`` wraps a private snapshot of this board. ``PyBoard`` is pure Python tuned for CPython and is the
 reference; ``Board`` is ``CBoard`` (move generation in C, same state) when the extension is built (accel.py).
-The representation: cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves are ``(piece, dest)``
-pairs, which is exactly UHP's notion of a distinct move (the same piece reaching the same cell by its own
-move and by a Pillbug throw is one move).
+The representation: cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves
+are ``(piece, dest)`` pairs, which is exactly UHP's notion of a distinct move (the same piece reaching the same
+cell by its own move and by a Pillbug throw is one move).
 
 Cells: axial hex coordinates ``(q, r)`` packed as ``q * K + r`` (unbounded: a hive can drift anywhere).
 Orientation follows UHP/Mzinga (pointy-topped): E = (+1, 0), SE = (0, +1), SW = (-1, +1), W = (-1, 0),
