@@ -86,14 +86,10 @@ static void clear_grid(Grid *g) {
     g->n = 0;
 }
 
-/* Copy ``stacks`` onto the grid. Returns 1 on success, 0 when the board is not for us (grid left clear),
- * -1 with an exception set. */
+/* Copy ``stacks`` onto the grid. Returns 1 on success, 0 when the board is not for us (grid left clear). */
 static int load(PyObject *stacks, Grid *g) {
-    if (!PyDict_Check(stacks)) {
-        PyErr_SetString(PyExc_TypeError, "stacks must be a dict");
-        return -1;
-    }
     g->n = 0;
+    if (!PyDict_Check(stacks)) return 0;
     for (int p = 0; p < NPIECES; p++) g->where[p] = -1;
     Py_ssize_t n = PyDict_GET_SIZE(stacks);
     if (n > MAX_STACKS) return 0;
@@ -206,8 +202,6 @@ static void compute_cut(const Grid *g) {
 /* ------------------------------------------------------------------------------------------ move generation */
 typedef struct {
     Moves *out;
-    int pid;
-    int counting; /* only count (still deduplicated per piece) */
 } Sink;
 
 static int overflowed;
@@ -415,6 +409,8 @@ typedef struct {
     int empty_board;
 } Placements;
 
+/* Reads the arguments. Returns 1, or 0 when they are not what a PyBoard holds (then the Python code runs and
+ * raises whatever it raises), or -1 with an exception set for a call with the wrong number of arguments. */
 static int parse_common(PyObject *const *args, Py_ssize_t nargs, PyObject **stacks, long *ply, long *stunned,
                         int *kindmask, int inhand[NPIECES]) {
     if (nargs != 5) {
@@ -422,31 +418,27 @@ static int parse_common(PyObject *const *args, Py_ssize_t nargs, PyObject **stac
         return -1;
     }
     *stacks = args[0];
-    PyObject *pos = args[1];
-    if (!PyList_Check(pos) || PyList_GET_SIZE(pos) != NPIECES) {
-        PyErr_SetString(PyExc_TypeError, "pos must be a list of 32 entries");
-        return -1;
-    }
+    PyObject *pos = args[1], *kinds = args[4];
+    if (!PyDict_Check(*stacks) || !PyList_Check(pos) || PyList_GET_SIZE(pos) != NPIECES || !PyTuple_Check(kinds))
+        return 0;
     for (int p = 0; p < NPIECES; p++) inhand[p] = PyList_GET_ITEM(pos, p) == Py_None;
-    *ply = PyLong_AsLong(args[2]);
-    if (*ply == -1 && PyErr_Occurred()) return -1;
-    *stunned = PyLong_AsLong(args[3]);
-    if (*stunned == -1 && PyErr_Occurred()) return -1;
-    PyObject *kinds = args[4];
-    if (!PyTuple_Check(kinds)) {
-        PyErr_SetString(PyExc_TypeError, "kinds must be a tuple");
-        return -1;
+    *ply = PyLong_Check(args[2]) ? PyLong_AsLong(args[2]) : -1;
+    *stunned = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -2;
+    if (PyErr_Occurred() || *ply < 0 || *stunned < -1 || *stunned >= NPIECES) {
+        PyErr_Clear();
+        return 0;
     }
     *kindmask = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kinds); i++) {
-        long k = PyLong_AsLong(PyTuple_GET_ITEM(kinds, i));
+        PyObject *o = PyTuple_GET_ITEM(kinds, i);
+        long k = PyLong_Check(o) ? PyLong_AsLong(o) : -1;
         if (k < 0 || k > 7) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown bug kind");
-            return -1;
+            PyErr_Clear();
+            return 0;
         }
         *kindmask |= 1 << k;
     }
-    return 0;
+    return 1;
 }
 
 static int queen_neighbours(const Grid *g, int color, const int inhand[NPIECES]) {
@@ -459,12 +451,12 @@ static int queen_neighbours(const Grid *g, int color, const int inhand[NPIECES])
 }
 
 /* Everything moves()/count_moves() need. Returns 1 when done, 0 to fall back to Python, -1 on error. */
-static int generate(PyObject *const *args, Py_ssize_t nargs, Grid *g, Placements *pl, Sink *s, long *ply_out) {
+static int generate(PyObject *const *args, Py_ssize_t nargs, Grid *g, Placements *pl, Sink *s) {
     PyObject *stacks;
     long ply, stunned;
     int kindmask, inhand[NPIECES];
-    if (parse_common(args, nargs, &stacks, &ply, &stunned, &kindmask, inhand) < 0) return -1;
-    *ply_out = ply;
+    int ok = parse_common(args, nargs, &stacks, &ply, &stunned, &kindmask, inhand);
+    if (ok <= 0) return ok;
     int r = load(stacks, g);
     if (r <= 0) return r;
     pl->over = 0;
@@ -551,9 +543,8 @@ static Moves moves_buf;
 static PyObject *c_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Grid g;
     Placements pl;
-    Sink s = {&moves_buf, 0, 0};
-    long ply;
-    int r = generate(args, nargs, &g, &pl, &s, &ply);
+    Sink s = {&moves_buf};
+    int r = generate(args, nargs, &g, &pl, &s);
     if (r < 0) return NULL;
     if (r == 0) Py_RETURN_NONE;
     if (pl.over) return PyList_New(0);
@@ -611,9 +602,8 @@ fail:
 static PyObject *c_count_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Grid g;
     Placements pl;
-    Sink s = {&moves_buf, 0, 1};
-    long ply;
-    int r = generate(args, nargs, &g, &pl, &s, &ply);
+    Sink s = {&moves_buf};
+    int r = generate(args, nargs, &g, &pl, &s);
     if (r < 0) return NULL;
     if (r == 0) Py_RETURN_NONE;
     if (pl.over) return PyLong_FromLong(0);
