@@ -101,6 +101,11 @@ BENCHES: dict[str, Bench] = {
         ("--quick", "--repeat", "1"),
         r"^(perft Base d4|random games Base) ",
     ),
+    "hive_search_depth": Bench(
+        "depth the Hive alphabeta search completes in a fixed time, pure-Python board and C moves",
+        ("--positions", "4", "--seconds", "0.3"),
+        r"^(pure Python|C moves) +depth",
+    ),
     "http_cost": Bench(
         "server CPU per plain API request", ("--requests", "100", "--repeat", "1"), r"GET /healthz|POST /graphql"
     ),
