@@ -303,6 +303,12 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
         return write_record(GameRecord(headers=headers_for(facts), turns=[self.parse(m) for m in moves], threats=[]))
 
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A Hexagonal Tic Tac Toe Notation v1 record's turns (its headers state no parameter)."""
+        from hexarena.games.htttx.notation import read_record
+
+        return {}, [self.format(t) for t in read_record(text).turns]
+
 
 HTTTX = HtttxGame()
 
