@@ -72,7 +72,9 @@ async def test_a_perfect_line_runs_to_the_end_of_the_game(client: httpx.AsyncCli
 
 async def test_hex_reports_scores_but_no_line_and_says_so(client: httpx.AsyncClient) -> None:
     # 3x3 without swap: the first player wins from the centre, so white's every reply is lost
-    out = await ok(client, "/api/analysis/hex", {"params": {"size": 3, "swap": False}, "moves": ["b2"], "time_limit": 1})
+    out = await ok(
+        client, "/api/analysis/hex", {"params": {"size": 3, "swap": False}, "moves": ["b2"], "time_limit": 1}
+    )
     a = out["analysis"]
     assert out["side"] == "white" and a["bot"] == "builtin:mcts"
     assert a["evaluation"]["proven"] == "loss" and a["evaluation"]["heuristic"] == 1.0  # black's point of view

@@ -241,14 +241,15 @@ _HEADER_LINE = re.compile(r'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]\s*')
 
 
 def read_moves_text(text: str) -> list[str]:
-    """Moves written one after another (the default ``record_notation``): separated by spaces or commas, move
-    numbers ("1.") and header lines (``[Event "..."]``) skipped; each move is checked when it is played."""
+    """Moves written one after another (the default ``record_notation``): separated by spaces (a comma after a
+    move is dropped), move numbers ("1.") and header lines (``[Event "..."]``) skipped; each move is checked when
+    it is played."""
     moves: list[str] = []
     for line in text.splitlines():
         if _HEADER_LINE.fullmatch(line):
             continue
-        for token in line.replace(",", " ").split():
-            token = _MOVE_NUMBER.sub("", token, count=1) if _MOVE_NUMBER.match(token) else token
+        for word in line.split():
+            token = _MOVE_NUMBER.sub("", word.rstrip(","), count=1) if _MOVE_NUMBER.match(word) else word.rstrip(",")
             if token:
                 moves.append(token)
     return moves

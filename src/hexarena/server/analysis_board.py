@@ -102,17 +102,32 @@ def game_of(name: str) -> Game[Any, Any]:
 
 def read_record(game: Game[Any, Any], text: str) -> tuple[dict[str, Any], list[str]]:
     """A record's parameters and moves: the game's own reader when it has one (``RuleGame.read_record_notation``),
-    else the moves written one after another, as the default ``record_notation`` writes them."""
+    else, or when that reader refuses the text but every word of it reads as a move, the moves written one after
+    another (what a person pastes from a move list); the game reader's error otherwise."""
     reader = getattr(game, "read_record_notation", None)
     if reader is None:
         return {}, read_moves_text(text)
-    params, moves = reader(text)
+    try:
+        params, moves = reader(text)
+    except HexarenaError:
+        words = read_moves_text(text)
+        if not words or not all(_reads_as_move(game, w) for w in words):
+            raise
+        return {}, words
     return dict(params), list(moves)
 
 
-def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[str], Any]:
-    """The validated parameters, the moves in the game's notation and the state after them; ConfigError (a 400)
-    naming the move that does not play and why."""
+def _reads_as_move(game: Game[Any, Any], word: str) -> bool:
+    try:
+        game.parse(word)
+    except HexarenaError:
+        return False
+    return True
+
+
+def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    """The validated parameters, the moves played (``{move, seat}``, the move in the game's notation) and the state
+    after them; ConfigError (a 400) naming the move that does not play and why."""
     params: Mapping[str, Any] = body.params
     moves: Sequence[str] = body.moves
     if body.record is not None:
@@ -129,28 +144,33 @@ def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any],
                 "paste a shorter part of the game"
             )
     state = game.new(**game.validate_params(params))
-    written: list[str] = []
+    written: list[dict[str, Any]] = []
     for i, text in enumerate(moves):
-        if game.to_move(state) is None:
+        seat = game.to_move(state)
+        if seat is None:
             raise ConfigError(f"move {i + 1} ({text!r}) comes after the game ended; drop it and the moves after it")
         try:
             move = game.parse(text)
             state = game.play(state, move)
         except HexarenaError as exc:
             raise ConfigError(f"move {i + 1} ({text!r}) is not legal here: {exc.reason}") from None
-        written.append(game.format(move))
+        written.append({"move": game.format(move), "seat": seat})
     return game.params_of(state), written, state
 
 
-def position_view(game: Game[Any, Any], params: dict[str, Any], moves: list[str], state: Any) -> dict[str, Any]:
-    """What the board draws and plays on: the position, its legal moves, whose turn and the result if over."""
+def position_view(
+    game: Game[Any, Any], params: dict[str, Any], history: list[dict[str, Any]], state: Any
+) -> dict[str, Any]:
+    """What the board draws and plays on: the position, its legal moves, whose turn and the result if over, and
+    the moves that led there with the seat that played each (a seat may move twice in a row in some games)."""
     outcome = game.outcome(state)
     seat = game.to_move(state)
     return {
         "game": game.name,
         "params": params,
-        "moves": moves,
-        "ply": len(moves),
+        "moves": [m["move"] for m in history],
+        "history": history,
+        "ply": len(history),
         "state": game.to_json(state),
         "legal": game.legal_view(state),
         "to_move": seat,
@@ -163,7 +183,7 @@ def position_view(game: Game[Any, Any], params: dict[str, Any], moves: list[str]
     }
 
 
-async def _replayed(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[str], Any]:
+async def _replayed(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
     try:
         return await asyncio.to_thread(replay, game, body)
     except ConfigError as exc:
@@ -219,9 +239,7 @@ def _think(game: Game[Any, Any], state: Any, seconds: float, stop: threading.Eve
     bot = make_builtin(game.name, "best")
     begun = time.perf_counter()
     move = think(bot, game, state, seconds, random.Random(0), stop)
-    out = bot_report(
-        game, bot, move, getattr(bot, "last_evaluation", None), getattr(bot, "last_considerations", None)
-    )
+    out = bot_report(game, bot, move, getattr(bot, "last_evaluation", None), getattr(bot, "last_considerations", None))
     out["seconds"] = round(time.perf_counter() - begun, 3)
     return out
 
@@ -244,8 +262,8 @@ def _give_slot(_: object = None) -> None:
 
 async def analyse(game: Game[Any, Any], body: AnalysisRequest) -> dict[str, Any]:
     """The position and the best bot's view of it (none when the game is over: ``notes`` says so)."""
-    params, moves, state = await _replayed(game, body)
-    out = position_view(game, params, moves, state)
+    params, history, state = await _replayed(game, body)
+    out = position_view(game, params, history, state)
     if out["over"]:
         return {**out, "analysis": None, "notes": ["the game is over in this position: nothing to analyse"]}
     if "best" not in builtin_bots(game.name):
@@ -281,8 +299,8 @@ router = APIRouter()
 )
 async def position_route(game: str, body: PositionRequest) -> dict[str, Any]:
     g = game_of(game)
-    params, moves, state = await _replayed(g, body)
-    return position_view(g, params, moves, state)
+    params, history, state = await _replayed(g, body)
+    return position_view(g, params, history, state)
 
 
 @router.post(
