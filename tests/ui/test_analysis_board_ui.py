@@ -12,12 +12,13 @@ import time
 from typing import Any
 
 import httpx
+from test_browser_ui import create, wait_turn_or_end
 
 from hexarena.bots.tictactoe import value
 from hexarena.core.game import RecordFacts
 from hexarena.core.registry import get_game
 
-WORDS = {1: "win", 0: "draw", -1: "loss"}
+WORDS = {1: "wins", 0: "draws", -1: "loses"}
 
 
 def finished_game(server: str, game: str, players: list[str], params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def test_tic_tac_toe_from_a_replay_evaluation_line_variation_and_back(page: Any,
     open_from_replay(page, server, rec, 4)
     wait_for_bot(page, "perfect")
     # the exact value of the position shown, as the rules engine has it
-    assert f"proven {WORDS[value(state)]} for the side to move" in text(page, "#evaltext")
+    assert f"X {WORDS[value(state)]} with best play" in text(page, "#evaltext")  # X moves 5th
     best = text(page, "#bestmove strong")
     line = [text(li, "button") for li in page.query_selector_all("#pv li")]
     assert line and line[0] == best, (best, line)
@@ -84,7 +85,7 @@ def test_tic_tac_toe_from_a_replay_evaluation_line_variation_and_back(page: Any,
     wait_for_bot(page, "perfect")  # the variation's own position is analysed
     after = game.play(state, game.parse(free))
     if game.outcome(after) is None:
-        assert f"proven {WORDS[value(after)]}" in text(page, "#evaltext")
+        assert f"O {WORDS[value(after)]} with best play" in text(page, "#evaltext")
     shot(page, "analysis-tictactoe-variation")
 
     # step back to the branching point, forward along the main line, and into the variation again
@@ -150,3 +151,18 @@ def test_a_pasted_record_opens_at_its_end_and_the_game_list_leads_to_each_board(
     assert page.input_value("#line") == "[1,0][0,1] [-1,0][0,-1]"
     wait_for_bot(page, "search")
     assert len(page.query_selector_all("#pv li")) > 1  # the alpha-beta search has a principal variation
+
+
+def test_a_live_game_opens_the_analysis_at_the_position_looked_at(page: Any, server: str, shot: Any) -> None:
+    create(page, server, "tictactoe", clock=("none", ""))
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)  # b2 and the bot's reply on the board, my turn
+    page.click("#movelist [data-ply='1']")  # looking back at the first move
+    page.wait_for_function("() => document.querySelector('#app').dataset.browsing === '1'")
+    page.click("#analyse")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '1'")
+    assert page.input_value("#line") == "b2"
+    wait_for_bot(page, "perfect")
+    assert "O draws with best play" in text(page, "#evaltext")  # the centre opening is a draw
+    shot(page, "analysis-from-live")

@@ -355,10 +355,12 @@ export async function analysisPage(app, { args, params: query }) {
       evalBar.firstChild.style.width = `${Math.max(0, Math.min(100, 50 + 50 * ev.heuristic))}%`;
       parts.push(`${ev.heuristic >= 0 ? "+" : ""}${ev.heuristic.toFixed(2)} (plus favours ${seats[0]})`);
     }
-    if (ev.proven) parts.push(`proven ${ev.proven} for the side to move`);
+    const side = n.view?.side ?? "the side to move";
+    const outcome = (word) => `${side} ${{ win: "wins", draw: "draws", loss: "loses" }[word] ?? word} with best play`;
+    if (ev.proven) parts.push(outcome(ev.proven));
     const winIn = ev.win_in ?? null;
     if (winIn) parts.push(`${winIn > 0 ? seats[0] : seats[1]} wins in ${Math.abs(winIn)}`);
-    if (ev.win_probability !== undefined) parts.push(`win chance ${(100 * ev.win_probability).toFixed(0)}% for the side to move`);
+    if (ev.win_probability !== undefined) parts.push(`win chance ${(100 * ev.win_probability).toFixed(0)}% for ${side}`);
     if (ev.depth !== undefined) parts.push(`depth ${ev.depth}`);
     const searched = ev.nodes ?? ev.simulations;
     if (searched !== undefined) parts.push(`${Number(searched).toLocaleString()} ${ev.nodes !== undefined ? "nodes" : "simulations"}`);
@@ -369,7 +371,8 @@ export async function analysisPage(app, { args, params: query }) {
     if (a.considered.length) {
       considered.replaceChildren(h("ol", a.considered.map((c) => {
         const e = c.evaluation || {};
-        const score = [typeof e.heuristic === "number" ? e.heuristic.toFixed(2) : null, e.proven ?? null].filter((x) => x !== null).join(" ");
+        const score = [typeof e.heuristic === "number" ? `${e.heuristic >= 0 ? "+" : ""}${e.heuristic.toFixed(2)}` : null,
+          e.proven ? `(${outcome(e.proven)})` : null].filter((x) => x !== null).join(" ");
         return h("li", h("button.mv.linkish", { type: "button", onclick: () => playLine(n, [c.move]) },
           `${show(c.move)}${score ? ` ${score}` : ""}`));
       })));
