@@ -58,6 +58,8 @@ DEFAULT_TIME = 2.0
 MAX_ANALYSES = 2
 #: Seconds past ``time_limit`` a search may take to return before the request gives up on it (504).
 GRACE = 5.0
+#: The farthest coordinate a probe's argument may name (boards are far smaller; this only keeps numbers sane).
+MAX_COORDINATE = 1_000_000
 #: Moves of the bot's considered list the answer carries.
 MAX_CONSIDERED = 12
 
@@ -66,7 +68,10 @@ _slots = {"busy": 0}
 _slots_lock = threading.Lock()
 
 MoveText = Annotated[str, Field(max_length=MAX_MOVE_CHARS), VALID_UNICODE]
-ProbeArg = int | Annotated[str, Field(max_length=64), VALID_UNICODE]
+#: A probe's argument: a coordinate or a name (a Hive piece); the game's probe checks it.
+ProbeArg = (
+    Annotated[int, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)] | Annotated[str, Field(max_length=64), VALID_UNICODE]
+)
 
 
 class PositionRequest(BaseModel):

@@ -113,7 +113,7 @@ export async function lobbyPage(app, { params } = {}) {
   let seatInputs = [];
   function syncGame() {
     const game = byName[gameSel.value];
-    paramsBox.replaceChildren(...game.params.map(paramInput));
+    paramsBox.replaceChildren(...game.params.map((p) => paramInput(p)));
     seatInputs = [seatInput(game, 0), seatInput(game, 1)];
     seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
     const remote = (game.remote_players || []).map((r) => r.scheme);
