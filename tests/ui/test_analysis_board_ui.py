@@ -17,6 +17,7 @@ from test_browser_ui import create, wait_turn_or_end
 from hexarena.bots.tictactoe import value
 from hexarena.core.game import RecordFacts
 from hexarena.core.registry import get_game
+from hexarena.games.htttx import HTTTX
 
 WORDS = {1: "wins", 0: "draws", -1: "loses"}
 
@@ -148,9 +149,23 @@ def test_a_pasted_record_opens_at_its_end_and_the_game_list_leads_to_each_board(
     page.fill("#record", record)
     page.click("#load")
     page.wait_for_function("() => document.getElementById('app').dataset.ply === '2'")
-    assert page.input_value("#line") == "[1,0][0,1] [-1,0][0,-1]"
+    assert HTTTX.read_record_notation(page.input_value("#line"))[1] == ["[1,0][0,1]", "[-1,0][0,-1]"]
     wait_for_bot(page, "search")
     assert len(page.query_selector_all("#pv li")) > 1  # the alpha-beta search has a principal variation
+
+    # a move by keyboard on the board: its first stone is checked by the server (a probe), then the turn is whole
+    page.focus(".boardbox svg")
+    page.keyboard.press("Enter")  # the cursor starts on the origin: X's stone is there
+    page.wait_for_function("() => /Illegal: /.test(document.getElementById('msg').textContent)")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # (2, 0): the first stone
+    page.wait_for_function("() => /First stone at \\(2, 0\\)/.test(document.getElementById('msg').textContent)")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # (2, 1): the turn, played at the end of the main line, which it extends
+    page.wait_for_function("() => document.getElementById('plylabel').textContent === 'move 3'")
+    assert HTTTX.read_record_notation(page.input_value("#line"))[1] == ["[1,0][0,1]", "[-1,0][0,-1]", "[2,0][2,1]"]
+    assert page.is_hidden("#mainline")
 
 
 def test_a_live_game_opens_the_analysis_at_the_position_looked_at(page: Any, server: str, shot: Any) -> None:

@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field
 from hexarena.bots.base import think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.core.game import Game, read_moves_text
+from hexarena.core.game import Game, RecordFacts, read_moves_text
 from hexarena.core.registry import get_game
 from hexarena.server.schemas import FINITE, VALID_UNICODE, GameParams
 
@@ -167,7 +167,8 @@ def position_view(
     game: Game[Any, Any], params: dict[str, Any], history: list[dict[str, Any]], state: Any
 ) -> dict[str, Any]:
     """What the board draws and plays on: the position, its legal moves, whose turn and the result if over, and
-    the moves that led there with the seat that played each (a seat may move twice in a row in some games)."""
+    the moves that led there with the seat that played each (a seat may move twice in a row in some games) and as
+    the game's record."""
     outcome = game.outcome(state)
     seat = game.to_move(state)
     return {
@@ -176,6 +177,8 @@ def position_view(
         "moves": [m["move"] for m in history],
         "history": history,
         "ply": len(history),
+        # the line in the game's own record notation, which the paste box reads back
+        "record": game.record_notation(params, [m["move"] for m in history], RecordFacts(players=game.seat_names)),
         "state": game.to_json(state),
         "legal": game.legal_view(state),
         "to_move": seat,

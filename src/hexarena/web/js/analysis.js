@@ -132,7 +132,7 @@ export async function analysisPage(app, { args, params: query }) {
 
   const moves = makeMoveList(board, { onPick: (p) => goTo(mainNodes[p]) });
   const variations = h("div#variations");
-  const lineText = h("textarea.notation#line", { readonly: true, "aria-label": "moves to this position" });
+  const lineText = h("textarea.notation#line", { readonly: true });
   const linkA = h("a#position-link", { href: "#" }, "Link to this position");
   const recordBox = h("textarea.notation#record", { "aria-label": "a game record or moves to analyse",
     placeholder: "Paste a game record in this game's notation, or its moves one after another" });
@@ -158,7 +158,7 @@ export async function analysisPage(app, { args, params: query }) {
           h("h2", "Moves"),
           h("div.moves", { ...SCROLL_BOX, "aria-label": "main line" }, moves.el),
           h("h2.sub", "Variations"), variations,
-          h("h2.sub", h("label", { for: "line" }, "Moves to this position")), lineText,
+          h("h2.sub", h("label", { for: "line" }, "This position's record")), lineText,
           h("div.controls", copyButton(lineText), linkA)),
         h("div.panel",
           h("h2", "Set up"),
@@ -225,9 +225,8 @@ export async function analysisPage(app, { args, params: query }) {
     moves.mark(n.main ? plyOf(n) : 0);
     for (const el of app.querySelectorAll("#variations button[aria-current]")) el.removeAttribute("aria-current");
     n.el?.setAttribute("aria-current", "true");
-    const path = pathOf(n);
-    lineText.value = path.join(" ");
-    linkA.href = analysisLink(game, params, path);
+    lineText.value = view.record ?? "";
+    linkA.href = analysisLink(game, params, pathOf(n));
     if (view.over) {
       const r = view.result;
       say(r ? `The game is over: ${r.winner === null ? "a draw" : `${sideName(r.winner)} wins`}${r.reason ? ` (${r.reason})` : ""}.` : "The game is over.", "info");
