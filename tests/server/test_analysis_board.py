@@ -201,3 +201,15 @@ async def test_searches_beyond_the_cap_get_429_and_the_slots_come_back(client: h
             break
         await asyncio.sleep(0.01)
     await ok(client, "/api/analysis/tictactoe", {})
+
+
+async def test_a_position_too_large_to_build_is_refused_before_it_is_built(client: httpx.AsyncClient) -> None:
+    # stones 64 apart at view_distance 64: each brings a hexagon of 12,481 candidate cells of its own
+    far = [f"[{128 * i + 64},0][{128 * i + 128},0]" for i in range(20)]
+    for route in ("/position", "", "/probe"):
+        body: dict[str, Any] = {"params": {"view_distance": 64}, "moves": far, "what": "htttx_first", "args": [1, 1]}
+        await refused(client, f"/api/analysis/htttx{route}", body, 400, "candidate cells", "lower view_distance")
+    # the same stones packed together fit
+    near = [f"[{2 * i + 1},0][{2 * i + 2},0]" if i % 2 else f"[{-2 * i - 1},1][{-2 * i - 2},1]" for i in range(20)]
+    out = await ok(client, "/api/analysis/htttx/position", {"params": {"view_distance": 64}, "moves": near})
+    assert out["ply"] == 20

@@ -16,12 +16,14 @@ greedy or random bot has only its move. The answer says which of the three it ha
 is missing (``notes``), so a page never shows an empty panel without a reason.
 
 Bounds: at most ``MAX_MOVES`` plies per request (a longer game is analysed from a position nearer its end by
-sending fewer moves), records of at most ``MAX_RECORD_CHARS`` characters, at most ``MAX_TIME`` seconds of thinking,
-and at most ``MAX_ANALYSES`` searches at once in a pool of that many threads (one core each); a request beyond
-that gets 429 at once rather than a queue. A slot is given back when the search's thread ends, not when its
-request does: a client that hangs up sets the search's stop event, and the thread still counts until it has
-returned. Replays and reads run in worker threads, so the event loop keeps serving live games meanwhile. In
-public mode every route here needs an API token, like every other write (``server.auth``).
+sending fewer moves), a position no larger than the operator's ``max_region`` where the game bounds its size
+(``position_bound``: HTTTX's board tracks every cell within reach of a stone, so scattered stones at a long reach
+would take gigabytes; ``server.analysis_limits``), records of at most ``MAX_RECORD_CHARS`` characters, at most
+``MAX_TIME`` seconds of thinking, and at most ``MAX_ANALYSES`` searches at once in a pool of that many threads (one
+core each); a request beyond that gets 429 at once rather than a queue. A slot is given back when the search's
+thread ends, not when its request does: a client that hangs up sets the search's stop event, and the thread still
+counts until it has returned. Replays and reads run in worker threads, so the event loop keeps serving live games
+meanwhile. In public mode every route here needs an API token, like every other write (``server.auth``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import Game, RecordFacts, read_moves_text
 from hexarena.core.registry import get_game
+from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.schemas import FINITE, VALID_UNICODE, GameParams
+from hexarena.server.services import ServicesDep
 
 #: Plies one request may replay: far more than a Hex, Hive or tic-tac-toe game lasts and several hundred HTTTX
 #: turns; a bound on the replay's work and on the position a bot is asked to search.
@@ -130,9 +134,12 @@ def _reads_as_move(game: Game[Any, Any], word: str) -> bool:
     return True
 
 
-def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+def replay(
+    game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
     """The validated parameters, the moves played (``{move, seat}``, the move in the game's notation) and the state
-    after them; ConfigError (a 400) naming the move that does not play and why."""
+    after them; ConfigError (a 400) naming the move that does not play and why, or the bound a position the game
+    says is too large to build (its ``position_bound``, against the operator's ``limits.max_region``) passes."""
     params: Mapping[str, Any] = body.params
     moves: Sequence[str] = body.moves
     if body.record is not None:
@@ -148,7 +155,9 @@ def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any],
                 f"the record has {len(moves):,} moves; analysis replays at most {MAX_MOVES:,}: "
                 "paste a shorter part of the game"
             )
-    state = game.new(**game.validate_params(params))
+    valid = game.validate_params(params)
+    check_bound(game, valid, moves, limits or AnalysisLimits())
+    state = game.new(**valid)
     written: list[dict[str, Any]] = []
     for i, text in enumerate(moves):
         seat = game.to_move(state)
@@ -161,6 +170,20 @@ def replay(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any],
             raise ConfigError(f"move {i + 1} ({text!r}) is not legal here: {exc.reason}") from None
         written.append({"move": game.format(move), "seat": seat})
     return game.params_of(state), written, state
+
+
+def check_bound(game: Game[Any, Any], params: Mapping[str, Any], moves: Sequence[str], limits: AnalysisLimits) -> None:
+    """ConfigError when the game bounds the size of the position (HTTTX: the candidate cells its board tracks)
+    above what this server builds for an analysis."""
+    bound = getattr(game, "position_bound", None)
+    if bound is None:
+        return
+    size, how = bound(params, moves)
+    if size > limits.max_region:
+        raise ConfigError(
+            f"the position covers up to {size:,} candidate cells ({how}); analysis allows at most "
+            f"{limits.max_region:,}: analyse an earlier position, or lower view_distance"
+        )
 
 
 def position_view(
@@ -191,9 +214,11 @@ def position_view(
     }
 
 
-async def _replayed(game: Game[Any, Any], body: PositionRequest) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+async def _replayed(
+    game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits
+) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
     try:
-        return await asyncio.to_thread(replay, game, body)
+        return await asyncio.to_thread(replay, game, body, limits)
     except ConfigError as exc:
         raise HTTPException(status_code=400, detail=exc.reason) from None
 
@@ -268,9 +293,9 @@ def _give_slot(_: object = None) -> None:
         _slots["busy"] -= 1
 
 
-async def analyse(game: Game[Any, Any], body: AnalysisRequest) -> dict[str, Any]:
+async def analyse(game: Game[Any, Any], body: AnalysisRequest, limits: AnalysisLimits) -> dict[str, Any]:
     """The position and the best bot's view of it (none when the game is over: ``notes`` says so)."""
-    params, history, state = await _replayed(game, body)
+    params, history, state = await _replayed(game, body, limits)
     out = position_view(game, params, history, state)
     if out["over"]:
         return {**out, "analysis": None, "notes": ["the game is over in this position: nothing to analyse"]}
@@ -305,9 +330,9 @@ router = APIRouter()
     tags=["analysis"],
     summary="A position from moves or a record, checked by the game's rules, with its legal moves",
 )
-async def position_route(game: str, body: PositionRequest) -> dict[str, Any]:
+async def position_route(game: str, body: PositionRequest, services: ServicesDep) -> dict[str, Any]:
     g = game_of(game)
-    params, history, state = await _replayed(g, body)
+    params, history, state = await _replayed(g, body, services.settings.analysis)
     return position_view(g, params, history, state)
 
 
@@ -316,14 +341,14 @@ async def position_route(game: str, body: PositionRequest) -> dict[str, Any]:
     tags=["analysis"],
     summary="Check a partial move on a position (the game's probes), as a seat's socket does in a match",
 )
-async def probe_route(game: str, body: ProbeRequest) -> dict[str, Any]:
+async def probe_route(game: str, body: ProbeRequest, services: ServicesDep) -> dict[str, Any]:
     g = game_of(game)
     probe = g.probes().get(body.what)
     if probe is None:
         raise HTTPException(
             status_code=400, detail=f"{g.title} has no probe {body.what!r}; it has: {sorted(g.probes()) or 'none'}"
         )
-    _, _, state = await _replayed(g, body)
+    _, _, state = await _replayed(g, body, services.settings.analysis)
     try:
         result = await asyncio.to_thread(probe, state, *body.args)
     except HexarenaError as exc:
@@ -338,8 +363,8 @@ async def probe_route(game: str, body: ProbeRequest) -> dict[str, Any]:
     tags=["analysis"],
     summary="The built-in best bot's evaluation, best line and considered moves for a position of any game",
 )
-async def analysis_route(game: str, body: AnalysisRequest) -> dict[str, Any]:
-    return await analyse(game_of(game), body)
+async def analysis_route(game: str, body: AnalysisRequest, services: ServicesDep) -> dict[str, Any]:
+    return await analyse(game_of(game), body, services.settings.analysis)
 
 
 __all__ = [

@@ -142,7 +142,7 @@ export async function analysisPage(app, { args, params: query }) {
 
   app.append(
     h("h1", `Analysis: ${meta.title}`),
-    origin ? h("p.muted", "The main line is ", origin, ".") : null,
+    origin ? h("p.muted", "The main line is ", origin, ".") : "",  // (the DOM would write null as text)
     h("div.match",
       h("div",
         boardBox,
