@@ -184,3 +184,23 @@ def test_a_live_game_opens_the_analysis_at_the_position_looked_at(page: Any, ser
     wait_for_bot(page, "perfect")
     assert "O draws with best play" in text(page, "#evaltext")  # the centre opening is a draw
     shot(page, "analysis-from-live")
+
+
+def test_hive_from_a_link_both_hands_play_and_the_line_is_a_game_string(page: Any, server: str, shot: Any) -> None:
+    page.goto(f'{server}/ui/#/analysis/hive?line=["wS1","bS1 wS1-"]')
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '2'")
+    wait_for_bot(page, "alphabeta")
+    assert len(page.query_selector_all("#pv li")) > 1  # the alpha-beta search has a principal variation
+    shot(page, "analysis-hive")
+    page.click("[data-hand='wQ']")  # white to move: the person plays white's hand here...
+    target = page.eval_on_selector_all("[data-target]", "ts => ts.map(t => t.dataset.target)")[0]
+    page.click(f"[data-target='{target}']")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '3'")
+    page.click("[data-hand='bQ']")  # ...and black's
+    target = page.eval_on_selector_all("[data-target]", "ts => ts.map(t => t.dataset.target)")[0]
+    page.click(f"[data-target='{target}']")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '4'")
+    record = page.input_value("#line")
+    assert record.startswith("Base+MLP;InProgress;White[3];wS1;bS1 wS1-;wQ ")
+    wait_for_bot(page, "alphabeta")
+    shot(page, "analysis-hive-played")
