@@ -54,6 +54,7 @@ async def main(plies: int, requests: int, think: float) -> None:
         with process(*args) as proc:
             await wait_up(f"{server}/healthz")
             async with httpx.AsyncClient(base_url=server, timeout=60) as client:
+                costs, answers, said = [], [], []
                 for name in GAMES:
                     line = random_line(name, plies)
                     body: dict[str, Any] = {"moves": line}
@@ -62,16 +63,20 @@ async def main(plies: int, requests: int, think: float) -> None:
                     for _ in range(requests):
                         (await client.post(f"/api/analysis/{name}/position", json=body)).raise_for_status()
                     ms = (cpu_seconds(proc.pid) - begun) / requests * 1e3
-                    print(f"position {name}: {len(line)} plies, {ms:.1f} ms server CPU a request")
+                    costs.append(f"{name} {len(line)} plies {ms:.1f} ms")
                 for name in GAMES:
-                    line = random_line(name, 6)
                     sent = time.perf_counter()
-                    r = await client.post(f"/api/analysis/{name}", json={"moves": line, "time_limit": think})
+                    r = await client.post(
+                        f"/api/analysis/{name}", json={"moves": random_line(name, 6), "time_limit": think}
+                    )
                     r.raise_for_status()
-                    wall = time.perf_counter() - sent
+                    answers.append(f"{name} {time.perf_counter() - sent:.2f} s")
                     a = r.json()["analysis"] or {}
-                    said = ", ".join(k for k, v in (a.get("reports") or {}).items() if v) or "its move only"
-                    print(f"analysis {name}: answered in {wall:.2f} s of {think:g} s given ({a.get('bot')}: {said})")
+                    gave = "/".join(k for k, v in (a.get("reports") or {}).items() if v) or "its move only"
+                    said.append(f"{name} ({a.get('bot')}): {gave}")
+                print("reported: " + "; ".join(said))
+                print("position, server CPU a request: " + ", ".join(costs))
+                print(f"analysis answered ({think:g} s given): " + ", ".join(answers))
 
 
 if __name__ == "__main__":
