@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 from test_browser_ui import create, wait_turn_or_end
+from test_phone_ui import PHONE, fits_a_phone
 
 from hexarena.bots.tictactoe import value
 from hexarena.core.game import RecordFacts
@@ -44,7 +45,7 @@ def open_from_replay(page: Any, server: str, rec: dict[str, Any], ply: int) -> N
 
 
 def wait_for_bot(page: Any, bot: str) -> None:
-    page.wait_for_function(f"() => document.getElementById('evaltext').textContent.startsWith('builtin:{bot}')")
+    page.wait_for_function(f"() => document.getElementById('evaltext')?.textContent.startsWith('builtin:{bot}')")
 
 
 def text(where: Any, selector: str) -> str:
@@ -204,3 +205,15 @@ def test_hive_from_a_link_both_hands_play_and_the_line_is_a_game_string(page: An
     assert record.startswith("Base+MLP;InProgress;White[3];wS1;bS1 wS1-;wQ ")
     wait_for_bot(page, "alphabeta")
     shot(page, "analysis-hive-played")
+
+
+def test_the_analysis_board_fits_a_phone_with_finger_sized_controls(page: Any, server: str, shot: Any) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f'{server}/ui/#/analysis/tictactoe?line=["b2","a1"]')
+    wait_for_bot(page, "perfect")
+    page.click("[data-cell='c3']")
+    page.wait_for_function("() => document.getElementById('plylabel').textContent === 'move 3'")
+    wait_for_bot(page, "perfect")
+    problems = fits_a_phone(page, "analysis")
+    shot(page, "phone-analysis")
+    assert not problems, "\n".join(problems)
