@@ -21,9 +21,10 @@ sending fewer moves), a position no larger than the operator's ``max_region`` wh
 would take gigabytes; ``server.analysis_limits``), records of at most ``MAX_RECORD_CHARS`` characters, at most
 ``MAX_TIME`` seconds of thinking, and at most ``MAX_ANALYSES`` searches at once in a pool of that many threads (one
 core each); a request beyond that gets 429 at once rather than a queue. A slot is given back when the search's
-thread ends, not when its request does: a client that hangs up sets the search's stop event, and the thread still
-counts until it has returned. Replays and reads run in worker threads, so the event loop keeps serving live games
-meanwhile. In public mode every route here needs an API token, like every other write (``server.auth``).
+thread ends, not when its request does: a request given up on (504, or cancelled as the server stops) sets the
+search's stop event, and its thread still counts until it has returned. Replays and reads run in worker threads,
+so the event loop keeps serving live games meanwhile. In public mode every route here needs an API token, like
+every other write (``server.auth``).
 """
 
 from __future__ import annotations
@@ -317,7 +318,7 @@ async def analyse(game: Game[Any, Any], body: AnalysisRequest, limits: AnalysisL
         stop.set()
         raise HTTPException(status_code=504, detail="the bot did not return in time; try a shorter time") from None
     except BaseException:
-        stop.set()  # the client went away (or the server stops): the search returns at its next check
+        stop.set()  # the request was cancelled (the server stops): the search returns at its next check
         raise
     return {**out, "analysis": report, "notes": report["notes"]}
 
