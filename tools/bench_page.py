@@ -52,6 +52,11 @@ class Bench:
 
 
 BENCHES: dict[str, Bench] = {
+    "analysis_board": Bench(
+        "server CPU per analysis-board position by game and line length; an analysis's answer time against the time given",
+        ("--plies", "200", "--requests", "5", "--think", "0.5"),
+        r"^(position|analysis)\b",  # the two summary lines (each game's report is the line above them)
+    ),
     "ab_throughput": Bench(
         "`server_throughput` as an A/B against another commit, both served side by side",
         ("--rounds", "1", "--games", "8", "--turns", "40"),

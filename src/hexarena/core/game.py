@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -233,6 +234,27 @@ def clock_menu(
     return [extra, *presets], extra.label
 
 
+#: A move number as records write them ("1.", "12...").
+_MOVE_NUMBER = re.compile(r"\d+\.+")
+#: A header line of a record ("[Event \"casual\"]").
+_HEADER_LINE = re.compile(r'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]\s*')
+
+
+def read_moves_text(text: str) -> list[str]:
+    """Moves written one after another (the default ``record_notation``): separated by spaces (a comma after a
+    move is dropped), move numbers ("1.") and header lines (``[Event "..."]``) skipped; each move is checked when
+    it is played."""
+    moves: list[str] = []
+    for line in text.splitlines():
+        if _HEADER_LINE.fullmatch(line):
+            continue
+        for word in line.split():
+            token = _MOVE_NUMBER.sub("", word.rstrip(","), count=1) if _MOVE_NUMBER.match(word) else word.rstrip(",")
+            if token:
+                moves.append(token)
+    return moves
+
+
 @runtime_checkable
 class Game(Protocol[S, M]):
     """What the referee, the protocol adapters and the conformance suite need from a game."""
@@ -428,6 +450,12 @@ class RuleGame(Generic[S, M]):
     def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
         """The moves in the game's own notation, separated by spaces."""
         return " ".join(moves)
+
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A record as ``record_notation`` writes it, read back (the analysis board's paste box): the parameters it
+        states and its moves in the game's notation, unchecked (the caller plays them). Games whose record holds
+        more than the moves override it; optional for a ``Game`` (the server falls back to ``read_moves_text``)."""
+        return {}, read_moves_text(text)
 
     def battlebot_shape(self) -> BattlebotShape[S, M] | None:
         return None

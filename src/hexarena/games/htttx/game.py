@@ -303,8 +303,48 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
         return write_record(GameRecord(headers=headers_for(facts), turns=[self.parse(m) for m in moves], threats=[]))
 
+    def position_bound(self, params: Mapping[str, Any], moves: Sequence[str]) -> tuple[int, str]:
+        """An upper bound on the candidate cells the board of the position after ``moves`` tracks, and how it was
+        reached (``candidate_bound``), from the text alone: the analysis board refuses a position too large to
+        build before building it (moves that do not read are left to the replay to report)."""
+        cells = [(0, 0)]
+        for text in moves:
+            try:
+                (q1, r1), (q2, r2) = self.parse(text)
+            except InvalidMove:
+                continue
+            cells += [(q1, r1), (q2, r2)]
+        return candidate_bound(cells, int(params["view_distance"]))
+
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A Hexagonal Tic Tac Toe Notation v1 record's turns (its headers state no parameter)."""
+        from hexarena.games.htttx.notation import read_record
+
+        return {}, [self.format(t) for t in read_record(text).turns]
+
 
 HTTTX = HtttxGame()
+
+
+def candidate_bound(cells: Sequence[tuple[int, int]], view: int) -> tuple[int, str]:
+    """An upper bound on the candidate cells (empty cells within ``view`` of a stone) a board with stones on
+    ``cells`` tracks, and how it was reached. What it bounds: the board keeps every such cell (about 100 bytes
+    each in the C board), and a stone far from all others brings a whole hexagon of 3v(v+1)+1 cells, 12,481 at view
+    64. Two bounds, the smaller taken: every stone covers at most one hexagon, and every covered cell lies in the
+    box around the stones widened by ``view`` on each side (axial coordinates); so a dense block of many stones
+    passes where the same stones scattered do not."""
+    if not cells:
+        return 0, "no stones"
+    view = max(view, 0)
+    hexagon = 3 * view * (view + 1) + 1
+    by_stones = len(cells) * hexagon
+    qs = [q for q, _ in cells]
+    rs = [r for _, r in cells]
+    width, height = max(qs) - min(qs) + 2 * view + 1, max(rs) - min(rs) + 2 * view + 1
+    if width * height < by_stones:
+        return width * height, f"a {width:,} x {height:,} box around the stones, widened by view_distance {view}"
+    return by_stones, f"{len(cells):,} stones x {hexagon:,} cells within view_distance {view}"
+
 
 if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
     _CHECKED: Game[HtttxState, Move] = HTTTX

@@ -4,6 +4,7 @@
 import { getJSON, postJSON, h, playerName, personName, savePersonName } from "./api.js";
 import { saveToken } from "./tokens.js";
 import { rulesLink } from "./rules.js";
+import { paramInput, paramsOf } from "./params.js";
 
 // Everything that differs from game to game comes from the game's own declarations in GET /api/games: its
 // parameters in words (label, effect, named choices), its clock presets and default, and the bots at an address
@@ -79,31 +80,6 @@ export async function lobbyPage(app, { params } = {}) {
   for (const el of [clockType, clockSecs, clockInc]) el.addEventListener("input", syncClock);
   clockType.addEventListener("change", syncClock);
 
-  // a parameter as the game describes it: its label, a field for its value (named choices as a list), and a line
-  // under it saying what the value changes in play (the field's description for a screen reader)
-  function paramInput(p) {
-    const id = `param-${p.name}`;
-    const helpId = `${id}-help`;
-    const names = p.choice_labels || p.choices;
-    let input;
-    if (p.type === "bool") {
-      input = h("input", { type: "checkbox", id, name: p.name, checked: !!p.default });
-    } else if (p.choices) {
-      input = h("select", { id, name: p.name }, p.choices.map((c, i) => h("option", { value: c, selected: c === p.default }, String(names[i]))));
-    } else {
-      input = h("input", { id, name: p.name, type: p.type === "int" || p.type === "float" ? "number" : "text",
-        min: p.minimum ?? undefined, max: p.maximum ?? undefined, step: p.type === "int" ? 1 : "any",
-        value: p.default ?? "", placeholder: p.nullable ? "none" : undefined, style: "width:7rem" });
-    }
-    input.dataset.param = p.name;
-    input.dataset.type = p.type;
-    input.dataset.nullable = p.nullable ? "1" : "";
-    if (p.help) input.setAttribute("aria-describedby", helpId);
-    return h("div.param", { dataset: { paramRow: p.name } },
-      h("label", h("span", p.label || p.name.replace(/_/g, " ")), input),
-      p.help ? h("small.muted.param-help", { id: helpId }, p.help) : null);
-  }
-
   function seatInput(game, i) {
     const bots = game.builtin_bots || [];
     const remote = new Map((game.remote_players || []).map((r) => [r.scheme, r]));
@@ -137,7 +113,7 @@ export async function lobbyPage(app, { params } = {}) {
   let seatInputs = [];
   function syncGame() {
     const game = byName[gameSel.value];
-    paramsBox.replaceChildren(...game.params.map(paramInput));
+    paramsBox.replaceChildren(...game.params.map((p) => paramInput(p)));
     seatInputs = [seatInput(game, 0), seatInput(game, 1)];
     seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
     const remote = (game.remote_players || []).map((r) => r.scheme);
@@ -167,15 +143,7 @@ export async function lobbyPage(app, { params } = {}) {
     msg.className = "msg";
     msg.textContent = "";
     const game = byName[gameSel.value];
-    const params = {};
-    for (const input of paramsBox.querySelectorAll("[data-param]")) {
-      const t = input.dataset.type;
-      if (t === "bool") params[input.dataset.param] = input.checked;
-      else if (input.value === "" && input.dataset.nullable) params[input.dataset.param] = null;
-      else if (t === "int") params[input.dataset.param] = parseInt(input.value, 10);
-      else if (t === "float") params[input.dataset.param] = parseFloat(input.value);
-      else params[input.dataset.param] = input.value;
-    }
+    const params = paramsOf(paramsBox);
     const clock = { type: clockType.value };
     if (clock.type !== "none") clock.seconds = parseFloat(clockSecs.value);
     if (clock.type === "incremental") clock.increment = parseFloat(clockInc.value);

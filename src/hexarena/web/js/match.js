@@ -59,6 +59,9 @@ export async function matchPage(app, { args, name }) {
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
+  // the analysis board at the position shown (the one looked back at, else the live one), in the same tab
+  const analyseA = h("a.button.secondary#analyse", { href: "#/analysis",
+    onclick: () => { analyseA.href = `#/analysis/${encodeURIComponent(info.game)}?from=${encodeURIComponent(id)}&ply=${browsing ?? moves.length}`; } }, "Analyse");
   const copyBtn = copyButton(notation);
   copyBtn.hidden = true;
   const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
@@ -134,7 +137,7 @@ export async function matchPage(app, { args, name }) {
       h("div.side",
         evalPanel,
         h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
-          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn), notation))));
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn, analyseA), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];

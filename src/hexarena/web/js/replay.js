@@ -46,6 +46,8 @@ export async function replayPage(app, { args, params }) {
   if (!speedSel.value) speedSel.value = "0.5";
   speedSel.addEventListener("change", () => { try { localStorage.setItem(SPEED_KEY, speedSel.value); } catch { /* this page only */ } });
   const playBtn = h("button#play", { type: "button", "aria-pressed": "false" }, "Play");
+  // the analysis board at the position shown (its href follows the ply)
+  const analyseA = h("a.button.secondary#analyse", { href: "#" }, "Analyse");
   let playing = null;
   function stopPlaying() { clearTimeout(playing); playing = null; playBtn.textContent = "Play"; playBtn.setAttribute("aria-pressed", "false"); }
   function step() {
@@ -71,7 +73,7 @@ export async function replayPage(app, { args, params }) {
           btn("first", "|◀", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
           slider,
           btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "▶|", "last", () => go(n)), label),
-        h("div.controls", playBtn, speedSel),
+        h("div.controls", playBtn, speedSel, analyseA),
         info),
       h("div",
         h("div.panel",
@@ -95,6 +97,7 @@ export async function replayPage(app, { args, params }) {
     ply = Math.min(n, Math.max(0, p));
     slider.value = ply;
     label.textContent = `${ply} / ${n}`;
+    analyseA.href = `#/analysis/${encodeURIComponent(rec.game)}?from=${encodeURIComponent(id)}&ply=${ply}`;
     const want = ply;
     const state = await stateAt(want);
     if (want !== ply || state === undefined) return;  // a later step overtook this one
