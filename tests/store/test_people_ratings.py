@@ -59,9 +59,7 @@ def test_who_is_rated_under_which_key() -> None:
     assert rating_keys([BOT, PlayerRecord("builtin:best", "builtin")]) == ("builtin:random", "builtin:best")
 
 
-async def test_a_rated_game_rates_the_person_under_their_key_with_their_name(
-    store: Store, recorder: Recorder
-) -> None:
+async def test_a_rated_game_rates_the_person_under_their_key_with_their_name(store: Store, recorder: Recorder) -> None:
     await play(recorder, (BOT, person("Ann", ANN)), people=False)  # casual: kept, not rated
     assert await store.list_ratings("hex") == [] and await store.person_names([ANN]) == {}
     await play(recorder, (BOT, person("Ann", ANN)), people=True, winner=1)

@@ -19,7 +19,9 @@ def long_winning_game() -> list[str]:
     and its second stone, which the rules ignore, goes on a far cell."""
     game = get_game("htttx")
     state = game.new(win_distance=2)
-    near = sorted(((q, r) for q in range(-40, 41) for r in range(-40, 41)), key=lambda c: (max(map(abs, (*c, sum(c)))), c))
+    near = sorted(
+        ((q, r) for q in range(-40, 41) for r in range(-40, 41)), key=lambda c: (max(map(abs, (*c, sum(c)))), c)
+    )
     lattice = {
         0: [c for c in near if c[0] % 2 == 0 and c[1] % 2 == 0 and c != (0, 0)],  # X's (the origin is X's already)
         1: [c for c in near if c[0] % 2 and c[1] % 2],  # O's

@@ -92,7 +92,8 @@ def test_casual_games_and_bad_identities(server: str) -> None:
     identity; an identity that is not one is refused with what it should be."""
     secret = "Q" * 43
     casual = httpx.post(
-        f"{server}/api/matches", json={"game": "tictactoe", "players": ["browser:Bo", "builtin:random"], "person": secret}
+        f"{server}/api/matches",
+        json={"game": "tictactoe", "players": ["browser:Bo", "builtin:random"], "person": secret},
     )
     assert casual.status_code == 200, casual.text
     info = httpx.get(f"{server}/api/ui/matches/{casual.json()['game_id']}").json()

@@ -17,10 +17,10 @@ from typing import Any
 
 from fastapi import HTTPException
 
+from hexarena.core.glicko2 import is_provisional
 from hexarena.core.person import is_person_key, person_key
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
-from hexarena.core.glicko2 import is_provisional
 
 _NEEDS_IDENTITY = (
     "a rated game rates each person by the identity their browser keeps: send 'person' (the web UI does), "
@@ -67,7 +67,12 @@ async def ratings_of(store: Any, game: str, described: Sequence[dict[str, Any]])
         out.append(
             None
             if r is None
-            else {"rating": round(r.rating, 1), "rd": round(r.rd, 1), "provisional": is_provisional(r.rd), "games": r.games}
+            else {
+                "rating": round(r.rating, 1),
+                "rd": round(r.rd, 1),
+                "provisional": is_provisional(r.rd),
+                "games": r.games,
+            }
         )
     return out
 

@@ -58,10 +58,10 @@ from hexarena.store.directory import DirectoryMixin, upsert_ratings_in
 from hexarena.store.engine import create_engine, resolve_url
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.ladder import LadderMixin
-from hexarena.store.people import PeopleMixin, admit_people_in
 from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
 from hexarena.store.models import ratings as ratings_table
+from hexarena.store.people import PeopleMixin, admit_people_in
 from hexarena.store.records import (
     ENDED,
     UNFINISHED,

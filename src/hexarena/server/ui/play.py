@@ -8,7 +8,9 @@
 - ``POST /api/ui/matches/{id}/join``: take an open seat: the first joiner gets a new token for it, anyone later
   a 409 (the seat is taken), as does anyone asking for a seat that was not created open (the creator's, a bot's).
   Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``. The joiner may give the
-  name their browser keeps (``name``): the seat takes it, so the other person and the spectators see who came.
+  name their browser keeps (``name``): the seat takes it, so the other person and the spectators see who came;
+  and the identity it keeps (``person``, needed in a rated game: ``server.people``), which the seat is rated under.
+  Each player's rating is on the match info (``rating``), for the cards.
 """
 
 from __future__ import annotations
