@@ -108,6 +108,15 @@ def test_casual_games_and_bad_identities(server: str) -> None:
             json={"game": "tictactoe", "players": ["browser", "builtin:random"], "person": bad, "rated": True},
         )
         assert r.status_code == 422 and "person" in r.text, (bad, r.text)
+    both_mine = httpx.post(
+        f"{server}/api/matches",
+        json={"game": "tictactoe", "players": ["browser:Bo", "browser:Bo"], "person": secret, "rated": True},
+    )
+    assert both_mine.status_code == 400 and "themselves" in both_mine.json()["detail"], both_mine.text
+    long_name = httpx.post(
+        f"{server}/api/matches", json={"game": "tictactoe", "players": ["browser:" + "B" * 33, "builtin:random"]}
+    )
+    assert long_name.status_code == 400 and "at most 32 characters" in long_name.text, long_name.text
     rated_open = httpx.post(
         f"{server}/api/matches",
         json={"game": "tictactoe", "players": ["browser:Bo", "open"], "person": secret, "rated": True},
@@ -115,6 +124,8 @@ def test_casual_games_and_bad_identities(server: str) -> None:
     join = f"{server}/api/ui/matches/{rated_open['game_id']}/join"
     refused = httpx.post(join, json={"seat": "O", "name": "Cy"})
     assert refused.status_code == 400 and "person" in refused.json()["detail"], refused.text
+    myself = httpx.post(join, json={"seat": "O", "name": "Bo", "person": secret})
+    assert myself.status_code == 400 and "themselves" in myself.json()["detail"], myself.text
     joined = httpx.post(join, json={"seat": "O", "name": "Cy", "person": "R" * 43})
     assert joined.status_code == 200, joined.text  # the refusal did not give the seat away
     players = httpx.get(f"{server}/api/ui/matches/{rated_open['game_id']}").json()["players"]

@@ -18,14 +18,18 @@ from typing import Any
 from fastapi import HTTPException
 
 from hexarena.core.glicko2 import is_provisional
-from hexarena.core.person import is_person_key, person_key
+from hexarena.core.person import person_key
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
+from hexarena.server.live import player_records
+from hexarena.store.errors import StoreError
+from hexarena.store.recorder import rating_key
 
 _NEEDS_IDENTITY = (
     "a rated game rates each person by the identity their browser keeps: send 'person' (the web UI does), "
     "or create the game casual (rated: false or unset)"
 )
+_AGAINST_ONESELF = "a rated game is between two players: nobody is rated against themselves (play it casual)"
 
 
 def seat_people(players: Sequence[BasePlayer], secret: str | None, *, rated: bool | None) -> dict[str, Any]:
@@ -39,28 +43,36 @@ def seat_people(players: Sequence[BasePlayer], secret: str | None, *, rated: boo
         for p in players:
             if p.kind == "human" and not p.open_seat and not (isinstance(p, BrowserPlayer) and p.person):
                 raise HTTPException(status_code=400, detail=_NEEDS_IDENTITY)
+        if key is not None and sum(isinstance(p, BrowserPlayer) and p.person == key for p in players) > 1:
+            raise HTTPException(status_code=400, detail=_AGAINST_ONESELF)
     return {} if rated is None else {"rated": rated}
 
 
-def join_as(player: BasePlayer, secret: str | None, *, rated: bool) -> None:
-    """The joiner's identity on the open seat they take; 400 in a rated game without one (checked before the
-    seat is given away)."""
+def join_as(players: Sequence[BasePlayer], seat: int, secret: str | None, *, rated: bool) -> None:
+    """The joiner's identity on the open seat they take; in a rated game, 400 without one or with the identity
+    of the person in another seat (checked before the seat is given away)."""
     if secret is None:
         if rated:
             raise HTTPException(status_code=400, detail=_NEEDS_IDENTITY)
         return
+    key = person_key(secret)
+    if rated and any(getattr(p, "person", None) == key for i, p in enumerate(players) if i != seat):
+        raise HTTPException(status_code=400, detail=_AGAINST_ONESELF)
+    player = players[seat]
     if isinstance(player, BrowserPlayer):
-        player.person = person_key(secret)
+        player.person = key
 
 
 async def ratings_of(store: Any, game: str, described: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:
     """Each seat's rating in ``game`` as the cards show it (None: not rated yet, or no store): a person by their
     key, a bot by its name."""
-    keys = [str(d.get("spec")) if d.get("kind") == "human" else str(d.get("name")) for d in described]
-    keys = [k if d.get("kind") != "human" or is_person_key(k) else "" for k, d in zip(keys, described, strict=True)]
+    keys = [rating_key(p) or "" for p in player_records(list(described))]
     if store is None or not any(keys):
         return [None] * len(described)
-    found = {r.key: r for r in await store.list_ratings(game, limit=len(keys), keys=[k for k in keys if k])}
+    try:
+        found = {r.key: r for r in await store.list_ratings(game, limit=len(keys), keys=[k for k in keys if k])}
+    except StoreError:  # the database is away: the game goes on (journaled), its cards without ratings
+        return [None] * len(described)
     out: list[dict[str, Any] | None] = []
     for key in keys:
         r = found.get(key)

@@ -106,19 +106,18 @@ def rating_keys(players: Sequence[PlayerRecord], *, people: bool = False) -> tup
     bot whose name claims to be a person's key are never rated."""
     if len(players) != 2:
         return None
-    keys: list[str] = []
-    for p in players:
-        if p.kind in PEOPLE:
-            if not people or not is_person_key(p.spec):
-                return None
-            keys.append(p.spec)
-        elif claims_person(p.name):
-            return None
-        else:
-            keys.append(p.name)
-    if keys[0] == keys[1] and is_person_key(keys[0]):
+    first, second = (rating_key(p, people=people) for p in players)
+    if first is None or second is None or (first == second and is_person_key(first)):
         return None
-    return keys[0], keys[1]
+    return first, second
+
+
+def rating_key(player: PlayerRecord, *, people: bool = True) -> str | None:
+    """The key one seat is rated under (None: it cannot be): a person's key (only with ``people``), or a bot's
+    name unless it claims to be a person's."""
+    if player.kind in PEOPLE:
+        return player.spec if people and is_person_key(player.spec) else None
+    return None if claims_person(player.name) else player.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -831,6 +830,7 @@ __all__ = [
     "StoreUnavailable",
     "default_data_dir",
     "rated",
+    "rating_key",
     "rating_keys",
     "status_for",
     "write_entry",

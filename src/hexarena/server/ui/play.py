@@ -122,7 +122,7 @@ async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[s
     seat = seat_index(live, body.seat)
     name = live.game.seat_names[seat]
     if seat in live.open_seats:  # who joins, checked before the seat is given away
-        join_as(live.players[seat], body.person, rated=live.referee.config.meta.get("rated") is True)
+        join_as(live.players, seat, body.person, rated=live.referee.config.meta.get("rated") is True)
     token = services.manager.join_open_seat(live, seat)
     if token is not None:
         player = live.players[seat]
