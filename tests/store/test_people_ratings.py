@@ -94,3 +94,20 @@ async def test_the_store_rates_at_most_max_people(
     long_name = "x" * 500  # longer than the web UI allows: cut, not refused (the result must not be lost)
     await play(recorder, (person(long_name, keys[0]), BOT), people=True)
     assert len((await store.person_names([keys[0]]))[keys[0]]) == 64
+
+
+async def test_the_cli_leaderboard_tells_two_people_of_one_name_apart(
+    store: Store, recorder: Recorder, database_url: str
+) -> None:
+    import asyncio
+
+    from click.testing import CliRunner
+
+    from hexarena.cli import main
+
+    await play(recorder, (person("Ann", ANN), person("Ann", OTHER_ANN)), people=True)
+    out = await asyncio.to_thread(
+        CliRunner().invoke, main, ["tournament", "leaderboard", "hex", "--database-url", database_url]
+    )
+    assert out.exit_code == 0, out.output
+    assert f"Ann (person {ANN[7:15]})" in out.output and f"Ann (person {OTHER_ANN[7:15]})" in out.output

@@ -59,6 +59,8 @@ def test_a_person_plays_a_bot_to_the_end_and_is_on_the_leaderboard_and_a_namesak
     )
     row = next(r for r in rows if r[0].startswith("Ann"))
     assert row[0] == "Ann person" and row[1].endswith("?"), rows  # marked a person, a provisional rating
+    bots = httpx.get(f"{server}/api/ui/bots", params={"game": "tictactoe"}).json()
+    assert not any(is_person_key(b["name"]) for b in bots), bots  # people are not listed among the bots
     history = httpx.get(f"{server}/api/ui/leaderboard/tictactoe/history").json()["history"]
     assert [p["games"] for p in history[ann]] == [1]  # her plot's points, under her key like a bot's
     shot(page, "leaderboard-with-a-person")
@@ -71,6 +73,19 @@ def test_a_person_plays_a_bot_to_the_end_and_is_on_the_leaderboard_and_a_namesak
     anns = {r["player"]: r for r in board if r["person"]}
     assert len(anns) == 2 and ann in anns and all(r["name"] == "Ann" and r["games"] == 1 for r in anns.values())
     assert next(r for r in board if r["player"] == "builtin:random")["games"] == 2
+
+    # Ann's second rated game: her row plots her rating history, as a bot's does
+    play_rated_tictactoe(page, server, "Ann", seed=5)
+    page.goto(f"{server}/ui/#/leaderboard/tictactoe")
+    page.wait_for_selector("#leaderboard svg.ratingplot")
+    plots = page.evaluate(
+        """() => [...document.querySelectorAll('#leaderboard tbody tr')].filter(tr => tr.cells[1].textContent === 'Ann person')
+            .map(tr => tr.querySelector('svg.ratingplot')?.getAttribute('aria-label') ?? tr.cells[3].textContent)"""
+    )
+    one, two = sorted(plots, key=len)  # the other Ann's one game, and Ann's two
+    assert one == "one rating" and two.startswith("rating history: ") and "over 2 updates" in two, plots
+    shot(page, "leaderboard-person-history")
+    anns = {r["player"]: r for r in httpx.get(f"{server}/leaderboard/tictactoe").json()["ratings"] if r["person"]}
 
     # Ann's next game: her card shows her rating, her opponent's card the bot's
     page.goto(f"{server}/ui/#/lobby")
