@@ -111,3 +111,25 @@ async def test_the_cli_leaderboard_tells_two_people_of_one_name_apart(
     )
     assert out.exit_code == 0, out.output
     assert f"Ann (person {ANN[7:15]})" in out.output and f"Ann (person {OTHER_ANN[7:15]})" in out.output
+
+
+async def test_a_rated_game_with_people_journaled_during_an_outage_is_rated_when_replayed(
+    store: Store, tmp_path: Path
+) -> None:
+    import json
+
+    from hexarena.store.recorder import _Op, _to_json
+
+    gid = new_id()
+    seats = (BOT, person("Ann", ANN))
+    end = GameEnd(gid, "hex", 1, "normal", "over", (move(0, "a1"),), players=seats, people=True)
+    entries = [
+        _to_json(_Op("create", gid, NewGame(game_id=gid, game="hex", params={"size": 5}, players=seats))),
+        _to_json(_Op("finish", gid, end)),
+    ]
+    (tmp_path / "journal-1-outage.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    replayed = Recorder(store, tmp_path)
+    await replayed.start()  # replays the journal before anything else
+    await replayed.close()
+    assert {r.key for r in await store.list_ratings("hex")} == {"builtin:random", ANN}
+    assert await store.person_names([ANN]) == {ANN: "Ann"}
