@@ -489,6 +489,9 @@ class MatchManager:
                     reason=result.outcome.reason,
                     moves=_records_of(live, result),
                     players=player_records(live.describe_players()),
+                    # created rated: its people are rated too; created casual: nobody's rating moves
+                    rate=live.referee.config.meta.get("rated") is not False,
+                    people=live.referee.config.meta.get("rated") is True,
                     finished_at=utc(result.finished),
                 )
             )

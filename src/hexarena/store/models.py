@@ -43,6 +43,7 @@ ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
 KEY_LENGTH = 200  # rating keys (bot ids or display names)
 STATUS_LENGTH = 16  # game and tournament statuses
+PERSON_NAME_LENGTH = 64  # a person's display name (the web UI allows 32 characters)
 GAME_STATUSES = ("pending", "running", "finished", "aborted", "interrupted")
 
 # Named constraints make later ALTERs (Alembic batch mode on SQLite) reproducible.
@@ -363,6 +364,20 @@ class LadderGameRow(Base):
     failed: Mapped[str | None] = mapped_column(Storable(ID_LENGTH))
 
 
+class PersonRow(Base):
+    """A person who has finished a rated game: their key (``person:`` and a hash of the secret their browser
+    keeps: :mod:`hexarena.core.person`; the secret itself is never stored) and the display name they last played a
+    rated game under, for the leaderboard. A person appears here, and on the leaderboard, only once a rated game
+    of theirs is over; the table is bounded (:data:`hexarena.store.people.MAX_PEOPLE`)."""
+
+    __tablename__ = "people"
+
+    key: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(Storable(PERSON_NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 games = cast(Table, GameRow.__table__)
 game_players = cast(Table, GamePlayerRow.__table__)
 moves = cast(Table, MoveRow.__table__)
@@ -375,3 +390,4 @@ api_tokens = cast(Table, ApiTokenRow.__table__)
 dead_letters = cast(Table, DeadLetterRow.__table__)
 ladder_bots = cast(Table, LadderBotRow.__table__)
 ladder_games = cast(Table, LadderGameRow.__table__)
+people = cast(Table, PersonRow.__table__)

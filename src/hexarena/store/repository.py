@@ -61,6 +61,7 @@ from hexarena.store.ladder import LadderMixin
 from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
 from hexarena.store.models import ratings as ratings_table
+from hexarena.store.people import PeopleMixin, admit_people_in
 from hexarena.store.records import (
     ENDED,
     UNFINISHED,
@@ -94,7 +95,7 @@ INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, ther
 NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
-class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin):
+class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin, PeopleMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
 
     @classmethod
@@ -662,6 +663,7 @@ async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, in
     in one SELECT and written in one upsert, a player who played several of these games rated after each in
     turn, as one by one would. Each game is a rating period (:func:`hexarena.core.glicko2.rate_game`); the days
     a player sat idle since its last rated result widen its deviation first."""
+    results = await admit_people_in(conn, results)  # people stored, and a full table's newcomers not rated
     if not results:
         return
     wanted = sorted({(rate.game, key) for rate, _, _ in results for key in rate.keys})

@@ -490,7 +490,8 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
             table.add_column(col, justify="left" if col == "player" else "right")
         for r in rows:
             shown = f"{r['rating']:.0f}?" if r["provisional"] else f"{r['rating']:.0f} ± {2 * r['rd']:.0f}"
-            table.add_row(str(r["rank"]), r["player"], shown, str(r["games"]))
+            who = f"{r['name']} (person {r['player'][7:15]})" if r["person"] else r["player"]  # two Anns apart
+            table.add_row(str(r["rank"]), who, shown, str(r["games"]))
         output_console().print(table)
 
     try:

@@ -1,7 +1,7 @@
 // Lobby: create a match of any registered game (its parameters, clock, and each seat a person, a built-in
 // bot, a bot URL or any player spec the server knows), see live games, join an open human seat.
 
-import { getJSON, postJSON, h, playerName, personName, savePersonName } from "./api.js";
+import { getJSON, postJSON, h, playerName, personName, savePersonName, personSecret } from "./api.js";
 import { saveToken } from "./tokens.js";
 import { rulesLink } from "./rules.js";
 import { paramInput, paramsOf } from "./params.js";
@@ -38,6 +38,8 @@ export async function lobbyPage(app, { params } = {}) {
   }
   const msg = h("p.msg");
   const createBtn = h("button#create", { type: "submit" }, "Create match");
+  // unticked: the usual rule (games between bots are rated, games with a person are casual and allow takebacks)
+  const ratedBox = h("input#rated", { type: "checkbox", "aria-describedby": "rated-help" });
   const form = h("form.panel",
     h("h2", "New match"),
     h("label", h("span", "Game"), gameSel), h("p", rulesLink(gameSel)),
@@ -47,6 +49,8 @@ export async function lobbyPage(app, { params } = {}) {
     h("label.clock-seconds", h("span", "Seconds"), clockSecs),
     h("label.clock-increment", h("span", "Increment (s)"), clockInc),
     seatsBox,
+    h("div.param", h("label", h("span", "Rated"), ratedBox),
+      h("small.muted.param-help#rated-help", "The result moves both players' ratings on the leaderboard, people's too; no takebacks. Unticked: games with a person are casual.")),
     createBtn, msg);
   const liveBox = h("div.tablewrap");
   const remoteHelp = h("li#remote-help");  // filled for the chosen game: the protocols that can reach its bots
@@ -150,7 +154,8 @@ export async function lobbyPage(app, { params } = {}) {
     try {
       const players = seatInputs.map(specOf);
       createBtn.disabled = true;
-      const res = await postJSON("/api/matches", { game: game.name, params, players, clock });
+      const res = await postJSON("/api/matches", { game: game.name, params, players, clock, person: personSecret(),
+        ...(ratedBox.checked ? { rated: true } : {}) });
       let mine = 0;
       seatInputs.forEach((s, i) => {
         if (s.kind.value === "you") {
@@ -184,7 +189,7 @@ export async function lobbyPage(app, { params } = {}) {
 
   async function join(id, seat) {
     try {
-      const res = await postJSON(`/api/ui/matches/${id}/join`, { seat });
+      const res = await postJSON(`/api/ui/matches/${id}/join`, { seat, name: personName() || undefined, person: personSecret() });
       saveToken(id, res.seat, res.token);
       location.hash = `#/play/${id}`;
     } catch (err) {

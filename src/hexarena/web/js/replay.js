@@ -87,8 +87,11 @@ export async function replayPage(app, { args, params }) {
         h("div.panel", h("h2", h("label", { for: "notation" }, "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   // the last move with the final position (HTTTX: a second stone the rules ignored after a winning first one is
-  // not listed); longer games fetch positions in chunks, their last move is listed as recorded
-  moves.reset(rec.moves.map((m, i) => (rec.states && i === rec.moves.length - 1 ? { ...m, state: rec.states[i + 1] } : m)));
+  // not listed), inline or from the last chunk (which the page shows first anyway); a game cut at the replay's
+  // bound has no final position here, and its last move is listed as recorded
+  const last = rec.moves.length;
+  const final = last && !rec.truncated ? (rec.states ? rec.states[last] : await stateAt(last)) : undefined;
+  moves.reset(rec.moves.map((m, i) => (i === last - 1 && final ? { ...m, state: final } : m)));
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
