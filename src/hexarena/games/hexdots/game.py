@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hexdots.board import DotsBoard, Line, apply_line, check_line, is_legal_id
 from hexarena.games.hexdots.geometry import MAX_SIZE, Coord, Geometry, geometry
@@ -251,7 +252,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
     def params_of(self, state: DotsState) -> dict[str, Any]:
         return {"rows": state.rows, "cols": state.cols}
 
-    def to_json(self, state: DotsState) -> dict[str, Any]:
+    def to_json(self, state: DotsState) -> JsonObject:
         """The original protocol's Game object, with the seat names as player names (UI and spectators), and the
         fields every game's view starts with (``to_move``, ``sides``)."""
         from hexarena.games.hexdots.wire import game_json
@@ -263,7 +264,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
 
         return shape()
 
-    def legal_view(self, state: DotsState) -> dict[str, Any]:
+    def legal_view(self, state: DotsState) -> JsonObject:
         """``kind: lines``: ``moves = [{"move": "0,0-0,1", "a": [0, 0], "b": [0, 1]}]``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

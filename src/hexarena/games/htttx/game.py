@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
@@ -217,7 +218,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     def ply(self, state: HtttxState) -> int:
         return state.turns
 
-    def to_json(self, state: HtttxState) -> dict[str, Any]:
+    def to_json(self, state: HtttxState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -256,7 +257,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         )
         return "\n".join([summary, *rows])
 
-    def legal_view(self, state: HtttxState) -> dict[str, Any]:
+    def legal_view(self, state: HtttxState) -> JsonObject:
         """``kind: htttx``: ``cells = [[q, r], ...]`` legal for the first stone; the page asks the
         ``htttx_first`` probe for the second stone's cells (a pair list would be quadratic)."""
         if state.to_move_seat is None:
@@ -286,7 +287,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
             cells = board.legal_cells()
         return {"cell": [q, r], "wins": bool(wins), "cells": [[a, b] for a, b in sorted(cells)]}
 
-    def spectator_extras(self, state: HtttxState, view: dict[str, Any] | None) -> dict[str, Any]:
+    def spectator_extras(self, state: HtttxState, view: JsonObject | None) -> dict[str, Any]:
         """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
         if view is not None and isinstance(view.get("cells"), list):
             return {"board": {"cells": view["cells"]}}

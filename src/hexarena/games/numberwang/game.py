@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 MIN_STEP, MAX_STEP = -10, 10
@@ -112,7 +113,7 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
             f"a draw after {state.ply_limit} turns)"
         )
 
-    def to_json(self, state: NumberwangState) -> dict[str, Any]:
+    def to_json(self, state: NumberwangState) -> JsonObject:
         return state_view(self, state, n=state.n, ply=state.ply, plyLimit=state.ply_limit)
 
     def battlebot_shape(self) -> BattlebotShape[NumberwangState, int]:
@@ -120,7 +121,7 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
 
         return shape()
 
-    def legal_view(self, state: NumberwangState) -> dict[str, Any]:
+    def legal_view(self, state: NumberwangState) -> JsonObject:
         """``kind: number``: any integer from ``min`` to ``max``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

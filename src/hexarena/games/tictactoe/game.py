@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
 from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 Move = tuple[int, int]
@@ -149,7 +150,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             lines.append(f"{'abc'[r]}   " + " | ".join(mark or " " for mark in row))
         return "\n".join(lines)
 
-    def to_json(self, state: TicTacToeState) -> dict[str, Any]:
+    def to_json(self, state: TicTacToeState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -164,7 +165,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
 
         return shape(self)
 
-    def legal_view(self, state: TicTacToeState) -> dict[str, Any]:
+    def legal_view(self, state: TicTacToeState) -> JsonObject:
         """``kind: cells``: the empty (row, col) cells."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
