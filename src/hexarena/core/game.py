@@ -251,7 +251,7 @@ class Game(Protocol[S, M]):
     #: table, the legal moves as buttons or a text box).
     board_module: ClassVar[str | None]
 
-    def new(self, **params: Any) -> S:
+    def new(self, **params: object) -> S:
         """The initial state; unknown or invalid params raise ConfigError."""
         ...
 
@@ -299,7 +299,7 @@ class Game(Protocol[S, M]):
         """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
         ...
 
-    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_params(self, given: Mapping[str, object]) -> dict[str, Any]:
         """``given`` with defaults filled and values coerced; ConfigError names an unknown or invalid one."""
         ...
 
@@ -325,7 +325,7 @@ class Game(Protocol[S, M]):
         """Fields a spectator packet adds for this game's own clients (``view``: ``to_json(state)`` if known)."""
         ...
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """The game's record of a whole game, as other tools of the game read it."""
         ...
 
@@ -379,13 +379,13 @@ class RuleGame(Generic[S, M]):
         two. The positions are not used afterwards. Optional (the server looks it up); most games share nothing."""
         return None
 
-    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_params(self, given: Mapping[str, object]) -> dict[str, Any]:
         """Fill defaults, coerce types and reject unknown names with a message listing the known ones."""
         known = {p.name: p for p in self.params}
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise ConfigError(f"unknown parameter(s) {unknown} for {self.name}; known: {sorted(known) or 'none'}")
-        out: dict[str, Any] = {}
+        out: dict[str, ParamValue] = {}
         for p in self.params:
             out[p.name] = p.coerce(given[p.name]) if p.name in given else p.default
         return out
@@ -426,7 +426,7 @@ class RuleGame(Generic[S, M]):
     def spectator_extras(self, state: S, view: JsonObject | None) -> JsonObject:
         return {}
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """The moves in the game's own notation, separated by spaces."""
         return " ".join(moves)
 

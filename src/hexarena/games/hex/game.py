@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, state_view
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hex.board import HexBoard
@@ -145,7 +145,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
     # -- construction -------------------------------------------------------------------------------------
 
-    def new(self, **params: Any) -> HexState:
+    def new(self, **params: object) -> HexState:
         p = self.validate_params(params)
         s = HexState.__new__(HexState)
         s.size = p["size"]
@@ -161,7 +161,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         s.hash = 0
         return s
 
-    def params_of(self, state: HexState) -> dict[str, Any]:
+    def params_of(self, state: HexState) -> dict[str, ParamValue]:
         return {"size": state.size, "swap": state.swap}
 
     # -- rules --------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, state_view
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hexdots.board import DotsBoard, Line, apply_line, check_line, is_legal_id
@@ -95,7 +95,7 @@ class DotsState:
                 yield h, mark - 1
 
 
-def normalize_line(move: Any) -> Line:
+def normalize_line(move: object) -> Line:
     """``move`` as a sorted pair of (row, col) int pairs; InvalidMove('invalid line data: ...') otherwise."""
     if not isinstance(move, tuple | list) or len(move) != 2:
         raise InvalidMove(f"invalid line data: expected two endpoints, got {move!r}")
@@ -143,7 +143,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
         ),
     )
 
-    def new(self, **params: Any) -> DotsState:
+    def new(self, **params: object) -> DotsState:
         p = self.validate_params(params)
         if p["rows"] % 2 == 0:
             raise ConfigError(f"parameter 'rows' must be odd (top and bottom rows are short), got {p['rows']}")
@@ -249,7 +249,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
                 return lid
         return rng.choice(self.legal_ids(state))
 
-    def params_of(self, state: DotsState) -> dict[str, Any]:
+    def params_of(self, state: DotsState) -> dict[str, ParamValue]:
         return {"rows": state.rows, "cols": state.cols}
 
     def to_json(self, state: DotsState) -> JsonObject:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, state_view
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
@@ -51,11 +51,11 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
         ),
     )
 
-    def new(self, **params: Any) -> NumberwangState:
+    def new(self, **params: object) -> NumberwangState:
         p = self.validate_params(params)
         return NumberwangState(0, 0, p["ply_limit"])
 
-    def params_of(self, state: NumberwangState) -> dict[str, Any]:
+    def params_of(self, state: NumberwangState) -> dict[str, ParamValue]:
         return {"ply_limit": state.ply_limit}
 
     def outcome(self, state: NumberwangState) -> Outcome | None:
