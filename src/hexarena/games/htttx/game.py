@@ -287,7 +287,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
             cells = board.legal_cells()
         return {"cell": [q, r], "wins": bool(wins), "cells": [[a, b] for a, b in sorted(cells)]}
 
-    def spectator_extras(self, state: HtttxState, view: JsonObject | None) -> dict[str, Any]:
+    def spectator_extras(self, state: HtttxState, view: JsonObject | None) -> JsonObject:
         """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
         if view is not None and isinstance(view.get("cells"), list):
             return {"board": {"cells": view["cells"]}}
