@@ -17,7 +17,6 @@ import random
 import statistics
 import time
 from collections import Counter
-
 from collections.abc import Callable
 
 from hexarena.bots.hive.alphabeta import AlphaBeta

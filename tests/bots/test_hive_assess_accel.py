@@ -94,7 +94,7 @@ def test_bad_weights_are_refused_with_the_reason() -> None:
     with pytest.raises(ValueError, match="tuple of 17 ints"):
         accel.chive.assess(b.stacks, b.pos, b.kinds, C_WEIGHTS[:-1])
     with pytest.raises(ValueError, match="out of range"):
-        accel.chive.assess(b.stacks, b.pos, b.kinds, (1 << 50,) + C_WEIGHTS[1:])
+        accel.chive.assess(b.stacks, b.pos, b.kinds, (1 << 50, *C_WEIGHTS[1:]))
 
 
 def test_alphabeta_picks_the_same_move_with_either_evaluation() -> None:

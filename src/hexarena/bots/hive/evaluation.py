@@ -74,7 +74,9 @@ def evaluate(board: Board, color: int) -> int:
 # ``evaluate`` above is greedy's one-ply judge and stays as it is (the benchmark measures the search against it).
 # ``assess`` is the alpha-beta's leaf evaluation. It pays for an exact one-hive test (``Board.cut_cells``, one
 # Tarjan pass cached by Zobrist key and shared with move generation) because at 2-3 plies of search the leaf's
-# judgement of who is stuck decides most games. Its shape follows what strong Hive engines (nokamute, Mzinga)
+# judgement of who is stuck decides most games. It is most of a Python search's time, so on a ``CBoard`` it runs
+# in C (``_chive.assess``, a transcription of ``assess_py`` on move generation's grid); ``assess_py`` is the
+# reference and the fallback. Its shape follows what strong Hive engines (nokamute, Mzinga)
 # weigh: neighbours of each queen dominate, an enemy piece there is worse than an own one, an own piece there
 # that cannot leave is worse than one that can; then the mobility of the rest, by bug; then the bugs in hand.
 
