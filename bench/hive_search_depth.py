@@ -2,9 +2,11 @@
 
 Why: the rules engine's speed is worth something to a bot only if the search goes deeper in the same time. The
 same middle-game positions (random Base+MLP games, moves drawn from the sorted list, so the positions do not
-depend on the engine) are searched by ``AlphaBeta`` with a wall-clock budget on ``PyBoard`` and on ``CBoard``,
-interleaved position by position so that a change in machine load hits both alike. Prints, for each engine, the
-completed depth (mean and the count at each depth) and the nodes searched a second.
+depend on the engine) are searched by ``AlphaBeta`` with a wall-clock budget by three engines, interleaved
+position by position so that a change in machine load hits all alike: ``PyBoard`` with the Python evaluation
+("pure Python"), ``CBoard`` with the C evaluation ("C moves": what the bot runs when the extension is built), and
+``CBoard`` with the Python evaluation ``assess_py`` ("C, Python eval": what the C evaluation gains). Prints, for
+each, the completed depth (mean, median and the count at each depth) and the nodes searched a CPU second.
 Run: ``PYTHONPATH=src .venv/bin/python bench/hive_search_depth.py [--seconds S] [--positions N]``.
 """
 
@@ -15,8 +17,10 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 
 from hexarena.bots.hive.alphabeta import AlphaBeta
+from hexarena.bots.hive.evaluation import assess, assess_py
 from hexarena.games.hive import accel
 from hexarena.games.hive.board import CBoard, PyBoard
 
@@ -35,9 +39,9 @@ def positions(n: int, seed: int) -> list[PyBoard]:
     return out
 
 
-def search(board: PyBoard, seconds: float) -> tuple[int, int, float]:
+def search(board: PyBoard, seconds: float, leaf: Callable[[PyBoard, int], int]) -> tuple[int, int, float]:
     """Completed depth, nodes and CPU seconds of one search of ``board`` with a ``seconds`` deadline."""
-    ab = AlphaBeta(time.monotonic() + seconds, 64, random.Random(0))
+    ab = AlphaBeta(time.monotonic() + seconds, 64, random.Random(0), leaf)
     t = time.process_time()
     ab.best_move(board)
     return ab.depth_reached, ab.nodes, time.process_time() - t
@@ -51,15 +55,19 @@ def main() -> None:
     args = ap.parse_args()
     if not accel.available():
         raise SystemExit("the _chive extension is not built: pip install -e . with a C compiler")
-    engines: dict[str, type[PyBoard]] = {"pure Python": PyBoard, "C moves": CBoard}
+    engines: dict[str, tuple[type[PyBoard], Callable[[PyBoard, int], int]]] = {
+        "pure Python": (PyBoard, assess),
+        "C moves": (CBoard, assess),
+        "C, Python eval": (CBoard, assess_py),
+    }
     depths: dict[str, list[int]] = {k: [] for k in engines}
     nodes: dict[str, int] = dict.fromkeys(engines, 0)
     cpu: dict[str, float] = dict.fromkeys(engines, 0.0)
     for b in positions(args.positions, args.seed):
-        for name, cls in engines.items():
+        for name, (cls, leaf) in engines.items():
             board = b.copy()
             board.__class__ = cls
-            d, n, c = search(board, args.seconds)
+            d, n, c = search(board, args.seconds, leaf)
             depths[name].append(d)
             nodes[name] += n
             cpu[name] += c
@@ -67,7 +75,7 @@ def main() -> None:
     for name in engines:
         hist = " ".join(f"d{d}:{k}" for d, k in sorted(Counter(depths[name]).items()))
         print(
-            f"{name:12} depth mean {statistics.mean(depths[name]):4.2f} median {statistics.median(depths[name]):3.1f}"
+            f"{name:14} depth mean {statistics.mean(depths[name]):4.2f} median {statistics.median(depths[name]):3.1f}"
             f"  ({hist})  {nodes[name] / max(cpu[name], 1e-9):8.0f} nodes/s CPU"
         )
 

@@ -1,4 +1,5 @@
-/* _chive: Hive move generation (board.PyBoard.moves / count_moves / cut_cells) in C.
+/* _chive: Hive move generation (board.PyBoard.moves / count_moves / cut_cells) and the alpha-beta bot's leaf
+ * evaluation (bots/hive/evaluation.assess_py) in C.
  *
  * Why this shape: search and random play spend nearly all their time generating moves, and in pure Python
  * that is interpreter overhead (dict probes per neighbour, sets per piece). The board's state stays the Python
@@ -636,6 +637,169 @@ static PyObject *c_cut_cells(PyObject *self, PyObject *stacks) {
     return set;
 }
 
+/* ------------------------------------------------------------------------------------------ leaf evaluation */
+/* evaluation.assess_py (the alpha-beta bot's leaf score) in C: the same terms, line by line, on the same grid as
+ * move generation, so the articulation test and the slide table are shared. The weights come from Python (one
+ * tuple, see evaluation.py), so the two cannot drift apart; the result is white's point of view. */
+enum {
+    W_WIN, W_NEXT_ENEMY, W_NEXT_OWN_STUCK, W_NEXT_OWN_FREE, W_FIFTH, W_QUEEN_FREE, W_BEETLE_ON_QUEEN,
+    W_PILLBUG_GUARD, W_BURIED_PIECE, W_VALUE, N_WEIGHTS = W_VALUE + 8
+};
+static uint8_t near_queen[GN]; /* 0: touches no queen; c + 1: touches colour c's queen; 3: both */
+
+static inline int crawler(int kind) { return kind == Q || kind == S || kind == A || kind == P; }
+
+/* evaluation._movable: can the top piece of ``cell`` move at all (is_cut computed, piece still in place)? */
+static int movable(int cell) {
+    if (H[cell] > 1) return 1;
+    if (is_cut[cell]) return 0;
+    int kind = KIND[TOP[cell] & 15];
+    if (kind == M) {
+        for (int i = 0; i < 6; i++) {
+            int n = cell + DIRS[i];
+            if (H[n]) {
+                int k = KIND[TOP[n] & 15];
+                if (!crawler(k) && k != M) return 1;
+            }
+        }
+    } else if (!crawler(kind)) {
+        return 1;
+    }
+    return slides_n[mask6(cell)] > 0;
+}
+
+static int touches_pillbug(int cell) {
+    for (int i = 0; i < 6; i++) {
+        int n = cell + DIRS[i];
+        if (H[n] && KIND[TOP[n] & 15] == P) return 1;
+    }
+    return 0;
+}
+
+/* Returns 1 with *out set, or 0 when the board is not for us (the caller runs the Python code). */
+static int assess_grid(PyObject *stacks, const Grid *g, const int inhand[NPIECES], int kindmask,
+                       const long long w[N_WEIGHTS], long long *out) {
+    long long score = 0;
+    int touched[12], ntouched = 0;
+    int done = 0;
+    for (int c = 0; c < 2 && !done; c++) {
+        if (inhand[c << 4]) continue;
+        int q = g->where[c << 4];
+        if (q < 0) break; /* pos and stacks disagree */
+        long long pen = 0;
+        int n = 0;
+        for (int i = 0; i < 6; i++) {
+            int cell = q + DIRS[i];
+            if (!H[cell]) continue;
+            n++;
+            if (!near_queen[cell]) touched[ntouched++] = cell;
+            near_queen[cell] = near_queen[cell] ? 3 : (uint8_t)(c + 1);
+            int top = TOP[cell];
+            if (top >> 4 != c) pen += w[W_NEXT_ENEMY];
+            else if (movable(cell)) pen += w[W_NEXT_OWN_FREE];
+            else pen += w[W_NEXT_OWN_STUCK];
+            if (top >> 4 == c && H[cell] == 1) {
+                int kind = KIND[top & 15];
+                if (kind == P || (kind == M && touches_pillbug(cell))) pen -= w[W_PILLBUG_GUARD];
+            }
+        }
+        if (n == 6) {
+            *out = c == 1 ? w[W_WIN] : -w[W_WIN];
+            done = 2;
+            break;
+        }
+        if (n == 5) pen += w[W_FIFTH];
+        if (H[q] > 1) {
+            if (TOP[q] >> 4 != c) pen += w[W_BEETLE_ON_QUEEN];
+        } else if (!is_cut[q] && slides_n[mask6(q)]) {
+            pen -= w[W_QUEEN_FREE];
+        }
+        score -= c == 0 ? pen : -pen;
+    }
+    int ok = 1;
+    if ((!inhand[0] && g->where[0] < 0) || (!inhand[16] && g->where[16] < 0)) ok = 0;
+    if (ok && done != 2) {
+        for (int i = 0; i < g->n; i++) {
+            int cell = g->cells[i];
+            int top = TOP[cell], tc = top >> 4;
+            int touches = near_queen[cell] ? near_queen[cell] - 1 : -1;
+            if (touches >= 0 && touches != tc) continue; /* next to the enemy queen: counted there */
+            int kind = KIND[top & 15];
+            if (kind == Q || !movable(cell)) continue;
+            long long v = w[W_VALUE + kind] * (H[cell] > 1 ? 4 : 2);
+            score += tc == 0 ? v : -v;
+        }
+        /* buried pieces: the grid keeps only the top, so read the stacked tuples (load checked them) */
+        Py_ssize_t it = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(stacks, &it, &key, &value)) {
+            Py_ssize_t h = PyTuple_GET_SIZE(value);
+            if (h < 2) continue;
+            long tc = PyLong_AsLong(PyTuple_GET_ITEM(value, h - 1)) >> 4;
+            for (Py_ssize_t k = 0; k < h - 1; k++) {
+                long pc = PyLong_AsLong(PyTuple_GET_ITEM(value, k)) >> 4;
+                if (pc != tc) score += pc == 0 ? -w[W_BURIED_PIECE] : w[W_BURIED_PIECE];
+            }
+        }
+        for (int pid = 0; pid < 14; pid++) {
+            int kind = KIND[pid];
+            if (!(kindmask >> kind & 1)) continue;
+            if (inhand[pid]) score += w[W_VALUE + kind];
+            if (inhand[16 | pid]) score -= w[W_VALUE + kind];
+        }
+        *out = score;
+    }
+    for (int i = 0; i < ntouched; i++) near_queen[touched[i]] = 0;
+    return ok;
+}
+
+static PyObject *c_assess(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "expected (stacks, pos, kinds, weights)");
+        return NULL;
+    }
+    PyObject *weights = args[3];
+    if (!PyTuple_Check(weights) || PyTuple_GET_SIZE(weights) != N_WEIGHTS) {
+        PyErr_Format(PyExc_ValueError, "weights must be a tuple of %d ints", N_WEIGHTS);
+        return NULL;
+    }
+    long long w[N_WEIGHTS];
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        w[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(weights, i));
+        if (w[i] == -1 && PyErr_Occurred()) return NULL;
+        if (w[i] > (1LL << 40) || w[i] < -(1LL << 40)) {
+            PyErr_SetString(PyExc_ValueError, "a weight is out of range (|w| <= 2**40)");
+            return NULL;
+        }
+    }
+    PyObject *common[5] = {args[0], args[1], Py_None, Py_None, args[2]};
+    PyObject *stacks;
+    long ply, stunned;
+    int kindmask, inhand[NPIECES];
+    PyObject *zero = PyLong_FromLong(0), *minus1 = PyLong_FromLong(-1);
+    if (zero == NULL || minus1 == NULL) {
+        Py_XDECREF(zero);
+        Py_XDECREF(minus1);
+        return NULL;
+    }
+    common[2] = zero;
+    common[3] = minus1;
+    int ok = parse_common(common, 5, &stacks, &ply, &stunned, &kindmask, inhand);
+    Py_DECREF(zero);
+    Py_DECREF(minus1);
+    if (ok < 0) return NULL;
+    if (ok == 0) Py_RETURN_NONE;
+    Grid g;
+    int r = load(stacks, &g);
+    if (r <= 0) Py_RETURN_NONE;
+    compute_cut(&g);
+    long long score = 0;
+    ok = assess_grid(stacks, &g, inhand, kindmask, w, &score);
+    clear_grid(&g);
+    if (!ok) Py_RETURN_NONE;
+    return PyLong_FromLongLong(score);
+}
+
 static PyMethodDef mod_methods[] = {
     {"moves", (PyCFunction)(void (*)(void))c_moves, METH_FASTCALL,
      "moves(stacks, pos, ply, stunned, kinds) -> list of (piece, cell), or None to ask for the Python code."},
@@ -643,6 +807,8 @@ static PyMethodDef mod_methods[] = {
      "count_moves(stacks, pos, ply, stunned, kinds) -> int, or None to ask for the Python code."},
     {"cut_cells", (PyCFunction)c_cut_cells, METH_O,
      "cut_cells(stacks) -> frozenset of articulation cells (single pieces), or None."},
+    {"assess", (PyCFunction)(void (*)(void))c_assess, METH_FASTCALL,
+     "assess(stacks, pos, kinds, weights) -> white's leaf score (evaluation.assess_py), or None."},
     {NULL, NULL, 0, NULL},
 };
 
