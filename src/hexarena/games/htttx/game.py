@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
-from hexarena.core.types import Outcome, Termination
+from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, check_setup_counts, state_view
+from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
 from hexarena.games.htttx.state import release as release_positions
@@ -28,6 +28,14 @@ def _coord(value: Any, what: str) -> Coord:
         if type(q) is int and type(r) is int:
             return (q, r)
     raise InvalidMove(f"{what} must be a pair of integers (q, r), got {value!r}")
+
+
+def setup_coord(cell: Any, index: int) -> Coord:
+    """A setup stone's cell: ``[q, r]``, two integers; ConfigError naming the stone otherwise."""
+    try:
+        return _coord(cell, "a cell")
+    except InvalidMove:
+        raise ConfigError(f"stone {index + 1}: a cell is [q, r] (two integers), got {cell!r}") from None
 
 
 def coerce_move(move: Any) -> Move:
@@ -120,6 +128,31 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         if not board.stones:
             raise ConfigError("a setup needs at least one stone")
         return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"], turns)
+
+    def setup_position(
+        self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]], to_move: Seat, *, draft: bool = False
+    ) -> HtttxState:
+        """Stones on cells (``[[[q, r], seat], ...]``) with ``to_move`` to play, as the bot API's ``free_setup``
+        sets one up (``from_cells``: any distances apart, none twice, nobody already ``win_distance`` in a row;
+        ``core.game.setup_refusal``). As in every game, x has one stone more than o with o to move (x's origin
+        stone, then two a turn), one fewer with x to move; ``draft`` skips that count (the editor's steps)."""
+        cells = [(*setup_coord(cell, k), seat) for k, (cell, seat) in enumerate(stones)]
+        if not draft:
+            xs = sum(1 for *_, seat in cells if seat == 0)
+            check_setup_counts(self, (xs, len(cells) - xs), to_move, {0: -1, 1: 1})
+        return self.from_cells(cells, to_move, **params)
+
+    def setup_bound(self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]]) -> tuple[int, str]:
+        """``position_bound`` for a setup: the candidate cells its stones bring, from the request alone (cells that
+        do not read are left to ``setup_position`` to report)."""
+        view = int(self.validate_params(params)["view_distance"])
+        cells = []
+        for k, (cell, _) in enumerate(stones):
+            try:
+                cells.append(setup_coord(cell, k))
+            except ConfigError:
+                continue
+        return candidate_bound(cells, view)
 
     # ----- the rules -----
 
