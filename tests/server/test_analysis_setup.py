@@ -78,6 +78,9 @@ async def test_a_hex_setup_is_searched_by_mcts_and_keeps_the_swap_rule(client: h
     assert swap["legal"]["extra"] == ["swap"]
     swapped = await ok(client, "/api/analysis/hex/position", setup([["b2", 0]], 1, params={"size": 3}, moves=["swap"]))
     assert swapped["side"] == "white" and swapped["to_move"] == 0  # seat 0 now plays white
+    # and the bot takes the centre over: it wins for its owner on 3x3
+    took = await ok(client, "/api/analysis/hex", setup([["b2", 0]], 1, params={"size": 3}, time_limit=0.5))
+    assert took["analysis"]["best_move"] == "swap"
     # more stones: no swap any more
     later = await ok(client, "/api/analysis/hex/position", setup([["b2", 0], ["a1", 1]], 0, params={"size": 3}))
     assert later["legal"]["extra"] == [] and later["state"]["board"] == ["W..", ".B.", "..."]
