@@ -97,6 +97,27 @@ async def test_an_htttx_setup_finds_the_sixth_stone(client: httpx.AsyncClient) -
     assert done["over"] and done["result"]["winner"] == 0
 
 
+@pytest.mark.parametrize(
+    ("game", "params", "moves"),
+    [
+        ("tictactoe", {}, ["b2", "a1", "c3"]),
+        ("hex", {"size": 5}, ["c3", "swap", "b2", "d4"]),  # after the swap seat 0 plays white
+        ("htttx", {}, ["[1,0][0,1]", "[-1,0][0,-1]"]),
+    ],
+)
+async def test_a_played_position_as_stones_sets_up_the_same_position(
+    client: httpx.AsyncClient, game: str, params: dict[str, Any], moves: list[str]
+) -> None:
+    # what the editor starts from: the position shown, as stones, sets up a position with the same board and turn
+    played = await ok(client, f"/api/analysis/{game}/position", {"params": params, "moves": moves})
+    again = await ok(client, f"/api/analysis/{game}/position", {"params": params, "setup": played["as_setup"]})
+    for key in ("board", "cells"):
+        if key in played["state"]:
+            assert again["state"][key] == played["state"][key], key
+    assert again["side"] == played["side"] and again["legal"] == played["legal"]
+    assert again["as_setup"] == played["as_setup"]
+
+
 async def test_bad_setups_are_refused_with_what_to_do(client: httpx.AsyncClient) -> None:
     path = "/api/analysis/tictactoe/position"
     await refused(client, path, setup([["a1", 0], ["a1", 1]], 0), 400, "a1", "twice")

@@ -77,3 +77,18 @@ def test_a_game_that_cannot_be_set_up_says_why_and_has_no_editor(page: Any, serv
     assert page.is_hidden("#edit-position")
     assert "needs its move history" in text(page, "#no-setup")
     shot(page, "analysis-no-setup")
+
+
+def test_editing_starts_from_the_position_shown(page: Any, server: str, shot: Any) -> None:
+    page.goto(f'{server}/ui/#/analysis/tictactoe?line=["a1","b1","a2","b2"]')
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '4'")
+    page.click("#edit-position")
+    page.wait_for_function("() => /X to move: press Done/.test(document.getElementById('msg').textContent)")
+    assert page.get_attribute("[data-cell='b2']", "aria-label") == "b2 O"
+    cycle_to(page, "c1", 1)  # one more X: O's turn now, and O's row comes first
+    page.select_option("#setup-to-move", "1")
+    page.wait_for_function("() => /O to move: press Done/.test(document.getElementById('msg').textContent)")
+    page.click("#setup-done")
+    wait_for_bot(page, "perfect")
+    assert text(page, "#bestmove strong") == "b3" and "O wins with best play" in text(page, "#evaltext")
+    shot(page, "analysis-setup-from-a-line")

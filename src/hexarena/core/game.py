@@ -372,7 +372,8 @@ def setup_refusal(game: Game[Any, Any]) -> str | None:
     skips the sanity rules (counts, side to move, finished) and gives a state that is only drawn (``to_json``),
     never played: the analysis board's editor shows each step of a setup. Optional (looked up, like
     ``position_bound``), so a game plugin without it still satisfies ``Game``; games whose positions need their
-    move history set ``setup_refused`` to say why."""
+    move history set ``setup_refused`` to say why. Its inverse, ``setup_of(state) -> (stones, to_move)``, lets
+    the editor start from the position shown (optional too)."""
     if callable(getattr(game, "setup_position", None)):
         return None
     return str(getattr(game, "setup_refused", NO_SETUP))

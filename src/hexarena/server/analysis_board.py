@@ -4,6 +4,9 @@
   notation) replayed by the game's own rules; answers the position, its legal moves in the board's clickable form
   and the result if it is over. The board asks it for every variation move, so a move is only ever judged by the
   rules engine, never by the page;
+- a position may also start from stones (``setup``: ``{stones: [[cell, seat], ...], to_move}``) for the games
+  that declare ``setup_position`` (``core.game.setup_refusal``; the others' reason is the 400), the moves then
+  played from it; a ``draft`` setup is only drawn, with what keeps it from being a position (the page's editor);
 - ``POST /api/analysis/{game}/probe``: a partial move checked on a position (a game's ``probes``: HTTTX's first
   stone, a Hive piece dropped where it cannot go), as a seat's socket checks them in a live game;
 - ``POST /api/analysis/{game}``: the same position, then the game's built-in ``best`` bot thinks about it for at
@@ -289,10 +292,17 @@ def position_view(
         "side": None if seat is None else game.side_name(state, seat),
         "seats": list(game.seat_names),
         "over": seat is None,
+        # the position as stones, for the editor to start from (games that can be set up and say how)
+        "as_setup": None if (of := getattr(game, "setup_of", None)) is None else _as_setup(of(state)),
         "result": None
         if outcome is None
         else {"winner": outcome.winner, "termination": outcome.termination.value, "reason": outcome.reason},
     }
+
+
+def _as_setup(given: tuple[Sequence[tuple[Any, int]], int]) -> dict[str, Any]:
+    stones, to_move = given
+    return {"stones": [[cell, seat] for cell, seat in stones], "to_move": to_move}
 
 
 async def _replayed(

@@ -201,6 +201,17 @@ class HexGame(RuleGame[HexState, HexMove]):
         state.last = None  # no stone of a setup is the last move
         return state
 
+    def setup_of(self, state: HexState) -> tuple[list[tuple[Any, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: black stones as the first seat's, white as the second's,
+        and the colour to move as the seat playing it without a swap (after a swap seat 0 plays white, so a
+        set-up copy has the same stones and the same colour to move, its seats named as at the start)."""
+        n, cells = state.size, state._cells
+        stones: list[tuple[Any, Seat]] = [
+            (format_uais_cell(divmod(i, n)), 0 if cells[i] == BLACK else 1) for i in range(n * n) if cells[i]
+        ]
+        blacks = sum(1 for _, seat in stones if seat == 0)
+        return stones, 0 if blacks == len(stones) - blacks else 1
+
     def params_of(self, state: HexState) -> dict[str, Any]:
         return {"size": state.size, "swap": state.swap}
 

@@ -142,6 +142,13 @@ class HtttxGame(RuleGame[HtttxState, Move]):
             check_setup_counts(self, (xs, len(cells) - xs), to_move, {0: -1, 1: 1})
         return self.from_cells(cells, to_move, **params)
 
+    def setup_of(self, state: HtttxState) -> tuple[list[tuple[Any, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: every stone and the side to move (by the counts once the
+        game is over, so an edited copy of a finished position keeps the side the rules would give)."""
+        stones: list[tuple[Any, Seat]] = [([q, r], seat) for q, r, seat in state.stones]
+        xs = sum(1 for _, seat in stones if seat == 0)
+        return stones, 1 if xs > len(stones) - xs else 0
+
     def setup_bound(self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]]) -> tuple[int, str]:
         """``position_bound`` for a setup: the candidate cells its stones bring, from the request alone (cells that
         do not read are left to ``setup_position`` to report)."""

@@ -105,6 +105,13 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             raise ConfigError("the board is full: the game is over in this setup; remove a mark to analyse it")
         return state
 
+    def setup_of(self, state: TicTacToeState) -> tuple[list[tuple[Any, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: its marks and the seat whose turn it is by the counts."""
+        stones: list[tuple[Any, Seat]] = [
+            (self.format(_CELLS[i]), 0 if m == X else 1) for i, m in enumerate(state.board) if m != EMPTY
+        ]
+        return stones, state.ply % 2
+
     def params_of(self, state: TicTacToeState) -> dict[str, Any]:
         return {}
 

@@ -242,9 +242,10 @@ export async function analysisPage(app, { args, params: query }) {
     else say(`${seats[Number(toMoveSel.value)]} to move: press Done to analyse this position.`, "info");
   }
   function startEdit() {
-    const fromSetup = setup && current === root;  // the set-up position shown: edit it, else start empty
-    editing = new Map(fromSetup ? setup.stones.map(([cell, seat]) => [cell, seat]) : []);
-    toMoveSel.value = String(fromSetup ? setup.to_move : 0);
+    // the position shown, as the game writes it in stones (its view's as_setup), else the set-up start, else empty
+    const from = current.view?.as_setup ?? (current === root ? setup : null);
+    editing = new Map((from?.stones ?? []).map(([cell, seat]) => [cell, seat]));
+    toMoveSel.value = String(from?.to_move ?? 0);
     clearTimeout(timer);
     for (const b of [firstBtn, backBtn, fwdBtn, lastBtn, analyseBtn]) b.disabled = true;
     editor.hidden = false;
