@@ -7,7 +7,9 @@ What the page must show is the rules engine's and the perfect bot's answer for t
 
 from __future__ import annotations
 
+import json
 from typing import Any
+from urllib.parse import quote
 
 from test_analysis_board_ui import text, wait_for_bot
 
@@ -92,3 +94,27 @@ def test_editing_starts_from_the_position_shown(page: Any, server: str, shot: An
     wait_for_bot(page, "perfect")
     assert text(page, "#bestmove strong") == "b3" and "O wins with best play" in text(page, "#evaltext")
     shot(page, "analysis-setup-from-a-line")
+
+
+def test_an_htttx_setup_edited_by_click_and_keyboard_finds_the_sixth_stone(page: Any, server: str, shot: Any) -> None:
+    # X five in a row from the origin, six O stones, X to move
+    xs = [[[q, 0], 0] for q in range(5)]
+    os = [[[q, 4], 1] for q in (0, 1, 3, 4)] + [[[q, -4], 1] for q in (0, 2)]
+    link = json.dumps({"stones": xs + os, "to_move": 0}, separators=(",", ":"))
+    page.goto(f"{server}/ui/#/analysis/htttx?setup={quote(link)}")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    page.click("#edit-position")
+    page.wait_for_function("() => /x to move: press Done/.test(document.getElementById('msg').textContent)")
+    page.click("[data-stone='4,4']")  # an O stone: the cycle empties it
+    page.wait_for_function("() => /5 x and 5 o/.test(document.getElementById('msg').textContent)")
+    page.focus(".boardbox svg")  # the keyboard cursor starts on the origin
+    page.keyboard.press("ArrowLeft")  # (-1, 0): one end of the five
+    page.keyboard.press("Enter")
+    # an X there is six in a row: a finished position, refused while editing
+    page.wait_for_function("() => /already has 6 in a row/.test(document.getElementById('msg').textContent)")
+    page.keyboard.press("Enter")  # ...now O's: the five is blocked at one end
+    page.wait_for_function("() => /x to move: press Done/.test(document.getElementById('msg').textContent)")
+    shot(page, "analysis-setup-htttx")
+    page.click("#setup-done")
+    wait_for_bot(page, "search")
+    assert "[5,0]" in text(page, "#bestmove strong")  # the open end

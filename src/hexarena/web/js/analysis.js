@@ -147,12 +147,14 @@ export async function analysisPage(app, { args, params: query }) {
   const loadBtn = h("button#load", { type: "button" }, "Analyse this record");
   const paramsBox = h("div", meta.params.map((p) => paramInput(p, params[p.name])));
 
-  // the position editor: the board's every cell (its start position's clickable cells) cycles empty, seat 0's
-  // stone, seat 1's; the server draws each step (a draft setup) and says what keeps it from being a position
+  // the position editor: a cell the board reports a click on cycles empty, seat 0's stone, seat 1's. A board
+  // reports a click as a move (a cell's name, on boards whose moves are cells) or as the probe of a move's first
+  // cell (its coordinates, on boards whose turn is several cells): either is the cell as the game's setup names
+  // it. The server draws each step (a draft setup) and says what keeps it from being a position.
   const canSetUp = Boolean(meta.setup?.supported);
   const startView = !canSetUp ? null : (!line.length && !setup) ? first
     : await postJSON(`${api}/position`, { params }).catch(() => null);
-  const editCells = startView?.legal?.kind === "cells" ? startView.legal : null;
+  const editCells = startView?.legal && startView.legal.kind !== "none" ? startView.legal : null;
   const editBtn = h("button#edit-position", { type: "button", hidden: !editCells }, "Edit position");
   const toMoveSel = h("select#setup-to-move", seats.map((name, i) => h("option", { value: String(i) }, name)));
   const doneBtn = h("button#setup-done", { type: "button" }, "Done");
@@ -215,19 +217,21 @@ export async function analysisPage(app, { args, params: query }) {
   newBtn.addEventListener("click", () => { location.hash = analysisLink(game, paramsOf(paramsBox), []); });
 
   // ----- editing a position -----
-  let editing = null;  // the stones being set up: cell -> seat, while the editor is open
+  let editing = null;  // the stones being set up, while the editor is open: the cell's JSON -> [cell, seat]
   let drafts = 0;  // the newest draw asked for (an older answer arriving late is dropped)
-  const editSetup = () => ({ stones: [...editing.entries()], to_move: Number(toMoveSel.value) });
+  const editSetup = () => ({ stones: [...editing.values()], to_move: Number(toMoveSel.value) });
+  function cycle(cell) {
+    if (!editing) return;
+    const key = JSON.stringify(cell);
+    const seat = editing.get(key)?.[1];
+    if (seat === undefined) editing.set(key, [cell, 0]);
+    else if (seat === 0) editing.set(key, [cell, 1]);
+    else editing.delete(key);
+    drawDraft();
+  }
   const editIo = {
-    move(cell) {
-      if (!editing) return;
-      const seat = editing.get(cell);
-      if (seat === undefined) editing.set(cell, 0);
-      else if (seat === 0) editing.set(cell, 1);
-      else editing.delete(cell);
-      drawDraft();
-    },
-    async probe() { return null; },
+    move: cycle,
+    async probe(_what, args) { cycle(args); return null; },  // null: the board drops the partial move
     say,
   };
   async function drawDraft() {
@@ -244,7 +248,7 @@ export async function analysisPage(app, { args, params: query }) {
   function startEdit() {
     // the position shown, as the game writes it in stones (its view's as_setup), else the set-up start, else empty
     const from = current.view?.as_setup ?? (current === root ? setup : null);
-    editing = new Map((from?.stones ?? []).map(([cell, seat]) => [cell, seat]));
+    editing = new Map((from?.stones ?? []).map(([cell, seat]) => [JSON.stringify(cell), [cell, seat]]));
     toMoveSel.value = String(from?.to_move ?? 0);
     clearTimeout(timer);
     for (const b of [firstBtn, backBtn, fwdBtn, lastBtn, analyseBtn]) b.disabled = true;
