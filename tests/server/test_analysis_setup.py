@@ -95,6 +95,9 @@ async def test_an_htttx_setup_finds_the_sixth_stone(client: httpx.AsyncClient) -
     assert "[5,0]" in best or "[-1,0]" in best, best
     done = await ok(client, "/api/analysis/htttx/position", setup(xs + os, 0, moves=[best]))
     assert done["over"] and done["result"]["winner"] == 0
+    # the board's first-stone check runs on the set-up position too
+    probe = await ok(client, "/api/analysis/htttx/probe", setup(xs + os, 0, what="htttx_first", args=[5, 0]))
+    assert probe["ok"] and probe["wins"]
 
 
 @pytest.mark.parametrize(
