@@ -44,12 +44,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.person import claims_person, is_person_key
 from hexarena.core.types import Termination
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.journal import Journal, orphans
 from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
-from hexarena.store.repository import check_new_game
+from hexarena.store.repository import Store, check_new_game
 from hexarena.store.validate import redact_spec
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ class _Op:
     written: asyncio.Future[None] | None = None  # resolved once the database took it
 
 
-def _move_json(m: MoveRecord) -> dict[str, Any]:
+def _move_json(m: MoveRecord) -> JsonObject:
     return {
         "ply": m.ply,
         "seat": m.seat,
@@ -177,7 +178,7 @@ def _move_from(d: dict[str, Any]) -> MoveRecord:
     )
 
 
-def _to_json(op: _Op) -> dict[str, Any]:
+def _to_json(op: _Op) -> JsonObject:
     p = op.payload
     if op.kind == "move":
         return {"op": "move", "game_id": op.game_id, "move": _move_json(p)}
@@ -264,7 +265,7 @@ def _written(op: _Op) -> None:
         op.written.set_result(None)
 
 
-def _journal_safe(op: _Op) -> dict[str, Any]:
+def _journal_safe(op: _Op) -> JsonObject:
     """The op as JSON; a bot's analysis that is not JSON is dropped rather than the op lost."""
 
     entry = _to_json(op)
@@ -284,7 +285,7 @@ def _without_analysis(payload: Any) -> Any:
     return payload
 
 
-def _without_secrets(entry: dict[str, Any]) -> dict[str, Any]:
+def _without_secrets(entry: JsonObject) -> JsonObject:
     """``entry`` with its players' specs redacted as the store keeps them (a bot URL may carry a token): a
     dead letter is read by operators and may be logged, unlike the journal, which only this server reads."""
     players = entry.get("players")
@@ -342,7 +343,7 @@ def _finishing(end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFini
     )
 
 
-async def _create_game(store: Any, new: NewGame) -> None:
+async def _create_game(store: Store, new: NewGame) -> None:
     try:
         await store.create_game(
             game_id=new.game_id,
@@ -358,7 +359,7 @@ async def _create_game(store: Any, new: NewGame) -> None:
         pass  # created by an earlier try whose answer was lost: already done
 
 
-async def write_entry(store: Any, entry: dict[str, Any]) -> str:
+async def write_entry(store: Store, entry: dict[str, Any]) -> str:
     """Write one journal entry (a dead letter's, mended or not) straight to the store, and say what was done.
 
     For an operator replaying the writes the database once refused (``hexarena dead-letters replay``): a game's
@@ -407,7 +408,7 @@ class Recorder:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         data_dir: Path | None = None,
         *,
         interval: float = FLUSH_INTERVAL,
@@ -557,9 +558,9 @@ class Recorder:
     def pending(self) -> int:
         return len(self._queue)
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> JsonObject:
         """For ``/healthz``: ``ok``, or ``degraded`` with what waits and why."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "status": "degraded" if self.degraded else "ok",
             "pending_writes": len(self._queue),
             "journaled": 0 if self.journal is None else self.journal.entries,

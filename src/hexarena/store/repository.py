@@ -24,7 +24,7 @@ Design choices:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -49,6 +49,7 @@ from sqlalchemy.engine import URL, Dialect, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hexarena.core.game import ParamValue
 from hexarena.core.glicko2 import Glicko, idle, idle_periods, rate_game
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now, upsert_insert
@@ -133,7 +134,7 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin, PeopleMi
         *,
         game_id: str,
         game: str,
-        params: dict[str, Any],
+        params: Mapping[str, ParamValue],
         players: Sequence[PlayerRecord],
         status: GameStatus | str = GameStatus.RUNNING,
         contest_id: str | None = None,
@@ -515,7 +516,7 @@ def check_new_game(new: NewGame) -> None:
 def _game_rows(
     game_id: str,
     game: str,
-    params: dict[str, Any],
+    params: Mapping[str, ParamValue],
     players: Sequence[PlayerRecord],
     status: GameStatus | str,
     contest_id: str | None,
@@ -524,7 +525,7 @@ def _game_rows(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A new game's row and its seats' rows, checked (InvalidRecord names what is wrong)."""
     game_id = check_id(game_id, "game id")
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "id": game_id,
         "game": check_name(game, "game name"),
         "params": json_object(params, "params"),
@@ -544,7 +545,7 @@ def _game_rows(
     return values, seats
 
 
-def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
+def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, object]:
     if not isinstance(player, PlayerRecord):
         raise InvalidRecord(f"seat {seat} of game {game_id!r} must be a PlayerRecord, not {player!r}")
     return {
@@ -573,7 +574,7 @@ class _Finish:
 
 def _prepare_finish(end: GameFinish) -> _Finish:
     final = _status(end.status, allowed=ENDED)
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "status": final,
         "winner": None if end.winner is None else check_int(end.winner, "winner seat"),
         "termination": check_name(str(end.termination), "termination"),

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.geometry import (
@@ -145,7 +146,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
     # -- construction -------------------------------------------------------------------------------------
 
-    def new(self, **params: Any) -> HexState:
+    def new(self, **params: object) -> HexState:
         p = self.validate_params(params)
         s = HexState.__new__(HexState)
         s.size = p["size"]
@@ -162,7 +163,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         return s
 
     def setup_position(
-        self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]], to_move: Seat, *, draft: bool = False
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
     ) -> HexState:
         """Stones on cells (``[["b2", 0], ...]``: seat 0's stones are black, as at the start) with ``to_move`` to
         play (``core.game.setup_refusal``). Black has as many stones as White with Black to move, one more with
@@ -201,18 +202,18 @@ class HexGame(RuleGame[HexState, HexMove]):
         state.last = None  # no stone of a setup is the last move
         return state
 
-    def setup_of(self, state: HexState) -> tuple[list[tuple[Any, Seat]], Seat]:
+    def setup_of(self, state: HexState) -> tuple[list[tuple[object, Seat]], Seat]:
         """The position as ``setup_position`` takes it: black stones as the first seat's, white as the second's,
         and the colour to move as the seat playing it without a swap (after a swap seat 0 plays white, so a
         set-up copy has the same stones and the same colour to move, its seats named as at the start)."""
         n, cells = state.size, state._cells
-        stones: list[tuple[Any, Seat]] = [
+        stones: list[tuple[object, Seat]] = [
             (format_uais_cell(divmod(i, n)), 0 if cells[i] == BLACK else 1) for i in range(n * n) if cells[i]
         ]
         blacks = sum(1 for _, seat in stones if seat == 0)
         return stones, 0 if blacks == len(stones) - blacks else 1
 
-    def params_of(self, state: HexState) -> dict[str, Any]:
+    def params_of(self, state: HexState) -> dict[str, ParamValue]:
         return {"size": state.size, "swap": state.swap}
 
     # -- rules --------------------------------------------------------------------------------------------
@@ -385,7 +386,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
         return shape(self)
 
-    def legal_view(self, state: HexState) -> dict[str, Any]:
+    def legal_view(self, state: HexState) -> JsonObject:
         """``kind: cells`` with (row, col) cells; ``swap`` is in ``extra``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
@@ -443,7 +444,7 @@ class HexGame(RuleGame[HexState, HexMove]):
                     queue.append(j)
         return []
 
-    def to_json(self, state: HexState) -> dict[str, Any]:
+    def to_json(self, state: HexState) -> JsonObject:
         last = state.last
         return state_view(
             self,

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, check_setup_counts, state_view
+from hexarena.core.game import Game, Param, ParamValue, Probe, RecordFacts, RuleGame, check_setup_counts, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
@@ -21,7 +22,7 @@ from hexarena.games.htttx.state import release as release_positions
 _MOVE_RE = re.compile(r"\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*")
 
 
-def _coord(value: Any, what: str) -> Coord:
+def _coord(value: object, what: str) -> Coord:
     """Accept (q, r) as a tuple or list of two ints (not bools); InvalidMove otherwise."""
     if isinstance(value, tuple | list) and len(value) == 2:
         q, r = value
@@ -30,7 +31,7 @@ def _coord(value: Any, what: str) -> Coord:
     raise InvalidMove(f"{what} must be a pair of integers (q, r), got {value!r}")
 
 
-def setup_coord(cell: Any, index: int) -> Coord:
+def setup_coord(cell: object, index: int) -> Coord:
     """A setup stone's cell: ``[q, r]``, two integers; ConfigError naming the stone otherwise."""
     try:
         return _coord(cell, "a cell")
@@ -38,7 +39,7 @@ def setup_coord(cell: Any, index: int) -> Coord:
         raise ConfigError(f"stone {index + 1}: a cell is [q, r] (two integers), got {cell!r}") from None
 
 
-def coerce_move(move: Any) -> Move:
+def coerce_move(move: object) -> Move:
     """Check the shape of a move value: two cells of two ints each."""
     if isinstance(move, tuple | list) and len(move) == 2:
         return (_coord(move[0], "the first piece"), _coord(move[1], "the second piece"))
@@ -89,7 +90,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         """Its positions share one board through a cursor that refers back to them: break that cycle."""
         release_positions(state)
 
-    def new(self, **params: Any) -> HtttxState:
+    def new(self, **params: object) -> HtttxState:
         """The start: X's stone on (0, 0), O to move."""
         p = self.validate_params(params)
         board = Board(p["view_distance"], p["win_distance"])
@@ -97,7 +98,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return make_root(board, 1, p["view_distance"], p["win_distance"], p["turn_limit"])
 
     def from_cells(
-        self, cells: Iterable[tuple[int, int, int]], to_move: int, *, turns: int = 0, **params: Any
+        self, cells: Iterable[tuple[int, int, int]], to_move: int, *, turns: int = 0, **params: object
     ) -> HtttxState:
         """A free-setup position: the given (q, r, seat) stones (any distances apart) and ``to_move`` to play.
 
@@ -130,7 +131,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"], turns)
 
     def setup_position(
-        self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]], to_move: Seat, *, draft: bool = False
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
     ) -> HtttxState:
         """Stones on cells (``[[[q, r], seat], ...]``) with ``to_move`` to play, as the bot API's ``free_setup``
         sets one up (``from_cells``: any distances apart, none twice, nobody already ``win_distance`` in a row;
@@ -140,16 +141,18 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         if not draft:
             xs = sum(1 for *_, seat in cells if seat == 0)
             check_setup_counts(self, (xs, len(cells) - xs), to_move, {0: -1, 1: 1})
-        return self.from_cells(cells, to_move, **params)
+        p = self.validate_params(params)
+        names = ("view_distance", "win_distance", "turn_limit")
+        return self.from_cells(cells, to_move, **{name: p[name] for name in names})
 
-    def setup_of(self, state: HtttxState) -> tuple[list[tuple[Any, Seat]], Seat]:
+    def setup_of(self, state: HtttxState) -> tuple[list[tuple[object, Seat]], Seat]:
         """The position as ``setup_position`` takes it: every stone and the side to move (by the counts once the
         game is over, so an edited copy of a finished position keeps the side the rules would give)."""
-        stones: list[tuple[Any, Seat]] = [([q, r], seat) for q, r, seat in state.stones]
+        stones: list[tuple[object, Seat]] = [([q, r], seat) for q, r, seat in state.stones]
         xs = sum(1 for _, seat in stones if seat == 0)
         return stones, 1 if xs > len(stones) - xs else 0
 
-    def setup_bound(self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]]) -> tuple[int, str]:
+    def setup_bound(self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]]) -> tuple[int, str]:
         """``position_bound`` for a setup: the candidate cells its stones bring, from the request alone (cells that
         do not read are left to ``setup_position`` to report)."""
         view = int(self.validate_params(params)["view_distance"])
@@ -247,7 +250,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         (q1, r1), (q2, r2) = move
         return f"[{q1},{r1}][{q2},{r2}]"
 
-    def params_of(self, state: HtttxState) -> dict[str, Any]:
+    def params_of(self, state: HtttxState) -> dict[str, ParamValue]:
         return {
             "view_distance": state.view_distance,
             "win_distance": state.win_distance,
@@ -257,7 +260,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     def ply(self, state: HtttxState) -> int:
         return state.turns
 
-    def to_json(self, state: HtttxState) -> dict[str, Any]:
+    def to_json(self, state: HtttxState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -296,7 +299,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         )
         return "\n".join([summary, *rows])
 
-    def legal_view(self, state: HtttxState) -> dict[str, Any]:
+    def legal_view(self, state: HtttxState) -> JsonObject:
         """``kind: htttx``: ``cells = [[q, r], ...]`` legal for the first stone; the page asks the
         ``htttx_first`` probe for the second stone's cells (a pair list would be quadratic)."""
         if state.to_move_seat is None:
@@ -306,7 +309,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     def probes(self) -> Mapping[str, Probe]:
         return {"htttx_first": self.first_stone}
 
-    def first_stone(self, state: HtttxState, q: Any, r: Any) -> dict[str, Any]:
+    def first_stone(self, state: HtttxState, q: object, r: object) -> JsonObject:
         """Check the first stone of a turn on its own (the web page asks before the second click).
 
         Returns ``{"cell": [q, r], "wins": bool, "cells": [...]}`` with the cells legal for the second stone;
@@ -326,7 +329,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
             cells = board.legal_cells()
         return {"cell": [q, r], "wins": bool(wins), "cells": [[a, b] for a, b in sorted(cells)]}
 
-    def spectator_extras(self, state: HtttxState, view: dict[str, Any] | None) -> dict[str, Any]:
+    def spectator_extras(self, state: HtttxState, view: JsonObject | None) -> JsonObject:
         """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
         if view is not None and isinstance(view.get("cells"), list):
             return {"board": {"cells": view["cells"]}}
@@ -337,7 +340,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
         return shape(self)
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """Hexagonal Tic Tac Toe Notation v1, with the players, the end and the time as headers."""
         from hexarena.games.htttx.notation import GameRecord, headers_for, write_record
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 Move = tuple[int, int]
@@ -71,12 +72,12 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     board_module: ClassVar[str | None] = "hexarena:web/js/boards/tictactoe.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = ()
 
-    def new(self, **params: Any) -> TicTacToeState:
+    def new(self, **params: object) -> TicTacToeState:
         self.validate_params(params)
         return TicTacToeState()
 
     def setup_position(
-        self, params: Mapping[str, Any], stones: Sequence[tuple[Any, Seat]], to_move: Seat, *, draft: bool = False
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
     ) -> TicTacToeState:
         """Marks on cells (``[["b2", 0], ...]``) with ``to_move`` to play (``core.game.setup_refusal``): X has as
         many marks as O with X to move, one more with O to move; a line of three or a full board is refused (a
@@ -105,14 +106,14 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             raise ConfigError("the board is full: the game is over in this setup; remove a mark to analyse it")
         return state
 
-    def setup_of(self, state: TicTacToeState) -> tuple[list[tuple[Any, Seat]], Seat]:
+    def setup_of(self, state: TicTacToeState) -> tuple[list[tuple[object, Seat]], Seat]:
         """The position as ``setup_position`` takes it: its marks and the seat whose turn it is by the counts."""
-        stones: list[tuple[Any, Seat]] = [
+        stones: list[tuple[object, Seat]] = [
             (self.format(_CELLS[i]), 0 if m == X else 1) for i, m in enumerate(state.board) if m != EMPTY
         ]
         return stones, state.ply % 2
 
-    def params_of(self, state: TicTacToeState) -> dict[str, Any]:
+    def params_of(self, state: TicTacToeState) -> dict[str, ParamValue]:
         return {}
 
     def to_move(self, state: TicTacToeState) -> Seat | None:
@@ -187,7 +188,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             lines.append(f"{'abc'[r]}   " + " | ".join(mark or " " for mark in row))
         return "\n".join(lines)
 
-    def to_json(self, state: TicTacToeState) -> dict[str, Any]:
+    def to_json(self, state: TicTacToeState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -202,7 +203,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
 
         return shape(self)
 
-    def legal_view(self, state: TicTacToeState) -> dict[str, Any]:
+    def legal_view(self, state: TicTacToeState) -> JsonObject:
         """``kind: cells``: the empty (row, col) cells."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
