@@ -1,6 +1,8 @@
 """Setting up a position on the analysis board in chromium (issue 33: "set up or open any position"): the Edit
 position mode, cells cycled by mouse and by keyboard, the side to move chosen, what is wrong with a setup said while
-editing, Done analysing it, and a game that cannot be set up saying why with no editor; axe on every state shot.
+editing, Done analysing it (noughts and crosses, a Hex stone the bot swaps, an HTTTX five on its unbounded board),
+editing from the position shown, and a game that cannot be set up saying why with no editor; axe on every state
+shot.
 
 What the page must show is the rules engine's and the perfect bot's answer for the same stones, not the page's own.
 """
@@ -118,3 +120,19 @@ def test_an_htttx_setup_edited_by_click_and_keyboard_finds_the_sixth_stone(page:
     page.click("#setup-done")
     wait_for_bot(page, "search")
     assert "[5,0]" in text(page, "#bestmove strong")  # the open end
+
+
+def test_a_hex_stone_set_up_on_the_centre_is_swapped(page: Any, server: str, shot: Any) -> None:
+    # 3x3 with the swap rule: one black stone on the centre wins for its owner, so white takes it over
+    page.goto(f'{server}/ui/#/analysis/hex?params={{"size":3,"swap":true}}')
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    page.click("#edit-position")
+    page.wait_for_selector("#editor:not([hidden])")
+    cycle_to(page, "b2", 1)
+    page.wait_for_function("() => /1 black and 0 white/.test(document.getElementById('msg').textContent)")
+    page.select_option("#setup-to-move", "1")
+    page.wait_for_function("() => /white to move: press Done/.test(document.getElementById('msg').textContent)")
+    shot(page, "analysis-setup-hex")
+    page.click("#setup-done")
+    wait_for_bot(page, "mcts")
+    assert text(page, "#bestmove strong") == "swap"
