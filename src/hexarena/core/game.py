@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from hexarena.core.battlebot import BattlebotShape
-from hexarena.core.errors import ConfigError
+from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat
 
@@ -356,6 +356,57 @@ class Game(Protocol[S, M]):
         ...
 
 
+#: Why a game cannot be set up when it does not say (``setup_refusal``).
+NO_SETUP = "its positions are reached only by playing moves from the start"
+
+#: Words for how many more stones seat 0 has than seat 1 (``check_setup_counts``).
+_LEAD_WORDS = {-1: "one stone fewer than", 0: "as many stones as", 1: "one stone more than"}
+
+
+def setup_refusal(game: Game[Any, Any]) -> str | None:
+    """None when ``game`` can set up a position from stones, else why not (its ``setup_refused``).
+
+    A game that can declares the optional method ``setup_position(params, stones, to_move, *, draft=False)``:
+    ``stones`` are ``(cell, seat)`` pairs (the cell as the game reads one: tic-tac-toe and Hex a cell's notation,
+    HTTTX ``[q, r]``), ``to_move`` the seat to play; it returns the state, or raises ConfigError naming what is
+    wrong (a cell twice or off the board, stone counts no game reaches, a finished position). ``draft=True``
+    skips the sanity rules (counts, side to move, finished) and gives a state that is only drawn (``to_json``),
+    never played: the analysis board's editor shows each step of a setup. Optional (looked up, like
+    ``position_bound``), so a game plugin without it still satisfies ``Game``; games whose positions need their
+    move history set ``setup_refused`` to say why. Its inverse, ``setup_of(state) -> (stones, to_move)``, lets
+    the editor start from the position shown (optional too)."""
+    if callable(getattr(game, "setup_position", None)):
+        return None
+    return str(getattr(game, "setup_refused", NO_SETUP))
+
+
+def setup_cell(game: Game[S, Any], cell: object, index: int) -> tuple[int, int]:
+    """A setup stone's cell on a grid game (tic-tac-toe, Hex): its notation (``b2``), read by the game as a
+    one-stone move; ConfigError naming the stone otherwise."""
+    if not isinstance(cell, str):
+        raise ConfigError(f"stone {index + 1}: a cell is its name in {game.title} notation (like 'a1'), got {cell!r}")
+    try:
+        move = game.parse(cell)
+    except HexarenaError as exc:
+        raise ConfigError(f"stone {index + 1}: {exc.reason}") from None
+    if not (isinstance(move, tuple) and len(move) == 2 and all(type(x) is int for x in move)):
+        raise ConfigError(f"stone {index + 1}: {cell!r} is not a cell")
+    return move[0], move[1]
+
+
+def check_setup_counts(game: Game[Any, Any], counts: Sequence[int], to_move: Seat, lead: Mapping[Seat, int]) -> None:
+    """ConfigError unless seat 0 has ``lead[to_move]`` stones more than seat 1, as every game reaching a position
+    with ``to_move`` to play has (tic-tac-toe: X as many as O with X to move, one more with O to move)."""
+    if counts[0] - counts[1] == lead[to_move]:
+        return
+    a, b = game.seat_names
+    rule = "; ".join(f"{game.seat_names[s]} is to move when {a} has {_LEAD_WORDS[d]} {b}" for s, d in lead.items())
+    raise ConfigError(
+        f"{counts[0]} {a} and {counts[1]} {b} stones is not a position with {game.seat_names[to_move]} to move "
+        f"({rule}): add or remove a stone, or change the side to move"
+    )
+
+
 def state_view(game: Game[S, Any], state: S, /, **fields: Any) -> JsonObject:
     """The fields every game's ``to_json`` starts with, so every client reads whose turn it is the same way:
     ``to_move`` (the seat to move, None once over) and ``sides`` (what each seat plays now, seat 0 first)."""
@@ -393,6 +444,9 @@ class RuleGame(Generic[S, M]):
     default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 300.0, 3.0)
     clock_presets: ClassVar[tuple[ClockPreset, ...]] = STANDARD_PRESETS
     board_module: ClassVar[str | None] = None
+    #: Why a position of the game cannot be set up from stones (``setup_refusal``), for games without
+    #: ``setup_position``.
+    setup_refused: ClassVar[str] = NO_SETUP
 
     def release(self, state: S) -> None:
         """The caller is done with ``state`` and every position of its game (a match that ended): let go of what

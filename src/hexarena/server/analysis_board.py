@@ -4,6 +4,9 @@
   notation) replayed by the game's own rules; answers the position, its legal moves in the board's clickable form
   and the result if it is over. The board asks it for every variation move, so a move is only ever judged by the
   rules engine, never by the page;
+- a position may also start from stones (``setup``: ``{stones: [[cell, seat], ...], to_move}``) for the games
+  that declare ``setup_position`` (``core.game.setup_refusal``; the others' reason is the 400), the moves then
+  played from it; a ``draft`` setup is only drawn, with what keeps it from being a position (the page's editor);
 - ``POST /api/analysis/{game}/probe``: a partial move checked on a position (a game's ``probes``: HTTTX's first
   stone, a Hive piece dropped where it cannot go), as a seat's socket checks them in a live game;
 - ``POST /api/analysis/{game}``: the same position, then the game's built-in ``best`` bot thinks about it for at
@@ -35,7 +38,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
@@ -43,7 +46,7 @@ from pydantic import BaseModel, Field
 from hexarena.bots.base import think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.core.game import Game, RecordFacts, read_moves_text
+from hexarena.core.game import Game, RecordFacts, read_moves_text, setup_refusal
 from hexarena.core.registry import get_game
 from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.schemas import FINITE, VALID_UNICODE, GameParams
@@ -67,6 +70,9 @@ GRACE = 5.0
 MAX_COORDINATE = 1_000_000
 #: Moves of the bot's considered list the answer carries.
 MAX_CONSIDERED = 12
+#: Stones one set-up position may have: far more than fit on the largest Hex board (676 cells) or stand after a
+#: long HTTTX game; the HTTTX board's own size is bounded by ``position_bound`` as a replay's is.
+MAX_SETUP_STONES = 2000
 
 _THINKERS = ThreadPoolExecutor(max_workers=MAX_ANALYSES, thread_name_prefix="analysis-board")
 _slots = {"busy": 0}
@@ -79,10 +85,34 @@ ProbeArg = (
 )
 
 
+#: A set-up stone's cell: its name in the game's notation (``b2``) or its coordinates (HTTTX's ``[q, r]``).
+SetupCell = (
+    Annotated[str, Field(max_length=16), VALID_UNICODE]
+    | Annotated[list[Annotated[int, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]], Field(max_length=2)]
+)
+
+
+class Setup(BaseModel):
+    """A position given as its stones, for games that can be set up (GET /api/games: ``setup``)."""
+
+    stones: list[tuple[SetupCell, Literal[0, 1]]] = Field(
+        max_length=MAX_SETUP_STONES, description="[cell, seat] pairs: the cell as the game names one, the seat 0 or 1"
+    )
+    to_move: Literal[0, 1] = Field(description="the seat to play")
+    draft: bool = Field(
+        default=False,
+        description="position route only: draw the stones even when they are no position to analyse yet, and say "
+        "why (``problem``): the editor's steps",
+    )
+
+
 class PositionRequest(BaseModel):
     """A position as a game's start (its parameters) plus moves in its notation, or a record to read them from."""
 
     params: GameParams = Field(default_factory=dict, description="the game's parameters (GET /api/games)")
+    setup: Setup | None = Field(
+        default=None, description="a set-up position to start from instead of the game's start (the moves follow it)"
+    )
     moves: list[MoveText] = Field(default_factory=list, max_length=MAX_MOVES, description="moves from the start")
     record: Annotated[str, Field(max_length=MAX_RECORD_CHARS), VALID_UNICODE] | None = Field(
         default=None, description="a game record in the game's notation, instead of moves (its parameters count)"
@@ -157,8 +187,16 @@ def replay(
                 "paste a shorter part of the game"
             )
     valid = game.validate_params(params)
-    check_bound(game, valid, moves, limits or AnalysisLimits())
-    state = game.new(**valid)
+    limits = limits or AnalysisLimits()
+    if body.setup is not None:
+        if body.record is not None:
+            raise ConfigError("send either a setup or a record, not both: a record starts from the game's start")
+        if body.setup.draft:
+            raise ConfigError("a draft setup is only drawn: finish it (draft false) to analyse it or play on from it")
+        state = set_up(game, valid, body.setup, limits)
+    else:
+        check_bound(game, valid, moves, limits)
+        state = game.new(**valid)
     written: list[dict[str, Any]] = []
     for i, text in enumerate(moves):
         seat = game.to_move(state)
@@ -177,42 +215,94 @@ def check_bound(game: Game[Any, Any], params: Mapping[str, Any], moves: Sequence
     """ConfigError when the game bounds the size of the position (HTTTX: the candidate cells its board tracks)
     above what this server builds for an analysis."""
     bound = getattr(game, "position_bound", None)
-    if bound is None:
-        return
-    size, how = bound(params, moves)
+    if bound is not None:
+        _within(bound(params, moves), limits, "analyse an earlier position")
+
+
+def _within(bound: tuple[int, str], limits: AnalysisLimits, instead: str) -> None:
+    size, how = bound
     if size > limits.max_region:
         raise ConfigError(
             f"the position covers up to {size:,} candidate cells ({how}); analysis allows at most "
-            f"{limits.max_region:,}: analyse an earlier position, or lower view_distance"
+            f"{limits.max_region:,}: {instead}, or lower view_distance"
         )
 
 
+def set_up(game: Game[Any, Any], params: Mapping[str, Any], setup: Setup, limits: AnalysisLimits) -> Any:
+    """The state of a set-up position (the game's ``setup_position``), refused with the game's reason when it
+    cannot be set up, and before it is built when the game bounds its size (``setup_bound``) above the limit."""
+    refusal = setup_refusal(game)
+    if refusal is not None:
+        raise ConfigError(f"{game.title} positions cannot be set up from stones: {refusal}")
+    bound = getattr(game, "setup_bound", None)
+    if bound is not None:
+        _within(bound(params, setup.stones), limits, "bring the stones closer together")
+    state = game.setup_position(params, setup.stones, setup.to_move, draft=setup.draft)  # type: ignore[attr-defined]
+    return state
+
+
+def draft_view(game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits) -> dict[str, Any]:
+    """An editor's step: the stones drawn as a position (``state``, in the game's ``to_json``) whether or not they
+    make one to analyse, and what keeps them from it (``problem``, None when they do). Malformed stones (a cell
+    off the board or given twice) are still a 400: there is nothing to draw."""
+    assert body.setup is not None
+    if body.moves or body.record is not None:
+        raise ConfigError("a draft setup is only drawn: send it without moves or a record")
+    params = game.validate_params(body.params)
+    try:
+        set_up(game, params, body.setup.model_copy(update={"draft": False}), limits)
+        problem = None
+    except ConfigError as exc:
+        problem = exc.reason
+    state = set_up(game, params, body.setup, limits)
+    return {
+        "game": game.name,
+        "params": game.params_of(state),
+        "draft": True,
+        "problem": problem,
+        "state": game.to_json(state),
+        "to_move": body.setup.to_move,
+        "seats": list(game.seat_names),
+    }
+
+
 def position_view(
-    game: Game[Any, Any], params: dict[str, Any], history: list[dict[str, Any]], state: Any
+    game: Game[Any, Any], params: dict[str, Any], history: list[dict[str, Any]], state: Any, setup: Setup | None = None
 ) -> dict[str, Any]:
     """What the board draws and plays on: the position, its legal moves, whose turn and the result if over, and
     the moves that led there with the seat that played each (a seat may move twice in a row in some games) and as
-    the game's record."""
+    the game's record (none after a setup: a record starts from the game's start; ``setup`` is echoed instead)."""
     outcome = game.outcome(state)
     seat = game.to_move(state)
+    moves = [m["move"] for m in history]
     return {
         "game": game.name,
         "params": params,
-        "moves": [m["move"] for m in history],
+        "setup": None if setup is None else setup.model_dump(exclude={"draft"}),
+        "moves": moves,
         "history": history,
         "ply": len(history),
         # the line in the game's own record notation, which the paste box reads back
-        "record": game.record_notation(params, [m["move"] for m in history], RecordFacts(players=game.seat_names)),
+        "record": None
+        if setup is not None
+        else game.record_notation(params, moves, RecordFacts(players=game.seat_names)),
         "state": game.to_json(state),
         "legal": game.legal_view(state),
         "to_move": seat,
         "side": None if seat is None else game.side_name(state, seat),
         "seats": list(game.seat_names),
         "over": seat is None,
+        # the position as stones, for the editor to start from (games that can be set up and say how)
+        "as_setup": None if (of := getattr(game, "setup_of", None)) is None else _as_setup(of(state)),
         "result": None
         if outcome is None
         else {"winner": outcome.winner, "termination": outcome.termination.value, "reason": outcome.reason},
     }
+
+
+def _as_setup(given: tuple[Sequence[tuple[Any, int]], int]) -> dict[str, Any]:
+    stones, to_move = given
+    return {"stones": [[cell, seat] for cell, seat in stones], "to_move": to_move}
 
 
 async def _replayed(
@@ -297,7 +387,7 @@ def _give_slot(_: object = None) -> None:
 async def analyse(game: Game[Any, Any], body: AnalysisRequest, limits: AnalysisLimits) -> dict[str, Any]:
     """The position and the best bot's view of it (none when the game is over: ``notes`` says so)."""
     params, history, state = await _replayed(game, body, limits)
-    out = position_view(game, params, history, state)
+    out = position_view(game, params, history, state, body.setup)
     if out["over"]:
         return {**out, "analysis": None, "notes": ["the game is over in this position: nothing to analyse"]}
     if "best" not in builtin_bots(game.name):
@@ -333,8 +423,13 @@ router = APIRouter()
 )
 async def position_route(game: str, body: PositionRequest, services: ServicesDep) -> dict[str, Any]:
     g = game_of(game)
+    if body.setup is not None and body.setup.draft:
+        try:
+            return await asyncio.to_thread(draft_view, g, body, services.settings.analysis)
+        except ConfigError as exc:
+            raise HTTPException(status_code=400, detail=exc.reason) from None
     params, history, state = await _replayed(g, body, services.settings.analysis)
-    return position_view(g, params, history, state)
+    return position_view(g, params, history, state, body.setup)
 
 
 @router.post(
@@ -371,10 +466,12 @@ async def analysis_route(game: str, body: AnalysisRequest, services: ServicesDep
 __all__ = [
     "MAX_ANALYSES",
     "MAX_MOVES",
+    "MAX_SETUP_STONES",
     "MAX_TIME",
     "AnalysisRequest",
     "PositionRequest",
     "ProbeRequest",
+    "Setup",
     "analyse",
     "bot_report",
     "position_view",

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from hexarena import __version__
 from hexarena.bots.registry import builtin_bots
 from hexarena.core.errors import ConfigError
-from hexarena.core.game import Game
+from hexarena.core.game import Game, setup_refusal
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.policy import LOCAL_ONLY_SCHEMES
@@ -57,6 +57,8 @@ def game_meta(game: Game[Any, Any]) -> JsonObject:
         {"scheme": s.name, "help": s.help_text, "example": s.example} for s in remote_address_schemes(game)
     ]
     d["board"] = board_url(game)
+    refusal = setup_refusal(game)  # whether the analysis board's editor can set a position up, and why not
+    d["setup"] = {"supported": refusal is None, "reason": refusal}
     return d
 
 

@@ -118,6 +118,11 @@ _NOTATION = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*-\s*(-?\d+)\s*,\s*(-?\d+)\s
 class HexDotsGame(RuleGame[DotsState, Line]):
     """Hexagon dots: draw lines between neighbouring dots; close a hexagon to capture it and move again."""
 
+    setup_refused: ClassVar[str] = (
+        "a hexagon dots position is lines, not stones, and who owns each closed hexagon and whose turn it is follow "
+        "from the order they were drawn; open the position from a game, a record or its moves"
+    )
+
     name: ClassVar[str] = "hexdots"
     title: ClassVar[str] = "Hexagon dots"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")

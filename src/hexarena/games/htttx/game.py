@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, ParamValue, Probe, RecordFacts, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, Probe, RecordFacts, RuleGame, check_setup_counts, state_view
 from hexarena.core.jsonvalue import JsonObject
-from hexarena.core.types import Outcome, Termination
+from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
 from hexarena.games.htttx.state import release as release_positions
@@ -29,6 +29,14 @@ def _coord(value: object, what: str) -> Coord:
         if type(q) is int and type(r) is int:
             return (q, r)
     raise InvalidMove(f"{what} must be a pair of integers (q, r), got {value!r}")
+
+
+def setup_coord(cell: object, index: int) -> Coord:
+    """A setup stone's cell: ``[q, r]``, two integers; ConfigError naming the stone otherwise."""
+    try:
+        return _coord(cell, "a cell")
+    except InvalidMove:
+        raise ConfigError(f"stone {index + 1}: a cell is [q, r] (two integers), got {cell!r}") from None
 
 
 def coerce_move(move: object) -> Move:
@@ -121,6 +129,40 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         if not board.stones:
             raise ConfigError("a setup needs at least one stone")
         return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"], turns)
+
+    def setup_position(
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
+    ) -> HtttxState:
+        """Stones on cells (``[[[q, r], seat], ...]``) with ``to_move`` to play, as the bot API's ``free_setup``
+        sets one up (``from_cells``: any distances apart, none twice, nobody already ``win_distance`` in a row;
+        ``core.game.setup_refusal``). As in every game, x has one stone more than o with o to move (x's origin
+        stone, then two a turn), one fewer with x to move; ``draft`` skips that count (the editor's steps)."""
+        cells = [(*setup_coord(cell, k), seat) for k, (cell, seat) in enumerate(stones)]
+        if not draft:
+            xs = sum(1 for *_, seat in cells if seat == 0)
+            check_setup_counts(self, (xs, len(cells) - xs), to_move, {0: -1, 1: 1})
+        p = self.validate_params(params)
+        names = ("view_distance", "win_distance", "turn_limit")
+        return self.from_cells(cells, to_move, **{name: p[name] for name in names})
+
+    def setup_of(self, state: HtttxState) -> tuple[list[tuple[object, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: every stone and the side to move (by the counts once the
+        game is over, so an edited copy of a finished position keeps the side the rules would give)."""
+        stones: list[tuple[object, Seat]] = [([q, r], seat) for q, r, seat in state.stones]
+        xs = sum(1 for _, seat in stones if seat == 0)
+        return stones, 1 if xs > len(stones) - xs else 0
+
+    def setup_bound(self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]]) -> tuple[int, str]:
+        """``position_bound`` for a setup: the candidate cells its stones bring, from the request alone (cells that
+        do not read are left to ``setup_position`` to report)."""
+        view = int(self.validate_params(params)["view_distance"])
+        cells = []
+        for k, (cell, _) in enumerate(stones):
+            try:
+                cells.append(setup_coord(cell, k))
+            except ConfigError:
+                continue
+        return candidate_bound(cells, view)
 
     # ----- the rules -----
 

@@ -34,6 +34,10 @@ class NumberwangState:
 class NumberwangGame(RuleGame[NumberwangState, int]):
     """The rules; stateless, one shared instance."""
 
+    setup_refused: ClassVar[str] = (
+        "a numberwang position is a running total, not stones on a board; reach the total by playing its moves"
+    )
+
     name: ClassVar[str] = "numberwang"
     title: ClassVar[str] = "Numberwang"
     seat_names: ClassVar[tuple[str, str]] = ("first", "second")

@@ -3,7 +3,9 @@
 //
 // Where a position comes from: a live game or a replay at the ply shown there (?from=GAME_ID&ply=N, the pages'
 // Analyse buttons), a line of moves (?line=[JSON list]&params={JSON}&ply=N, this page's own links), a game record
-// or moves pasted in the game's notation, or a start of one's chosen parameters where the person plays both sides.
+// or moves pasted in the game's notation, a start of one's chosen parameters where the person plays both sides, or
+// a position set up stone by stone (?setup={stones, to_move}: the Edit position mode, for games whose GET /api/games
+// entry says setup.supported; the others say why and get no editor).
 // Every move is checked by the server's rules (POST /api/analysis/GAME/position), never by this page; the moves
 // form a tree: the main line (the game, or the first line played), and variations branching off it, each move a
 // button. The bot's view comes from POST /api/analysis/GAME for the position shown. This page names no game: the
@@ -20,9 +22,10 @@ const THINK_KEY = "hexarena.analysisSeconds";
 const AUTO_KEY = "hexarena.analysisAuto";
 
 /** The page's link to a line of moves of `game` (what the Link button and the replay's Analyse give). */
-export function analysisLink(game, params, moves, ply = moves.length) {
+export function analysisLink(game, params, moves, ply = moves.length, setup = null) {
   const q = new URLSearchParams();
   if (params && Object.keys(params).length) q.set("params", JSON.stringify(params));
+  if (setup) q.set("setup", JSON.stringify({ stones: setup.stones, to_move: setup.to_move }));
   if (moves.length) q.set("line", JSON.stringify(moves));
   if (ply !== moves.length) q.set("ply", String(ply));
   const qs = q.toString();
@@ -48,12 +51,15 @@ export async function analysisPage(app, { args, params: query }) {
 
   // ----- where the position comes from -----
   let params = {};
+  let setup = null;  // a set-up position the moves start from, or none (the game's start)
   let line = [];
   let startPly = null;
   let origin = null;  // a sentence on where the main line comes from
   try {
     if (query.get("params")) params = JSON.parse(query.get("params"));
     if (query.get("line")) line = JSON.parse(query.get("line"));
+    if (query.get("setup")) setup = JSON.parse(query.get("setup"));
+    if (setup && (typeof setup !== "object" || !Array.isArray(setup.stones))) throw new Error("setup must be {stones, to_move}");
     if (!Array.isArray(line) || line.some((m) => typeof m !== "string")) throw new Error("line must be a list of moves");
   } catch (e) {
     app.append(h("h1", `Analysis: ${meta.title}`), h("p.error", `This link's position does not read (${e.message}).`),
@@ -75,13 +81,15 @@ export async function analysisPage(app, { args, params: query }) {
   }
   let first;
   try {
-    first = await postJSON(`${api}/position`, { params, moves: line });
+    first = await postJSON(`${api}/position`, { params, moves: line, ...(setup ? { setup } : {}) });
   } catch (e) {
     app.append(h("h1", `Analysis: ${meta.title}`), h("p.error", `This position does not play: ${e.message}`),
       h("p", h("a", { href: `#/analysis/${encodeURIComponent(game)}` }, "Start from the beginning")));
     return null;
   }
   params = first.params;
+  const from0 = (more) => ({ params, ...(setup ? { setup } : {}), ...more });  // every request's start
+  if (setup) origin = origin ?? "played from a set-up position";
   const seats = first.seats;
   const board = await makeBoard(game, params);
   board.setViewer?.(new Set([0, 1]));  // the person plays both sides here
@@ -138,6 +146,29 @@ export async function analysisPage(app, { args, params: query }) {
     placeholder: "Paste a game record in this game's notation, or its moves one after another" });
   const loadBtn = h("button#load", { type: "button" }, "Analyse this record");
   const paramsBox = h("div", meta.params.map((p) => paramInput(p, params[p.name])));
+
+  // the position editor: a cell the board reports a click on cycles empty, seat 0's stone, seat 1's. A board
+  // reports a click as a move (a cell's name, on boards whose moves are cells) or as the probe of a move's first
+  // cell (its coordinates, on boards whose turn is several cells): either is the cell as the game's setup names
+  // it. The server draws each step (a draft setup) and says what keeps it from being a position.
+  const canSetUp = Boolean(meta.setup?.supported);
+  const startView = !canSetUp ? null : (!line.length && !setup) ? first
+    : await postJSON(`${api}/position`, { params }).catch(() => null);
+  const editCells = startView?.legal && startView.legal.kind !== "none" ? startView.legal : null;
+  const editBtn = h("button#edit-position", { type: "button", hidden: !editCells }, "Edit position");
+  const toMoveSel = h("select#setup-to-move", seats.map((name, i) => h("option", { value: String(i) }, name)));
+  const doneBtn = h("button#setup-done", { type: "button" }, "Done");
+  const clearBtn = h("button.secondary#setup-clear", { type: "button" }, "Clear the board");
+  const cancelBtn = h("button.secondary#setup-cancel", { type: "button" }, "Cancel");
+  const editor = h("div#editor", { hidden: true },
+    h("p.muted", { style: "font-size:.85rem" },
+      `Click a cell, or press Enter on it, to cycle it: empty, ${seats[0]}, ${seats[1]}. Then choose who moves and press Done.`),
+    h("div.controls", h("label", "Side to move ", toMoveSel), doneBtn, clearBtn, cancelBtn));
+  const setupNote = canSetUp
+    ? (editCells ? "" : h("p.muted#no-setup", { style: "font-size:.85rem" },
+      "This board has no click editor: send a position's stones to the analysis API instead (see the guide)."))
+    : h("p.muted#no-setup", { style: "font-size:.85rem" },
+      `Positions of this game cannot be set up stone by stone: ${meta.setup?.reason ?? "it does not say why"}.`);
   const newBtn = h("button.secondary#new-board", { type: "button" }, "New board with these parameters");
 
   app.append(
@@ -147,6 +178,7 @@ export async function analysisPage(app, { args, params: query }) {
       h("div",
         boardBox,
         h("div.controls", firstBtn, backBtn, fwdBtn, lastBtn, plyLabel, mainBtn),
+        editor,
         msg),
       h("div",
         h("div.panel#eval-panel",
@@ -162,7 +194,8 @@ export async function analysisPage(app, { args, params: query }) {
           h("div.controls", copyButton(lineText), linkA)),
         h("div.panel",
           h("h2", "Set up"),
-          h("p.muted", { style: "font-size:.85rem" }, "Paste a record, or start a board and play both sides."),
+          h("p.muted", { style: "font-size:.85rem" }, "Paste a record, start a board and play both sides, or edit a position."),
+          h("div.controls", editBtn), setupNote,
           recordBox, h("div.controls", loadBtn),
           h("details", h("summary", "Parameters"), paramsBox, h("div.controls", newBtn))))));
 
@@ -183,12 +216,75 @@ export async function analysisPage(app, { args, params: query }) {
   });
   newBtn.addEventListener("click", () => { location.hash = analysisLink(game, paramsOf(paramsBox), []); });
 
+  // ----- editing a position -----
+  let editing = null;  // the stones being set up, while the editor is open: the cell's JSON -> [cell, seat]
+  let drafts = 0;  // the newest draw asked for (an older answer arriving late is dropped)
+  const editSetup = () => ({ stones: [...editing.values()], to_move: Number(toMoveSel.value) });
+  function cycle(cell) {
+    if (!editing) return;
+    const key = JSON.stringify(cell);
+    const seat = editing.get(key)?.[1];
+    if (seat === undefined) editing.set(key, [cell, 0]);
+    else if (seat === 0) editing.set(key, [cell, 1]);
+    else editing.delete(key);
+    drawDraft();
+  }
+  const editIo = {
+    move: cycle,
+    async probe(_what, args) { cycle(args); return null; },  // null: the board drops the partial move
+    say,
+  };
+  async function drawDraft() {
+    const asked = ++drafts;
+    let res;
+    try { res = await postJSON(`${api}/position`, { params, setup: { ...editSetup(), draft: true } }); }
+    catch (e) { say(e.message, "illegal"); return; }
+    if (!editing || asked !== drafts) return;
+    board.render(res.state, { seats });
+    board.setTurn(editCells, editIo);
+    if (res.problem) say(`Not a position to analyse yet: ${res.problem}.`, "illegal");
+    else say(`${seats[Number(toMoveSel.value)]} to move: press Done to analyse this position.`, "info");
+  }
+  function startEdit() {
+    // the position shown, as the game writes it in stones (its view's as_setup), else the set-up start, else empty
+    const from = current.view?.as_setup ?? (current === root ? setup : null);
+    editing = new Map((from?.stones ?? []).map(([cell, seat]) => [JSON.stringify(cell), [cell, seat]]));
+    toMoveSel.value = String(from?.to_move ?? 0);
+    clearTimeout(timer);
+    for (const b of [firstBtn, backBtn, fwdBtn, lastBtn, analyseBtn]) b.disabled = true;
+    editor.hidden = false;
+    editBtn.hidden = true;
+    pvList.replaceChildren(); considered.replaceChildren(); bestMove.textContent = ""; notes.textContent = "";
+    evalText.textContent = "Editing a position: press Done to analyse it.";
+    drawDraft();
+    toMoveSel.focus();
+  }
+  function stopEdit() {
+    editing = null;
+    editor.hidden = true;
+    editBtn.hidden = false;
+    analyseBtn.disabled = false;
+    goTo(current);
+  }
+  editBtn.addEventListener("click", startEdit);
+  toMoveSel.addEventListener("change", () => editing && drawDraft());
+  clearBtn.addEventListener("click", () => { if (editing) { editing.clear(); drawDraft(); } });
+  cancelBtn.addEventListener("click", () => { stopEdit(); editBtn.focus(); });
+  doneBtn.addEventListener("click", async () => {
+    if (!editing) return;
+    const done = editSetup();
+    try { await postJSON(`${api}/position`, { params, setup: done }); }
+    catch (e) { say(`Cannot analyse this setup: ${e.message}`, "illegal"); return; }
+    stopEdit();
+    location.hash = analysisLink(game, params, [], 0, done);
+  });
+
   // ----- moving around the tree -----
   function endOf(n) { while (n.children[0]) n = n.children[0]; return n; }
   function mainPoint(n) { while (!n.main) n = n.parent; return n; }
 
   async function viewOf(n) {
-    if (!n.view) n.view = await postJSON(`${api}/position`, { params, moves: pathOf(n) });
+    if (!n.view) n.view = await postJSON(`${api}/position`, from0({ moves: pathOf(n) }));
     return n.view;
   }
 
@@ -196,7 +292,7 @@ export async function analysisPage(app, { args, params: query }) {
     move(text) { play(text); },
     async probe(what, args) {
       try {
-        const res = await postJSON(`${api}/probe`, { params, moves: pathOf(current), what, args });
+        const res = await postJSON(`${api}/probe`, from0({ moves: pathOf(current), what, args }));
         if (res.ok) return { type: "probe", ...res };
         say(`Illegal: ${res.reason}`, "illegal");
       } catch (e) { say(e.message, "illegal"); }
@@ -207,7 +303,7 @@ export async function analysisPage(app, { args, params: query }) {
 
   let shownId = -1;
   async function goTo(n) {
-    if (!n) return;
+    if (!n || editing) return;
     current = n;
     let view;
     try { view = await viewOf(n); } catch (e) { say(e.message, "illegal"); return; }
@@ -226,7 +322,7 @@ export async function analysisPage(app, { args, params: query }) {
     for (const el of app.querySelectorAll("#variations button[aria-current]")) el.removeAttribute("aria-current");
     n.el?.setAttribute("aria-current", "true");
     lineText.value = view.record ?? "";
-    linkA.href = analysisLink(game, params, pathOf(n));
+    linkA.href = analysisLink(game, params, pathOf(n), undefined, setup);
     if (view.over) {
       const r = view.result;
       say(r ? `The game is over: ${r.winner === null ? "a draw" : `${sideName(r.winner)} wins`}${r.reason ? ` (${r.reason})` : ""}.` : "The game is over.", "info");
@@ -244,7 +340,7 @@ export async function analysisPage(app, { args, params: query }) {
     const known = from.children.find((c) => c.move === text);
     if (known) { goTo(known); return; }
     let res;
-    try { res = await postJSON(`${api}/position`, { params, moves: [...pathOf(from), text] }); }
+    try { res = await postJSON(`${api}/position`, from0({ moves: [...pathOf(from), text] })); }
     catch (e) {
       say(`Illegal: ${e.message.replace(/^move \d+ \([^)]*\) is not legal here: /, "")}`, "illegal");
       if (current === from && from.view && !from.view.over) board.setTurn(from.view.legal, io);
@@ -260,7 +356,7 @@ export async function analysisPage(app, { args, params: query }) {
   // a line of moves from `from` (the bot's best line, a considered move): one request checks it all
   async function playLine(from, line, upTo = line.length) {
     let res;
-    try { res = await postJSON(`${api}/position`, { params, moves: [...pathOf(from), ...line] }); }
+    try { res = await postJSON(`${api}/position`, from0({ moves: [...pathOf(from), ...line] })); }
     catch (e) { say(e.message, "illegal"); return; }
     let n = from;
     const start = plyOf(from);
@@ -321,7 +417,7 @@ export async function analysisPage(app, { args, params: query }) {
     n.pending = true;
     if (current === n) showAnalysis(n);
     try {
-      n.analysis = await postJSON(api, { params, moves: pathOf(n), time_limit: parseFloat(thinkSel.value) });
+      n.analysis = await postJSON(api, from0({ moves: pathOf(n), time_limit: parseFloat(thinkSel.value) }));
     } catch (e) {
       n.analysis = { error: e.message, busy: e.status === 429 };
     }
@@ -379,7 +475,7 @@ export async function analysisPage(app, { args, params: query }) {
   }
 
   const keys = (e) => {
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || board.el.contains(e.target)) return;
+    if (editing || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) || board.el.contains(e.target)) return;
     if (e.key === "ArrowLeft" && current.parent) goTo(current.parent);
     else if (e.key === "ArrowRight" && current.children[0]) goTo(current.children[0]);
     else if (e.key === "Home") goTo(root);
