@@ -20,6 +20,8 @@ import pytest
 from starlette.responses import Response
 from tests.fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
 
+from hexarena.core.errors import ConfigError
+
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ENV = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
 
@@ -28,9 +30,14 @@ def _cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "hexarena.cli", "check-bot", *args]
 
 
-async def _run(*args: str) -> tuple[int, str, str]:
+#: What check-bot's probes wait for a silent bot's answer beyond the move time, for the bots that never answer in
+#: time (its default, 5 s, is a margin for bots that do): they would only be waited for longer.
+SILENT_BOT_ENV = dict(ENV, HEXARENA_CHECKBOT_REACT_SECONDS="0.5")
+
+
+async def _run(*args: str, env: dict[str, str] = ENV) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        *_cmd(*args), env=ENV, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *_cmd(*args), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode is not None
@@ -111,9 +118,10 @@ async def test_malformed_answer_is_named() -> None:
 
 
 async def test_late_answer_is_named() -> None:
-    bot = FakeBot([[sleep(3.0), AUTO]])
+    bot = FakeBot([[sleep(1.5), AUTO]])  # three times the clock: late however slow the machine is
     async with fake_bot(bot) as url:
-        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
     assert code == 1
     check = _checks(out)["clock"]
     assert check["status"] == "fail"
@@ -122,7 +130,8 @@ async def test_late_answer_is_named() -> None:
 
 async def test_silence_is_named() -> None:
     async with fake_bot(FakeBot([SILENCE])) as url:
-        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
     assert code == 1
     checks = _checks(out)
     assert checks["clock"]["status"] == "fail"
@@ -188,3 +197,17 @@ async def test_socket_not_where_capabilities_say_fails_starts() -> None:
     assert "/elsewhere/game" in checks["starts"]["sent"]
     assert "api_root" in checks["starts"]["fix"]
     assert checks["probes"]["status"] == "skip"
+
+
+def test_a_bad_react_setting_is_refused_clearly() -> None:
+    from hexarena.checkbot.htttx import REACT, react
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("HEXARENA_CHECKBOT_REACT_SECONDS", raising=False)
+        assert react() == REACT
+        mp.setenv("HEXARENA_CHECKBOT_REACT_SECONDS", "0.25")
+        assert react() == 0.25
+        for bad in ("soon", "0", "-1", "nan", "inf", "601"):
+            mp.setenv("HEXARENA_CHECKBOT_REACT_SECONDS", bad)
+            with pytest.raises(ConfigError, match="HEXARENA_CHECKBOT_REACT_SECONDS must be a number of seconds"):
+                react()
