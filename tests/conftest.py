@@ -210,7 +210,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
     next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
     if not config.pluginmanager.hasplugin("xdist"):
-        return  # one process (make test-lowest's venv has no xdist, so no such marker either)
+        return  # pytest-xdist is not installed: no groups to give
     for item in items:
         if item.get_closest_marker("fault") is not None:
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))
