@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.geometry import (
@@ -144,7 +145,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
     # -- construction -------------------------------------------------------------------------------------
 
-    def new(self, **params: Any) -> HexState:
+    def new(self, **params: object) -> HexState:
         p = self.validate_params(params)
         s = HexState.__new__(HexState)
         s.size = p["size"]
@@ -160,7 +161,7 @@ class HexGame(RuleGame[HexState, HexMove]):
         s.hash = 0
         return s
 
-    def params_of(self, state: HexState) -> dict[str, Any]:
+    def params_of(self, state: HexState) -> dict[str, ParamValue]:
         return {"size": state.size, "swap": state.swap}
 
     # -- rules --------------------------------------------------------------------------------------------
@@ -333,7 +334,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
         return shape(self)
 
-    def legal_view(self, state: HexState) -> dict[str, Any]:
+    def legal_view(self, state: HexState) -> JsonObject:
         """``kind: cells`` with (row, col) cells; ``swap`` is in ``extra``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
@@ -391,7 +392,7 @@ class HexGame(RuleGame[HexState, HexMove]):
                     queue.append(j)
         return []
 
-    def to_json(self, state: HexState) -> dict[str, Any]:
+    def to_json(self, state: HexState) -> JsonObject:
         last = state.last
         return state_view(
             self,

@@ -291,6 +291,11 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
             state = self.play(state, self.parse(m))
         return self.game_string(state)
 
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A UHP GameString's expansions and moves (a bare GameType is a new game), as Mzinga and others write it."""
+        board, written = parse_game_string(text)
+        return {"expansions": board.expansions}, written
+
     # ------------------------------------------------------------------ Hive extras
     def normalize(self, state: HiveState, move: HiveMove) -> HiveMove:
         """The canonical spelling (as ``legal`` yields it) of a MoveString on ``state``; IllegalMove if bad."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 Move = tuple[int, int]
@@ -70,11 +71,11 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     board_module: ClassVar[str | None] = "hexarena:web/js/boards/tictactoe.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = ()
 
-    def new(self, **params: Any) -> TicTacToeState:
+    def new(self, **params: object) -> TicTacToeState:
         self.validate_params(params)
         return TicTacToeState()
 
-    def params_of(self, state: TicTacToeState) -> dict[str, Any]:
+    def params_of(self, state: TicTacToeState) -> dict[str, ParamValue]:
         return {}
 
     def to_move(self, state: TicTacToeState) -> Seat | None:
@@ -149,7 +150,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             lines.append(f"{'abc'[r]}   " + " | ".join(mark or " " for mark in row))
         return "\n".join(lines)
 
-    def to_json(self, state: TicTacToeState) -> dict[str, Any]:
+    def to_json(self, state: TicTacToeState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -164,7 +165,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
 
         return shape(self)
 
-    def legal_view(self, state: TicTacToeState) -> dict[str, Any]:
+    def legal_view(self, state: TicTacToeState) -> JsonObject:
         """``kind: cells``: the empty (row, col) cells."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

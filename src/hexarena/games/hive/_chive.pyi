@@ -1,0 +1,9 @@
+"""Type stub for the C extension ``_chive.c`` (Hive move generation; see accel.py)."""
+
+def moves(
+    stacks: dict[int, tuple[int, ...]], pos: list[int | None], ply: int, stunned: int, kinds: tuple[int, ...], /
+) -> list[tuple[int, int]] | None: ...
+def count_moves(
+    stacks: dict[int, tuple[int, ...]], pos: list[int | None], ply: int, stunned: int, kinds: tuple[int, ...], /
+) -> int | None: ...
+def cut_cells(stacks: dict[int, tuple[int, ...]], /) -> frozenset[int] | None: ...
