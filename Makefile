@@ -71,13 +71,14 @@ faults: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-$(LOWEST_VENV)/.installed: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
+# (its own stamp name: a venv installed before pytest-xdist was in this list gets it)
+$(LOWEST_VENV)/.installed-xdist: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio hypothesis
+	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio pytest-xdist hypothesis
 	@touch $@
 
-test-lowest: $(LOWEST_VENV)/.installed
-	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS) $(PYTEST_ARGS)
+test-lowest: $(LOWEST_VENV)/.installed-xdist
+	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) $(LOWEST_TESTS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src sdk tests bench examples

@@ -1,8 +1,9 @@
 """Fixtures shared by every test area.
 
 ``database_url`` gives each test its own empty database: a SQLite file under ``tmp_path`` always, and a fresh
-PostgreSQL database (created before, dropped after the test) when ``HEXARENA_TEST_DATABASE_URL`` is set, e.g.
-``postgresql+asyncpg://postgres@127.0.0.1:5432/test`` (its database is only used to run CREATE/DROP DATABASE).
+PostgreSQL database (created while the test before runs, dropped while the next one runs: ``_PostgresDatabases``)
+when ``HEXARENA_TEST_DATABASE_URL`` is set, e.g. ``postgresql+asyncpg://postgres@127.0.0.1:5432/test`` (its
+database is only used to run CREATE/DROP DATABASE).
 Without the variable there is no PostgreSQL variant at all, rather than one skip line per test.
 
 Under pytest-xdist (``-n 2``) each worker gets a Redis database number of its own (``_worker_redis_url``), its own
@@ -13,11 +14,12 @@ the rules a new test follows so that it can run next to any other.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -56,12 +58,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             gc.collect()
 
 
-def _in_thread(coro_fn: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
-    """Run an async admin task on its own loop in a thread, so it cannot disturb the test's event loop."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coro_fn(*args)).result(timeout=60)
-
-
 async def _pg_admin(base_url: str, sql: str) -> None:
     import asyncpg
     from sqlalchemy.engine import make_url
@@ -80,16 +76,75 @@ async def _pg_admin(base_url: str, sql: str) -> None:
         await conn.close()
 
 
-def _fresh_postgres(base_url: str) -> Iterator[str]:
+class _PostgresDatabases:
+    """Creates and drops the tests' PostgreSQL databases in a thread of its own, while the tests run.
+
+    Why: ``CREATE DATABASE`` and ``DROP DATABASE`` wait for the server's disk writes, and every test of the
+    ``postgresql`` variant waited for both in its setup and teardown. Now the next test's database is created
+    while the current test runs, and a finished test's is dropped while the next one runs; each test still gets a
+    new, empty database of its own. Each runs on an event loop of its own in that thread, so it cannot disturb the
+    test's loop. Whatever is left (the spare, the last drops) is dropped at the end of the session, where a failed
+    drop is reported.
+    """
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="pg-databases")
+        self._spare: Future[str] | None = None
+        self._drops: list[Future[None]] = []
+
+    def _create(self) -> str:
+        name = f"hexarena_test_{uuid.uuid4().hex[:16]}"
+        asyncio.run(_pg_admin(self.base_url, f'CREATE DATABASE "{name}"'))
+        return name
+
+    def _drop(self, name: str) -> None:
+        asyncio.run(_pg_admin(self.base_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    def take(self) -> str:
+        """A new database's name (and the next one started)."""
+        ready = self._spare if self._spare is not None else self._pool.submit(self._create)
+        self._spare = self._pool.submit(self._create)
+        return ready.result(timeout=120)
+
+    def give_back(self, name: str) -> None:
+        """Drop ``name`` (after the test: its connections are ended by force)."""
+        self._drops = [d for d in self._drops if not d.done() or d.exception() is not None]
+        self._drops.append(self._pool.submit(self._drop, name))
+
+    def close(self) -> None:
+        if self._spare is not None:
+            with contextlib.suppress(Exception):
+                self.give_back(self._spare.result(timeout=120))
+        self._pool.shutdown(wait=True)
+        for drop in self._drops:
+            drop.result()  # raises what a drop raised
+
+
+@pytest.fixture(scope="session")
+def _postgres_databases() -> Iterator[Callable[[], _PostgresDatabases]]:
+    """The session's :class:`_PostgresDatabases`, started by the first test that asks for PostgreSQL."""
+    started: list[_PostgresDatabases] = []
+
+    def get() -> _PostgresDatabases:
+        if not started:
+            started.append(_PostgresDatabases(os.environ[PG_ENV]))
+        return started[0]
+
+    yield get
+    for databases in started:
+        databases.close()
+
+
+def _fresh_postgres(databases: _PostgresDatabases) -> Iterator[str]:
     from sqlalchemy.engine import make_url
 
-    name = f"hexarena_test_{uuid.uuid4().hex[:16]}"
-    _in_thread(_pg_admin, base_url, f'CREATE DATABASE "{name}"')
+    name = databases.take()
     try:
-        url = make_url(base_url).set(drivername="postgresql+asyncpg", database=name)
+        url = make_url(databases.base_url).set(drivername="postgresql+asyncpg", database=name)
         yield url.render_as_string(hide_password=False)
     finally:
-        _in_thread(_pg_admin, base_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        databases.give_back(name)
 
 
 _BACKENDS = [pytest.param("sqlite", id="sqlite")]
@@ -98,12 +153,16 @@ if os.environ.get(PG_ENV):
 
 
 @pytest.fixture(params=_BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> Iterator[str]:
+def database_url(
+    request: pytest.FixtureRequest,
+    tmp_path: os.PathLike[str],
+    _postgres_databases: Callable[[], _PostgresDatabases],
+) -> Iterator[str]:
     """The URL of a fresh, empty database for this test (see the module docstring)."""
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/hexarena.sqlite3"
     else:
-        yield from _fresh_postgres(os.environ[PG_ENV])
+        yield from _fresh_postgres(_postgres_databases())
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -151,7 +210,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
     next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
     if not config.pluginmanager.hasplugin("xdist"):
-        return  # one process (make test-lowest's venv has no xdist, so no such marker either)
+        return  # pytest-xdist is not installed: no groups to give
     for item in items:
         if item.get_closest_marker("fault") is not None:
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))

@@ -370,10 +370,10 @@ def test_a_served_engine_spreads_a_match_clock_too() -> None:
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_a_depth_bounded_analysis_ignores_the_seconds(implementation: str) -> None:
     """``max_depth`` bounds the search by depth alone: no time given (0 s) still searches to that depth."""
-    state = position([(0, 0)], [(0, 2)], 0)  # few stones, few candidates: the Python search's depth 2 in seconds
+    state = position([(0, 0)], [], 1)  # one stone, the fewest candidates: the Python search's depth 2 in a second
     timed = SearchBot(max_depth=2, implementation=implementation)
-    _, expected = timed.analyse_board(state.board(), 0, 60.0)
+    _, expected = timed.analyse_board(state.board(), 1, 60.0)
     untimed = SearchBot(max_depth=2, implementation=implementation)
-    _, evaluation = untimed.analyse_board(state.board(), 0, 0.0)
+    _, evaluation = untimed.analyse_board(state.board(), 1, 0.0)
     assert expected["depth"] == 2
     assert (evaluation["depth"], evaluation["score"], evaluation["pv"]) == (2, expected["score"], expected["pv"])

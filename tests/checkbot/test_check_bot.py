@@ -36,6 +36,7 @@ from fakes.servers import (
     serve_app,
     sleep,
 )
+from hexarena.core.errors import ConfigError
 from hexarena.games.htttx import HTTTX
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -46,9 +47,14 @@ def _cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "hexarena.cli", "check-bot", *args]
 
 
-async def _run(*args: str) -> tuple[int, str, str]:
+#: What check-bot's probes wait for a silent bot's answer beyond the move time, for the bots that never answer in
+#: time (its default, 5 s, is a margin for bots that do): they would only be waited for longer.
+SILENT_BOT_ENV = dict(ENV, HEXARENA_CHECKBOT_REACT_SECONDS="0.5")
+
+
+async def _run(*args: str, env: dict[str, str] = ENV) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        *_cmd(*args), env=ENV, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *_cmd(*args), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode is not None
@@ -132,9 +138,10 @@ async def test_malformed_answer_is_named() -> None:
 
 
 async def test_late_answer_is_named() -> None:
-    bot = FakeBot([[sleep(3.0), AUTO]])
+    bot = FakeBot([[sleep(1.5), AUTO]])  # three times the clock: late however slow the machine is
     async with fake_bot(bot) as url:
-        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
     assert code == 1
     check = _checks(out)["clock"]
     assert check["status"] == "fail"
@@ -143,7 +150,8 @@ async def test_late_answer_is_named() -> None:
 
 async def test_silence_is_named() -> None:
     async with fake_bot(FakeBot([SILENCE])) as url:
-        code, out, _ = await _run(url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
     assert code == 1
     checks = _checks(out)
     assert checks["clock"]["status"] == "fail"
@@ -258,3 +266,17 @@ async def test_a_bot_server_that_stays_busy_after_a_dropped_connection_fails_rec
     check = checks["reconnection"]
     assert check["status"] == "fail", check
     assert "dropped mid-game" in check["detail"] and "1013" in check["sent"]
+
+
+def test_a_bad_react_setting_is_refused_clearly() -> None:
+    from hexarena.checkbot.htttx import REACT, react
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.delenv("HEXARENA_CHECKBOT_REACT_SECONDS", raising=False)
+        assert react() == REACT
+        mp.setenv("HEXARENA_CHECKBOT_REACT_SECONDS", "0.25")
+        assert react() == 0.25
+        for bad in ("soon", "0", "-1", "nan", "inf", "601"):
+            mp.setenv("HEXARENA_CHECKBOT_REACT_SECONDS", bad)
+            with pytest.raises(ConfigError, match="HEXARENA_CHECKBOT_REACT_SECONDS must be a number of seconds"):
+                react()

@@ -1,7 +1,8 @@
 """Nothing is kept per game once it ends but a small summary: a server that plays game after game must not grow.
 
-The real match machinery (``MatchManager``, its referee tasks, the recorder on a real SQLite file) plays 1,100 short
-HTTTX games between built-in bots, more than the :data:`~hexarena.server.live.KEEP_FINISHED` it keeps for lookups.
+The real match machinery (``MatchManager``, its referee tasks, the recorder on a real SQLite file) plays short HTTTX
+games between built-in bots, twice as many as the finished matches it keeps for lookups
+(:data:`~hexarena.server.live.KEEP_FINISHED`, made smaller here: the ratio is what the test needs, not the count).
 What Python holds (``tracemalloc``, which counts the boards' C buffers too: they are ``PyMem`` allocations) after
 the first games is compared with what it holds after all of them. A finished match that kept its position (whose
 board is shared with every position of the game) or its players kept a few hundred KB a game; a summary is a few
@@ -15,13 +16,21 @@ import gc
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from hexarena.core.registry import get_game
 from hexarena.players.inprocess import InProcessPlayer
-from hexarena.server.live import KEEP_FINISHED, MatchManager
+from hexarena.server import live as live_module
+from hexarena.server.live import MatchManager
 from hexarena.store import Store
 from hexarena.store.recorder import Recorder
 
-GAMES = 1100
+#: Finished matches the manager keeps during the test (the server keeps more). Those kept after the first games
+#: count in what the later games leave behind: a few times fewer first games than kept matches, and twice as many
+#: later games, make a match that keeps its position (~100 KB) fail the test as clearly as the server's own number.
+KEEP_FINISHED = 200
+WARM = 50
+GAMES = WARM + 2 * KEEP_FINISHED
 AT_ONCE = 32
 #: Bytes a game may leave behind on average between the first games and the last (the finished matches' cache
 #: fills up meanwhile: its summaries count). Each kept a few hundred KB before; a summary is well under this.
@@ -47,18 +56,20 @@ def _held() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
-async def test_a_finished_game_leaves_only_a_small_summary_behind(tmp_path: Path) -> None:
-    assert GAMES > 2 * KEEP_FINISHED
+async def test_a_finished_game_leaves_only_a_small_summary_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_module, "KEEP_FINISHED", KEEP_FINISHED)
+    assert GAMES - WARM >= 2 * KEEP_FINISHED
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'soak.sqlite3'}")
     recorder = Recorder(store, tmp_path)
     await recorder.start()
     manager = MatchManager(recorder)
     tracemalloc.start(1)
     try:
-        warm = 100
-        await _play(manager, 0, warm)  # the first games: imports, caches and pools settle
+        await _play(manager, 0, WARM)  # the first games: imports, caches and pools settle
         before = _held()
-        await _play(manager, warm, GAMES - warm)
+        await _play(manager, WARM, GAMES - WARM)
         await recorder.flush(30)
         grown = _held() - before
     finally:
@@ -67,7 +78,7 @@ async def test_a_finished_game_leaves_only_a_small_summary_behind(tmp_path: Path
         await recorder.close()
         await store.close()
     assert len(manager.finished) == KEEP_FINISHED and not manager.live and not manager.tokens
-    games = GAMES - warm
+    games = GAMES - WARM
     assert grown < games * PER_GAME, f"{grown / games / 1024:.0f} KB held per game over {games} games"
     # and what a kept summary still serves: the final position, rebuilt from the moves
     kept = next(iter(manager.finished.values()))

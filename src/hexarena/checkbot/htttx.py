@@ -12,6 +12,7 @@ import contextlib
 import functools
 import json
 import math
+import os
 import random
 from typing import Any
 
@@ -41,6 +42,24 @@ from hexarena.wire import htttx as w
 ORIGIN_BOARD: dict[str, Any] = {"cells": [{"q": 0, "r": 0, "p": "x"}]}
 #: Seconds a probe waits for the bot to react (close, answer) beyond the move time: generous, a loaded machine.
 REACT = 5.0
+#: Overrides :data:`REACT` for the probes' waits for an answer or a close (a test's silent bot need not be
+#: waited for that long).
+REACT_ENV = "HEXARENA_CHECKBOT_REACT_SECONDS"
+MAX_REACT = 600.0
+
+
+def react() -> float:
+    """``$HEXARENA_CHECKBOT_REACT_SECONDS`` or :data:`REACT`."""
+    text = os.environ.get(REACT_ENV, "").strip()
+    if not text:
+        return REACT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_REACT:
+        raise ConfigError(f"{REACT_ENV} must be a number of seconds above 0 and at most {MAX_REACT:g}, got {text!r}")
+    return seconds
 
 
 class _WatchedBws(BwsPlayer):
@@ -329,7 +348,7 @@ async def _one_move(
     if board is not None:
         request["board"] = board
     await ws.send(json.dumps(request))
-    return await _next(ws, (settings.clock.seconds or 10.0) + REACT)
+    return await _next(ws, (settings.clock.seconds or 10.0) + react())
 
 
 def _move_of(reply: Any) -> Any:
@@ -456,7 +475,7 @@ async def _probe_heartbeats(report: Report, url: str, settings: Settings, limit:
         await ws.send(json.dumps(_move_request("o", limit)))
         await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
         try:
-            reply = await _next(ws, (settings.clock.seconds or 10.0) + REACT)
+            reply = await _next(ws, (settings.clock.seconds or 10.0) + react())
         except ConnectionClosed as exc:
             report.add(
                 "heartbeat",
@@ -482,7 +501,7 @@ async def _probe_heartbeats(report: Report, url: str, settings: Settings, limit:
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
             await asyncio.sleep(0.3)
-        if await _closes(ws, REACT):
+        if await _closes(ws, react()):
             report.add("heartbeat.stray", PASS, "closed the connection on waiting:true with no request open")
         else:
             report.add(
