@@ -318,7 +318,8 @@ class BrowserPlayer(BasePlayer):
         if self.info.game.to_move(state) == self.seat:
             await self._emit({"type": "takeback", "granted": True, "ply": ply})
         else:
-            await self._emit({"type": "takeback", "event": "taken_back", "ply": ply, "mine": False})
+            taken = {"type": "takeback", "event": "taken_back", "ply": ply, "mine": False}
+            await self._emit({**taken, "takeback": self._can_ask("takeback")})
 
     async def _probe(self, msg: dict[str, Any]) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
