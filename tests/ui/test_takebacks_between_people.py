@@ -239,4 +239,3 @@ async def test_takebacks_between_people_are_refused_in_rated_and_tournament_game
     assert len(rated.moves) == 1
     with contextlib.suppress(Exception):
         await manager.close()
-

@@ -261,13 +261,13 @@ class FailureReporter(Protocol):
 
 
 __all__ = [
+    "OFFER_KINDS",
     "ClockConfig",
     "FailureReporter",
     "MatchEnded",
     "MatchInfo",
     "MoveReply",
     "MoveRequest",
-    "OFFER_KINDS",
     "OfferNews",
     "Offers",
     "Player",
