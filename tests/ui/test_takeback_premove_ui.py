@@ -137,3 +137,26 @@ def test_a_premove_no_longer_legal_is_dropped_and_escape_cancels_one(page: Any, 
     friend.click("[data-cell='c1']")
     assert wait_turn_or_end(page)
     assert [m["move"] for m in record_so_far(server, game_id)] == ["b2", "a1", "c3", "c1"]
+
+
+def test_a_hex_premove_is_played_and_the_board_says_it_is_queued(page: Any, friend: Any, server: str) -> None:
+    """Hex's board has premoves too (one stone a turn): the queued cell is named so for a screen reader."""
+    page.goto(f"{server}/ui/#/lobby")
+    page.select_option("#game", "hex")
+    page.fill("#param-size", "5")
+    page.select_option("#seat0-kind", "you")
+    page.select_option("#seat1-kind", "open")
+    page.click("#create")
+    page.wait_for_selector("#waiting")
+    game_id = str(page.evaluate("() => location.hash.split('/')[2]"))
+    friend.goto(page.input_value("#invite-link"))
+    friend.wait_for_function(f"() => location.hash === '#/play/{game_id}'")
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='c3']")
+    assert wait_turn_or_end(friend)
+    page.click("[data-cell='a1']")
+    page.wait_for_selector("[data-cell='a1'][data-premove]")
+    assert page.get_attribute("[data-cell='a1']", "aria-label").endswith(", premove")
+    friend.click("[data-cell='e5']")
+    moves_shown(friend, 3)
+    assert [m["move"] for m in record_so_far(server, game_id)] == ["c3", "e5", "a1"]

@@ -190,8 +190,9 @@ class Player(Protocol):
     name: str
     #: What sort of player this is: ``builtin`` (a bot in the server's process), ``human`` (a person in a browser
     #: or terminal) or the protocol name of an external bot (``uhp``, ``bws``, ...). A class attribute of each
-    #: adapter. The referee grants takebacks only to a ``human`` facing a ``builtin``; the server counts bot errors
-    #: per kind and continues on another instance only a match whose kinds can be reached from anywhere.
+    #: adapter. The referee takes takeback requests only from a ``human`` facing a ``builtin`` or another ``human``;
+    #: the server counts bot errors per kind and continues on another instance only a match whose kinds can be
+    #: reached from anywhere.
     kind: str
     #: True when every ``move`` waits for an answer that can only arrive in a later step of the event loop (a
     #: request sent, then its reply read from a socket): the referee then skips the yield it makes after each move
