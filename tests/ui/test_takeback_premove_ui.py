@@ -90,6 +90,9 @@ def test_a_takeback_declined_leaves_the_game_as_it_was(page: Any, friend: Any, s
     page.click("#takeback")
     friend.wait_for_selector("#takeback-box:not([hidden])")
     shot(friend, "takeback-request-on-my-turn")
+    friend.reload()  # the request still stands after a reload: the page asks again
+    friend.wait_for_selector("#takeback-box:not([hidden])")
+    assert "Your opponent asks to take back their last move" in friend.text_content("#takeback-box")
     friend.click("#takeback-decline")
     msg_matches(page, "Your takeback was declined")
     assert page.is_enabled("#takeback")  # she may ask again

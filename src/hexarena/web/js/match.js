@@ -748,6 +748,7 @@ export async function matchPage(app, { args, name }) {
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
         if (m.draw_offer === "mine") drawOfferReady(false);
+        if (m.draw_offer === "theirs") showDraw(m.seat, { event: "offer", by: "your opponent" });  // after a reload
         if (m.takeback_offer === "theirs") showTakeback(m.seat, { event: "offer", by: "your opponent" });
         board.setViewer?.(mySeats);
         showAbort(!!m.abortable);
