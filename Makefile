@@ -28,12 +28,15 @@ $(VENV)/bin/python:
 
 # the test install holds every extra: serving needs nothing more then
 # The bot SDK is a distribution of its own (sdk/, hexarena-sdk) the server depends on: each install takes both.
-$(SERVE_STAMP): pyproject.toml sdk/pyproject.toml | $(VENV)/bin/python
+$(SERVE_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
 	@if [ $(TEST_STAMP) -nt pyproject.toml ] && [ $(TEST_STAMP) -nt sdk/pyproject.toml ]; then echo "test install present: it has every extra"; \
 	else $(BIN)/python -m pip install -q -e ./sdk -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
 	@touch $@
 
-$(TEST_STAMP): pyproject.toml sdk/pyproject.toml | $(VENV)/bin/python
+# the C accelerators are built in place by the editable install: a changed source reinstalls, never a stale module
+C_SOURCES := setup.py $(wildcard src/hexarena/*/*/_c*.c)
+
+$(TEST_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ./sdk -e '.[test,postgres,cluster]'
 	@touch $@

@@ -1,4 +1,4 @@
-"""Build the optional C accelerators (HTTTX search, Hex rules and MCTS); all metadata lives in pyproject.toml. The
+"""Build the optional C accelerators (HTTTX search, Hex rules and MCTS, Hive move generation); all metadata lives in pyproject.toml. The
 HTTTX board's accelerator goes with the board in the bot SDK distribution (sdk/setup.py).
 
 Why a setup.py at all: pyproject.toml cannot declare C extensions. ``optional=True`` makes a failed compile a
@@ -18,6 +18,12 @@ setup(
         Extension(
             "hexarena.games.hex._chex",
             sources=["src/hexarena/games/hex/_chex.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "hexarena.games.hive._chive",
+            sources=["src/hexarena/games/hive/_chive.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -3,7 +3,10 @@
 Prints, for both engines: perft leaves/s (bulk-counted at the last ply) and expanded positions/s (positions
 whose legal moves were generated: the fairer figure, since OpenSpiel counts each numbered bug as its own
 placement and so has ~2x more leaves per position), and random-game plies/s. Each figure is the best of
-``--repeat`` runs (default 3), ours and OpenSpiel's interleaved, because the machine is shared.
+``--repeat`` runs (default 3), ours and OpenSpiel's interleaved, timed in CPU time of this process (both engines
+run in it, single-threaded), because the machine is shared.
+Ours is ``board.Board``: C move generation when the ``_chive`` extension is built, the pure-Python ``PyBoard``
+with ``HEXARENA_PURE_PYTHON=1``; the first line says which.
 Run: ``PYTHONPATH=src .venv/bin/python bench/hive_engine.py [--quick] [--repeat N]``.
 """
 
@@ -15,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from hexarena.games.hive import accel
 from hexarena.games.hive.board import Board
 
 MAX_PLY = 150  # random games are cut here (OpenSpiel also stops when the hive outgrows its board)
@@ -72,18 +76,18 @@ def os_random_plies(game: Any, n: int, max_ply: int, seed: int) -> int:
 
 
 def best_pair(repeat: int, ours: Callable[[], Any], theirs: Callable[[], Any] | None) -> tuple[Any, float, Any, float]:
-    """Best-of-``repeat`` times of both, interleaved so that a change in machine load hits both alike."""
+    """Best-of-``repeat`` CPU times of both, interleaved so that a change in machine load hits both alike."""
     bo = bt = float("inf")
     out_o: Any = None
     out_t: Any = None
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         out_o = ours()
-        bo = min(bo, time.perf_counter() - t)
+        bo = min(bo, time.process_time() - t)
         if theirs is not None:
-            t = time.perf_counter()
+            t = time.process_time()
             out_t = theirs()
-            bt = min(bt, time.perf_counter() - t)
+            bt = min(bt, time.process_time() - t)
     return out_o, bo, out_t, bt
 
 
@@ -98,6 +102,7 @@ def main() -> None:
         import pyspiel
     except ImportError:  # pragma: no cover
         pyspiel = None
+    print(f"ours: {'C move generation (_chive)' if accel.enabled() else 'pure Python (PyBoard)'}; times are CPU times")
     print(f"{'':26}{'ours':>40} | {'OpenSpiel hive (C++ via Python)':>40} | ratio (positions/s)")
     cases = [("Base", "", 4), ("Base+MLP", "MLP", 3), ("Base+MLP", "MLP", 4)]
     if not quick:

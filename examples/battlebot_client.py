@@ -6,6 +6,9 @@ a turn. It knows numberwang, noughts and crosses and hexagon dots; pass your own
 any other game (the state and turn shapes are documented in ``hexarena/wire/battlebot.py``).
 
     python examples/battlebot_client.py --server http://127.0.0.1:8000 --game noughtsandcrosses --bot-id Me
+
+The server closes the socket after every game: ``--forever`` connects again for the next one, and after a lost
+connection too (a pause, then a new login), as a bot on a ladder must.
 """
 
 from __future__ import annotations
@@ -126,22 +129,42 @@ async def play(
         return state
 
 
+async def play_forever(
+    auth: dict[str, Any], choose: Choose | None = None, contest: str | None = None, pause: float = 1.0
+) -> dict[str, Any]:
+    """Play game after game, logging in again after each and after a lost connection; returns only when the
+    login is refused (the same credentials would be refused again)."""
+    while True:
+        try:
+            final = await play(auth, choose, contest)
+        except (OSError, websockets.ConnectionClosed) as exc:  # the server went away or the network failed
+            print("connection lost:", exc, flush=True)
+            await asyncio.sleep(pause)
+            continue
+        if final.get("authentication") == "failed":
+            return final
+        print("game over:", final.get("victor"), final.get("reason"), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default="http://127.0.0.1:8000")
     parser.add_argument("--game", default="noughtsandcrosses", choices=sorted(CHOOSERS))
-    parser.add_argument("--bot-id", required=True)
+    parser.add_argument("--bot-id", help="the id to register (not needed once the auth file exists)")
     parser.add_argument("--owner", default="me")
     parser.add_argument("--auth", default="auth.json", help="credentials file (created on first run)")
     parser.add_argument("--contest", default=None)
+    parser.add_argument("--forever", action="store_true", help="play game after game, reconnecting when needed")
     args = parser.parse_args()
     auth_file = Path(args.auth)
     if auth_file.exists():
         auth = json.loads(auth_file.read_text())
+    elif not args.bot_id:
+        parser.error(f"{auth_file} does not exist: give --bot-id to register the bot")
     else:
         auth = register(args.server, args.game, args.bot_id, args.owner)
         auth_file.write_text(json.dumps(auth))
-    final = asyncio.run(play(auth, contest=args.contest))
+    final = asyncio.run((play_forever if args.forever else play)(auth, contest=args.contest))
     print(json.dumps(final, indent=2))
 
 

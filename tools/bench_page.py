@@ -52,6 +52,11 @@ class Bench:
 
 
 BENCHES: dict[str, Bench] = {
+    "analysis_board": Bench(
+        "server CPU per analysis-board position by game and line length; an analysis's answer time against the time given",
+        ("--plies", "200", "--requests", "5", "--think", "0.5"),
+        r"^(position|analysis)\b",  # the two summary lines (each game's report is the line above them)
+    ),
     "ab_throughput": Bench(
         "`server_throughput` as an A/B against another commit, both served side by side",
         ("--rounds", "1", "--games", "8", "--turns", "40"),
@@ -100,6 +105,11 @@ BENCHES: dict[str, Bench] = {
         "Hive perft and random games, against OpenSpiel",
         ("--quick", "--repeat", "1"),
         r"^(perft Base d4|random games Base) ",
+    ),
+    "hive_search_depth": Bench(
+        "depth the Hive alphabeta search completes in a fixed time, pure-Python board and C moves",
+        ("--positions", "4", "--seconds", "0.3"),
+        r"^(pure Python|C moves) +depth",
     ),
     "http_cost": Bench(
         "server CPU per plain API request", ("--requests", "100", "--repeat", "1"), r"GET /healthz|POST /graphql"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -17,8 +18,25 @@ from typing import Any
 
 import httpx
 import pytest
-from starlette.responses import Response
-from tests.fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, cli_bot_server, fake_bot, move_response, send, sleep
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from fakes.servers import (
+    AUTO,
+    CLOSE,
+    SILENCE,
+    Act,
+    FakeBot,
+    cli_bot_server,
+    fake_bot,
+    move_response,
+    send,
+    serve_app,
+    sleep,
+)
+from hexarena.games.htttx import HTTTX
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 ENV = dict(os.environ, PYTHONPATH=SRC, COLUMNS="200")
@@ -71,8 +89,11 @@ def test_hexarena_bot_server_passes(transport: str) -> None:
         assert checks[name]["status"] == "pass", checks[name]
     assert checks["free-setup"]["status"] == "pass"  # the built-in server declares free_setup; stateless has it
     if not transport:
-        for name in ("heartbeat", "heartbeat.stray", "nope", "game-end"):
+        for name in ("heartbeat", "heartbeat.stray", "nope", "game-end", "reconnection"):
             assert checks[name]["status"] == "pass", checks[name]
+        assert "from the position it was given" in checks["reconnection"]["detail"]
+    else:
+        assert checks["reconnection"]["status"] == "skip" and "not applicable" in checks["reconnection"]["detail"]
     assert len(report["games"]) == 3
 
 
@@ -159,6 +180,8 @@ async def test_declared_evaluation_must_be_answered_and_on_scale() -> None:
     assert "eval_response" in checks["evaluation"]["expected"]
     assert checks["evaluation.fields"]["status"] == "warn"
     assert '"heuristic": 3.0' in checks["evaluation.fields"]["sent"]
+    # without free_setup a dropped game can't be resumed: a new connection must still get a new game
+    assert checks["reconnection"]["status"] == "pass" and "a new game" in checks["reconnection"]["detail"]
 
 
 async def test_malformed_stateless_answer_is_quoted() -> None:
@@ -188,3 +211,50 @@ async def test_socket_not_where_capabilities_say_fails_starts() -> None:
     assert "/elsewhere/game" in checks["starts"]["sent"]
     assert "api_root" in checks["starts"]["fix"]
     assert checks["probes"]["status"] == "skip"
+
+
+class _StuckAfterADrop:
+    """A bws bot server with one game at a time that frees it only when the connection is closed properly: a
+    connection cut without a close frame leaves it busy, and it turns every later connection away (1013)."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        caps = {"meta": {"name": "stuck"}, "basic_websocket": {"versions": {"v1-alpha": {"free_setup": True}}}}
+        self.app = Starlette(
+            routes=[
+                Route("/capabilities.json", lambda _r: JSONResponse(caps)),
+                WebSocketRoute("/bws/v1-alpha/game", self.socket),
+            ]
+        )
+
+    async def socket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        if self.busy:
+            await ws.close(code=1013)
+            return
+        self.busy = True
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                if message.get("code") in (1000, 1001):
+                    self.busy = False
+                return
+            packet = json.loads(message["text"])
+            if packet.get("type") == "move_request":
+                cells = [(c["q"], c["r"], 0 if c["p"] == "x" else 1) for c in packet["board"]["cells"]]
+                state = HTTTX.from_cells(cells, 0 if packet["side"] == "x" else 1, turns=0)
+                pieces = HTTTX.random_move(state, random.Random(len(cells)))
+                out = {"type": "move_response", "move": {"pieces": [{"q": q, "r": r} for q, r in pieces]}}
+                await ws.send_text(json.dumps(out))
+
+
+async def test_a_bot_server_that_stays_busy_after_a_dropped_connection_fails_reconnection() -> None:
+    async with serve_app(_StuckAfterADrop().app) as url:
+        code, out, _ = await _run(url, "--games", "1", "--clock", "10", "--opponent", "random", "--json")
+    assert code == 1, out
+    checks = _checks(out)
+    for name in ("starts", "legal-moves", "nope", "game-end"):
+        assert checks[name]["status"] == "pass", checks[name]
+    check = checks["reconnection"]
+    assert check["status"] == "fail", check
+    assert "dropped mid-game" in check["detail"] and "1013" in check["sent"]

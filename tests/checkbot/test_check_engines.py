@@ -73,6 +73,8 @@ def test_hexarena_engines_pass(spec: str) -> None:
     assert code == 0, checks
     for name in ("starts", "legal-moves", "well-formed", "clock", "stays-up", "clean-exit"):
         assert checks[name]["status"] == "pass", checks[name]
+    # a stdin/stdout engine has no connection to drop: the reconnection row says so instead of passing
+    assert checks["reconnection"]["status"] == "skip" and "not applicable" in checks["reconnection"]["detail"]
 
 
 @pytest.mark.parametrize(

@@ -157,6 +157,27 @@ async def test_a_restart_resumes_the_ladder(database_url: str, tmp_path: Any) ->
             assert one == two >= 2  # both played every game counted
 
 
+async def test_a_removed_bot_leaves_nothing_in_the_scheduler(database_url: str, tmp_path: Any) -> None:
+    """What pairing remembers of a bot between passes goes with the bot: a server left up for months forgets
+    the bots taken off its ladder."""
+    app = create_app(settings(database_url, tmp_path, concurrency=1))
+    async with (
+        sdk_bots("random", "random") as (a, b),
+        serve_app(app) as url,
+        httpx.AsyncClient(base_url=url, timeout=30) as client,
+    ):
+        assert (await register(client, "one", a)).status_code == 201
+        assert (await register(client, "two", b)).status_code == 201
+        await until(client, "/api/ladder", lambda j: j["recent"], "a game")
+        assert app.state.ladder.remembered() == {"one", "two"}
+        assert (await client.delete("/api/ladder/bots/two")).status_code == 200
+        for _ in range(600):
+            if app.state.ladder.remembered() == {"one"}:
+                break
+            await asyncio.sleep(0.05)
+        assert app.state.ladder.remembered() == {"one"}
+
+
 async def test_registration_is_bounded_and_takes_only_network_bots(database_url: str, tmp_path: Any) -> None:
     app = create_app(settings(database_url, tmp_path, max_bots=2, enabled=False))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from fakes.players import ScriptedPlayer, Step
 from hexarena.core.contract import FailureReporter, MoveReply, MoveRequest, Player, PlayerResult
 from hexarena.core.errors import BotCrashed
@@ -107,3 +109,23 @@ def test_the_protocol_declares_every_attribute_the_referee_reads() -> None:
     for member in ("kind", "suspends_every_move", "failure_signal", "seated", "taken_back", "offered", "describe"):
         assert hasattr(ContractOnlyPlayer, member), member
         assert hasattr(BasePlayer, member), member
+
+
+def test_the_contract_messages_are_generic_in_the_games_state_and_move() -> None:
+    """A player of one game may name its types (``MoveRequest[HexState, HexMove]``); a message made through such
+    an alias is the same frozen value as one made without it."""
+    from hexarena.core.contract import MatchInfo
+    from hexarena.core.types import Outcome
+
+    game = get_game("tictactoe")
+    state = game.new()
+    request = MoveRequest[Any, Any](state=state, history=[], time_limit=1.0)
+    assert request == MoveRequest(state=state, history=[], time_limit=1.0)
+    reply = MoveReply[int](4, evaluation={"score": 0.5})
+    assert reply.move == 4 and reply.evaluation == {"score": 0.5}
+    info = MatchInfo[Any, Any]("m", game, {}, 0, state)
+    assert info.initial_state is state
+    result = PlayerResult[Any](Outcome(None, Termination.AGREEMENT, "agreed"), 0, state)
+    assert result.final_state is state
+    with pytest.raises(AttributeError):
+        reply.move = 5  # type: ignore[misc]

@@ -151,6 +151,9 @@ NO_SPEC_ROUTES = {
     ("GET", "/api/tournaments/{tournament_id}"),
     ("POST", "/api/tournaments/{tournament_id}/resume"),  # runs a stored config, checked when it was created
     ("GET", "/api/tournaments/{tournament_id}/report"),
+    ("POST", "/api/analysis/{game}"),  # a position: the server's own built-in best bot analyses it
+    ("POST", "/api/analysis/{game}/position"),
+    ("POST", "/api/analysis/{game}/probe"),
 }
 #: Field names that carry a player spec or a bot address in a request body.
 SPEC_FIELDS = {"players", "player_x", "player_o", "spec", "specs", "bot_url", "url", "engine"}

@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from procs import ServeProcess
+
 HEAVY = ("alembic", "mako", "strawberry", "redis", "ray")
 
 
@@ -44,3 +47,29 @@ def test_the_head_read_from_the_migration_files_is_alembics() -> None:
     from hexarena.store.migrate import file_head, head_revision
 
     assert file_head() == head_revision()
+
+
+def imported_by_log(log: Path, package: str) -> bool:
+    """Whether ``package`` shows in the ``-X importtime`` lines a process wrote to ``log`` so far."""
+    return any(line.split("|")[-1].strip() == package for line in log.read_text().splitlines() if "|" in line)
+
+
+async def test_a_served_graphql_imports_strawberry_on_its_first_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")  # the server logs every import it makes, as it makes it
+    log = tmp_path / "serve.log"
+    serve = ServeProcess(f"sqlite+aiosqlite:///{tmp_path / 'a.sqlite3'}", tmp_path, log)
+    await serve.start()
+    try:
+        assert (await serve.get("/api/gametypes")).status_code == 200  # the REST twin needs no strawberry
+        assert imported_by_log(log, "hexarena.server.app"), "the import log is empty: its absence proves nothing"
+        assert not imported_by_log(log, "strawberry"), "strawberry was imported before /graphql was asked"
+        page = await serve.get("/graphql")
+        assert page.status_code == 200 and "graphiql" in page.text.lower()
+        answer = await serve.post("/graphql", {"query": "{ gameTypes { id title } }"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["data"]["gameTypes"], answer.text
+        assert imported_by_log(log, "strawberry")
+    finally:
+        serve.stop()

@@ -23,6 +23,17 @@ from hexarena.players.spec import make_player
 GAME_OF = {"uais": "hex", "htp": "hex", "uhp": "hive", "hiveai": "hive", "hiveai-stdio": "hive"}
 
 
+#: Why the reconnection check does not apply to an engine's protocol.
+NO_RECONNECTION = {
+    "uais": "not applicable: a stdin/stdout engine has no connection to drop (a crash is `stays-up`)",
+    "hiveai": "not applicable: every Trylobot request opens a connection of its own (every move reconnects)",
+}
+
+
+def no_reconnection(report: Report) -> None:
+    report.add("reconnection", SKIP, NO_RECONNECTION.get(report.protocol, NO_RECONNECTION["uais"]))
+
+
 def _process(player: Any) -> Any:
     if getattr(player, "process", None) is not None:  # hiveai-stdio
         return player.process
@@ -81,4 +92,4 @@ def _tail(player: Any) -> str:
     return f" (its stderr ends: {text[-200:]!r})" if text else ""
 
 
-__all__ = ["GAME_OF", "run_engine"]
+__all__ = ["GAME_OF", "no_reconnection", "run_engine"]

@@ -175,7 +175,8 @@ async def play_checked(
         if diagnose is not None and before is not None and reply is not None:
             what, expected, fix = diagnose(before.state, reply.move)
         else:
-            what = game.format(reply.move) if reply is not None else outcome.reason
+            quoted = await raw(before) if raw is not None and reply is None else None
+            what = game.format(reply.move) if reply is not None else quoted or outcome.reason
             expected = _some_legal(game, before.state if before is not None else None)
             fix = "keep the bot's board in step with every move it is told, and play only legal moves"
         report.add(
@@ -232,6 +233,8 @@ EXPECTED_ANSWER = {
     "uais": "one line: a cell such as a1, or swap",
     "htp": "= <cell> then an empty line",
     "uhp": "a MoveString line then ok",
+    "battlebot": 'one JSON object per turn, the game\'s own shape (e.g. {"mark": "X", "space": [1, 1]}) or '
+    '{"move": "<the game\'s notation>"}',
 }
 
 
@@ -248,6 +251,7 @@ PROTOCOL_DOC = {
     "uais": "docs/protocols/uais.md",
     "htp": "docs/protocols/uais.md, HTP engines",
     "uhp": "docs/protocols/uhp.md",
+    "battlebot": "docs/protocols/battlebot.md",
 }
 #: Why a stdin/stdout engine seems silent, most often: its answer sits in a buffer, or is not framed as expected.
 _FLUSH = "flush stdout after every answer (Python: print(..., flush=True)) and stop thinking before the clock"
@@ -255,6 +259,8 @@ CLOCK_HINT = {
     "uais": _FLUSH,
     "htp": "end every answer with an empty line ('= a1' then '') and " + _FLUSH,
     "uhp": "end every answer with a line 'ok' and " + _FLUSH,
+    "battlebot": "after every message, if state.nextPlayer is your bot_id and state.complete is false, send a turn "
+    "within the turn time (3 s on a battlebot server)",
 }
 
 

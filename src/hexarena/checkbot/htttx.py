@@ -12,6 +12,7 @@ import contextlib
 import functools
 import json
 import math
+import random
 from typing import Any
 
 import msgspec
@@ -26,7 +27,14 @@ from hexarena.core.errors import BotError, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
 from hexarena.games.htttx.board import hex_distance
 from hexarena.players.bws import BwsPlayer
-from hexarena.players.htttx_common import fetch_capabilities, http_client, read_limited, resolve, stateless_board_of
+from hexarena.players.htttx_common import (
+    board_of,
+    fetch_capabilities,
+    http_client,
+    read_limited,
+    resolve,
+    stateless_board_of,
+)
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.wire import htttx as w
 
@@ -197,6 +205,12 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
     if report.protocol == "bws" and bws is not None:
         await _probe_bws(report, caps_url, bws, settings)
         await _check_eval_request(report, url, bws)
+    else:
+        report.add(
+            "reconnection",
+            SKIP,
+            "not applicable: every stateless request carries the whole board; there is no connection to drop",
+        )
 
 
 async def _last_raw(player: Any, request: MoveRequest | None) -> str | None:
@@ -308,9 +322,86 @@ async def _closes(ws: ClientConnection, timeout: float) -> bool:
         return False
 
 
-async def _one_move(ws: ClientConnection, settings: Settings, limit: float | None) -> Any:
-    await ws.send(json.dumps(_move_request("o", limit)))
+async def _one_move(
+    ws: ClientConnection, settings: Settings, limit: float | None, board: dict[str, Any] | None = None
+) -> Any:
+    request = _move_request("o", limit)
+    if board is not None:
+        request["board"] = board
+    await ws.send(json.dumps(request))
     return await _next(ws, (settings.clock.seconds or 10.0) + REACT)
+
+
+def _move_of(reply: Any) -> Any:
+    """The move of a move_response as the game's (q, r) pairs; None when it is not one."""
+    try:
+        pieces = reply["move"]["pieces"]
+        (a, b) = pieces
+        return ((int(a["q"]), int(a["r"])), (int(b["q"]), int(b["r"])))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+async def _probe_reconnection(
+    report: Report, url: str, bws: w.BwsV1Alpha, settings: Settings, limit: float | None
+) -> None:
+    """Drop a game's connection mid-game as a network failure would (no close frame, no ``end``), then connect
+    again: the bot server must accept the new connection and play on. The spec's setup packet exists for this
+    ("caching, reconnections"): a bot declaring free_setup is given the position the dropped game had reached;
+    one that doesn't can only be given a new game from the start."""
+    ws = await _open(url)
+    try:
+        await ws.send(json.dumps({"type": "setup", "board": ORIGIN_BOARD}))
+        first = _move_of(await _one_move(ws, settings, limit))
+    except ConnectionClosed:
+        first = None
+    finally:
+        ws.transport.abort()
+    state = HTTTX.new()
+    try:
+        state = HTTTX.play(HTTTX.play(state, first), HTTTX.random_move(HTTTX.play(state, first), random.Random(3)))
+    except Exception:  # no legal first move: the games' rows already say why
+        report.add("reconnection", SKIP, "not tried: the bot's first move of the probe was not a legal move")
+        return
+    resumed = bool(bws.free_setup)
+    board = msgspec.to_builtins(board_of(state)) if resumed else ORIGIN_BOARD
+    reply: Any = None
+    try:
+        ws = await _open(url)
+        try:
+            await ws.send(json.dumps({"type": "setup", "board": board}))
+            reply = await _one_move(ws, settings, limit, board)
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 2.0)
+    except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as exc:
+        reply = {"unparsed": f"the new connection failed: {exc}"}
+    move = _move_of(reply)
+    position = state if resumed else HTTTX.new()
+    legal = move is not None and _is_legal(position, move)
+    if not legal:
+        report.add(
+            "reconnection",
+            FAIL,
+            "after a connection dropped mid-game the bot server did not play on a new connection"
+            + (" from the position it was given" if resumed else ""),
+            sent="nothing" if reply is None else json.dumps(reply),
+            expected="a new connection accepted; setup then move_response with a legal move "
+            + ("for the setup's board" if resumed else "(a new game from the start)"),
+            fix="treat a connection that ends without `end` like one that ended: free its game, keep serving new "
+            "connections, and build each game from its own setup packet",
+        )
+        return
+    how = "played on from the position it was given (free_setup)" if resumed else "played a new game on it"
+    report.add("reconnection", PASS, f"accepted a new connection after a dropped one and {how}")
+
+
+def _is_legal(state: HtttxState, move: Any) -> bool:
+    try:
+        HTTTX.play(state, move)
+    except Exception:  # the rules refuse it: what counts here is only whether they do
+        return False
+    return True
 
 
 async def _probe_bws(report: Report, caps_url: str, bws: w.BwsV1Alpha, settings: Settings) -> None:
@@ -323,6 +414,7 @@ async def _probe_bws(report: Report, caps_url: str, bws: w.BwsV1Alpha, settings:
             ("game-end", {"type": "end", "winner": "x", "reason": "forfeit", "board": ORIGIN_BOARD}),
         ):
             await _probe_after(report, name, packet, socket_url, settings, limit)
+        await _probe_reconnection(report, socket_url, bws, settings, limit)
     except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
         report.add(
             "stays-up",

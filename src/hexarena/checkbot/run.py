@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from hexarena.checkbot.engines import GAME_OF, run_engine
+from hexarena.checkbot.battlebot import DEFAULT_GAME, Ready, run_battlebot
+from hexarena.checkbot.engines import GAME_OF, no_reconnection, run_engine
 from hexarena.checkbot.games import Settings
 from hexarena.checkbot.htttx import run_htttx
 from hexarena.checkbot.report import Report
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
 from hexarena.players.htttx_common import fetch_capabilities, http_client
+from hexarena.wire.battlebot import shape_for
 
 OPPONENTS = ["random", "best"]
-#: Protocols a later version will check (they need a lobby or a socket server of their own).
-NOT_YET = {"battlebot"}
+
+
+@dataclass(slots=True)
+class ClientOptions:
+    """How check-bot waits for a bot that connects to it (battlebot): where it listens, for how long, and the
+    bot's auth.json (read when it exists, written for the bot when not); ``ready`` is told the address."""
+
+    listen: tuple[str, int] = ("127.0.0.1", 0)
+    wait: float = 60.0
+    auth: Path | None = None
+    ready: Ready | None = None
 
 
 async def _protocol_of(spec: str) -> tuple[str, str]:
@@ -30,7 +43,7 @@ async def _protocol_of(spec: str) -> tuple[str, str]:
         has_stateless = caps.stateless is not None and caps.stateless.versions.v1_alpha is not None
         return ("stateless" if has_stateless and not has_bws else "bws"), spec
     scheme, _, rest = spec.partition(":")
-    return scheme, rest
+    return scheme, rest.strip()
 
 
 async def check_bot(
@@ -40,9 +53,10 @@ async def check_bot(
     settings: Settings,
     game: str | None = None,
     opponents: list[str] | None = None,
+    client: ClientOptions | None = None,
 ) -> Report:
     """Run every check that applies to ``spec``; ConfigError for a spec this command can't check, or for a game
-    parameter (``settings.params``) the game does not have."""
+    parameter (``settings.params``) the game does not have. ``client``: how to wait for a battlebot client."""
     protocol, rest = await _protocol_of(spec)
     opponents = opponents or OPPONENTS
     if protocol in ("bws", "stateless"):
@@ -54,11 +68,28 @@ async def check_bot(
         settings.params = the_game.validate_params(settings.params)  # ConfigError names a wrong one
         report = Report(spec, protocol, the_game.name)
         await run_engine(report, spec, the_game, games, settings, opponents)
+        no_reconnection(report)
         return report
-    if protocol in NOT_YET:
-        raise ConfigError(f"check-bot does not check {protocol}: bots yet (bws, stateless, uais, htp, uhp, hiveai do)")
-    forms = "bws:, stateless:, uais:, htp:, uhp:, hiveai: or hiveai-stdio:"
+    if protocol == "battlebot":
+        shape = shape_for(game or DEFAULT_GAME)
+        settings.params = shape.game.validate_params(settings.params)
+        report = Report(spec, protocol, shape.game.name)
+        c = client or ClientOptions()
+        await run_battlebot(
+            report,
+            rest or None,
+            shape,
+            games,
+            settings,
+            opponents,
+            listen=c.listen,
+            wait=c.wait,
+            auth=c.auth,
+            ready=c.ready,
+        )
+        return report
+    forms = "bws:, stateless:, uais:, htp:, uhp:, hiveai:, hiveai-stdio: or battlebot[:BOT_ID]"
     raise ConfigError(f"check-bot needs a {forms} spec or a bot URL, got {spec!r}")
 
 
-__all__ = ["OPPONENTS", "check_bot"]
+__all__ = ["OPPONENTS", "ClientOptions", "check_bot"]

@@ -12,13 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from hexarena.core.game import Game
+from hexarena.core.game import Game, ParamValue
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat, Termination
 
 if TYPE_CHECKING:  # typing only: core stays free of asyncio at run time
     import asyncio
+
+#: The game's state and move types: a match of ``Game[S, M]`` passes its players ``S`` and ``M`` values; a player
+#: that plays any game (most adapters) sees them unparametrized. The generic classes below have no ``__slots__``:
+#: on Python 3.11 a slotted frozen dataclass cannot be made through its parametrized alias (``MoveReply[int](1)``
+#: fails setting ``__orig_class__``).
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,19 +44,19 @@ class ClockConfig:
     KINDS = ("none", "turn", "match", "incremental")
 
 
-@dataclass(frozen=True, slots=True)
-class MatchInfo:
+@dataclass(frozen=True)  # no slots: see S and M
+class MatchInfo(Generic[S, M]):
     """What a player learns when a match starts."""
 
     match_id: str
-    game: Game[Any, Any]  # the Game object
-    params: dict[str, Any]
+    game: Game[S, M]  # the Game object
+    params: dict[str, ParamValue]
     seat: Seat
-    initial_state: Any
+    initial_state: S
     clock: ClockConfig = ClockConfig()
     heartbeat_ms: int = 5000
     opponent: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: JsonObject = field(default_factory=dict)
     #: whether this seat may ask to take back its last move (a person in a casual game, facing a built-in bot,
     #: which grants it at once, or another person, who is asked): see :class:`Offers`
     takebacks: bool = False
@@ -60,8 +68,8 @@ class MatchInfo:
     offers: Offers | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRequest:
+@dataclass(frozen=True)  # no slots: see S and M
+class MoveRequest(Generic[S, M]):
     """A request for one move.
 
     ``history`` holds every move since the initial state as ``(seat, move)``; adapters that send only what
@@ -71,28 +79,28 @@ class MoveRequest:
     it, adapters only pass it on.
     """
 
-    state: Any
-    history: Sequence[tuple[Seat, Any]]
+    state: S
+    history: Sequence[tuple[Seat, M]]
     time_limit: float | None
     time_left: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MoveReply:
+@dataclass(frozen=True)  # no slots: see S and M
+class MoveReply(Generic[M]):
     """A parsed move with the optional analysis a bot sent along with it."""
 
-    move: Any
-    evaluation: dict[str, Any] | None = None
-    considerations: list[Any] | None = None
+    move: M
+    evaluation: JsonObject | None = None
+    considerations: list[JsonValue] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
+@dataclass(frozen=True)  # no slots: see S and M
+class PlayerResult(Generic[S]):
     """How the match ended, as told to one player."""
 
     outcome: Outcome
     seat: Seat
-    final_state: Any
+    final_state: S
     culprit: Seat | None = None  # the seat that broke a rule, timed out or went away, if any
 
     @property

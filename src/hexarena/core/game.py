@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from hexarena.core.battlebot import BattlebotShape
-from hexarena.core.errors import ConfigError
+from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat
 
 S = TypeVar("S")
@@ -34,7 +36,7 @@ MAX_LISTED = 2000
 
 #: A partial move the web UI checks on its own (``Game.probes``): ``probe(state, *args)`` answers a JSON object
 #: or raises IllegalMove / InvalidMove with the rules' reason.
-Probe = Callable[..., dict[str, Any]]
+Probe = Callable[..., JsonObject]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +122,7 @@ class Param:
             raise ConfigError(f"parameter {self.name!r} must be <= {self.maximum}, got {out!r}")
         return out
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """JSON description for the API and the lobby UI."""
         return {
             "name": self.name,
@@ -170,8 +172,8 @@ class ClockPreset:
         seconds = 0.0 if self.kind == "none" else float(self.seconds)
         return (self.kind, seconds, float(self.increment) if self.kind == "incremental" else 0.0)
 
-    def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"label": self.label, "type": self.kind}
+    def describe(self) -> JsonObject:
+        out: JsonObject = {"label": self.label, "type": self.kind}
         if self.kind != "none":
             out["seconds"] = self.seconds
         if self.kind == "incremental":
@@ -233,6 +235,27 @@ def clock_menu(
     return [extra, *presets], extra.label
 
 
+#: A move number as records write them ("1.", "12...").
+_MOVE_NUMBER = re.compile(r"\d+\.+")
+#: A header line of a record ("[Event \"casual\"]").
+_HEADER_LINE = re.compile(r'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]\s*')
+
+
+def read_moves_text(text: str) -> list[str]:
+    """Moves written one after another (the default ``record_notation``): separated by spaces (a comma after a
+    move is dropped), move numbers ("1.") and header lines (``[Event "..."]``) skipped; each move is checked when
+    it is played."""
+    moves: list[str] = []
+    for line in text.splitlines():
+        if _HEADER_LINE.fullmatch(line):
+            continue
+        for word in line.split():
+            token = _MOVE_NUMBER.sub("", word.rstrip(","), count=1) if _MOVE_NUMBER.match(word) else word.rstrip(",")
+            if token:
+                moves.append(token)
+    return moves
+
+
 @runtime_checkable
 class Game(Protocol[S, M]):
     """What the referee, the protocol adapters and the conformance suite need from a game."""
@@ -250,7 +273,7 @@ class Game(Protocol[S, M]):
     #: table, the legal moves as buttons or a text box).
     board_module: ClassVar[str | None]
 
-    def new(self, **params: Any) -> S:
+    def new(self, **params: object) -> S:
         """The initial state; unknown or invalid params raise ConfigError."""
         ...
 
@@ -286,7 +309,7 @@ class Game(Protocol[S, M]):
         """The validated parameters the state was created with (stored with every game)."""
         ...
 
-    def to_json(self, state: S) -> dict[str, Any]:
+    def to_json(self, state: S) -> JsonObject:
         """A JSON view of the position for the UI and spectators."""
         ...
 
@@ -298,11 +321,11 @@ class Game(Protocol[S, M]):
         """What ``seat`` plays as in ``state``, for people ("white" for seat 0 after a Hex swap)."""
         ...
 
-    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_params(self, given: Mapping[str, object]) -> dict[str, Any]:
         """``given`` with defaults filled and values coerced; ConfigError names an unknown or invalid one."""
         ...
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """JSON metadata (name, title, seats, parameters) for the API and the UI."""
         ...
 
@@ -312,7 +335,7 @@ class Game(Protocol[S, M]):
         """A text picture of the position for a terminal (``hexarena play``)."""
         ...
 
-    def legal_view(self, state: S) -> dict[str, Any]:
+    def legal_view(self, state: S) -> JsonObject:
         """The legal moves in a form the web UI's board can click on; every entry carries its notation."""
         ...
 
@@ -320,11 +343,11 @@ class Game(Protocol[S, M]):
         """Partial moves the web UI may check before the move is whole (HTTTX's first stone), by name."""
         ...
 
-    def spectator_extras(self, state: S, view: dict[str, Any] | None) -> dict[str, Any]:
+    def spectator_extras(self, state: S, view: JsonObject | None) -> JsonObject:
         """Fields a spectator packet adds for this game's own clients (``view``: ``to_json(state)`` if known)."""
         ...
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """The game's record of a whole game, as other tools of the game read it."""
         ...
 
@@ -333,17 +356,68 @@ class Game(Protocol[S, M]):
         ...
 
 
-def state_view(game: Game[S, Any], state: S, /, **fields: Any) -> dict[str, Any]:
+#: Why a game cannot be set up when it does not say (``setup_refusal``).
+NO_SETUP = "its positions are reached only by playing moves from the start"
+
+#: Words for how many more stones seat 0 has than seat 1 (``check_setup_counts``).
+_LEAD_WORDS = {-1: "one stone fewer than", 0: "as many stones as", 1: "one stone more than"}
+
+
+def setup_refusal(game: Game[Any, Any]) -> str | None:
+    """None when ``game`` can set up a position from stones, else why not (its ``setup_refused``).
+
+    A game that can declares the optional method ``setup_position(params, stones, to_move, *, draft=False)``:
+    ``stones`` are ``(cell, seat)`` pairs (the cell as the game reads one: tic-tac-toe and Hex a cell's notation,
+    HTTTX ``[q, r]``), ``to_move`` the seat to play; it returns the state, or raises ConfigError naming what is
+    wrong (a cell twice or off the board, stone counts no game reaches, a finished position). ``draft=True``
+    skips the sanity rules (counts, side to move, finished) and gives a state that is only drawn (``to_json``),
+    never played: the analysis board's editor shows each step of a setup. Optional (looked up, like
+    ``position_bound``), so a game plugin without it still satisfies ``Game``; games whose positions need their
+    move history set ``setup_refused`` to say why. Its inverse, ``setup_of(state) -> (stones, to_move)``, lets
+    the editor start from the position shown (optional too)."""
+    if callable(getattr(game, "setup_position", None)):
+        return None
+    return str(getattr(game, "setup_refused", NO_SETUP))
+
+
+def setup_cell(game: Game[S, Any], cell: object, index: int) -> tuple[int, int]:
+    """A setup stone's cell on a grid game (tic-tac-toe, Hex): its notation (``b2``), read by the game as a
+    one-stone move; ConfigError naming the stone otherwise."""
+    if not isinstance(cell, str):
+        raise ConfigError(f"stone {index + 1}: a cell is its name in {game.title} notation (like 'a1'), got {cell!r}")
+    try:
+        move = game.parse(cell)
+    except HexarenaError as exc:
+        raise ConfigError(f"stone {index + 1}: {exc.reason}") from None
+    if not (isinstance(move, tuple) and len(move) == 2 and all(type(x) is int for x in move)):
+        raise ConfigError(f"stone {index + 1}: {cell!r} is not a cell")
+    return move[0], move[1]
+
+
+def check_setup_counts(game: Game[Any, Any], counts: Sequence[int], to_move: Seat, lead: Mapping[Seat, int]) -> None:
+    """ConfigError unless seat 0 has ``lead[to_move]`` stones more than seat 1, as every game reaching a position
+    with ``to_move`` to play has (tic-tac-toe: X as many as O with X to move, one more with O to move)."""
+    if counts[0] - counts[1] == lead[to_move]:
+        return
+    a, b = game.seat_names
+    rule = "; ".join(f"{game.seat_names[s]} is to move when {a} has {_LEAD_WORDS[d]} {b}" for s, d in lead.items())
+    raise ConfigError(
+        f"{counts[0]} {a} and {counts[1]} {b} stones is not a position with {game.seat_names[to_move]} to move "
+        f"({rule}): add or remove a stone, or change the side to move"
+    )
+
+
+def state_view(game: Game[S, Any], state: S, /, **fields: Any) -> JsonObject:
     """The fields every game's ``to_json`` starts with, so every client reads whose turn it is the same way:
     ``to_move`` (the seat to move, None once over) and ``sides`` (what each seat plays now, seat 0 first)."""
     return {"to_move": game.to_move(state), "sides": [game.side_name(state, 0), game.side_name(state, 1)], **fields}
 
 
-def cells_view(game: Game[S, M], state: S) -> dict[str, Any]:
+def cells_view(game: Game[S, M], state: S) -> JsonObject:
     """``legal_view`` for games on a grid of (row, col) cells: ``moves`` the cells, ``extra`` any other move
     (Hex's ``swap``)."""
-    cells: list[dict[str, Any]] = []
-    extra: list[str] = []
+    cells: list[JsonValue] = []
+    extra: list[JsonValue] = []
     for m in game.legal(state):
         if isinstance(m, tuple):
             cells.append({"move": game.format(m), "row": m[0], "col": m[1]})
@@ -370,6 +444,9 @@ class RuleGame(Generic[S, M]):
     default_clock: ClassVar[tuple[str, float, float]] = ("incremental", 300.0, 3.0)
     clock_presets: ClassVar[tuple[ClockPreset, ...]] = STANDARD_PRESETS
     board_module: ClassVar[str | None] = None
+    #: Why a position of the game cannot be set up from stones (``setup_refusal``), for games without
+    #: ``setup_position``.
+    setup_refused: ClassVar[str] = NO_SETUP
 
     def release(self, state: S) -> None:
         """The caller is done with ``state`` and every position of its game (a match that ended): let go of what
@@ -378,13 +455,13 @@ class RuleGame(Generic[S, M]):
         two. The positions are not used afterwards. Optional (the server looks it up); most games share nothing."""
         return None
 
-    def validate_params(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_params(self, given: Mapping[str, object]) -> dict[str, Any]:
         """Fill defaults, coerce types and reject unknown names with a message listing the known ones."""
         known = {p.name: p for p in self.params}
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise ConfigError(f"unknown parameter(s) {unknown} for {self.name}; known: {sorted(known) or 'none'}")
-        out: dict[str, Any] = {}
+        out: dict[str, ParamValue] = {}
         for p in self.params:
             out[p.name] = p.coerce(given[p.name]) if p.name in given else p.default
         return out
@@ -403,12 +480,12 @@ class RuleGame(Generic[S, M]):
         (Hex's swap) override this, so pages and messages name the side a person really plays."""
         return self.seat_names[seat]
 
-    def legal_view(self, state: S) -> dict[str, Any]:
+    def legal_view(self, state: S) -> JsonObject:
         """Any game: the list of legal moves' notations (``kind: list``), or ``kind: text`` (a text box) past
         ``MAX_LISTED`` moves; ``kind: none`` once over. Games with a board override it with clickable shapes."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
-        moves = []
+        moves: list[JsonValue] = []
         for i, m in enumerate(self.legal(state)):
             if i >= MAX_LISTED:
                 return {"kind": "text", "moves": []}
@@ -422,12 +499,18 @@ class RuleGame(Generic[S, M]):
     def probes(self) -> Mapping[str, Probe]:
         return {}
 
-    def spectator_extras(self, state: S, view: dict[str, Any] | None) -> dict[str, Any]:
+    def spectator_extras(self, state: S, view: JsonObject | None) -> JsonObject:
         return {}
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """The moves in the game's own notation, separated by spaces."""
         return " ".join(moves)
+
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A record as ``record_notation`` writes it, read back (the analysis board's paste box): the parameters it
+        states and its moves in the game's notation, unchecked (the caller plays them). Games whose record holds
+        more than the moves override it; optional for a ``Game`` (the server falls back to ``read_moves_text``)."""
+        return {}, read_moves_text(text)
 
     def battlebot_shape(self) -> BattlebotShape[S, M] | None:
         return None
@@ -439,10 +522,10 @@ class RuleGame(Generic[S, M]):
     def format(self, move: M) -> str:
         raise NotImplementedError
 
-    def to_json(self, state: S) -> dict[str, Any]:
+    def to_json(self, state: S) -> JsonObject:
         raise NotImplementedError
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """JSON metadata for the API and the UI: the lobby builds its form from it, so a game's parameters (in
         words) and clock presets reach the page with no game named in the page's code."""
         presets, default = clock_menu(self.clock_presets, self.default_clock)

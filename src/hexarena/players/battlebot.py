@@ -4,6 +4,8 @@ The server's socket handler authenticates the bot and wraps the socket in a :cla
 lobby (or ``POST /api/matches`` with ``battlebot:BOT_ID``) binds it to a :class:`BattlebotPlayer`, and the
 referee runs the match like any other. The rules that belong to this protocol and not to the referee live here:
 
+- on the wire the bot is always its ``bot_id`` (``players``, ``nextPlayer``, ``victor``, a turn's ``player``),
+  even where the match names it otherwise (a ladder entry's own name): the bot waits for its id;
 - the turn is validated here (``shape.parse`` + ``game.play``) and only valid moves reach the referee; an invalid
   turn is answered to its sender alone, ``{state (unchanged), turn: {...turn, player, time, valid: false}}``;
 - a turn sent when it is not the bot's turn is invalid too (a bot can never play for the other seat: ``player``
@@ -173,7 +175,7 @@ class BattlebotPlayer(BasePlayer):
         conn.player = self
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "spec": f"battlebot:{self.name}"}
+        return {"name": self.name, "kind": self.kind, "spec": f"battlebot:{self.conn.bot_id}"}
 
     # ----- referee side -----
 
@@ -181,7 +183,7 @@ class BattlebotPlayer(BasePlayer):
         self.info = info
         self.seat = info.seat
         names = [info.opponent, info.opponent]
-        names[info.seat] = self.name
+        names[info.seat] = self.conn.bot_id  # the bot knows itself by its id, whatever the match calls it
         self.players = (names[0], names[1])
         self.judge.players[self.seat] = self
         self.state = info.initial_state
@@ -287,7 +289,7 @@ class BattlebotPlayer(BasePlayer):
 
     def _echo(self, value: Any, ms: int, valid: bool, error: str | None = None) -> dict[str, Any]:
         turn: dict[str, Any] = dict(value) if isinstance(value, dict) else {}
-        turn.update(player=self.name, time=ms, valid=valid)
+        turn.update(player=self.conn.bot_id, time=ms, valid=valid)
         if error is not None:
             turn["error"] = error
         return turn

@@ -83,6 +83,9 @@ class BrowserPlayer(BasePlayer):
         self.name = name or "human"
         #: created open to anyone (joined through the lobby) rather than for the match's creator
         self.open_seat = open_seat
+        #: the key of the person playing here (``hexarena.core.person``), when their browser sent its identity:
+        #: what they are rated under in a rated game, kept as the seat's spec
+        self.person: str | None = None
         self.join_timeout = join_timeout
         self.grace = grace
         self._send: Send | None = None
@@ -113,7 +116,7 @@ class BrowserPlayer(BasePlayer):
         return self._send is not None
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "spec": "browser"}
+        return {"name": self.name, "kind": self.kind, "spec": self.person or "browser"}
 
     # ----- the socket side -----
 

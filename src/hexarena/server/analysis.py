@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from hexarena.core.errors import BotError, BotTimeout, ConfigError
 from hexarena.games.htttx import HTTTX, HtttxState
+from hexarena.games.htttx.game import candidate_bound
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.policy import SpecPolicy, vet_remote_spec
 from hexarena.server.analysis_limits import AnalysisLimits
@@ -86,24 +87,10 @@ def position_of(body: AnalyseRequest) -> HtttxState:
 
 
 def region_bound(body: AnalyseRequest) -> tuple[int, str]:
-    """An upper bound on the candidate cells the board would track for ``body``, and how it was reached.
-
-    Two bounds, both from the request alone: every stone covers at most one hexagon of 3v(v+1)+1 cells, and every
-    covered cell lies in the box around the stones widened by v on each side (axial coordinates). The smaller
-    one is taken, so a dense block of many stones passes while the same stones scattered do not.
-    """
+    """An upper bound on the candidate cells the board would track for ``body``, and how it was reached
+    (``candidate_bound``, from the request alone)."""
     view = HTTTX.validate_params({})["view_distance"] if body.view_distance is None else body.view_distance
-    view = max(view, 0)
-    hexagon = 3 * view * (view + 1) + 1
-    by_stones = len(body.cells) * hexagon
-    if not body.cells:
-        return 0, "no stones"
-    qs = [c.q for c in body.cells]
-    rs = [c.r for c in body.cells]
-    width, height = max(qs) - min(qs) + 2 * view + 1, max(rs) - min(rs) + 2 * view + 1
-    if width * height < by_stones:
-        return width * height, f"a {width:,} x {height:,} box around the stones, widened by view_distance {view}"
-    return by_stones, f"{len(body.cells):,} stones x {hexagon:,} cells within view_distance {view}"
+    return candidate_bound([(c.q, c.r) for c in body.cells], view)
 
 
 def check_size(body: AnalyseRequest, limits: AnalysisLimits) -> None:

@@ -11,7 +11,8 @@ something when the server starts or stops, ``lifespan`` (an async context manage
    flushes and the store closes. One failing shutdown does not skip the others.
 
 The modules: ``meta`` (health, games, player specs), ``matches`` (Hivemaker ``/game/new``, ``/api/matches``,
-records), ``seats`` (human and spectator WebSockets), ``ui`` (the web UI's API), ``metrics`` (Prometheus), and with ``Settings.protocols``:
+records), ``seats`` (human and spectator WebSockets), ``ui`` (the web UI's API), ``analysis_board`` (any game's
+positions and the built-in best bot's view of them), ``metrics`` (Prometheus), and with ``Settings.protocols``:
 ``battlebot``, ``dots`` (turn-token), ``graphql``, ``analysis``, ``tournaments``, ``ladder_routes``. ``auth`` adds public mode.
 A new module gives itself a ``router`` (and a ``lifespan`` if needed) and is listed here, in :func:`create_app`
 or :func:`protocols`; a new web UI module joins ``server.ui.ROUTERS``. Routes get the shared services through
@@ -31,7 +32,7 @@ from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from hexarena import __version__
-from hexarena.server import auth, errors, matches, meta, metrics, rules, seats, ui
+from hexarena.server import analysis_board, auth, errors, matches, meta, metrics, rules, seats, ui
 from hexarena.server.ratelimit import CreateLimiter
 from hexarena.server.services import Settings, open_services
 
@@ -48,6 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # a bad limit fails here, not per request; several instances share each client's budget in Redis
     limiter = CreateLimiter(settings.create_rate_limit, redis_url=settings.redis_url)
     routers: list[APIRouter] = [meta.router, rules.router, matches.router, seats.router, ui.router, metrics.router]
+    routers.append(analysis_board.router)  # the analysis board of every game (the web UI's, so always served)
     lifespans: list[Lifespan] = [auth.lifespan, metrics.lifespan]
     if settings.protocols:
         more_routers, more_lifespans = protocols()

@@ -54,6 +54,7 @@ from typing import Any
 
 import redis.asyncio as redis
 
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.store.recorder import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -114,14 +115,14 @@ def url_key(instance: str) -> str:
     return f"instance-url:{instance}"
 
 
-async def gather_json(urls: list[str], timeout: float = 2.0) -> list[list[Any]]:
+async def gather_json(urls: list[str], timeout: float = 2.0) -> list[list[JsonValue]]:
     """GET each URL (the other instances' own lists), the JSON lists that came back in time; the others are left
     out (an instance that died a moment ago must not fail a listing)."""
     import httpx
 
     async with httpx.AsyncClient(timeout=timeout) as client:
 
-        async def one(url: str) -> list[Any]:
+        async def one(url: str) -> list[JsonValue]:
             try:
                 found = (await client.get(url)).json()
             except (httpx.HTTPError, ValueError):
@@ -157,7 +158,7 @@ class Cluster:
         #: matches whose lease this instance holds
         self.owned: set[str] = set()
         #: the meta of the owned matches, written back to Redis when a renewal had to take a lease again
-        self.metas: dict[str, dict[str, Any]] = {}
+        self.metas: dict[str, JsonObject] = {}
         #: the Redis epoch last seen, and since when (``time.monotonic``) Redis has answered with it without a
         #: break (None: it does not answer now); see :meth:`settled`
         self.epoch: str | None = None
@@ -176,7 +177,7 @@ class Cluster:
         #: the same for other leased things, by the prefix of their id (``tournament:`` -> its module's handler)
         self.lost_handlers: dict[str, Callable[[str], None]] = {}
         #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
-        self._pending: collections.deque[tuple[Any, ...]] = collections.deque(maxlen=MAX_PENDING)
+        self._pending: collections.deque[tuple[str | int, ...]] = collections.deque(maxlen=MAX_PENDING)
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
@@ -219,7 +220,7 @@ class Cluster:
 
     # ----- leases -----
 
-    async def claim(self, match_id: str, meta: dict[str, Any] | None = None) -> bool:
+    async def claim(self, match_id: str, meta: JsonObject | None = None) -> bool:
         """Take the lease of a match (a new one, or one whose owner is gone); False if somebody holds it.
         ClusterUnavailable (HTTP 503) when Redis does not answer: no match starts that others can't see."""
         try:
@@ -262,7 +263,7 @@ class Cluster:
         found = await self.redis.mget([lease_key(m) for m in match_ids])
         return [None if v is None else str(v) for v in found]
 
-    async def meta(self, match_id: str) -> dict[str, Any] | None:
+    async def meta(self, match_id: str) -> JsonObject | None:
         """A match's meta from Redis; kept here too when this instance holds the match (it writes it back if Redis
         loses it)."""
         text = await self.redis.get(meta_key(match_id))
@@ -285,7 +286,7 @@ class Cluster:
         await self._check_epoch()
         return self.steady_since is not None and time.monotonic() - self.steady_since >= self.grace()
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> JsonObject:
         """For ``/healthz``: ``ok``, or ``degraded`` while Redis does not answer (new matches are refused)."""
         if self.steady_since is None:
             return {"status": "degraded", "problem": self.problem or "Redis does not answer"}
@@ -423,11 +424,11 @@ class Cluster:
 
     # ----- events -----
 
-    def publish(self, match_id: str, event: dict[str, Any]) -> None:
+    def publish(self, match_id: str, event: JsonObject) -> None:
         """Queue an event of a match for every instance (returns at once; one task sends them in order)."""
         self._send("PUBLISH", channel(match_id), json.dumps(event, separators=(",", ":")))
 
-    def _send(self, *command: Any) -> None:
+    def _send(self, *command: str | int) -> None:
         self._pending.append(command)
         self._wake.set()
 

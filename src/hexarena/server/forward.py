@@ -14,12 +14,13 @@ its open seat): they go to the instance playing it.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import httpx
+from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from hexarena.server.services import services_of
+from hexarena.server.services import Services, services_of
 from hexarena.server.sockets import race
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class ForwardToHome:
     """ASGI middleware: HTTP requests under ``prefix`` go to ``upstream_prefix`` of the instance holding
     ``role``; ``main`` is the app whose services hold the cluster (None: the app this wraps)."""
 
-    def __init__(self, app: Any, *, role: str, prefix: str, upstream_prefix: str, main: Any = None) -> None:
+    def __init__(self, app: ASGIApp, *, role: str, prefix: str, upstream_prefix: str, main: object = None) -> None:
         self.app = app
         self.role = role
         self.prefix = prefix
@@ -43,7 +44,7 @@ class ForwardToHome:
         self.main = main
         self._client: httpx.AsyncClient | None = None
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] != "http" or not self._mine(path):
             await self.app(scope, receive, send)
@@ -57,24 +58,24 @@ class ForwardToHome:
     def _mine(self, path: str) -> bool:
         return path == self.prefix or path.startswith(self.prefix.rstrip("/") + "/")
 
-    def _services(self, scope: Any) -> Any:
+    def _services(self, scope: Scope) -> Services | None:
         try:
             return services_of(self.main if self.main is not None else scope["app"])
         except (RuntimeError, KeyError):
             return None
 
-    async def _target(self, scope: Any, path: str) -> str | None:
+    async def _target(self, scope: Scope, path: str) -> str | None:
         """The base URL of the instance to forward to; None: serve here."""
         services = self._services(scope)
         if services is None or services.cluster is None:
             return None
         try:
-            return await services.cluster.home_url(self.role)  # type: ignore[no-any-return]
+            return await services.cluster.home_url(self.role)
         except Exception:
             log.warning("could not find the %s home; serving here", self.role, exc_info=True)
             return None
 
-    async def _forward(self, scope: Any, receive: Any, send: Any, home: str, path: str) -> None:
+    async def _forward(self, scope: Scope, receive: Receive, send: Send, home: str, path: str) -> None:
         body = b""
         while True:
             message = await receive()
@@ -118,7 +119,7 @@ class ForwardToHome:
             out.append((lower.encode("latin-1"), value.encode("latin-1")))
         return out
 
-    async def _stream(self, upstream: httpx.Response, receive: Any, send: Any) -> None:
+    async def _stream(self, upstream: httpx.Response, receive: Receive, send: Send) -> None:
         """The answer's bytes as they come, until it ends or the client leaves (a long poll, an observer)."""
 
         async def copy() -> None:
@@ -133,7 +134,7 @@ class ForwardToHome:
         await race(copy(), left())
 
 
-def forwarded_headers(scope: Any) -> list[tuple[bytes, bytes]]:
+def forwarded_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
     """The request's headers for the next instance, saying who the client is (``X-Forwarded-For``: the other
     instance's per-client create limit then counts the client, not this instance, when it trusts this one's
     address, as uvicorn does for 127.0.0.1 and ``--forwarded-allow-ips``/``$FORWARDED_ALLOW_IPS``)."""
@@ -145,7 +146,7 @@ def forwarded_headers(scope: Any) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-async def forward_request(request: Any, base: str, body: bytes) -> Response:
+async def forward_request(request: Request, base: str, body: bytes) -> Response:
     """One whole request (already read: ``body``) to the same path of the instance at ``base``; its answer."""
     url = base.rstrip("/") + request.url.path + (f"?{request.url.query}" if request.url.query else "")
     async with httpx.AsyncClient(timeout=30.0) as client:
@@ -164,25 +165,25 @@ class ForwardToOwner(ForwardToHome):
 
     PREFIX = "/api/ui/matches/"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         super().__init__(app, role="", prefix="/", upstream_prefix="/")
 
     def _mine(self, path: str) -> bool:
         return path.startswith(self.PREFIX) and len(path) > len(self.PREFIX)
 
-    async def _target(self, scope: Any, path: str) -> str | None:
+    async def _target(self, scope: Scope, path: str) -> str | None:
         services = self._services(scope)
         match_id = path[len(self.PREFIX) :].split("/", 1)[0]
         if services is None or services.cluster is None or services.manager.get(match_id) is not None:
             return None
         try:
-            return await services.cluster.owner_url(match_id)  # type: ignore[no-any-return]
+            return await services.cluster.owner_url(match_id)
         except Exception:
             log.warning("could not find who plays match %s; serving here", match_id[:64], exc_info=True)
             return None
 
 
-async def _answer(send: Any, status: int, body: bytes) -> None:
+async def _answer(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
     await send({"type": "http.response.body", "body": body})
 

@@ -116,6 +116,8 @@ class Ladder:
             await self.settle_orphans()
         self._passes += 1
         bots = {b.name: b for b in await store.list_ladder_bots() if b.status == ACTIVE and self._here(b)}
+        for gone in self._memory.keys() - bots.keys():  # removed, paused or seated elsewhere: starts afresh
+            del self._memory[gone]
         now = self.clock()
         slots = min(self.pacer.available(now), self.settings.concurrency - len(self.running))
         if slots <= 0 or len(bots) < 2:
@@ -128,6 +130,10 @@ class Ladder:
             if game_id is not None:
                 started.append(game_id)
         return started
+
+    def remembered(self) -> set[str]:
+        """The bots pairing keeps anything of between passes: only those it may still pair."""
+        return set(self._memory)
 
     def _here(self, bot: LadderBot) -> bool:
         """A battlebot bot waits in the lobby of the instance holding it: only that one can seat it."""

@@ -31,15 +31,16 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
 from hexarena.core.contract import ClockConfig, MatchEnded
-from hexarena.core.game import Game
+from hexarena.core.game import Game, ParamValue
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.referee.match import MatchConfig, Referee
@@ -54,6 +55,9 @@ if TYPE_CHECKING:  # Redis is loaded only by a server started with --redis-url
     from hexarena.server.cluster import Cluster
 
 log = logging.getLogger(__name__)
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -74,7 +78,7 @@ RESUMABLE_KINDS = ("builtin", "stateless", "bws")
 _encoder = msgspec.json.Encoder()
 
 
-def _encode(message: dict[str, Any]) -> str:
+def _encode(message: JsonObject) -> str:
     return _encoder.encode(message).decode()
 
 
@@ -92,7 +96,7 @@ class Spectator:
         self.moves_only = moves_only
         self.closed = asyncio.Event()
 
-    def push(self, message: dict[str, Any] | str | None) -> bool:
+    def push(self, message: JsonObject | str | None) -> bool:
         """Queue a message (a dict, or its JSON text already encoded); False when the spectator is too slow."""
         try:
             self.queue.put_nowait(message if message is None or isinstance(message, str) else _encode(message))
@@ -155,13 +159,13 @@ class LiveMatch:
         if self.referee.state is None:
             release_position(self.game, state)
 
-    def state_json(self) -> dict[str, Any]:
+    def state_json(self) -> JsonObject:
         state = self.state
         out = self.game.to_json(state)
         self._done_with(state)
         return out
 
-    def end_message(self) -> dict[str, Any]:
+    def end_message(self) -> JsonObject:
         """The ``end`` spectators get; a settled match's final position is replayed for it."""
         assert self.result is not None
         result = self.result
@@ -199,7 +203,7 @@ class LiveMatch:
             out.append(d)
         return out
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> JsonObject:
         state = self.state
         out = messages.snapshot(
             self.match_id, self.game, state, self.moves, self.describe_players(), self.referee.clock.snapshot()
@@ -207,7 +211,7 @@ class LiveMatch:
         self._done_with(state)
         return out
 
-    def broadcast(self, message: dict[str, Any] | None) -> None:
+    def broadcast(self, message: JsonObject | None) -> None:
         if not self.spectators:
             return
         text = None if message is None else _encode(message)  # once, whatever the number of spectators
@@ -253,7 +257,7 @@ class FinishedSeat(BasePlayer):
     def adapter(self) -> type[BasePlayer]:
         return self._adapter
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return dict(self.described)
 
 
@@ -291,11 +295,11 @@ class MatchManager:
         game: Game[Any, Any],
         players: Sequence[BasePlayer],
         *,
-        params: dict[str, Any] | None = None,
+        params: dict[str, ParamValue] | None = None,
         initial_state: Any = None,
         clock: ClockConfig | None = None,
         heartbeat_ms: int = 5000,
-        meta: dict[str, Any] | None = None,
+        meta: JsonObject | None = None,
         contest_id: str | None = None,
         tournament_id: str | None = None,
         start: bool = True,
@@ -493,6 +497,9 @@ class MatchManager:
                     reason=result.outcome.reason,
                     moves=_records_of(live, result),
                     players=player_records(live.describe_players()),
+                    # created rated: its people are rated too; created casual: nobody's rating moves
+                    rate=live.referee.config.meta.get("rated") is not False,
+                    people=live.referee.config.meta.get("rated") is True,
                     finished_at=utc(result.finished),
                 )
             )
@@ -583,7 +590,7 @@ def _open_seat_seconds() -> float:
     return seconds
 
 
-def replay(game: Game[Any, Any], start: Any, params: dict[str, Any], moves: Sequence[PlayedMove]) -> Any:
+def replay(game: Game[S, M], start: S | None, params: Mapping[str, object], moves: Sequence[PlayedMove]) -> S:
     """The position after ``moves`` from ``start`` (None: the game's own start with ``params``)."""
     state = start if start is not None else game.new(**params)
     for move in moves:
@@ -591,7 +598,7 @@ def replay(game: Game[Any, Any], start: Any, params: dict[str, Any], moves: Sequ
     return state
 
 
-def release_position(game: Game[Any, Any], state: Any) -> None:
+def release_position(game: Game[S, M], state: S) -> None:
     """Let ``state`` and every position of its game go, when the game has a way (``RuleGame.release``)."""
     release = getattr(game, "release", None)
     if release is not None and state is not None:
@@ -603,7 +610,7 @@ def resumable(live: LiveMatch) -> bool:
     return all(p.kind in RESUMABLE_KINDS for p in live.players)
 
 
-def match_meta(config: MatchConfig) -> dict[str, Any]:
+def match_meta(config: MatchConfig) -> JsonObject:
     """What another instance needs to continue a match that the database does not keep: its clock."""
     clock = config.clock
     return {
@@ -612,7 +619,7 @@ def match_meta(config: MatchConfig) -> dict[str, Any]:
     }
 
 
-def move_event(m: PlayedMove, clocks: list[float | None]) -> dict[str, Any]:
+def move_event(m: PlayedMove, clocks: list[float | None]) -> JsonObject:
     """A move as published to the other instances (``server.cluster``): the move, never the board."""
     return {
         "type": "move",

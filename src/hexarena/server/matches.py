@@ -14,10 +14,11 @@ from fastapi.responses import Response
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
-from hexarena.players.base import BasePlayer
+from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import SpecPolicy, make_answering_player
 from hexarena.referee.clock import clock_from
 from hexarena.server import records
+from hexarena.server.people import seat_people
 from hexarena.server.schemas import MAX_OFFSET, NewGameRequest, NewMatchRequest, SeatSpec
 from hexarena.server.services import ServicesDep, limit_creates
 from hexarena.store.records import GameStatus
@@ -85,8 +86,15 @@ async def new_match(body: NewMatchRequest, services: ServicesDep, request: Reque
     params = game.validate_params(body.params)
     clock = clock_from(body.clock.type, body.clock.seconds, body.clock.increment)
     players = [await make_answering_player(spec, game.name, services.policy) for spec in body.players]
+    try:
+        meta = seat_people(players, body.person, rated=body.rated)
+    except BaseException:
+        await close_players(players)
+        raise
     clock = services.settings.match_clock(clock, players)
-    live = await services.manager.create(game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat)
+    live = await services.manager.create(
+        game, players, params=params, clock=clock, heartbeat_ms=body.heartbeat, meta=meta
+    )
     return {
         "game_id": live.match_id,
         "tokens": {game.seat_names[s]: t for s, t in live.tokens.items()},

@@ -12,20 +12,23 @@ A spectator that keeps its own position (``/spectate/{id}?updates=moves``) gets 
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
 
 S = TypeVar("S")
+M = TypeVar("M")
 
 
-def _seat_label(game: Game[Any, Any], seat: Seat | None) -> str | None:
+def _seat_label(game: Game[S, M], seat: Seat | None) -> str | None:
     return None if seat is None else str(game.seat_names[seat])
 
 
-def _status(game: Game[S, Any], state: S, outcome: Outcome | None = None) -> str:
+def _status(game: Game[S, M], state: S, outcome: Outcome | None = None) -> str:
     outcome = outcome if outcome is not None else game.outcome(state)
     if outcome is None:
         return "in_progress"
@@ -36,14 +39,14 @@ def _status(game: Game[S, Any], state: S, outcome: Outcome | None = None) -> str
 
 def snapshot(
     match_id: str,
-    game: Game[S, Any],
+    game: Game[S, M],
     state: S,
     moves: list[PlayedMove],
-    players: list[dict[str, Any]],
+    players: Sequence[JsonObject],
     clocks: list[float | None] | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     state_json = game.to_json(state)
-    msg: dict[str, Any] = {
+    msg: JsonObject = {
         "type": "setup",
         "game_id": match_id,
         "game": game.name,
@@ -57,7 +60,7 @@ def snapshot(
     return msg
 
 
-def _move_json(record: PlayedMove, game: Game[Any, Any]) -> dict[str, Any]:
+def _move_json(record: PlayedMove, game: Game[S, M]) -> JsonObject:
     return {
         "ply": record.ply,
         "seat": record.seat,
@@ -72,16 +75,16 @@ def _move_json(record: PlayedMove, game: Game[Any, Any]) -> dict[str, Any]:
 
 def update(
     match_id: str,
-    game: Game[S, Any],
+    game: Game[S, M],
     record: PlayedMove,
     state: S,
     clocks: list[float | None] | None = None,
     *,
     board: bool = True,
-) -> dict[str, Any]:
+) -> JsonObject:
     """One move for spectators; without ``board`` (a spectator that asked for moves only, ``?updates=moves``)
     neither the position nor the game's extras (HTTTX's ``board``): what costs more the fuller the board is."""
-    msg: dict[str, Any] = {
+    msg: JsonObject = {
         "type": "board_update",
         "game_id": match_id,
         "game": game.name,
@@ -97,7 +100,7 @@ def update(
     return msg
 
 
-def end(game: Game[Any, Any], result: MatchResult) -> dict[str, Any]:
+def end(game: Game[S, M], result: MatchResult) -> JsonObject:
     outcome = result.outcome
     if outcome.winner is None:
         reason = "draw"
@@ -105,7 +108,7 @@ def end(game: Game[Any, Any], result: MatchResult) -> dict[str, Any]:
         reason = "win"
     else:
         reason = "forfeit"
-    msg: dict[str, Any] = {
+    msg: JsonObject = {
         "type": "end",
         "game_id": result.match_id,
         "game": game.name,

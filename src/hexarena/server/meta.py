@@ -11,7 +11,8 @@ from fastapi.responses import JSONResponse, Response
 from hexarena import __version__
 from hexarena.bots.registry import builtin_bots
 from hexarena.core.errors import ConfigError
-from hexarena.core.game import Game
+from hexarena.core.game import Game, setup_refusal
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import available_games, get_game
 from hexarena.players.policy import LOCAL_ONLY_SCHEMES
 from hexarena.players.spec import remote_address_schemes, schemes
@@ -46,16 +47,18 @@ async def healthz(services: ServicesDep) -> JSONResponse:
     return JSONResponse(status_code=503 if degraded else 200, content=body)
 
 
-def game_meta(game: Game[Any, Any]) -> dict[str, Any]:
+def game_meta(game: Game[Any, Any]) -> JsonObject:
     """Everything the lobby and the board pages need to know of a game, so that no page names a game: its
     parameters (in words) and clock presets (``describe``), its built-in bots, the bots at an address that can
     take a seat (each scheme declares the games it plays) and the URL of its board module (None: generic)."""
     d = game.describe()
-    d["builtin_bots"] = sorted(builtin_bots(game.name))
+    d["builtin_bots"] = [name for name in sorted(builtin_bots(game.name))]
     d["remote_players"] = [
         {"scheme": s.name, "help": s.help_text, "example": s.example} for s in remote_address_schemes(game)
     ]
     d["board"] = board_url(game)
+    refusal = setup_refusal(game)  # whether the analysis board's editor can set a position up, and why not
+    d["setup"] = {"supported": refusal is None, "reason": refusal}
     return d
 
 

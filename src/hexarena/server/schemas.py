@@ -21,6 +21,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from hexarena.core.person import SECRET_PATTERN
+
 #: The largest request body the server reads (413 beyond): far above any real request, far below harm.
 MAX_BODY_BYTES = 1024 * 1024
 #: Display names: players, seats, tournaments.
@@ -93,6 +95,15 @@ Workers = Annotated[int, STRICT, Field(ge=1, le=MAX_WORKERS, description="games 
 #: Game parameters: the game's ``validate_params`` checks names, types and ranges (board sizes included).
 GameParams = Annotated[dict[str, Any], Field(max_length=32)]
 ClockKind = Literal["none", "turn", "match", "incremental"]
+#: A person's identity: the secret their browser made and keeps (``hexarena.core.person``); only its hash is kept.
+PersonSecret = Annotated[
+    str,
+    Field(
+        pattern=SECRET_PATTERN,
+        description="this person's identity: 43 characters of A-Z a-z 0-9 - _ that their browser made once "
+        "(32 random bytes, base64url) and keeps; the server keeps only a hash of it",
+    ),
+]
 
 
 class SeatSpec(BaseModel):
@@ -146,3 +157,11 @@ class NewMatchRequest(BaseModel):
     players: list[Spec] = Field(min_length=2, max_length=2, description="two player specs, seat 0 first")
     clock: ClockSpec = Field(default_factory=ClockSpec)
     heartbeat: int = Field(default=5000, ge=0, le=600_000)
+    person: PersonSecret | None = Field(
+        default=None, description="the creator's identity, for the seats they play here ('browser' seats)"
+    )
+    rated: bool | None = Field(
+        default=None,
+        description="true: rated, people included (each needs an identity), no takebacks; false: casual, nobody's "
+        "rating moves; unset: games between bots are rated, games with a person are casual",
+    )

@@ -37,12 +37,14 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from hexarena.core.jsonvalue import JsonValue
 from hexarena.store.storable import storable, storable_json
 
 ID_LENGTH = 64
 NAME_LENGTH = 32  # game names, player kinds, statuses, terminations
 KEY_LENGTH = 200  # rating keys (bot ids or display names)
 STATUS_LENGTH = 16  # game and tournament statuses
+PERSON_NAME_LENGTH = 64  # a person's display name (the web UI allows 32 characters)
 GAME_STATUSES = ("pending", "running", "finished", "aborted", "interrupted")
 
 # Named constraints make later ALTERs (Alembic batch mode on SQLite) reproducible.
@@ -96,7 +98,7 @@ class _StorableString(TypeDecorator[str]):
         return lambda value: inner(_bind_storable(value))
 
 
-def _bind_storable(value: Any) -> Any:
+def _bind_storable(value: object) -> object:
     return storable(value) if value.__class__ is str else value
 
 
@@ -114,7 +116,7 @@ class StorableText(_StorableString):
     cache_ok = True
 
 
-class StorableJSON(TypeDecorator[Any]):
+class StorableJSON(TypeDecorator[JsonValue]):
     """JSON whose strings (keys too) are made storable: JSONB refuses ``\\u0000`` and lone surrogates.
 
     Checked on the serialized text, which escapes every character outside ASCII: a value without ``\\u0000``
@@ -135,7 +137,7 @@ class StorableJSON(TypeDecorator[Any]):
         if serialize is None:  # pragma: no cover - both dialects serialize JSON in Python
             return _walked
 
-        def process(value: Any) -> Any:
+        def process(value: JsonValue) -> object:
             if value is None:  # (a move without analysis: most of them)
                 return None
             out = serialize(value)
@@ -146,14 +148,14 @@ class StorableJSON(TypeDecorator[Any]):
         return process
 
 
-def _walked(value: Any) -> Any:
+def _walked(value: object) -> object:
     try:
         return storable_json(value)
     except RecursionError:  # nested too deeply: the validators refuse it first, the driver would anyway
         return value
 
 
-def json_type() -> Any:
+def json_type() -> StorableJSON:
     """JSON that stores Python ``None`` as SQL NULL; JSONB on PostgreSQL (indexable, compact)."""
     return StorableJSON()
 
@@ -169,7 +171,7 @@ class GameRow(Base):
 
     id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
     game: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
-    params: Mapped[Any] = mapped_column(json_type(), nullable=False)
+    params: Mapped[JsonValue] = mapped_column(json_type(), nullable=False)
     status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH))
     winner: Mapped[int | None] = mapped_column(Integer)
     termination: Mapped[str | None] = mapped_column(Storable(NAME_LENGTH))
@@ -218,8 +220,8 @@ class MoveRow(Base):
     move: Mapped[str] = mapped_column(StorableText)
     timestamp: Mapped[datetime] = mapped_column(UTCDateTime())
     think_time: Mapped[float] = mapped_column(Float)
-    evaluation: Mapped[Any] = mapped_column(json_type(), nullable=True)
-    considerations: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    evaluation: Mapped[JsonValue] = mapped_column(json_type(), nullable=True)
+    considerations: Mapped[JsonValue] = mapped_column(json_type(), nullable=True)
 
 
 class BotRow(Base):
@@ -232,7 +234,7 @@ class BotRow(Base):
     owner: Mapped[str] = mapped_column(StorableText, index=True)
     pass_hash: Mapped[str] = mapped_column(Storable(128))
     kind: Mapped[str] = mapped_column(Storable(NAME_LENGTH))
-    spec: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    spec: Mapped[JsonValue] = mapped_column(json_type(), nullable=True)
     date_registered: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
@@ -280,8 +282,8 @@ class TournamentRow(Base):
     id: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(StorableText)
     game: Mapped[str] = mapped_column(Storable(NAME_LENGTH), index=True)
-    config: Mapped[Any] = mapped_column(json_type(), nullable=False)
-    state: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    config: Mapped[JsonValue] = mapped_column(json_type(), nullable=False)
+    state: Mapped[JsonValue] = mapped_column(json_type(), nullable=True)
     status: Mapped[str] = mapped_column(Storable(STATUS_LENGTH), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -337,7 +339,7 @@ class LadderBotRow(Base):
     forfeits: Mapped[int] = mapped_column(Integer)
     failures_in_row: Mapped[int] = mapped_column(Integer)
     pause_reason: Mapped[str | None] = mapped_column(StorableText)
-    report: Mapped[Any] = mapped_column(json_type(), nullable=True)
+    report: Mapped[JsonValue] = mapped_column(json_type(), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -363,6 +365,20 @@ class LadderGameRow(Base):
     failed: Mapped[str | None] = mapped_column(Storable(ID_LENGTH))
 
 
+class PersonRow(Base):
+    """A person who has finished a rated game: their key (``person:`` and a hash of the secret their browser
+    keeps: :mod:`hexarena.core.person`; the secret itself is never stored) and the display name they last played a
+    rated game under, for the leaderboard. A person appears here, and on the leaderboard, only once a rated game
+    of theirs is over; the table is bounded (:data:`hexarena.store.people.MAX_PEOPLE`)."""
+
+    __tablename__ = "people"
+
+    key: Mapped[str] = mapped_column(Storable(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(Storable(PERSON_NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 games = cast(Table, GameRow.__table__)
 game_players = cast(Table, GamePlayerRow.__table__)
 moves = cast(Table, MoveRow.__table__)
@@ -375,3 +391,4 @@ api_tokens = cast(Table, ApiTokenRow.__table__)
 dead_letters = cast(Table, DeadLetterRow.__table__)
 ladder_bots = cast(Table, LadderBotRow.__table__)
 ladder_games = cast(Table, LadderGameRow.__table__)
+people = cast(Table, PersonRow.__table__)

@@ -5,7 +5,8 @@ What it guarantees:
 
 - **One mapping** from how a match ended to what is stored: :func:`status_for` (``finished`` for a result,
   ``aborted`` for a game that never really started, ``interrupted`` for one the server stopped mid-game) and
-  :func:`rated` (only results between bots move ratings). Nothing else in hexarena decides either.
+  :func:`rated` and :func:`rating_keys` (results between bots move ratings; a person's only in a game created
+  rated, under their person key). Nothing else in hexarena decides either.
 - **Moves written as played**: :meth:`Recorder.move` queues a move and returns at once; a background flusher
   writes every queued move of every game in one transaction at most :data:`FLUSH_INTERVAL` seconds after it
   was queued (plus the write itself). A crash loses at most the moves of that last fraction of a second.
@@ -43,11 +44,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hexarena.core.jsonvalue import JsonObject
+from hexarena.core.person import claims_person, is_person_key
 from hexarena.core.types import Termination
 from hexarena.store.errors import Conflict, InvalidRecord, NotFound, StoreError
 from hexarena.store.journal import Journal, orphans
 from hexarena.store.records import GameFinish, GameStatus, MoveRecord, NewGame, PlayerRecord, RatedGame
-from hexarena.store.repository import check_new_game
+from hexarena.store.repository import Store, check_new_game
 from hexarena.store.validate import redact_spec
 
 log = logging.getLogger(__name__)
@@ -59,7 +62,7 @@ FLUSH_INTERVAL = 0.2
 MAX_BACKOFF = 5.0
 #: Seconds a new game's creation may take before the database counts as unreachable.
 CREATE_TIMEOUT = 10.0
-#: Player kinds that are people: their games are kept but never rated.
+#: Player kinds that are people: their games are rated only when created rated, under their person key.
 PEOPLE = ("human", "browser")
 #: Longest stored reason; longer reasons are cut (the store refuses unbounded text).
 MAX_REASON = 1000
@@ -90,10 +93,32 @@ def status_for(termination: str, plies: int) -> GameStatus:
     return GameStatus.INTERRUPTED
 
 
-def rated(termination: str, kinds: Sequence[str]) -> bool:
-    """Whether a game moves ratings: a result, between two bots (a person's games are kept, not rated)."""
+def rated(termination: str, kinds: Sequence[str], *, people: bool = False) -> bool:
+    """Whether a game moves ratings: a result, between bots, or with people when it was created rated
+    (``people``; each person must also have a key: :func:`rating_keys`)."""
     status = status_for(termination, 1)
-    return status == GameStatus.FINISHED and not any(k in PEOPLE for k in kinds)
+    return status == GameStatus.FINISHED and (people or not any(k in PEOPLE for k in kinds))
+
+
+def rating_keys(players: Sequence[PlayerRecord], *, people: bool = False) -> tuple[str, str] | None:
+    """The rating keys of a game's two seats, or None if it cannot be rated: a bot is rated under its name, a
+    person (only with ``people``: a game created rated) under the key their browser's identity gives
+    (``spec``: :func:`hexarena.core.person.is_person_key`). A person without one, a person in both seats, and a
+    bot whose name claims to be a person's key are never rated."""
+    if len(players) != 2:
+        return None
+    first, second = (rating_key(p, people=people) for p in players)
+    if first is None or second is None or (first == second and is_person_key(first)):
+        return None
+    return first, second
+
+
+def rating_key(player: PlayerRecord, *, people: bool = True) -> str | None:
+    """The key one seat is rated under (None: it cannot be): a person's key (only with ``people``), or a bot's
+    name unless it claims to be a person's."""
+    if player.kind in PEOPLE:
+        return player.spec if people and is_person_key(player.spec) else None
+    return None if claims_person(player.name) else player.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +135,8 @@ class GameEnd:
     players: tuple[PlayerRecord, ...] = ()
     #: False for games that must never move ratings (an unrated tournament); otherwise :func:`rated` decides.
     rate: bool = True
+    #: True for a game created rated: its people are rated too, under their person keys (:func:`rating_keys`)
+    people: bool = False
     finished_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
@@ -127,7 +154,7 @@ class _Op:
     written: asyncio.Future[None] | None = None  # resolved once the database took it
 
 
-def _move_json(m: MoveRecord) -> dict[str, Any]:
+def _move_json(m: MoveRecord) -> JsonObject:
     return {
         "ply": m.ply,
         "seat": m.seat,
@@ -151,7 +178,7 @@ def _move_from(d: dict[str, Any]) -> MoveRecord:
     )
 
 
-def _to_json(op: _Op) -> dict[str, Any]:
+def _to_json(op: _Op) -> JsonObject:
     p = op.payload
     if op.kind == "move":
         return {"op": "move", "game_id": op.game_id, "move": _move_json(p)}
@@ -178,6 +205,7 @@ def _to_json(op: _Op) -> dict[str, Any]:
         "moves": [_move_json(m) for m in p.moves],
         "players": [[x.name, x.kind, x.spec] for x in p.players],
         "rate": p.rate,
+        "people": p.people,
         "finished_at": p.finished_at.isoformat(),
     }
 
@@ -225,6 +253,7 @@ def _from_json(d: dict[str, Any]) -> _Op:
             moves=tuple(_move_from(m) for m in d["moves"]),
             players=tuple(PlayerRecord(*p) for p in d.get("players", ())),
             rate=bool(d.get("rate", True)),
+            people=bool(d.get("people", False)),
             finished_at=datetime.fromisoformat(d["finished_at"]),
         )
         return _Op("finish", end.game_id, end, journaled=True)
@@ -236,7 +265,7 @@ def _written(op: _Op) -> None:
         op.written.set_result(None)
 
 
-def _journal_safe(op: _Op) -> dict[str, Any]:
+def _journal_safe(op: _Op) -> JsonObject:
     """The op as JSON; a bot's analysis that is not JSON is dropped rather than the op lost."""
 
     entry = _to_json(op)
@@ -256,7 +285,7 @@ def _without_analysis(payload: Any) -> Any:
     return payload
 
 
-def _without_secrets(entry: dict[str, Any]) -> dict[str, Any]:
+def _without_secrets(entry: JsonObject) -> JsonObject:
     """``entry`` with its players' specs redacted as the store keeps them (a bot URL may carry a token): a
     dead letter is read by operators and may be logged, unlike the journal, which only this server reads."""
     players = entry.get("players")
@@ -296,8 +325,10 @@ def _finishing(end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFini
     """The store's finish for ``end``: status, winner (a result only), reason cut to size, the rating if any."""
     status = status_for(end.termination, len(end.moves))
     rate = None
-    if end.rate and len(end.players) == 2 and rated(end.termination, [p.kind for p in end.players]):
-        rate = RatedGame(game=end.game, keys=(end.players[0].name, end.players[1].name))
+    keys = rating_keys(end.players, people=end.people)
+    if end.rate and keys is not None and rated(end.termination, [p.kind for p in end.players], people=end.people):
+        names = tuple(p.name if p.kind in PEOPLE else None for p in end.players)
+        rate = RatedGame(game=end.game, keys=keys, names=(names[0], names[1]))
     reason = end.reason if len(end.reason) <= MAX_REASON else end.reason[: MAX_REASON - 3] + "..."
     return GameFinish(
         end.game_id,
@@ -312,7 +343,7 @@ def _finishing(end: GameEnd, moves: Sequence[MoveRecord], kept: int) -> GameFini
     )
 
 
-async def _create_game(store: Any, new: NewGame) -> None:
+async def _create_game(store: Store, new: NewGame) -> None:
     try:
         await store.create_game(
             game_id=new.game_id,
@@ -328,7 +359,7 @@ async def _create_game(store: Any, new: NewGame) -> None:
         pass  # created by an earlier try whose answer was lost: already done
 
 
-async def write_entry(store: Any, entry: dict[str, Any]) -> str:
+async def write_entry(store: Store, entry: dict[str, Any]) -> str:
     """Write one journal entry (a dead letter's, mended or not) straight to the store, and say what was done.
 
     For an operator replaying the writes the database once refused (``hexarena dead-letters replay``): a game's
@@ -377,7 +408,7 @@ class Recorder:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         data_dir: Path | None = None,
         *,
         interval: float = FLUSH_INTERVAL,
@@ -527,9 +558,9 @@ class Recorder:
     def pending(self) -> int:
         return len(self._queue)
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> JsonObject:
         """For ``/healthz``: ``ok``, or ``degraded`` with what waits and why."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "status": "degraded" if self.degraded else "ok",
             "pending_writes": len(self._queue),
             "journaled": 0 if self.journal is None else self.journal.entries,
@@ -800,6 +831,8 @@ __all__ = [
     "StoreUnavailable",
     "default_data_dir",
     "rated",
+    "rating_key",
+    "rating_keys",
     "status_for",
     "write_entry",
 ]

@@ -158,13 +158,15 @@ class RatedGame:
     """Asks :meth:`Store.finish_game` to move both players' Glicko-2 ratings with the result, in the same
     transaction (``tau``: the system constant, :data:`hexarena.core.glicko2.TAU`).
 
-    ``keys`` are the rating keys of seat 0 and seat 1 (display names); whether a game is rated at all is
+    ``keys`` are the rating keys of seat 0 and seat 1 (a bot's name, a person's key); ``names`` the display name
+    of each seat a person plays (None for a bot), kept for the leaderboard. Whether a game is rated at all is
     decided by the recorder (:func:`hexarena.store.recorder.rated`), never here.
     """
 
     game: str
     keys: tuple[str, str]
     tau: float = TAU
+    names: tuple[str | None, str | None] = (None, None)
 
 
 @dataclass(frozen=True, slots=True)

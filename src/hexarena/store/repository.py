@@ -24,7 +24,7 @@ Design choices:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -49,6 +49,7 @@ from sqlalchemy.engine import URL, Dialect, RowMapping
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from hexarena.core.game import ParamValue
 from hexarena.core.glicko2 import Glicko, idle, idle_periods, rate_game
 from hexarena.store import migrate
 from hexarena.store.base import MAX_LIMIT, describe, json_object, now, upsert_insert
@@ -61,6 +62,7 @@ from hexarena.store.ladder import LadderMixin
 from hexarena.store.models import game_players, games
 from hexarena.store.models import moves as moves_table
 from hexarena.store.models import ratings as ratings_table
+from hexarena.store.people import PeopleMixin, admit_people_in
 from hexarena.store.records import (
     ENDED,
     UNFINISHED,
@@ -94,7 +96,7 @@ INTERRUPT_REASON = "the server stopped mid-game; the moves played are kept, ther
 NEVER_STARTED_REASON = "the server stopped before the first move"
 
 
-class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin):
+class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin, PeopleMixin):
     """Async repository over the hexarena database. Create with :meth:`open`; safe for concurrent use."""
 
     @classmethod
@@ -132,7 +134,7 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin):
         *,
         game_id: str,
         game: str,
-        params: dict[str, Any],
+        params: Mapping[str, ParamValue],
         players: Sequence[PlayerRecord],
         status: GameStatus | str = GameStatus.RUNNING,
         contest_id: str | None = None,
@@ -514,7 +516,7 @@ def check_new_game(new: NewGame) -> None:
 def _game_rows(
     game_id: str,
     game: str,
-    params: dict[str, Any],
+    params: Mapping[str, ParamValue],
     players: Sequence[PlayerRecord],
     status: GameStatus | str,
     contest_id: str | None,
@@ -523,7 +525,7 @@ def _game_rows(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A new game's row and its seats' rows, checked (InvalidRecord names what is wrong)."""
     game_id = check_id(game_id, "game id")
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "id": game_id,
         "game": check_name(game, "game name"),
         "params": json_object(params, "params"),
@@ -543,7 +545,7 @@ def _game_rows(
     return values, seats
 
 
-def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, Any]:
+def _player_row(game_id: str, seat: int, player: PlayerRecord) -> dict[str, object]:
     if not isinstance(player, PlayerRecord):
         raise InvalidRecord(f"seat {seat} of game {game_id!r} must be a PlayerRecord, not {player!r}")
     return {
@@ -572,7 +574,7 @@ class _Finish:
 
 def _prepare_finish(end: GameFinish) -> _Finish:
     final = _status(end.status, allowed=ENDED)
-    values: dict[str, Any] = {
+    values: dict[str, object] = {
         "status": final,
         "winner": None if end.winner is None else check_int(end.winner, "winner seat"),
         "termination": check_name(str(end.termination), "termination"),
@@ -662,6 +664,7 @@ async def _rate_all(conn: AsyncConnection, results: Sequence[tuple[RatedGame, in
     in one SELECT and written in one upsert, a player who played several of these games rated after each in
     turn, as one by one would. Each game is a rating period (:func:`hexarena.core.glicko2.rate_game`); the days
     a player sat idle since its last rated result widen its deviation first."""
+    results = await admit_people_in(conn, results)  # people stored, and a full table's newcomers not rated
     if not results:
         return
     wanted = sorted({(rate.game, key) for rate, _, _ in results for key in rate.keys})

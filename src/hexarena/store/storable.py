@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -27,7 +26,7 @@ def storable(text: str) -> str:
     return _UNSTORABLE.sub("\ufffd", text)
 
 
-def storable_json(value: Any) -> Any:
+def storable_json(value: object) -> object:
     """A JSON value with every string (keys too) :func:`storable` and non-finite floats as null (strict JSON
     and ``jsonb`` refuse NaN and infinities). Never raises: what is not JSON is left for the driver to refuse."""
     if isinstance(value, str):

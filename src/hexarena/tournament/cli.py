@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console, Group
@@ -27,6 +27,11 @@ from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import param_assignments
 from hexarena.terminal import output_console, progress_bar
 from hexarena.tournament.pairings import FORMATS
+
+if TYPE_CHECKING:  # imported where used: the CLI starts without the store and the runner
+    from hexarena.store import Store
+    from hexarena.tournament.executors import Executor
+    from hexarena.tournament.runner import Runner, TournamentConfig
 
 #: Exit statuses of ``run`` and ``resume`` (see the module docstring).
 EXIT_OK = 0
@@ -122,32 +127,32 @@ def print_final(console: Console, summary: dict[str, Any]) -> None:
     print_not_played(console, summary)
 
 
-async def _drive(runner: Any, console: Console, quiet: bool) -> dict[str, Any]:
+async def _drive(runner: Runner, console: Console, quiet: bool) -> dict[str, Any]:
     """Run with a live progress bar and standings (re-planned rounds grow the bar's total)."""
     if quiet:
-        return await runner.run()  # type: ignore[no-any-return]
+        return await runner.run()
     progress = progress_bar(console)
     task: TaskID = progress.add_task(f"{runner.config.game} {runner.config.format}", total=None)
 
     last = [0.0]
-    view: list[Any] = [None]
+    view: list[Table] = []  # the standings last drawn
 
     def refresh(force: bool = False) -> Group:
         """Progress on every result; the standings (a pass over all games) at most 4 times a second."""
         progress.update(task, total=max(len(runner.games), 1), completed=runner.finished)
         now = time.monotonic()
-        if force or view[0] is None or now - last[0] >= 0.25:
+        if force or not view or now - last[0] >= 0.25:
             last[0] = now
-            view[0] = standings_table(runner.summary())
+            view[:] = [standings_table(runner.summary())]
         return Group(progress, view[0])
 
     with Live(refresh(True), console=console, refresh_per_second=4, transient=True) as live:
 
-        def on_result(_runner: Any, _game: dict[str, Any]) -> None:
+        def on_result(_runner: Runner, _game: dict[str, Any]) -> None:
             live.update(refresh())
 
         runner.on_result = on_result
-        return await runner.run()  # type: ignore[no-any-return]
+        return await runner.run()
 
 
 def _parse_players(players: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -163,15 +168,13 @@ def _parse_players(players: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return specs, names
 
 
-async def _open_store(database_url: str | None, no_store: bool) -> Any:
-    if no_store:
-        return None
+async def _open_store(database_url: str | None) -> Store:
     from hexarena.store import Store
 
     return await Store.open(database_url)
 
 
-def _executor(ray_address: str | None, processes: int, concurrency: int = 1) -> Any:
+def _executor(ray_address: str | None, processes: int, concurrency: int = 1) -> Executor:
     """Ray when asked; else local, with worker processes for built-in bots by default (``processes=-1``)."""
     import os
 
@@ -333,7 +336,7 @@ def run_cmd(
 
 
 async def _run_new(
-    config: Any,
+    config: TournamentConfig,
     tournament_id: str | None,
     database_url: str | None,
     no_store: bool,
@@ -344,12 +347,12 @@ async def _run_new(
 ) -> int:
     from hexarena.tournament.runner import Runner
 
-    store = await _open_store(database_url, no_store)
+    store = None if no_store else await _open_store(database_url)
     try:
         executor = _executor(ray_address, processes, config.concurrency)
         existing = None if store is None or tournament_id is None else await store.get_tournament(tournament_id)
-        if existing is not None:
-            runner = await Runner.resume(store, tournament_id or "", executor=executor)
+        if store is not None and existing is not None:
+            runner = await Runner.resume(store, existing.tournament_id, executor=executor)
         else:
             runner = await Runner.create(config, store, tournament_id, executor=executor)
         return await _finish(runner, report_path, quiet)
@@ -358,7 +361,7 @@ async def _run_new(
             await store.close()
 
 
-async def _finish(runner: Any, report_path: str | None, quiet: bool) -> int:
+async def _finish(runner: Runner, report_path: str | None, quiet: bool) -> int:
     console = output_console()
     console.print(f"tournament {runner.id}" + (f" (store: {runner.store.url})" if runner.store is not None else ""))
     try:
@@ -397,7 +400,7 @@ def resume_cmd(
     async def go() -> int:
         from hexarena.tournament.runner import Runner
 
-        store = await _open_store(database_url, False)
+        store = await _open_store(database_url)
         try:
             runner = await Runner.resume(store, tournament_id)
             runner.executor = _executor(ray_address, processes, runner.config.concurrency)
@@ -424,7 +427,7 @@ def show_cmd(tournament_id: str, database_url: str | None, report_path: str | No
     async def go() -> None:
         from hexarena.tournament.runner import Runner
 
-        store = await _open_store(database_url, False)
+        store = await _open_store(database_url)
         try:
             runner = await Runner.resume(store, tournament_id)
             summary = runner.summary()
@@ -451,7 +454,7 @@ def list_cmd(game: str | None, database_url: str | None) -> None:
     """Stored tournaments, newest first."""
 
     async def go() -> None:
-        store = await _open_store(database_url, False)
+        store = await _open_store(database_url)
         try:
             rows = await store.list_tournaments(game=game)
         finally:
@@ -480,7 +483,7 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
         from hexarena.tournament.ratings import leaderboard
 
         name = get_game(game_name).name
-        store = await _open_store(database_url, False)
+        store = await _open_store(database_url)
         try:
             rows = await leaderboard(store, name)
         finally:
@@ -490,7 +493,8 @@ def leaderboard_cmd(game_name: str, database_url: str | None) -> None:
             table.add_column(col, justify="left" if col == "player" else "right")
         for r in rows:
             shown = f"{r['rating']:.0f}?" if r["provisional"] else f"{r['rating']:.0f} ± {2 * r['rd']:.0f}"
-            table.add_row(str(r["rank"]), r["player"], shown, str(r["games"]))
+            who = f"{r['name']} (person {r['player'][7:15]})" if r["person"] else r["player"]  # two Anns apart
+            table.add_row(str(r["rank"]), who, shown, str(r["games"]))
         output_console().print(table)
 
     try:

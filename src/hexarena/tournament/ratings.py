@@ -79,12 +79,16 @@ def _tid(game_id: str) -> str:
 
 async def leaderboard(store: Any, game: str, limit: int = 100) -> list[dict[str, Any]]:
     """The stored ratings of ``game``, best first, as JSON rows: with the deviation (``rd``: the rating is within
-    about two of it either way, 95 % of the time) and whether the rating is still ``provisional``."""
+    about two of it either way, 95 % of the time) and whether the rating is still ``provisional``. ``player`` is
+    the rating key; ``name`` what to show (a person's display name, a bot's key) and ``person`` marks people."""
     rows = await store.list_ratings(game, limit=limit)
+    people = await store.person_names(r.key for r in rows)  # a person is listed by the name they play under
     return [
         {
             "rank": i + 1,
             "player": r.key,
+            "name": people.get(r.key, r.key),
+            "person": r.key in people,
             "rating": round(r.rating, 1),
             "rd": round(r.rd, 1),
             "provisional": is_provisional(r.rd),

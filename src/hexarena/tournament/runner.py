@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
@@ -37,6 +37,9 @@ from hexarena.tournament.openings import OpeningBook
 from hexarena.tournament.preflight import check_players
 from hexarena.tournament.standings import Row, game_score, not_played, standings
 from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
+
+if TYPE_CHECKING:
+    from hexarena.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +163,15 @@ def new_state() -> dict[str, Any]:
 ResultHook = Callable[["Runner", dict[str, Any]], Awaitable[None] | None]
 
 
+class RunnerOptions(TypedDict, total=False):
+    """What :meth:`Runner.create` and :meth:`Runner.resume` pass on to the runner besides its config and store."""
+
+    executor: Executor | None
+    on_result: ResultHook | None
+    policy: SpecPolicy | None
+    recorder: Recorder | None
+
+
 class Runner:
     """Runs one tournament to its end (or its SPRT decision), saving its state to the store after every game.
 
@@ -172,7 +184,7 @@ class Runner:
         tournament_id: str,
         config: TournamentConfig,
         state: dict[str, Any] | None = None,
-        store: Any = None,
+        store: Store | None = None,
         executor: Executor | None = None,
         on_result: ResultHook | None = None,
         policy: SpecPolicy | None = None,
@@ -231,7 +243,11 @@ class Runner:
 
     @classmethod
     async def create(
-        cls, config: TournamentConfig, store: Any = None, tournament_id: str | None = None, **kwargs: Any
+        cls,
+        config: TournamentConfig,
+        store: Store | None = None,
+        tournament_id: str | None = None,
+        **kwargs: Unpack[RunnerOptions],
     ) -> Runner:
         """A new tournament, once its config is valid and every player passed the checks before the first game
         (:func:`hexarena.tournament.preflight.check_players`); ConfigError says what to fix, and nothing is stored.
@@ -255,7 +271,7 @@ class Runner:
         return cls(record.tournament_id, config, new_state(), store, **kwargs)
 
     @classmethod
-    async def resume(cls, store: Any, tournament_id: str, **kwargs: Any) -> Runner:
+    async def resume(cls, store: Store, tournament_id: str, **kwargs: Unpack[RunnerOptions]) -> Runner:
         record = await store.get_tournament(tournament_id)
         if record is None:
             raise ConfigError(f"no tournament {tournament_id!r} in {store.url}")
@@ -514,7 +530,7 @@ class Runner:
             }
             self._count(g)
             if self.store is not None:
-                await self._store_game(g, result)
+                await self._store_game(self.store, g, result)
             sprt = self.sprt()
             stopped = False
             if sprt is not None:
@@ -529,11 +545,11 @@ class Runner:
             if out is not None:
                 await out
 
-    async def _store_game(self, g: dict[str, Any], result: dict[str, Any]) -> None:
+    async def _store_game(self, store: Store, g: dict[str, Any], result: dict[str, Any]) -> None:
         from hexarena.tournament.ratings import record_game
 
         if self.recorder is None:
-            self.recorder = Recorder(self.store, default_data_dir(getattr(self.store, "url", None)))
+            self.recorder = Recorder(store, default_data_dir(store.url))
             self._own_recorder = True
         try:
             await record_game(self.recorder, self.config, g, result)
@@ -557,7 +573,7 @@ class Runner:
         self._last_save = now
 
 
-async def _recover(store: Any, tournament_id: str, state: dict[str, Any]) -> int:
+async def _recover(store: Store, tournament_id: str, state: dict[str, Any]) -> int:
     """Fill in results of games that were stored in the games table after the state's last save."""
     missing = {g["id"]: g for g in state.get("games", []) if g.get("result") is None}
     if not missing:

@@ -34,6 +34,7 @@ names the seat the rules would ask next, or the other seat of the last mover onc
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,11 @@ REASONS: dict[Termination, str] = {
     Termination.RESIGN: "resign",
 }
 MAX_NOTATION = 256  # longest ``move`` string read from a turn
+
+
+def login_hash(pass_hash: str, salt: str) -> str:
+    """The login's proof of the pass_hash: ``sha256_hex(pass_hash + salt)`` (lowercase hex)."""
+    return hashlib.sha256((pass_hash + salt).encode()).hexdigest()
 
 
 def wire_reason(outcome: Outcome) -> str:

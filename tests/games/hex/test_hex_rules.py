@@ -282,3 +282,21 @@ def test_random_games_chain_is_connected_and_touches_both_edges(size: int, seed:
     axis = 0 if colour == BLACK else 1
     assert chain[0][axis] == 0 and chain[-1][axis] == size - 1
     assert GAME.winning_chain(GAME.new(size=size)) == []
+
+
+def test_the_battlebot_colours_are_the_boards_before_and_after_a_swap() -> None:
+    """The battlebot wire's ``colours`` (colour -> player) name the colour each seat plays on the board."""
+    from hexarena.games.hex.battlebot import shape
+
+    game = GAME
+    extra = shape(game).extra
+    state = game.new(size=5, swap=True)
+    for move in ("c3", "swap", None):
+        out = extra(state, ("ann", "bob"))
+        colours = game.to_json(state)["colours"]
+        assert isinstance(colours, list)
+        assert out["colours"] == {colours[0]: "ann", colours[1]: "bob"}
+        assert "colours" in out["board"] and "to_move" not in out["board"]
+        if move is not None:
+            state = game.play(state, game.parse(move))
+    assert game.to_json(state)["swapped"] is True

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hexarena.games.hive.board import Board, perft
+from hexarena.games.hive.board import Board, PyBoard, perft
 from hexarena.games.hive.notation import parse_game_type
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hive"  # copied from shared/testdata/hive (MIT, see SOURCE)
@@ -44,6 +44,12 @@ def test_perft(game: str, depth: int, count: int) -> None:
     board = Board(parse_game_type(game_type))
     assert perft(board, depth) == count
     assert board.ply == 0 and not board.stacks  # play/undo restored the start position
+
+
+@pytest.mark.parametrize(("game", "depth", "count"), [c for c in CASES if c[1] <= 4])
+def test_pure_python_perft(game: str, depth: int, count: int) -> None:
+    """The pure-Python reference too (``Board`` is the C-accelerated board when the extension is built)."""
+    assert perft(PyBoard(parse_game_type(game.split(";")[0])), depth) == count
 
 
 @pytest.mark.slow

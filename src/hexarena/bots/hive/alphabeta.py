@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, assess
@@ -74,10 +75,17 @@ class _Timeout(Exception):
 
 
 class AlphaBeta:
-    """One search: call ``best_move(board)``; the board is restored on return (even on timeout)."""
+    """One search: call ``best_move(board)``; the board is restored on return (even on timeout).
 
-    def __init__(self, deadline: float | None, max_depth: int, rng: random.Random) -> None:
+    ``leaf`` scores a leaf for a colour: ``assess`` (C on a ``CBoard``); tests and the depth benchmark pass
+    ``assess_py`` to compare the two evaluations under the same search.
+    """
+
+    def __init__(
+        self, deadline: float | None, max_depth: int, rng: random.Random, leaf: Callable[[Board, int], int] = assess
+    ) -> None:
         self.deadline = deadline
+        self.leaf = leaf
         self.max_depth = max_depth
         self.rng = rng
         self.nodes = 0
@@ -162,7 +170,7 @@ class AlphaBeta:
             if v is None:
                 if len(self.evals) > TT_SIZE:
                     self.evals.clear()
-                v = self.evals[zh] = assess(board, 0)
+                v = self.evals[zh] = self.leaf(board, 0)
             return v if board.ply & 1 == 0 else -v
         key = board.key()
         entry = self.tt.get(key)

@@ -12,7 +12,10 @@ graph search per leaf).
 
 from __future__ import annotations
 
-from hexarena.games.hive.board import DIRS, KIND, A, B, Board, G, L, M, P, Q, S
+from collections.abc import Callable
+
+from hexarena.games.hive import accel
+from hexarena.games.hive.board import DIRS, KIND, A, B, Board, CBoard, G, L, M, P, Q, S
 
 WIN = 1_000_000
 QUEEN_PRESSURE = 100  # per occupied cell around a queen
@@ -71,7 +74,9 @@ def evaluate(board: Board, color: int) -> int:
 # ``evaluate`` above is greedy's one-ply judge and stays as it is (the benchmark measures the search against it).
 # ``assess`` is the alpha-beta's leaf evaluation. It pays for an exact one-hive test (``Board.cut_cells``, one
 # Tarjan pass cached by Zobrist key and shared with move generation) because at 2-3 plies of search the leaf's
-# judgement of who is stuck decides most games. Its shape follows what strong Hive engines (nokamute, Mzinga)
+# judgement of who is stuck decides most games. It is most of a Python search's time, so on a ``CBoard`` it runs
+# in C (``_chive.assess``, a transcription of ``assess_py`` on move generation's grid); ``assess_py`` is the
+# reference and the fallback. Its shape follows what strong Hive engines (nokamute, Mzinga)
 # weigh: neighbours of each queen dominate, an enemy piece there is worse than an own one, an own piece there
 # that cannot leave is worse than one that can; then the mobility of the rest, by bug; then the bugs in hand.
 
@@ -117,7 +122,38 @@ def _movable(board: Board, stacks: dict[int, tuple[int, ...]], cut: frozenset[in
     return True
 
 
+#: The weights as ``_chive.assess`` takes them (its ``W_*`` order): the C code holds no weight of its own.
+C_WEIGHTS = (
+    WIN,
+    NEXT_ENEMY,
+    NEXT_OWN_STUCK,
+    NEXT_OWN_FREE,
+    FIFTH,
+    QUEEN_FREE,
+    BEETLE_ON_QUEEN,
+    PILLBUG_GUARD,
+    BURIED_PIECE,
+    *VALUE,
+)
+_c_assess: Callable[..., int | None] | None = getattr(accel.chive, "assess", None)
+
+
 def assess(board: Board, color: int) -> int:
+    """``assess_py``'s value, computed in C (``_chive.assess``) when ``board`` is a ``CBoard``.
+
+    The board's class is the switch, as for move generation: ``Board`` is ``PyBoard`` when the extension is not
+    built or ``HEXARENA_PURE_PYTHON`` is set, and then this is ``assess_py``. The C code hands a board it cannot
+    take (see ``_chive.c``) back to ``assess_py``. Both are compared on many positions in
+    ``tests/bots/test_hive_assess_accel.py``.
+    """
+    if _c_assess is not None and isinstance(board, CBoard):
+        v = _c_assess(board.stacks, board.pos, board.kinds, C_WEIGHTS)
+        if v is not None:
+            return v if color == 0 else -v
+    return assess_py(board, color)
+
+
+def assess_py(board: Board, color: int) -> int:
     """Leaf score of ``board`` for ``color`` (positive is good for ``color``): queen pressure, mobility, hand.
 
     Terms, each counted for white minus black and signed for ``color``:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from hexarena.bots.base import EngineBot
 from hexarena.core.game import Game
@@ -39,15 +40,54 @@ def best_moves(state: TicTacToeState) -> list[Move]:
     return [m for m in GAME.legal(state) if -value(GAME.play(state, m)) == v]
 
 
+#: The words of a game-theoretic value for the side to move.
+_VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def principal_line(state: TicTacToeState, first: Move) -> list[Move]:
+    """``first`` then, move after move, the first move that keeps the value: a line of perfect play to the end."""
+    line = [first]
+    state = GAME.play(state, first)
+    while GAME.outcome(state) is None:
+        line.append(best_moves(state)[0])
+        state = GAME.play(state, line[-1])
+    return line
+
+
+def _seat0(v: int, seat: int) -> float:
+    """The bar's ``heuristic``: -1..1 from the first seat's point of view."""
+    return float(v if seat == 0 else -v)
+
+
 class PerfectTicTacToeBot:
-    """Plays a random optimal move: never loses, and still varies its games."""
+    """Plays a random optimal move: never loses, and still varies its games. Its search is exhaustive, so it
+    reports exact values as ``last_evaluation`` (with the line of perfect play after its move) and every legal move
+    with its value as ``last_considerations``, in the shape the other games' searches use."""
 
     name = "perfect"
+
+    def __init__(self) -> None:
+        self.last_evaluation: dict[str, Any] | None = None
+        self.last_considerations: list[dict[str, Any]] | None = None
 
     def choose(
         self, game: Game[TicTacToeState, Move], state: TicTacToeState, time_limit: float | None, rng: random.Random
     ) -> Move:
-        return rng.choice(best_moves(state))
+        move = rng.choice(best_moves(state))
+        seat = GAME.to_move(state)
+        assert seat is not None  # a game that is over has no move to choose
+        v = value(state)
+        self.last_evaluation = {
+            "heuristic": _seat0(v, seat),
+            "proven": _VALUE_WORDS[v],
+            "pv": [GAME.format(m) for m in principal_line(state, move)],
+        }
+        scored = sorted(((-value(GAME.play(state, m)), m) for m in GAME.legal(state)), key=lambda vm: -vm[0])
+        self.last_considerations = [
+            {"move": GAME.format(m), "evaluation": {"heuristic": _seat0(mv, seat), "proven": _VALUE_WORDS[mv]}}
+            for mv, m in scored
+        ]
+        return move
 
 
 BOTS: dict[str, Callable[[], EngineBot]] = {"random": RandomTicTacToeBot, "perfect": PerfectTicTacToeBot}

@@ -13,6 +13,7 @@ from hexarena.core.battlebot import BattlebotShape, Players, pair, short
 from hexarena.core.errors import InvalidMove
 from hexarena.core.types import Seat
 from hexarena.games.hex.game import SWAP, HexAction, HexMove, HexState
+from hexarena.games.hex.geometry import COLOUR_NAMES
 
 if TYPE_CHECKING:
     from hexarena.games.hex.game import HexGame
@@ -23,7 +24,7 @@ def shape(game: HexGame) -> BattlebotShape[HexState, HexMove]:
         board = game.to_json(s)
         for key in ("to_move", "sides", "winner"):
             board.pop(key, None)
-        colours = board["colours"]
+        colours = [COLOUR_NAMES[s.colour_of(0)], COLOUR_NAMES[s.colour_of(1)]]  # as the board says
         return {"board": board, "colours": {colours[0]: p[0], colours[1]: p[1]}}
 
     def read(t: dict[str, Any], seat: Seat, s: HexState) -> HexMove:

@@ -16,12 +16,14 @@ from __future__ import annotations
 import random
 from array import array
 from collections import deque
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
-from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hex.board import HexBoard
 from hexarena.games.hex.geometry import (
@@ -144,7 +146,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
     # -- construction -------------------------------------------------------------------------------------
 
-    def new(self, **params: Any) -> HexState:
+    def new(self, **params: object) -> HexState:
         p = self.validate_params(params)
         s = HexState.__new__(HexState)
         s.size = p["size"]
@@ -160,7 +162,58 @@ class HexGame(RuleGame[HexState, HexMove]):
         s.hash = 0
         return s
 
-    def params_of(self, state: HexState) -> dict[str, Any]:
+    def setup_position(
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
+    ) -> HexState:
+        """Stones on cells (``[["b2", 0], ...]``: seat 0's stones are black, as at the start) with ``to_move`` to
+        play (``core.game.setup_refusal``). Black has as many stones as White with Black to move, one more with
+        White to move, and the position counts as that many moves into a game without a swap: so with the swap
+        rule on, a one-stone setup lets White swap, as the second player's first move does, and no later one.
+        A colour already joining its edges is refused (the game is over). ``draft``: any stones, drawn only."""
+        state = self.new(**params)
+        n = state.size
+        seats: dict[int, Seat] = {}
+        for k, (cell, seat) in enumerate(stones):
+            r, c = setup_cell(self, cell, k)
+            if not (0 <= r < n and 0 <= c < n):
+                raise ConfigError(f"stone {k + 1}: cell {cell!r} is off the {n}x{n} board")
+            if r * n + c in seats:
+                raise ConfigError(f"cell {cell!r} is given twice in the setup: keep one stone on it")
+            seats[r * n + c] = seat
+        blacks = sorted(i for i, seat in seats.items() if seat == 0)
+        whites = sorted(i for i, seat in seats.items() if seat == 1)
+        if draft:  # drawn only: the colours without the union-find a real position keeps
+            for i in blacks:
+                state._cells[i] = BLACK
+            for i in whites:
+                state._cells[i] = WHITE
+            state.ply = len(seats)
+            return state
+        check_setup_counts(self, (len(blacks), len(whites)), to_move, {0: 0, 1: 1})
+        order = [i for pair in zip(blacks, [*whites, -1], strict=False) for i in pair if i >= 0]
+        for i in order:  # alternate colours, as ``_place`` gives them, so the union-find is a game's
+            state = _place(state, i, state._geo.cells[i])
+            if state.termination is not None:
+                colour = COLOUR_NAMES[state.colour_of(state.winner or 0)]
+                raise ConfigError(
+                    f"{colour} already connects its edges in this setup: the game is over, so there is nothing to "
+                    "analyse; remove a stone of the chain"
+                )
+        state.last = None  # no stone of a setup is the last move
+        return state
+
+    def setup_of(self, state: HexState) -> tuple[list[tuple[object, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: black stones as the first seat's, white as the second's,
+        and the colour to move as the seat playing it without a swap (after a swap seat 0 plays white, so a
+        set-up copy has the same stones and the same colour to move, its seats named as at the start)."""
+        n, cells = state.size, state._cells
+        stones: list[tuple[object, Seat]] = [
+            (format_uais_cell(divmod(i, n)), 0 if cells[i] == BLACK else 1) for i in range(n * n) if cells[i]
+        ]
+        blacks = sum(1 for _, seat in stones if seat == 0)
+        return stones, 0 if blacks == len(stones) - blacks else 1
+
+    def params_of(self, state: HexState) -> dict[str, ParamValue]:
         return {"size": state.size, "swap": state.swap}
 
     # -- rules --------------------------------------------------------------------------------------------
@@ -333,7 +386,7 @@ class HexGame(RuleGame[HexState, HexMove]):
 
         return shape(self)
 
-    def legal_view(self, state: HexState) -> dict[str, Any]:
+    def legal_view(self, state: HexState) -> JsonObject:
         """``kind: cells`` with (row, col) cells; ``swap`` is in ``extra``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
@@ -391,7 +444,7 @@ class HexGame(RuleGame[HexState, HexMove]):
                     queue.append(j)
         return []
 
-    def to_json(self, state: HexState) -> dict[str, Any]:
+    def to_json(self, state: HexState) -> JsonObject:
         last = state.last
         return state_view(
             self,

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hexdots.board import DotsBoard, Line, apply_line, check_line, is_legal_id
 from hexarena.games.hexdots.geometry import MAX_SIZE, Coord, Geometry, geometry
@@ -94,7 +95,7 @@ class DotsState:
                 yield h, mark - 1
 
 
-def normalize_line(move: Any) -> Line:
+def normalize_line(move: object) -> Line:
     """``move`` as a sorted pair of (row, col) int pairs; InvalidMove('invalid line data: ...') otherwise."""
     if not isinstance(move, tuple | list) or len(move) != 2:
         raise InvalidMove(f"invalid line data: expected two endpoints, got {move!r}")
@@ -116,6 +117,11 @@ _NOTATION = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*-\s*(-?\d+)\s*,\s*(-?\d+)\s
 
 class HexDotsGame(RuleGame[DotsState, Line]):
     """Hexagon dots: draw lines between neighbouring dots; close a hexagon to capture it and move again."""
+
+    setup_refused: ClassVar[str] = (
+        "a hexagon dots position is lines, not stones, and who owns each closed hexagon and whose turn it is follow "
+        "from the order they were drawn; open the position from a game, a record or its moves"
+    )
 
     name: ClassVar[str] = "hexdots"
     title: ClassVar[str] = "Hexagon dots"
@@ -142,7 +148,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
         ),
     )
 
-    def new(self, **params: Any) -> DotsState:
+    def new(self, **params: object) -> DotsState:
         p = self.validate_params(params)
         if p["rows"] % 2 == 0:
             raise ConfigError(f"parameter 'rows' must be odd (top and bottom rows are short), got {p['rows']}")
@@ -248,10 +254,10 @@ class HexDotsGame(RuleGame[DotsState, Line]):
                 return lid
         return rng.choice(self.legal_ids(state))
 
-    def params_of(self, state: DotsState) -> dict[str, Any]:
+    def params_of(self, state: DotsState) -> dict[str, ParamValue]:
         return {"rows": state.rows, "cols": state.cols}
 
-    def to_json(self, state: DotsState) -> dict[str, Any]:
+    def to_json(self, state: DotsState) -> JsonObject:
         """The original protocol's Game object, with the seat names as player names (UI and spectators), and the
         fields every game's view starts with (``to_move``, ``sides``)."""
         from hexarena.games.hexdots.wire import game_json
@@ -263,7 +269,7 @@ class HexDotsGame(RuleGame[DotsState, Line]):
 
         return shape()
 
-    def legal_view(self, state: DotsState) -> dict[str, Any]:
+    def legal_view(self, state: DotsState) -> JsonObject:
         """``kind: lines``: ``moves = [{"move": "0,0-0,1", "a": [0, 0], "b": [0, 1]}]``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

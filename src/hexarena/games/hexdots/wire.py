@@ -24,6 +24,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from hexarena.core.errors import ConfigError, InvalidMove
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.games.hexdots.board import Line
 from hexarena.games.hexdots.game import GAME, DotsState
 from hexarena.games.hexdots.geometry import MAX_SIZE, Coord
@@ -44,9 +45,7 @@ def status_of(state: DotsState, n_players: int = 2, disqualified: Collection[int
     return INITIATING if n_players < 2 else IN_PLAY
 
 
-def players_json(
-    state: DotsState, player_names: Sequence[str], disqualified: Collection[int] = ()
-) -> list[dict[str, Any]]:
+def players_json(state: DotsState, player_names: Sequence[str], disqualified: Collection[int] = ()) -> list[JsonObject]:
     """Player objects in seat order; a disqualified seat's score is the string ``"disqualified"``."""
     return [
         {"name": name, "score": "disqualified" if seat in disqualified else state.scores[seat]}
@@ -54,24 +53,22 @@ def players_json(
     ]
 
 
-def _owner(players: list[dict[str, Any]], seat: int) -> Any:
+def _owner(players: list[JsonObject], seat: int) -> JsonObject | None:
     return players[seat] if seat < len(players) else None
 
 
-def _line_json(state: DotsState, lid: int, seat: int, players: list[dict[str, Any]]) -> dict[str, Any]:
+def _line_json(state: DotsState, lid: int, seat: int, players: list[JsonObject]) -> JsonObject:
     a, b = state.geo.line_coords[lid]
     return {"endpoints": [coord_json(a), coord_json(b)], "owner": _owner(players, seat)}
 
 
-def _hex_json(state: DotsState, h: int, seat: int, players: list[dict[str, Any]]) -> dict[str, Any]:
+def _hex_json(state: DotsState, h: int, seat: int, players: list[JsonObject]) -> JsonObject:
     return {"center": coord_json(state.geo.coords[state.geo.hex_center[h]]), "owner": _owner(players, seat)}
 
 
-def _changes(
-    state: DotsState, since_ply: int, players: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    lines: list[dict[str, Any]] = []
-    hexagons: list[dict[str, Any]] = []
+def _changes(state: DotsState, since_ply: int, players: list[JsonObject]) -> tuple[list[JsonObject], list[JsonObject]]:
+    lines: list[JsonObject] = []
+    hexagons: list[JsonObject] = []
     for s in state.moves_since(since_ply):
         lines.append(_line_json(s, s.last_line, s.last_seat, players))
         hexagons.extend(_hex_json(s, h, s.last_seat, players) for h in s.last_captured)
@@ -83,7 +80,7 @@ def game_json(
     player_names: Sequence[str],
     status: str | None = None,
     disqualified: Collection[int] | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The Game object. ``status`` defaults to ``status_of(state, len(player_names), disqualified)``.
 
     ``player_names`` in seat order (fewer than two while the game is ``initiating``); ``disqualified`` seats
@@ -108,7 +105,7 @@ def delta_json(
     player_names: Sequence[str],
     status: str | None = None,
     disqualified: Collection[int] | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The Game Delta: lines and hexagons added after ply ``since_ply`` (the ply when the request began).
 
     For ``POST /<id>/moves`` that is the ply before the mover's own line, so the Delta holds the mover's line,
@@ -125,7 +122,7 @@ def delta_json(
     }
 
 
-def _load(body: Any, what: str, error: type[Exception]) -> Any:
+def _load(body: object, what: str, error: type[Exception]) -> object:
     if isinstance(body, bytes | bytearray | str):
         try:
             return json.loads(body)
@@ -134,11 +131,11 @@ def _load(body: Any, what: str, error: type[Exception]) -> Any:
     return body
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def parse_move_body(body: Any) -> Line:
+def parse_move_body(body: object) -> Line:
     """A ``POST /<id>/moves`` body (decoded JSON, or raw bytes/str) as a normalised line.
 
     Shape errors raise InvalidMove starting with the original's reason ``invalid line data``. Whether the line
@@ -161,7 +158,7 @@ def move_body(line: Line) -> list[dict[str, int]]:
     return [coord_json(line[0]), coord_json(line[1])]
 
 
-def parse_new_game(body: Any) -> dict[str, int]:
+def parse_new_game(body: object) -> dict[str, int]:
     """A ``POST /`` body as game params; ConfigError starting with ``invalid game data`` otherwise.
 
     The original accepted any integers with an odd ``rows``; hexarena also enforces 3 <= size <= MAX_SIZE.

@@ -1,10 +1,11 @@
 """The fast mutable Hive core: board, move generation, play/undo, Zobrist hashing, perft.
 
 Why a mutable core: search (perft, alpha-beta) needs play/undo without copying, while the referee's immutable
-``HiveState`` wraps a private snapshot of this board. Everything here is pure Python tuned for CPython:
-cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves are ``(piece, dest)``
-pairs, which is exactly UHP's notion of a distinct move (the same piece reaching the same cell by its own
-move and by a Pillbug throw is one move).
+``HiveState`` wraps a private snapshot of this board. ``PyBoard`` is pure Python tuned for CPython and is the
+reference; ``Board`` is ``CBoard`` (move generation in C, same state) when the extension is built (accel.py).
+The representation: cells are plain ints, stacks are tuples in a dict (absent key = empty cell), and moves
+are ``(piece, dest)`` pairs, which is exactly UHP's notion of a distinct move (the same piece reaching the same
+cell by its own move and by a Pillbug throw is one move).
 
 Cells: axial hex coordinates ``(q, r)`` packed as ``q * K + r`` (unbounded: a hive can drift anywhere).
 Orientation follows UHP/Mzinga (pointy-topped): E = (+1, 0), SE = (0, +1), SW = (-1, +1), W = (-1, 0),
@@ -23,6 +24,9 @@ higher).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from hexarena.games.hive import accel
 
 K = 1 << 20
 E, SE, SW, W, NW, NE = K, 1, 1 - K, -K, -1, K - 1
@@ -120,8 +124,12 @@ def kinds_of(expansions: str) -> tuple[int, ...]:
     return (Q, S, B, G, A, *(EXPANSION_KIND[x] for x in "MLP" if x in expansions))
 
 
-class Board:
-    """Mutable Hive position. ``play``/``undo`` are O(1); ``moves`` is O(pieces x reach)."""
+class PyBoard:
+    """Mutable Hive position. ``play``/``undo`` are O(1); ``moves`` is O(pieces x reach).
+
+    The pure-Python reference; ``Board`` is ``CBoard`` (the same board with C move generation) when the
+    extension is built, see accel.py.
+    """
 
     __slots__ = (
         "_cut_cache",
@@ -149,8 +157,8 @@ class Board:
         self._slide_cache: dict[int, list[int]] = {}
 
     def copy(self) -> Board:
-        """An independent copy (stacks are tuples, so a shallow dict copy suffices)."""
-        b = Board.__new__(Board)
+        """An independent copy of the same class (stacks are tuples, so a shallow dict copy suffices)."""
+        b = type(self).__new__(type(self))
         b.expansions = self.expansions
         b.kinds = self.kinds
         b.stacks = dict(self.stacks)
@@ -184,12 +192,21 @@ class Board:
         if c is None:
             return 0
         stacks = self.stacks
-        return sum(1 for d in DIRS if c + d in stacks)
+        # unrolled: search asks this at every node (``result``)
+        return (
+            (c + E in stacks)
+            + (c + SE in stacks)
+            + (c + SW in stacks)
+            + (c + W in stacks)
+            + (c + NW in stacks)
+            + (c + NE in stacks)
+        )
 
     def result(self) -> int:
         """-1 while the game goes on, 0 white wins, 1 black wins, 2 draw (both queens surrounded)."""
-        w = self.queen_neighbours(0) == 6
-        b = self.queen_neighbours(1) == 6
+        qn = self.queen_neighbours
+        w = qn(0) == 6
+        b = qn(1) == 6
         if w and b:
             return 2
         if b:
@@ -609,6 +626,55 @@ class Board:
             for dests in self.movement_dests().values():
                 n += len(dests)
         return n or 1
+
+
+def _no_c(*_args: object) -> None:
+    """Stands in for a ``_chive`` function when the extension is not built: the Python method then runs."""
+    return None
+
+
+if accel.available():
+    from hexarena.games.hive import _chive
+
+    _c_moves, _c_count_moves, _c_cut_cells = _chive.moves, _chive.count_moves, _chive.cut_cells
+else:  # pragma: no cover - exercised only where the extension is not built
+    _c_moves = _c_count_moves = _c_cut_cells = _no_c
+
+
+class CBoard(PyBoard):
+    """``PyBoard`` with ``moves``, ``count_moves`` and ``cut_cells`` in C (``_chive``), same state, same move sets.
+
+    The C functions answer None for a board they cannot take (see ``_chive.c``); the Python methods then do.
+    """
+
+    __slots__ = ()
+
+    def cut_cells(self) -> frozenset[int]:
+        cached = self._cut_cache.get(self.zh)
+        if cached is not None:
+            return cached
+        out = _c_cut_cells(self.stacks)
+        if out is None:
+            return PyBoard.cut_cells(self)
+        if len(self._cut_cache) > 50_000:
+            self._cut_cache.clear()
+        self._cut_cache[self.zh] = out
+        return out
+
+    def moves(self) -> list[Move]:
+        out = _c_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds)
+        return PyBoard.moves(self) if out is None else out
+
+    def count_moves(self) -> int:
+        n = _c_count_moves(self.stacks, self.pos, self.ply, self.stunned, self.kinds)
+        return PyBoard.count_moves(self) if n is None else n
+
+
+# The board every caller gets: C move generation when built and not switched off; type checkers see PyBoard.
+if TYPE_CHECKING:
+    Board = PyBoard
+else:
+    Board = CBoard if accel.enabled() else PyBoard
 
 
 def perft(board: Board, depth: int) -> int:

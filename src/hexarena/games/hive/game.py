@@ -119,6 +119,12 @@ EXPANSION_NAMES = {
 class HiveGame(RuleGame[HiveState, HiveMove]):
     """Hive with any of the Mosquito, Ladybug and Pillbug expansions (UHP conventions)."""
 
+    setup_refused: ClassVar[str] = (
+        "a Hive position needs its move history, not only where the pieces stand: the Pillbug may not throw the "
+        "piece that just moved, and a stack's order under a Beetle is how it was climbed; open the position from a "
+        "game, a record or its moves"
+    )
+
     name: ClassVar[str] = "hive"
     title: ClassVar[str] = "Hive"
     seat_names: ClassVar[tuple[str, str]] = ("white", "black")
@@ -290,6 +296,11 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         for m in moves:
             state = self.play(state, self.parse(m))
         return self.game_string(state)
+
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A UHP GameString's expansions and moves (a bare GameType is a new game), as Mzinga and others write it."""
+        board, written = parse_game_string(text)
+        return {"expansions": board.expansions}, written
 
     # ------------------------------------------------------------------ Hive extras
     def normalize(self, state: HiveState, move: HiveMove) -> HiveMove:

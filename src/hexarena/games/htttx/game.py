@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
-from hexarena.core.types import Outcome, Termination
+from hexarena.core.game import Game, Param, ParamValue, Probe, RecordFacts, RuleGame, check_setup_counts, state_view
+from hexarena.core.jsonvalue import JsonObject
+from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.htttx.board import COORD_LIMIT, MAX_PLIES, SIDES, Board, Coord
 from hexarena.games.htttx.state import HtttxState, Move, make_child, make_root
 from hexarena.games.htttx.state import release as release_positions
@@ -21,7 +22,7 @@ from hexarena.games.htttx.state import release as release_positions
 _MOVE_RE = re.compile(r"\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*\[\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*\]\s*")
 
 
-def _coord(value: Any, what: str) -> Coord:
+def _coord(value: object, what: str) -> Coord:
     """Accept (q, r) as a tuple or list of two ints (not bools); InvalidMove otherwise."""
     if isinstance(value, tuple | list) and len(value) == 2:
         q, r = value
@@ -30,7 +31,15 @@ def _coord(value: Any, what: str) -> Coord:
     raise InvalidMove(f"{what} must be a pair of integers (q, r), got {value!r}")
 
 
-def coerce_move(move: Any) -> Move:
+def setup_coord(cell: object, index: int) -> Coord:
+    """A setup stone's cell: ``[q, r]``, two integers; ConfigError naming the stone otherwise."""
+    try:
+        return _coord(cell, "a cell")
+    except InvalidMove:
+        raise ConfigError(f"stone {index + 1}: a cell is [q, r] (two integers), got {cell!r}") from None
+
+
+def coerce_move(move: object) -> Move:
     """Check the shape of a move value: two cells of two ints each."""
     if isinstance(move, tuple | list) and len(move) == 2:
         return (_coord(move[0], "the first piece"), _coord(move[1], "the second piece"))
@@ -81,7 +90,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         """Its positions share one board through a cursor that refers back to them: break that cycle."""
         release_positions(state)
 
-    def new(self, **params: Any) -> HtttxState:
+    def new(self, **params: object) -> HtttxState:
         """The start: X's stone on (0, 0), O to move."""
         p = self.validate_params(params)
         board = Board(p["view_distance"], p["win_distance"])
@@ -89,7 +98,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         return make_root(board, 1, p["view_distance"], p["win_distance"], p["turn_limit"])
 
     def from_cells(
-        self, cells: Iterable[tuple[int, int, int]], to_move: int, *, turns: int = 0, **params: Any
+        self, cells: Iterable[tuple[int, int, int]], to_move: int, *, turns: int = 0, **params: object
     ) -> HtttxState:
         """A free-setup position: the given (q, r, seat) stones (any distances apart) and ``to_move`` to play.
 
@@ -120,6 +129,40 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         if not board.stones:
             raise ConfigError("a setup needs at least one stone")
         return make_root(board, to_move, p["view_distance"], p["win_distance"], p["turn_limit"], turns)
+
+    def setup_position(
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
+    ) -> HtttxState:
+        """Stones on cells (``[[[q, r], seat], ...]``) with ``to_move`` to play, as the bot API's ``free_setup``
+        sets one up (``from_cells``: any distances apart, none twice, nobody already ``win_distance`` in a row;
+        ``core.game.setup_refusal``). As in every game, x has one stone more than o with o to move (x's origin
+        stone, then two a turn), one fewer with x to move; ``draft`` skips that count (the editor's steps)."""
+        cells = [(*setup_coord(cell, k), seat) for k, (cell, seat) in enumerate(stones)]
+        if not draft:
+            xs = sum(1 for *_, seat in cells if seat == 0)
+            check_setup_counts(self, (xs, len(cells) - xs), to_move, {0: -1, 1: 1})
+        p = self.validate_params(params)
+        names = ("view_distance", "win_distance", "turn_limit")
+        return self.from_cells(cells, to_move, **{name: p[name] for name in names})
+
+    def setup_of(self, state: HtttxState) -> tuple[list[tuple[object, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: every stone and the side to move (by the counts once the
+        game is over, so an edited copy of a finished position keeps the side the rules would give)."""
+        stones: list[tuple[object, Seat]] = [([q, r], seat) for q, r, seat in state.stones]
+        xs = sum(1 for _, seat in stones if seat == 0)
+        return stones, 1 if xs > len(stones) - xs else 0
+
+    def setup_bound(self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]]) -> tuple[int, str]:
+        """``position_bound`` for a setup: the candidate cells its stones bring, from the request alone (cells that
+        do not read are left to ``setup_position`` to report)."""
+        view = int(self.validate_params(params)["view_distance"])
+        cells = []
+        for k, (cell, _) in enumerate(stones):
+            try:
+                cells.append(setup_coord(cell, k))
+            except ConfigError:
+                continue
+        return candidate_bound(cells, view)
 
     # ----- the rules -----
 
@@ -207,7 +250,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         (q1, r1), (q2, r2) = move
         return f"[{q1},{r1}][{q2},{r2}]"
 
-    def params_of(self, state: HtttxState) -> dict[str, Any]:
+    def params_of(self, state: HtttxState) -> dict[str, ParamValue]:
         return {
             "view_distance": state.view_distance,
             "win_distance": state.win_distance,
@@ -217,7 +260,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     def ply(self, state: HtttxState) -> int:
         return state.turns
 
-    def to_json(self, state: HtttxState) -> dict[str, Any]:
+    def to_json(self, state: HtttxState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -256,7 +299,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
         )
         return "\n".join([summary, *rows])
 
-    def legal_view(self, state: HtttxState) -> dict[str, Any]:
+    def legal_view(self, state: HtttxState) -> JsonObject:
         """``kind: htttx``: ``cells = [[q, r], ...]`` legal for the first stone; the page asks the
         ``htttx_first`` probe for the second stone's cells (a pair list would be quadratic)."""
         if state.to_move_seat is None:
@@ -266,7 +309,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
     def probes(self) -> Mapping[str, Probe]:
         return {"htttx_first": self.first_stone}
 
-    def first_stone(self, state: HtttxState, q: Any, r: Any) -> dict[str, Any]:
+    def first_stone(self, state: HtttxState, q: object, r: object) -> JsonObject:
         """Check the first stone of a turn on its own (the web page asks before the second click).
 
         Returns ``{"cell": [q, r], "wins": bool, "cells": [...]}`` with the cells legal for the second stone;
@@ -286,7 +329,7 @@ class HtttxGame(RuleGame[HtttxState, Move]):
             cells = board.legal_cells()
         return {"cell": [q, r], "wins": bool(wins), "cells": [[a, b] for a, b in sorted(cells)]}
 
-    def spectator_extras(self, state: HtttxState, view: dict[str, Any] | None) -> dict[str, Any]:
+    def spectator_extras(self, state: HtttxState, view: JsonObject | None) -> JsonObject:
         """Hivemaker's spectator packets carry ``board: {cells}``; the cells of ``view`` are reused when given."""
         if view is not None and isinstance(view.get("cells"), list):
             return {"board": {"cells": view["cells"]}}
@@ -297,14 +340,54 @@ class HtttxGame(RuleGame[HtttxState, Move]):
 
         return shape(self)
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """Hexagonal Tic Tac Toe Notation v1, with the players, the end and the time as headers."""
         from hexarena.games.htttx.notation import GameRecord, headers_for, write_record
 
         return write_record(GameRecord(headers=headers_for(facts), turns=[self.parse(m) for m in moves], threats=[]))
 
+    def position_bound(self, params: Mapping[str, Any], moves: Sequence[str]) -> tuple[int, str]:
+        """An upper bound on the candidate cells the board of the position after ``moves`` tracks, and how it was
+        reached (``candidate_bound``), from the text alone: the analysis board refuses a position too large to
+        build before building it (moves that do not read are left to the replay to report)."""
+        cells = [(0, 0)]
+        for text in moves:
+            try:
+                (q1, r1), (q2, r2) = self.parse(text)
+            except InvalidMove:
+                continue
+            cells += [(q1, r1), (q2, r2)]
+        return candidate_bound(cells, int(params["view_distance"]))
+
+    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+        """A Hexagonal Tic Tac Toe Notation v1 record's turns (its headers state no parameter)."""
+        from hexarena.games.htttx.notation import read_record
+
+        return {}, [self.format(t) for t in read_record(text).turns]
+
 
 HTTTX = HtttxGame()
+
+
+def candidate_bound(cells: Sequence[tuple[int, int]], view: int) -> tuple[int, str]:
+    """An upper bound on the candidate cells (empty cells within ``view`` of a stone) a board with stones on
+    ``cells`` tracks, and how it was reached. What it bounds: the board keeps every such cell (about 100 bytes
+    each in the C board), and a stone far from all others brings a whole hexagon of 3v(v+1)+1 cells, 12,481 at view
+    64. Two bounds, the smaller taken: every stone covers at most one hexagon, and every covered cell lies in the
+    box around the stones widened by ``view`` on each side (axial coordinates); so a dense block of many stones
+    passes where the same stones scattered do not."""
+    if not cells:
+        return 0, "no stones"
+    view = max(view, 0)
+    hexagon = 3 * view * (view + 1) + 1
+    by_stones = len(cells) * hexagon
+    qs = [q for q, _ in cells]
+    rs = [r for _, r in cells]
+    width, height = max(qs) - min(qs) + 2 * view + 1, max(rs) - min(rs) + 2 * view + 1
+    if width * height < by_stones:
+        return width * height, f"a {width:,} x {height:,} box around the stones, widened by view_distance {view}"
+    return by_stones, f"{len(cells):,} stones x {hexagon:,} cells within view_distance {view}"
+
 
 if TYPE_CHECKING:  # mypy checks the engine against the Game protocol here
     _CHECKED: Game[HtttxState, Move] = HTTTX

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 MIN_STEP, MAX_STEP = -10, 10
@@ -32,6 +33,10 @@ class NumberwangState:
 
 class NumberwangGame(RuleGame[NumberwangState, int]):
     """The rules; stateless, one shared instance."""
+
+    setup_refused: ClassVar[str] = (
+        "a numberwang position is a running total, not stones on a board; reach the total by playing its moves"
+    )
 
     name: ClassVar[str] = "numberwang"
     title: ClassVar[str] = "Numberwang"
@@ -50,11 +55,11 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
         ),
     )
 
-    def new(self, **params: Any) -> NumberwangState:
+    def new(self, **params: object) -> NumberwangState:
         p = self.validate_params(params)
         return NumberwangState(0, 0, p["ply_limit"])
 
-    def params_of(self, state: NumberwangState) -> dict[str, Any]:
+    def params_of(self, state: NumberwangState) -> dict[str, ParamValue]:
         return {"ply_limit": state.ply_limit}
 
     def outcome(self, state: NumberwangState) -> Outcome | None:
@@ -112,7 +117,7 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
             f"a draw after {state.ply_limit} turns)"
         )
 
-    def to_json(self, state: NumberwangState) -> dict[str, Any]:
+    def to_json(self, state: NumberwangState) -> JsonObject:
         return state_view(self, state, n=state.n, ply=state.ply, plyLimit=state.ply_limit)
 
     def battlebot_shape(self) -> BattlebotShape[NumberwangState, int]:
@@ -120,7 +125,7 @@ class NumberwangGame(RuleGame[NumberwangState, int]):
 
         return shape()
 
-    def legal_view(self, state: NumberwangState) -> dict[str, Any]:
+    def legal_view(self, state: NumberwangState) -> JsonObject:
         """``kind: number``: any integer from ``min`` to ``max``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

@@ -10,12 +10,14 @@ that both grid games read alike: letter = row (``a`` top), number = 1-based colu
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
-from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, RuleGame, cells_view, state_view
+from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
+from hexarena.core.game import Game, Param, ParamValue, RuleGame, cells_view, check_setup_counts, setup_cell, state_view
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination
 
 Move = tuple[int, int]
@@ -70,11 +72,48 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
     board_module: ClassVar[str | None] = "hexarena:web/js/boards/tictactoe.js"  # the web UI's board
     params: ClassVar[tuple[Param, ...]] = ()
 
-    def new(self, **params: Any) -> TicTacToeState:
+    def new(self, **params: object) -> TicTacToeState:
         self.validate_params(params)
         return TicTacToeState()
 
-    def params_of(self, state: TicTacToeState) -> dict[str, Any]:
+    def setup_position(
+        self, params: Mapping[str, object], stones: Sequence[tuple[object, Seat]], to_move: Seat, *, draft: bool = False
+    ) -> TicTacToeState:
+        """Marks on cells (``[["b2", 0], ...]``) with ``to_move`` to play (``core.game.setup_refusal``): X has as
+        many marks as O with X to move, one more with O to move; a line of three or a full board is refused (a
+        finished position has nothing to analyse). ``draft``: any marks, for the editor to draw."""
+        self.validate_params(params)
+        board = [EMPTY] * 9
+        for k, (cell, seat) in enumerate(stones):
+            r, c = setup_cell(self, cell, k)
+            if board[r * 3 + c] != EMPTY:
+                raise ConfigError(f"cell {self.format((r, c))!r} is given twice in the setup: keep one mark on it")
+            board[r * 3 + c] = X if seat == 0 else O
+        ply = sum(1 for m in board if m != EMPTY)
+        state = TicTacToeState(tuple(board), ply)
+        if draft:
+            return state
+        check_setup_counts(self, (board.count(X), board.count(O)), to_move, {0: 0, 1: 1})
+        for i in range(9):
+            line = winning_line(state.board, i) if board[i] != EMPTY else None
+            if line is not None:
+                cells = " ".join(self.format(_CELLS[j]) for j in line)
+                raise ConfigError(
+                    f"{MARKS[board[i]]} already has three in a row ({cells}): the game is over in this setup, "
+                    "so there is nothing to analyse; remove a mark of the line"
+                )
+        if ply == 9:
+            raise ConfigError("the board is full: the game is over in this setup; remove a mark to analyse it")
+        return state
+
+    def setup_of(self, state: TicTacToeState) -> tuple[list[tuple[object, Seat]], Seat]:
+        """The position as ``setup_position`` takes it: its marks and the seat whose turn it is by the counts."""
+        stones: list[tuple[object, Seat]] = [
+            (self.format(_CELLS[i]), 0 if m == X else 1) for i, m in enumerate(state.board) if m != EMPTY
+        ]
+        return stones, state.ply % 2
+
+    def params_of(self, state: TicTacToeState) -> dict[str, ParamValue]:
         return {}
 
     def to_move(self, state: TicTacToeState) -> Seat | None:
@@ -149,7 +188,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
             lines.append(f"{'abc'[r]}   " + " | ".join(mark or " " for mark in row))
         return "\n".join(lines)
 
-    def to_json(self, state: TicTacToeState) -> dict[str, Any]:
+    def to_json(self, state: TicTacToeState) -> JsonObject:
         return state_view(
             self,
             state,
@@ -164,7 +203,7 @@ class TicTacToeGame(RuleGame[TicTacToeState, Move]):
 
         return shape(self)
 
-    def legal_view(self, state: TicTacToeState) -> dict[str, Any]:
+    def legal_view(self, state: TicTacToeState) -> JsonObject:
         """``kind: cells``: the empty (row, col) cells."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
@@ -33,6 +32,7 @@ from hexarena.server.battlebot.lobby import Lobby
 from hexarena.server.schemas import text_problem
 from hexarena.server.services import services_of
 from hexarena.wire.battlebot import Shape, shape_for
+from hexarena.wire.battlebot import login_hash as salted_hash
 from hexarena.wire.http import read_limited_body
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ async def _login(ws: WebSocket, lobby: Lobby) -> BattlebotConnection | None:
     if store is not None and 0 < len(bot_id) <= 64:
         bot = await store.get_bot(bot_id)
         pass_hash = await store.bot_pass_hash(bot_id) if bot is not None else None
-    expected = hashlib.sha256(((pass_hash or _DUMMY_HASH) + salt).encode()).hexdigest()
+    expected = salted_hash(pass_hash or _DUMMY_HASH, salt)
     same = hmac.compare_digest(expected.encode(), login_hash.encode("utf-8", errors="replace"))
     if not same or pass_hash is None or bot is None or shape is None or bot.game != shape.game.name:
         return await _refuse(ws, f"bad credentials for {bot_id[:64]!r} in {game[:32]!r}")

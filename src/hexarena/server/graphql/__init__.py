@@ -1,4 +1,4 @@
-"""``/graphql`` (strawberry, with the GraphiQL page on GET) and the same data over REST under ``/api/gametypes``.
+"""``/graphql`` (strawberry, with the GraphiQL page on GET, imported on its first request) and the same data over REST under ``/api/gametypes``.
 
 REST twin of every GraphQL query:
 
@@ -17,25 +17,21 @@ once and database connections held by them.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cross_web import HTTPException as StrawberryHTTPException
 from fastapi import APIRouter, FastAPI, HTTPException, Query
 from starlette.requests import Request
-from strawberry.fastapi import GraphQLRouter
-from strawberry.types import ExecutionResult
+from starlette.responses import Response
+from starlette.routing import WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from graphql import GraphQLError
 from hexarena.server.graphql import data
 from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
-from hexarena.server.graphql.schema import schema
 from hexarena.server.services import services_of
 
-__all__ = ["GraphQLLimits", "lifespan", "rest_router", "router"]
+__all__ = ["PATH", "GraphQLLimits", "LazyGraphQL", "lifespan", "rest_router", "router"]
 
 
 def _store(request: Request) -> Any:
@@ -126,44 +122,54 @@ async def game(
     return found
 
 
-class BoundedGraphQLRouter(GraphQLRouter[Any, Any]):
-    """strawberry's FastAPI router, each operation inside the app's query gate and under its time limit."""
+#: Where GraphQL is served.
+PATH = "/graphql"
 
-    def decode_json(self, data: str | bytes) -> object:
-        """strawberry answers 400 only to a syntax error: a body ``json.loads`` refuses otherwise (an integer
-        over Python's 4,300-digit limit, nesting deeper than the parser goes) escaped as a 500, after which the
-        server drops the client's keep-alive connection. The same 400 as the REST routes' instead."""
-        try:
-            return json.loads(data)
-        except (ValueError, RecursionError) as exc:
-            text = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-            raise StrawberryHTTPException(400, f"the body is not usable JSON: {type(exc).__name__}: {text}") from None
 
-    async def execute_single(self, request: Any, *args: Any, **kwargs: Any) -> ExecutionResult:
-        gate: QueryGate = request.app.state.graphql_gate
-        with gate.slot():
-            try:
-                async with asyncio.timeout(gate.limits.timeout) as deadline:
-                    return await super().execute_single(request, *args, **kwargs)
-            except TimeoutError:
-                if not deadline.expired():
-                    raise
-                return ExecutionResult(data=None, errors=[GraphQLError(gate.timeout_message())])
+class LazyGraphQL:
+    """The ASGI app of :data:`PATH`: strawberry's router, built (and strawberry imported) on the first request.
+
+    Why: importing strawberry, graphql-core and the schema is a large part of a server's start, and most servers
+    answer many requests before their first GraphQL query, if any.
+    """
+
+    def __init__(self) -> None:
+        self._app: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._app is None:
+            from hexarena.server.graphql.endpoint import graphql_router
+
+            self._app = graphql_router(PATH)
+        await self._app(scope, receive, send)
+
+
+_endpoint = LazyGraphQL()
+
+
+class _HandOver(Response):
+    """What the ``/graphql`` routes return: strawberry's route, not this one, reads the request and answers it.
+    The routes are FastAPI's own so that they stay in the OpenAPI schema without strawberry being imported."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await _endpoint(scope, receive, send)
 
 
 #: ``/graphql`` (GraphiQL on GET) and the REST twin; the bounds are ``Settings.graphql`` (see :func:`lifespan`).
 router = APIRouter()
 
 
-async def _no_context() -> None:
-    """strawberry's default context getter is a plain lambda, which FastAPI runs in a worker thread: a thread hop
-    per GraphQL request. None still gives resolvers strawberry's default context (the request and response)."""
-    return None
+@router.get(PATH, summary="GraphiQL, the GraphQL IDE (a query in ?query= is run)")
+async def graphql_page() -> Response:
+    return _HandOver()
 
 
-router.include_router(
-    BoundedGraphQLRouter(schema, graphql_ide="graphiql", context_getter=_no_context), prefix="/graphql"
-)
+@router.post(PATH, summary="One GraphQL query: a JSON body of query, variables and operationName")
+async def graphql_query() -> Response:
+    return _HandOver()
+
+
+router.routes.append(WebSocketRoute(PATH, _endpoint, name="graphql_ws"))  # an ASGI app: no handler of its own
 router.include_router(rest_router)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from hexarena.core.errors import ConfigError
 from hexarena.players.base import BasePlayer
 from hexarena.players.browser import BrowserPlayer
 from hexarena.players.spec import Scheme
@@ -29,12 +30,23 @@ for _module_router in ROUTERS:
     router.include_router(_module_router)
 
 
+def _person_name(name: str, default: str) -> str:
+    """A person's display name from a spec, bounded as a join's ``name`` is (ConfigError, a 400, otherwise)."""
+    shown = name.strip()
+    if len(shown) > play.MAX_PERSON_NAME or any(ord(c) < 32 or ord(c) == 127 for c in shown):
+        raise ConfigError(
+            f"a person's name is at most {play.MAX_PERSON_NAME} characters without control characters "
+            f"(got {len(shown)}): shorten it"
+        )
+    return shown or default
+
+
 async def _browser_scheme(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(name or "human")
+    return BrowserPlayer(_person_name(name, "human"))
 
 
 async def _open_scheme(game: str, name: str) -> BasePlayer:
-    return BrowserPlayer(name or "guest", open_seat=True)
+    return BrowserPlayer(_person_name(name, "guest"), open_seat=True)
 
 
 #: The ``browser`` and ``open`` player schemes, declared as ``hexarena.players`` entry points (pyproject.toml).

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Query
 
 from hexarena.bots.registry import builtin_bots
+from hexarena.core.person import is_person_key
 from hexarena.core.registry import available_games, get_game
 from hexarena.server import records
 from hexarena.server.schemas import MAX_OFFSET
@@ -79,6 +80,8 @@ async def bot_rows(services: Services, name: str) -> dict[str, dict[str, Any]]:
         for b in await store.list_bots(game=name):
             rows[b.bot_id] = {"game": name, "name": b.bot_id, "kind": b.kind, "owner": b.owner, "spec": b.spec}
         for r in await store.list_ratings(name, limit=100):
+            if is_person_key(r.key):
+                continue  # a person, not a bot: on the leaderboard only
             row = rows.setdefault(r.key, {"game": name, "name": r.key, "kind": "rated", "spec": r.key})
             row.update(rating=round(r.rating, 1), games=r.games)
     return rows

@@ -8,7 +8,9 @@
 - ``POST /api/ui/matches/{id}/join``: take an open seat: the first joiner gets a new token for it, anyone later
   a 409 (the seat is taken), as does anyone asking for a seat that was not created open (the creator's, a bot's).
   Nobody joining within ``MatchManager.open_seat_seconds`` ends the match ``aborted``. The joiner may give the
-  name their browser keeps (``name``): the seat takes it, so the other person and the spectators see who came.
+  name their browser keeps (``name``): the seat takes it, so the other person and the spectators see who came;
+  and the identity it keeps (``person``, needed in a rated game: ``server.people``), which the seat is rated under.
+  Each player's rating is on the match info (``rating``), for the cards.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from hexarena.core.registry import get_game
 from hexarena.players.browser import BrowserPlayer
 from hexarena.server import records
 from hexarena.server.live import LiveMatch
-from hexarena.server.schemas import SeatName
+from hexarena.server.people import join_as, ratings_of
+from hexarena.server.schemas import PersonSecret, SeatName
 from hexarena.server.seats import refuse
 from hexarena.server.services import ServicesDep
 from hexarena.server.sockets import serve_seat
@@ -42,6 +45,9 @@ class JoinRequest(BaseModel):
         max_length=MAX_PERSON_NAME,
         pattern=r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
         description="the joiner's name, shown to the other person and the spectators (no control characters)",
+    )
+    person: PersonSecret | None = Field(
+        default=None, description="the joiner's identity (what a rated game rates them under); needed in a rated game"
     )
 
 
@@ -73,6 +79,7 @@ async def match_info(game_id: str, services: ServicesDep) -> dict[str, Any]:
         out["seats"] = list(get_game(record.game).seat_names)
         out["live"] = False
         out["clock"] = None
+        await _with_ratings(services, record.game, out)
         return out
     clock = live.referee.config.clock
     out = records.live_summary(live)
@@ -80,7 +87,15 @@ async def match_info(game_id: str, services: ServicesDep) -> dict[str, Any]:
     out["live"] = live.result is None
     out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
     out["open_seats"] = [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)]
+    out["rated"] = live.referee.config.meta.get("rated")
+    await _with_ratings(services, live.game.name, out)
     return out
+
+
+async def _with_ratings(services: ServicesDep, game: str, out: dict[str, Any]) -> None:
+    """Each player's rating in this game on their card (``rating``: null when not rated yet)."""
+    for player, rating in zip(out["players"], await ratings_of(services.store, game, out["players"]), strict=True):
+        player["rating"] = rating
 
 
 def seat_index(live: LiveMatch, asked: str) -> int:
@@ -106,6 +121,8 @@ async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[s
         raise HTTPException(status_code=404, detail=f"no live game {game_id!r}")
     seat = seat_index(live, body.seat)
     name = live.game.seat_names[seat]
+    if seat in live.open_seats:  # who joins, checked before the seat is given away
+        join_as(live.players, seat, body.person, rated=live.referee.config.meta.get("rated") is True)
     token = services.manager.join_open_seat(live, seat)
     if token is not None:
         player = live.players[seat]

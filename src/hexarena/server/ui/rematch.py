@@ -22,6 +22,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
+from hexarena.core.person import is_person_key
 from hexarena.core.types import Seat, other
 from hexarena.players.browser import BrowserPlayer
 from hexarena.server.live import LiveMatch, MatchManager
@@ -62,14 +63,19 @@ def view(live: LiveMatch, seat: Seat) -> dict[str, Any]:
 
 
 async def start_rematch(manager: MatchManager, live: LiveMatch, rematch: Rematch) -> None:
-    """The new game: the same people, each in the other seat, with the same game, parameters and clock."""
+    """The new game: the same people (names and identities), each in the other seat, with the same game,
+    parameters and clock, rated or casual as the game before."""
     if rematch.starting or rematch.game_id is not None:
         return  # both accepted at once: one new game (the other page finds it on its next poll)
     rematch.starting = True
     config = live.referee.config
     people = [BrowserPlayer(live.players[1].name), BrowserPlayer(live.players[0].name)]
+    for new_seat, old_seat in zip(people, reversed(live.players), strict=True):
+        spec = str(old_seat.describe().get("spec", ""))  # the same people (a finished seat keeps its description)
+        new_seat.person = spec if is_person_key(spec) else None
+    rated = {"rated": config.meta["rated"]} if "rated" in config.meta else {}
     try:
-        new = await manager.create(live.game, people, params=dict(config.params), clock=config.clock)
+        new = await manager.create(live.game, people, params=dict(config.params), clock=config.clock, meta=rated)
     finally:
         rematch.starting = False
     rematch.game_id = new.match_id

@@ -73,6 +73,30 @@ export function savePersonName(name) {
   try { if (name) localStorage.setItem(PERSON_NAME, name.slice(0, 32)); } catch { /* storage disabled */ }
 }
 
+// Who this person is, without accounts: a secret this browser makes once (32 random bytes, base64url) and keeps,
+// sent when taking a seat. The server keeps only a hash of it, the key rated games rate this person under; the
+// name above is only what others see, so two people who pick the same name stay two people. Storage disabled:
+// a new identity each page load (such games can be played, but a rating would not follow the person).
+const PERSON_ID = "hexarena.person";
+const PERSON_ID_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export function personSecret() {
+  let kept = "";
+  try { kept = localStorage.getItem(PERSON_ID) || ""; } catch { /* storage disabled */ }
+  if (PERSON_ID_FORMAT.test(kept)) return kept;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const made = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  try { localStorage.setItem(PERSON_ID, made); } catch { /* this page only */ }
+  return made;
+}
+
+/** A player's rating for their card: "1523" or "1523?" while provisional; "" when not rated. */
+export function ratingText(p) {
+  const r = p?.rating;
+  if (!r) return "";
+  return `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
+}
+
 export function wsURL(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}${path}`;

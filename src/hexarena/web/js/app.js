@@ -1,4 +1,4 @@
-// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/join/ID/SEAT, #/replay/ID, #/games, #/bots, #/leaderboard/GAME, #/rules/GAME, #/ladder).
+// The single-page shell: a hash router (#/lobby, #/play/ID, #/watch/ID, #/join/ID/SEAT, #/replay/ID, #/games, #/bots, #/leaderboard/GAME, #/rules/GAME, #/ladder, #/analysis/GAME).
 // Hash routes keep the server side trivial (one static index.html) and make every page linkable.
 
 import { h } from "./api.js";
@@ -14,6 +14,7 @@ const routes = {
   leaderboard: () => import("./lists.js").then((m) => m.leaderboardPage),
   rules: () => import("./rules.js").then((m) => m.rulesPage),
   ladder: () => import("./ladder.js").then((m) => m.ladderPage),
+  analysis: () => import("./analysis.js").then((m) => m.analysisPage),
 };
 
 let cleanup = null;

@@ -1,7 +1,7 @@
 // Two people on one game: the creator of a match with an open seat sees "waiting for an opponent" and a link to
 // send; whoever opens the link (#/join/ID/SEAT) takes the seat (the first one only) and lands on the game.
 
-import { h, postJSON, copyButton, personName } from "./api.js";
+import { h, postJSON, copyButton, personName, personSecret } from "./api.js";
 import { saveToken } from "./tokens.js";
 
 export function inviteURL(id, seat) {
@@ -24,7 +24,7 @@ export async function joinPage(app, { args }) {
   const [id, seat] = args;
   app.append(h("p.muted", "Joining the game…"));
   try {
-    const res = await postJSON(`/api/ui/matches/${encodeURIComponent(id)}/join`, { seat, name: personName() || undefined });
+    const res = await postJSON(`/api/ui/matches/${encodeURIComponent(id)}/join`, { seat, name: personName() || undefined, person: personSecret() });
     saveToken(id, res.seat, res.token);
     location.replace(`#/play/${id}`);
   } catch (err) {

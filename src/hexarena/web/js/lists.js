@@ -78,7 +78,7 @@ export async function leaderboardPage(app, { args }) {
   app.append(h("h1", "Leaderboard"), h("div.panel", h("div.filters", h("label", h("span", "Game"), gameSel)), box));
   let board;
   try { board = await getJSON(`/leaderboard/${encodeURIComponent(name)}`); } catch (e) { box.replaceChildren(h("p.error", e.message)); return; }
-  if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: every finished game between bots is rated (tournaments and single matches, from the API or this lobby); games with a person in them are kept but not rated.")); return; }
+  if (!board.ratings.length) { box.replaceChildren(h("p.muted", "Nobody is rated in this game yet: every finished game between bots is rated (tournaments and single matches, from the API or this lobby), and so is a game with a person that was created rated (tick Rated in the lobby); other games with a person are casual (not rated).")); return; }
   // each player's ratings over time, as a small plot in the row (a store without history: no plots)
   let history = {};
   try { history = (await getJSON(`/api/ui/leaderboard/${encodeURIComponent(name)}/history?limit=${Math.min(board.ratings.length, 100)}`)).history; } catch { /* none */ }
@@ -86,7 +86,10 @@ export async function leaderboardPage(app, { args }) {
     h("thead", h("tr", ["Rank", "Player", "Rating", "History", "Games", "Updated"].map((t) => h("th", t)))),
     h("tbody", board.ratings.map((r) => h("tr",
       h("td", r.rank),
-      h("td", h("a", { href: `#/games?game=${board.game}&player=${encodeURIComponent(r.player)}` }, r.player)),
+      h("td", r.person
+        // a person: their display name (two people may share one), marked; the mark's title holds their key
+        ? [r.name, " ", h("span.badge.person", { title: `a person (${r.player})` }, "person")]
+        : h("a", { href: `#/games?game=${board.game}&player=${encodeURIComponent(r.player)}` }, r.name ?? r.player)),
       ratingCell(r), h("td", ratingPlot(history[r.player] || [])), h("td", r.games),
       h("td", fmtDate(r.updated_at)))))));
 }

@@ -1,9 +1,10 @@
 // Lobby: create a match of any registered game (its parameters, clock, and each seat a person, a built-in
 // bot, a bot URL or any player spec the server knows), see live games, join an open human seat.
 
-import { getJSON, postJSON, h, playerName, personName, savePersonName } from "./api.js";
+import { getJSON, postJSON, h, playerName, personName, savePersonName, personSecret } from "./api.js";
 import { saveToken } from "./tokens.js";
 import { rulesLink } from "./rules.js";
+import { paramInput, paramsOf } from "./params.js";
 
 // Everything that differs from game to game comes from the game's own declarations in GET /api/games: its
 // parameters in words (label, effect, named choices), its clock presets and default, and the bots at an address
@@ -37,6 +38,8 @@ export async function lobbyPage(app, { params } = {}) {
   }
   const msg = h("p.msg");
   const createBtn = h("button#create", { type: "submit" }, "Create match");
+  // unticked: the usual rule (games between bots are rated, games with a person are casual and allow takebacks)
+  const ratedBox = h("input#rated", { type: "checkbox", "aria-describedby": "rated-help" });
   const form = h("form.panel",
     h("h2", "New match"),
     h("label", h("span", "Game"), gameSel), h("p", rulesLink(gameSel)),
@@ -46,6 +49,8 @@ export async function lobbyPage(app, { params } = {}) {
     h("label.clock-seconds", h("span", "Seconds"), clockSecs),
     h("label.clock-increment", h("span", "Increment (s)"), clockInc),
     seatsBox,
+    h("div.param", h("label", h("span", "Rated"), ratedBox),
+      h("small.muted.param-help#rated-help", "The result moves both players' ratings on the leaderboard, people's too; no takebacks. Unticked: games with a person are casual.")),
     createBtn, msg);
   const liveBox = h("div.tablewrap");
   const remoteHelp = h("li#remote-help");  // filled for the chosen game: the protocols that can reach its bots
@@ -78,31 +83,6 @@ export async function lobbyPage(app, { params } = {}) {
   }
   for (const el of [clockType, clockSecs, clockInc]) el.addEventListener("input", syncClock);
   clockType.addEventListener("change", syncClock);
-
-  // a parameter as the game describes it: its label, a field for its value (named choices as a list), and a line
-  // under it saying what the value changes in play (the field's description for a screen reader)
-  function paramInput(p) {
-    const id = `param-${p.name}`;
-    const helpId = `${id}-help`;
-    const names = p.choice_labels || p.choices;
-    let input;
-    if (p.type === "bool") {
-      input = h("input", { type: "checkbox", id, name: p.name, checked: !!p.default });
-    } else if (p.choices) {
-      input = h("select", { id, name: p.name }, p.choices.map((c, i) => h("option", { value: c, selected: c === p.default }, String(names[i]))));
-    } else {
-      input = h("input", { id, name: p.name, type: p.type === "int" || p.type === "float" ? "number" : "text",
-        min: p.minimum ?? undefined, max: p.maximum ?? undefined, step: p.type === "int" ? 1 : "any",
-        value: p.default ?? "", placeholder: p.nullable ? "none" : undefined, style: "width:7rem" });
-    }
-    input.dataset.param = p.name;
-    input.dataset.type = p.type;
-    input.dataset.nullable = p.nullable ? "1" : "";
-    if (p.help) input.setAttribute("aria-describedby", helpId);
-    return h("div.param", { dataset: { paramRow: p.name } },
-      h("label", h("span", p.label || p.name.replace(/_/g, " ")), input),
-      p.help ? h("small.muted.param-help", { id: helpId }, p.help) : null);
-  }
 
   function seatInput(game, i) {
     const bots = game.builtin_bots || [];
@@ -137,7 +117,7 @@ export async function lobbyPage(app, { params } = {}) {
   let seatInputs = [];
   function syncGame() {
     const game = byName[gameSel.value];
-    paramsBox.replaceChildren(...game.params.map(paramInput));
+    paramsBox.replaceChildren(...game.params.map((p) => paramInput(p)));
     seatInputs = [seatInput(game, 0), seatInput(game, 1)];
     seatsBox.replaceChildren(...seatInputs.map((s) => s.el));
     const remote = (game.remote_players || []).map((r) => r.scheme);
@@ -167,22 +147,15 @@ export async function lobbyPage(app, { params } = {}) {
     msg.className = "msg";
     msg.textContent = "";
     const game = byName[gameSel.value];
-    const params = {};
-    for (const input of paramsBox.querySelectorAll("[data-param]")) {
-      const t = input.dataset.type;
-      if (t === "bool") params[input.dataset.param] = input.checked;
-      else if (input.value === "" && input.dataset.nullable) params[input.dataset.param] = null;
-      else if (t === "int") params[input.dataset.param] = parseInt(input.value, 10);
-      else if (t === "float") params[input.dataset.param] = parseFloat(input.value);
-      else params[input.dataset.param] = input.value;
-    }
+    const params = paramsOf(paramsBox);
     const clock = { type: clockType.value };
     if (clock.type !== "none") clock.seconds = parseFloat(clockSecs.value);
     if (clock.type === "incremental") clock.increment = parseFloat(clockInc.value);
     try {
       const players = seatInputs.map(specOf);
       createBtn.disabled = true;
-      const res = await postJSON("/api/matches", { game: game.name, params, players, clock });
+      const res = await postJSON("/api/matches", { game: game.name, params, players, clock, person: personSecret(),
+        ...(ratedBox.checked ? { rated: true } : {}) });
       let mine = 0;
       seatInputs.forEach((s, i) => {
         if (s.kind.value === "you") {
@@ -216,7 +189,7 @@ export async function lobbyPage(app, { params } = {}) {
 
   async function join(id, seat) {
     try {
-      const res = await postJSON(`/api/ui/matches/${id}/join`, { seat });
+      const res = await postJSON(`/api/ui/matches/${id}/join`, { seat, name: personName() || undefined, person: personSecret() });
       saveToken(id, res.seat, res.token);
       location.hash = `#/play/${id}`;
     } catch (err) {

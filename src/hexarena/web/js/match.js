@@ -9,7 +9,7 @@
 // while the opponent thinks queues a premove, played the moment the turn comes if still legal (the server checks
 // it as any move), dropped with a word if not; a second click on it or Escape cancels it.
 
-import { getJSON, postJSON, h, wsURL, fmtClock, playerName, download, copyButton, SCROLL_BOX } from "./api.js";
+import { getJSON, postJSON, h, wsURL, fmtClock, playerName, ratingText, download, copyButton, SCROLL_BOX } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
 import { makeBoard } from "./boards/index.js";
 import { invitePanel } from "./invite.js";
@@ -45,7 +45,7 @@ export async function matchPage(app, { args, name }) {
   // a timer per seat, named for the seat (a screen reader says "black's clock 4:52", not a bare time)
   const clocks = seats.map((seat) => h("span.clock", { role: "timer", "aria-label": `${seat}'s clock` }, "—"));
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
-    h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.you"), " ", h("span.colour")),
+    h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.prating.muted", ratingText(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
@@ -63,6 +63,9 @@ export async function matchPage(app, { args, name }) {
   // the game so far in its notation (HTTTX Notation, Hive's UHP GameString...), fetched when asked for
   const notation = h("textarea.notation#live-notation", { readonly: true, "aria-label": "notation of the game so far", hidden: true });
   const exportBtn = h("button.secondary#export", { type: "button" }, "Notation");
+  // the analysis board at the position shown (the one looked back at, else the live one), in the same tab
+  const analyseA = h("a.button.secondary#analyse", { href: "#/analysis",
+    onclick: () => { analyseA.href = `#/analysis/${encodeURIComponent(info.game)}?from=${encodeURIComponent(id)}&ply=${browsing ?? moves.length}`; } }, "Analyse");
   const copyBtn = copyButton(notation);
   copyBtn.hidden = true;
   const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
@@ -138,7 +141,7 @@ export async function matchPage(app, { args, name }) {
       h("div.side",
         evalPanel,
         h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
-          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn), notation))));
+          h("div.controls", exportBtn, copyBtn, dlBtn, soundBtn, flipBtn, analyseA), notation))));
 
   const clock = info.clock || { kind: "none" };
   let remaining = [null, null];
@@ -165,7 +168,10 @@ export async function matchPage(app, { args, name }) {
     try { now = await getJSON(`/api/ui/matches/${encodeURIComponent(id)}`); } catch { return; }
     if ((now.open_seats || []).length && now.live) return;
     info.players = now.players;
-    now.players.forEach((p, i) => { playerEls[i].querySelector(".pname").textContent = playerName(p); });
+    now.players.forEach((p, i) => {
+      playerEls[i].querySelector(".pname").textContent = playerName(p);
+      playerEls[i].querySelector(".prating").textContent = ratingText(p);
+    });
     if (now.live) hideInvite();
     clearInterval(seatPoll);
   }, 1000) : null;

@@ -46,6 +46,8 @@ export async function replayPage(app, { args, params }) {
   if (!speedSel.value) speedSel.value = "0.5";
   speedSel.addEventListener("change", () => { try { localStorage.setItem(SPEED_KEY, speedSel.value); } catch { /* this page only */ } });
   const playBtn = h("button#play", { type: "button", "aria-pressed": "false" }, "Play");
+  // the analysis board at the position shown (its href follows the ply)
+  const analyseA = h("a.button.secondary#analyse", { href: "#" }, "Analyse");
   let playing = null;
   function stopPlaying() { clearTimeout(playing); playing = null; playBtn.textContent = "Play"; playBtn.setAttribute("aria-pressed", "false"); }
   function step() {
@@ -71,7 +73,7 @@ export async function replayPage(app, { args, params }) {
           btn("first", "|◀", "first", () => go(0)), btn("back", "◀", "back", () => go(ply - 1)),
           slider,
           btn("forward", "▶", "forward", () => go(ply + 1)), btn("last", "▶|", "last", () => go(n)), label),
-        h("div.controls", playBtn, speedSel),
+        h("div.controls", playBtn, speedSel, analyseA),
         info),
       h("div",
         h("div.panel",
@@ -85,8 +87,11 @@ export async function replayPage(app, { args, params }) {
         h("div.panel", h("h2", h("label", { for: "notation" }, "Notation")), notation, h("div.controls", copyBtn, dlBtn)))));
 
   // the last move with the final position (HTTTX: a second stone the rules ignored after a winning first one is
-  // not listed); longer games fetch positions in chunks, their last move is listed as recorded
-  moves.reset(rec.moves.map((m, i) => (rec.states && i === rec.moves.length - 1 ? { ...m, state: rec.states[i + 1] } : m)));
+  // not listed), inline or from the last chunk (which the page shows first anyway); a game cut at the replay's
+  // bound has no final position here, and its last move is listed as recorded
+  const last = rec.moves.length;
+  const final = last && !rec.truncated ? (rec.states ? rec.states[last] : await stateAt(last)) : undefined;
+  moves.reset(rec.moves.map((m, i) => (i === last - 1 && final ? { ...m, state: final } : m)));
   dlBtn.addEventListener("click", () => download(`${rec.game}-${id.slice(0, 8)}.txt`, notation.value));
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
 
@@ -95,6 +100,7 @@ export async function replayPage(app, { args, params }) {
     ply = Math.min(n, Math.max(0, p));
     slider.value = ply;
     label.textContent = `${ply} / ${n}`;
+    analyseA.href = `#/analysis/${encodeURIComponent(rec.game)}?from=${encodeURIComponent(id)}&ply=${ply}`;
     const want = ply;
     const state = await stateAt(want);
     if (want !== ply || state === undefined) return;  // a later step overtook this one
