@@ -86,7 +86,7 @@ async def test_resign_while_the_bot_thinks_cancels_its_request() -> None:
     await page.wait_for("your_turn")
     bot.asked.clear()
     await person.handle(json.dumps({"type": "move", "move": "b2"}))
-    assert page.messages[-1] == {"type": "accepted", "move": "b2"}
+    assert page.messages[-1] == {"type": "accepted", "move": "b2", "takeback": False}
     await asyncio.wait_for(bot.asked.wait(), 10)
     assert len(bot.calls.requests) == 2
     assert not match.done()

@@ -51,6 +51,12 @@ class ContractOnlyPlayer:
     async def taken_back(self, ply: int, state: Any) -> None:
         return None
 
+    async def offered(self, kind: str, by: str) -> bool | None:
+        return False
+
+    async def offer_news(self, news: Any) -> None:
+        return None
+
     async def observe(self, seat: Seat, move: Any, state: Any) -> None:
         if seat == 0:  # X has moved and now thinks forever: go away while it does
             self.failure_signal().set_result(BotCrashed("socket closed"))
@@ -100,7 +106,7 @@ def test_the_protocol_declares_every_attribute_the_referee_reads() -> None:
     # the referee reads a player's kind (takebacks), suspends_every_move (its hot path), failure signal, seated and
     # taken_back hooks and description: an object without them is not a Player
     assert not isinstance(StartMoveObserveFinishOnly(), Player)
-    for member in ("kind", "suspends_every_move", "failure_signal", "seated", "taken_back", "describe"):
+    for member in ("kind", "suspends_every_move", "failure_signal", "seated", "taken_back", "offered", "describe"):
         assert hasattr(ContractOnlyPlayer, member), member
         assert hasattr(BasePlayer, member), member
 

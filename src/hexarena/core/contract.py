@@ -57,12 +57,15 @@ class MatchInfo(Generic[S, M]):
     heartbeat_ms: int = 5000
     opponent: str = ""
     meta: JsonObject = field(default_factory=dict)
-    #: whether this seat may take back its last move (a person playing a built-in bot in a casual game): the
-    #: referee grants it at once by undoing that move and the replies to it (see :class:`Takeback`)
+    #: whether this seat may ask to take back its last move (a person in a casual game, facing a built-in bot,
+    #: which grants it at once, or another person, who is asked): see :class:`Offers`
     takebacks: bool = False
     #: moves of ``MoveRequest.history`` already on ``initial_state``: a match continued from moves played
     #: elsewhere (another server instance took it over) starts from its position with its history so far
     played: int = 0
+    #: the referee's desk for draw offers and takeback requests (None where no referee lends one: a player
+    #: started on its own)
+    offers: Offers | None = None
 
 
 @dataclass(frozen=True)  # no slots: see S and M
@@ -125,12 +128,61 @@ class MatchEnded(Exception):
 
 
 class Takeback(Exception):
-    """Raised from a player's ``move`` to take back its own last move and the opponent's replies to it.
+    """Raised from a player's ``move`` to ask, on its own turn, for its last move and the opponent's replies to it
+    back: the same request as ``Offers.ask(seat, "takeback")``, for a player that holds no desk.
 
-    Only a seat told ``MatchInfo.takebacks`` may: the referee then restores the position and both clocks to what
-    they were before that move, tells the listener (``on_takeback``: the store deletes the moves taken back) and
-    asks the same seat again. From any other seat it is refused and the seat is simply asked again.
+    Only a seat told ``MatchInfo.takebacks`` may: once the opponent grants it (a built-in bot does at once) the
+    referee restores the position and both clocks to what they were before that move, tells the listener
+    (``on_takeback``: the store deletes the moves taken back) and asks the same seat again. Refused, the seat is
+    simply asked again.
     """
+
+
+#: What a seat may ask the other for during a game: a draw (accepted, the match ends ``draw`` by ``agreement``) or
+#: a takeback (accepted, the asker's last move and every move after it are undone, whoever's turn it is).
+OFFER_KINDS = ("draw", "takeback")
+
+
+@dataclass(frozen=True, slots=True)
+class OfferNews:
+    """What happened to an offer, as told to one seat (``Player.offer_news``).
+
+    ``event``: ``offered`` (yours stands, the other seat was asked), ``declined``, ``lapsed`` (a move was played
+    instead of an answer) or ``withdrawn`` (the game moved on without it). ``mine``: whether this seat made the
+    offer. ``by``: who declined (``you`` / ``opponent``); ``reason``: why, when the other seat is a bot.
+    """
+
+    kind: str
+    event: str
+    mine: bool
+    by: str = ""
+    reason: str = ""
+
+
+class Offers(Protocol):
+    """The referee's desk for requests between the two seats (lichess's "Offer draw" and "Takeback").
+
+    The referee owns every offer: a seat asks here, the referee asks the other seat (``Player.offered``: a
+    person answers later through :meth:`answer`, a bot at once), and carries the result out itself (ends the
+    match, or undoes the moves). Each method answers None when done, else the reason it was refused, in words
+    for the person who asked.
+    """
+
+    async def ask(self, seat: Seat, kind: str) -> str | None:
+        """Offer a draw or ask for a takeback from ``seat``."""
+        ...
+
+    async def answer(self, seat: Seat, kind: str, accept: bool) -> str | None:
+        """Accept or decline the other seat's standing offer of ``kind``."""
+        ...
+
+    def refusal(self, seat: Seat, kind: str) -> str | None:
+        """Why ``ask(seat, kind)`` would be refused now, or None (a page enables its button by this)."""
+        ...
+
+    def standing(self, seat: Seat) -> dict[str, str]:
+        """The offers standing, by kind, as ``seat`` sees them: ``mine`` or ``theirs`` (for a page that reloads)."""
+        ...
 
 
 @runtime_checkable
@@ -146,8 +198,9 @@ class Player(Protocol):
     name: str
     #: What sort of player this is: ``builtin`` (a bot in the server's process), ``human`` (a person in a browser
     #: or terminal) or the protocol name of an external bot (``uhp``, ``bws``, ...). A class attribute of each
-    #: adapter. The referee grants takebacks only to a ``human`` facing a ``builtin``; the server counts bot errors
-    #: per kind and continues on another instance only a match whose kinds can be reached from anywhere.
+    #: adapter. The referee takes takeback requests only from a ``human`` facing a ``builtin`` or another ``human``;
+    #: the server counts bot errors per kind and continues on another instance only a match whose kinds can be
+    #: reached from anywhere.
     kind: str
     #: True when every ``move`` waits for an answer that can only arrive in a later step of the event loop (a
     #: request sent, then its reply read from a socket): the referee then skips the yield it makes after each move
@@ -187,6 +240,16 @@ class Player(Protocol):
         asked, :class:`Takeback`). Adapters that keep no position ignore it."""
         ...
 
+    async def offered(self, kind: str, by: str) -> bool | None:
+        """The other seat (``by``: the side it plays) offers a draw or asks for a takeback (``kind``): True
+        accepts, False declines at once (a bot that plays on), None answers later through ``Offers.answer`` (a
+        person, asked on their page)."""
+        ...
+
+    async def offer_news(self, news: OfferNews) -> None:
+        """Learn what became of an offer this seat made or was asked (:class:`OfferNews`). Bots ignore it."""
+        ...
+
     async def finish(self, result: PlayerResult) -> None:
         """Learn how the match ended, then release every resource. Must never raise."""
         ...
@@ -207,12 +270,15 @@ class FailureReporter(Protocol):
 
 
 __all__ = [
+    "OFFER_KINDS",
     "ClockConfig",
     "FailureReporter",
     "MatchEnded",
     "MatchInfo",
     "MoveReply",
     "MoveRequest",
+    "OfferNews",
+    "Offers",
     "Player",
     "PlayerResult",
     "Takeback",

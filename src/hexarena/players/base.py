@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
+from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, OfferNews, PlayerResult
 from hexarena.core.types import Seat
 
 log = logging.getLogger(__name__)
@@ -130,6 +130,15 @@ class BasePlayer:
     async def taken_back(self, ply: int, state: Any) -> None:
         """Learn that the moves from ``ply`` on were taken back (``Player.taken_back``); most adapters keep no
         position of their own and ignore it."""
+        return None
+
+    async def offered(self, kind: str, by: str) -> bool | None:
+        """Declines at once (``Player.offered``): a bot plays on, and no bot protocol here can be asked for a draw
+        or a takeback. The built-in bots grant takebacks (``InProcessPlayer``); a person is asked on their page."""
+        return False
+
+    async def offer_news(self, news: OfferNews) -> None:
+        """What became of an offer (``Player.offer_news``): nobody to tell for a bot."""
         return None
 
     async def finish(self, result: PlayerResult) -> None:

@@ -12,12 +12,17 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
   over from the person at any moment;
 - lets the same token reconnect within ``grace`` seconds of a disconnect (a reload); after that the seat
   forfeits (``BotCrashed``), exactly like a bot that went away. The clock keeps running meanwhile;
-- accepts ``{"type": "takeback"}`` on its turn in a casual game against a built-in bot: the referee undoes the
-  person's last move and the bot's reply (position and clocks as before them) and the page gets
-  ``{"type": "takeback", "granted": true, "ply": N}`` then a new ``your_turn``; anywhere else
-  ``{"type": "takeback", "granted": false, "reason": ...}``. ``hello`` says whether this match allows takebacks
-  at all (``takebacks``) and each ``your_turn`` whether one would be granted now (``takeback``: the seat has a
-  move of its own to take back), so the page enables its button only then;
+- accepts ``{"type": "takeback"}`` in a casual game (never rated or tournament), whoever's turn it is, as a
+  request to the referee (``MatchInfo.offers``, ``referee.offers``): a built-in bot grants it at once, a person
+  in the other seat is asked (``{"type": "takeback", "event": "offer", "by": side}``) and answers with
+  ``{"type": "takeback", "action": "accept" | "decline"}``; the asker is told ``event: "offered"`` meanwhile, and
+  ``declined`` or ``lapsed`` (a move was played instead) with ``granted: false``. Granted, the referee undoes
+  the asker's last move and every move after it (position and clocks as before them): the asker gets
+  ``{"type": "takeback", "granted": true, "ply": N}`` then a new ``your_turn``, the other person
+  ``{"type": "takeback", "event": "taken_back", "ply": N}`` (their turn, if it was, is withdrawn). A refused
+  request gets ``{"type": "takeback", "granted": false, "reason": ...}``. ``hello`` says whether this match
+  allows takebacks at all (``takebacks``) and whose request stands (``takeback_offer``); each ``your_turn`` and
+  ``accepted`` whether one would be granted now (``takeback``), so the page enables its button only then;
 - accepts ``{"type": "resign"}`` at any moment of the match, on its turn or not: it fails the seat with the
   contract's ``MatchEnded`` (termination ``resign``), which the referee records as given even while the opponent
   is thinking, so a person never has to wait for a bot to move in order to give up. The page then gets ``end``;
@@ -27,11 +32,12 @@ an explanation when a click is illegal, and a page reload that does not forfeit 
   Later it is refused with an ``error`` (resign instead). ``hello`` and ``your_turn`` say whether it is allowed
   now (``abortable``), so the page shows its Abort button only then;
 - accepts ``{"type": "draw", "action": "offer" | "accept" | "decline"}`` while the game is on (lichess's draw
-  offer): an offer reaches the person in the other seat (``draw`` with ``event: "offer"``), who accepts (the match
-  ends a draw, termination ``agreement``) or declines (both are told ``declined``); an offer stands until it is
-  answered or its receiver moves instead (``lapsed``). A bot in the other seat declines at once. Accepting
-  without an offer from the other seat, offering twice, or any of it before the start or after the end is
-  refused with an ``error`` saying why. ``hello`` says whose offer stands (``draw_offer``: ``mine``, ``theirs``).
+  offer), through the referee's desk as a takeback is: an offer reaches the person in the other seat (``draw``
+  with ``event: "offer"``), who accepts (the match ends a draw, termination ``agreement``) or declines (both are
+  told ``declined``); an offer stands until it is answered or its receiver moves instead (``lapsed``). A bot in
+  the other seat declines at once. Accepting without an offer from the other seat, offering twice, too many
+  offers, or any of it before the start or after the end is refused with an ``error`` saying why. ``hello`` says
+  whose offer stands (``draw_offer``: ``mine``, ``theirs``).
 
 A seat is either the creator's (its token is in the create answer) or, with ``open_seat=True`` (the ``open``
 spec), open to anyone: it has no token until the first person joins it, and the match manager ends the match
@@ -49,11 +55,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, PlayerResult, Takeback
+from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, OfferNews, Offers, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
-from hexarena.players.draw_offer import DrawTable, table_for
 
 Send = Callable[[str], Awaitable[None]]
 
@@ -96,8 +101,6 @@ class BrowserPlayer(BasePlayer):
         #: the seats seen moving in this match: an abort is allowed until both have
         self._movers: set[Seat] = set()
         self.seat = 0
-        #: the match's draw offers, shared with the other seat when a person plays it (set at the start)
-        self._draws: DrawTable | None = None
         #: set once the match is over and the person was told; the server then closes the socket
         self.done = asyncio.Event()
 
@@ -185,7 +188,7 @@ class BrowserPlayer(BasePlayer):
         elif kind == "abort":
             await self._abort()
         elif kind == "takeback":
-            await self._ask_takeback()
+            await self._takeback(msg.get("action", "offer"))
         elif kind == "draw":
             await self._draw(msg.get("action"))
         else:
@@ -209,7 +212,8 @@ class BrowserPlayer(BasePlayer):
         self._state = game.play(request.state, move)
         self._movers.add(self.seat)
         pending.set_result(MoveReply(move=move))
-        await self._emit({"type": "accepted", "move": text})
+        # a takeback of the move just played may be asked for while the other seat thinks (the page's button)
+        await self._emit({"type": "accepted", "move": text, "takeback": self.info.takebacks})
 
     async def _resign(self) -> None:
         """Give up now. Goes through ``fail`` (not the pending move) so it works while the opponent thinks too."""
@@ -247,87 +251,78 @@ class BrowserPlayer(BasePlayer):
         outcome = Outcome(None, Termination.ABORTED, f"{self._side()} aborted the game before it began")
         self.fail(MatchEnded(outcome))
 
-    def _draw_refusal(self) -> str | None:
-        """Why no draw can be offered or answered now (before the start, once over or ending), or None."""
-        if not hasattr(self, "info") or self._draws is None:
-            return "the game has not started yet"
-        if self._end is not None or self.done.is_set():
-            return "the game is already over"
-        if self.failure is not None:
-            return "the game is already ending"
-        return None
+    def _desk(self) -> Offers | None:
+        """The referee's desk for offers, once the match has started (None before)."""
+        return self.info.offers if hasattr(self, "info") else None
+
+    def _can_ask(self, kind: str) -> bool:
+        """Whether the desk would take a request of ``kind`` from this seat now (the page enables its button)."""
+        desk = self._desk()
+        return desk is not None and desk.refusal(self.seat, kind) is None
 
     async def _draw(self, action: Any) -> None:
-        """Offer a draw, or answer the other seat's offer (see the module's docstring)."""
+        """Offer a draw, or answer the other seat's offer, through the referee's desk (see the module's
+        docstring); a refusal is an ``error`` with its reason."""
         if action not in ("offer", "accept", "decline"):
             await self._emit(
                 {"type": "error", "reason": f"a draw action is 'offer', 'accept' or 'decline', not {action!r}"}
             )
             return
-        refusal = self._draw_refusal()
+        desk = self._desk()
+        if desk is None:
+            refusal: str | None = "the game has not started yet"
+        elif action == "offer":
+            refusal = await desk.ask(self.seat, "draw")
+        else:
+            refusal = await desk.answer(self.seat, "draw", action == "accept")
         if refusal is not None:
             await self._emit({"type": "error", "reason": refusal})
-            return
-        table = self._draws
-        assert table is not None
-        theirs = table.offer is not None and table.offer != self.seat
-        if action == "offer" and not theirs:
-            if table.offer == self.seat:
-                await self._emit({"type": "error", "reason": "you already offered a draw: wait for the answer"})
-                return
-            opponent = table.opposite(self.seat)
-            if opponent is None:  # a bot: it plays on
-                await self._emit({"type": "draw", "event": "declined", "by": "opponent", "reason": "bots play on"})
-                return
-            table.offer = self.seat
-            await self._emit({"type": "draw", "event": "offered"})
-            await opponent.draw_news({"type": "draw", "event": "offer", "by": self._side()})
-            return
-        if not theirs:
-            await self._emit({"type": "error", "reason": "there is no draw offer from your opponent to answer"})
-            return
-        table.offer = None
-        opponent = table.opposite(self.seat)
-        if action == "decline":
-            await self._emit({"type": "draw", "event": "declined", "by": "you"})
-            if opponent is not None:
-                await opponent.draw_news({"type": "draw", "event": "declined", "by": "opponent"})
-            return
-        # accepted (or both offered): a draw both agreed to, at once, whoever's turn it is
-        self.fail(MatchEnded(Outcome(None, Termination.AGREEMENT, "draw by agreement")))
 
-    async def draw_news(self, message: dict[str, Any]) -> None:
-        """The other seat offered, or answered this seat's offer: tell the page."""
-        await self._emit(message)
-
-    async def _ask_takeback(self) -> None:
-        """Take back this seat's last move and the bot's reply: on this seat's turn, in a match that allows it
-        (``MatchInfo.takebacks``: a casual game against a built-in bot). The referee grants it at once and asks
-        again in the earlier position (``taken_back`` tells the page); anything else is refused with why."""
-        reason = self._takeback_refusal()
-        if reason is not None:
-            await self._emit({"type": "takeback", "granted": False, "reason": reason})
+    async def _takeback(self, action: Any) -> None:
+        """Ask for a takeback, or answer the other person's request, through the referee's desk; a refusal is a
+        ``takeback`` with ``granted: false`` and its reason."""
+        if action not in ("offer", "accept", "decline"):
+            reason = f"a takeback action is 'offer', 'accept' or 'decline', not {action!r}"
+            await self._emit({"type": "error", "reason": reason})
             return
-        assert self._pending is not None
-        self._pending.set_exception(Takeback())
+        desk = self._desk()
+        if desk is None:
+            refusal: str | None = "the game has not started yet"
+        elif action == "offer":
+            refusal = await desk.ask(self.seat, "takeback")
+        else:
+            refusal = await desk.answer(self.seat, "takeback", action == "accept")
+        if refusal is not None:
+            await self._emit({"type": "takeback", "granted": False, "reason": refusal})
 
-    def _takeback_refusal(self) -> str | None:
-        """Why a takeback asked for now would be refused, or None when it would be granted. One rule for the
-        answer to a request and for ``your_turn``'s ``takeback`` flag, so the page's button is enabled exactly
-        when pressing it works."""
-        pending, request = self._pending, self._request
-        if not hasattr(self, "info") or not self.info.takebacks:
-            return "takebacks are only for casual games against a built-in bot (not rated or tournament games)"
-        if pending is None or pending.done() or request is None:
-            return "ask for a takeback on your turn, once the bot has replied"
-        if not any(seat == self.seat for seat, _ in request.history):
-            return "you have no move to take back yet"
+    async def offered(self, kind: str, by: str) -> bool | None:
+        """The other seat offers a draw or asks for a takeback: the person answers on the page, later."""
+        await self._emit({"type": kind, "event": "offer", "by": by})
         return None
 
+    async def offer_news(self, news: OfferNews) -> None:
+        """What became of an offer: told to the page in the shape it has had since draw offers came."""
+        message: dict[str, Any] = {"type": news.kind, "event": news.event}
+        if news.by:
+            message["by"] = news.by
+        if news.reason:
+            message["reason"] = news.reason
+        if news.kind == "takeback":
+            message["mine"] = news.mine
+            if news.mine and news.event in ("declined", "lapsed"):
+                message["granted"] = False
+        await self._emit(message)
+
     async def taken_back(self, ply: int, state: Any) -> None:
-        """The referee took the moves from ``ply`` on back (a takeback this seat asked for)."""
+        """The referee took the moves from ``ply`` on back. The asker is the seat to move again: it is told
+        ``granted``; the other seat's page is told its opponent's move went back (and its turn, if it was, with
+        it)."""
         self._state = state
-        await self._emit({"type": "takeback", "granted": True, "ply": ply})
+        if self.info.game.to_move(state) == self.seat:
+            await self._emit({"type": "takeback", "granted": True, "ply": ply})
+        else:
+            taken = {"type": "takeback", "event": "taken_back", "ply": ply, "mine": False}
+            await self._emit({**taken, "takeback": self._can_ask("takeback")})
 
     async def _probe(self, msg: dict[str, Any]) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
@@ -359,8 +354,6 @@ class BrowserPlayer(BasePlayer):
         self.info = info
         self.seat = info.seat
         self._state = info.initial_state
-        self._draws = table_for(info.match_id)
-        self._draws.sit(self.seat, self)
         if self._send is not None:
             await self._emit(self._hello())
 
@@ -369,11 +362,6 @@ class BrowserPlayer(BasePlayer):
         and who has moved (for ``abortable``)."""
         self._state = state
         self._movers.add(seat)
-        draws = self._draws
-        if draws is not None and draws.offer is not None and draws.offer != seat and seat != self.seat:
-            # the receiver of this seat's offer moved instead of answering: the offer lapses (lichess)
-            draws.offer = None
-            await self._emit({"type": "draw", "event": "lapsed"})
 
     def _side(self, state: Any = None) -> str:
         """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""
@@ -444,16 +432,18 @@ class BrowserPlayer(BasePlayer):
             "side": self._side(),
             "takebacks": info.takebacks,
             "abortable": self.abortable,
-            "draw_offer": self._offer_view(),
+            "draw_offer": self._offer_view("draw"),
+            "takeback_offer": self._offer_view("takeback"),
             "opponent": info.opponent,
             "params": info.params,
             "grace": self.grace,
         }
 
-    def _offer_view(self) -> str | None:
-        """Whose draw offer stands, as this seat sees it (``mine``, ``theirs``), for a page that reconnects."""
-        offer = None if self._draws is None else self._draws.offer
-        return None if offer is None else ("mine" if offer == self.seat else "theirs")
+    def _offer_view(self, kind: str) -> str | None:
+        """Whose offer of ``kind`` stands, as this seat sees it (``mine``, ``theirs``), for a page that
+        reconnects."""
+        desk = self._desk()
+        return None if desk is None else desk.standing(self.seat).get(kind)
 
     def _your_turn(self) -> dict[str, Any]:
         request = self._request
@@ -467,7 +457,7 @@ class BrowserPlayer(BasePlayer):
             "ply": game.ply(request.state),
             "state": game.to_json(request.state),
             "legal": game.legal_view(request.state),
-            "takeback": self._takeback_refusal() is None,
+            "takeback": self._can_ask("takeback"),
             "abortable": self.abortable,
             "time_limit": None if request.time_limit is None else max(0.0, request.time_limit - spent),
             "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),

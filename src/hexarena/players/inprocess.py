@@ -59,6 +59,11 @@ class InProcessPlayer(BasePlayer):
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "kind": self.kind, "spec": self.name}
 
+    async def offered(self, kind: str, by: str) -> bool | None:
+        """A built-in bot grants a takeback at once (a person practising against it, in a casual game: the referee
+        allows none in rated or tournament games) and declines a draw (it plays on)."""
+        return kind == "takeback"
+
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.lateness = Lateness()  # a new match: what the last one learnt about lateness is not this one's

@@ -39,6 +39,7 @@ from hexarena.core.errors import (
 from hexarena.core.game import Game
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.referee.clock import Clock
+from hexarena.referee.offers import OfferDesk
 from hexarena.referee.result import MatchResult, PlayedMove
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,8 @@ class MatchConfig:
     #: Safety cap for games whose rules may never end (a draw when reached); None takes the game's own
     #: ``max_plies`` class attribute, so no match can run forever by default.
     max_plies: int | None = None
-    #: a casual match: a person playing a built-in bot may take back moves (never in rated or tournament games)
+    #: a casual match: a person may ask to take back moves, of a built-in bot or another person (never in rated
+    #: or tournament games)
     takebacks: bool = False
     match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -93,6 +95,10 @@ def _termination_for(error: BaseException) -> Termination:
     if isinstance(error, IllegalMove):
         return Termination.ILLEGAL_MOVE
     return Termination.PROTOCOL
+
+
+class _Undo(Exception):
+    """The referee's own ruling that a takeback was granted: interrupts whatever move is being awaited."""
 
 
 def _error_text(error: BaseException) -> str:
@@ -135,6 +141,15 @@ class Referee:
         #: ply -> the position and both clocks before it was played: what a takeback restores (kept only in
         #: matches that allow takebacks: a long tournament game need not hold every position it went through)
         self._before: dict[int, tuple[Any, list[float | None]]] = {}
+        #: draw offers and takeback requests between the seats (lent to each as ``MatchInfo.offers``)
+        self.desk = OfferDesk(self)
+        #: what the desk decided for the whole match (a draw agreed: ``MatchEnded``; a takeback granted:
+        #: ``_Undo``), raced against every move like the failure signals; made in ``run`` (it needs the loop)
+        self._ruling: asyncio.Future[BaseException] | None = None
+        #: only a match with a person in it is asked anything: the others race no ruling (the hot path)
+        self._ruled = any(p.kind == "human" for p in self.players)
+        #: the seat whose takeback was granted and is not carried out yet
+        self._undo: Seat | None = None
         self.started = self._now()
         self.result: MatchResult | None = None
         #: CPU seconds this referee spent on the last move it received, from its reply to the move's record:
@@ -163,10 +178,12 @@ class Referee:
         culprit: Seat | None = None
         # Looked up once, not once a move: asyncio.current_task() makes a getpid syscall on every call in 3.11.
         self._task = asyncio.current_task()
+        self._ruling = asyncio.get_running_loop().create_future()
         try:
             await self._start_players()
             await self._await_seated()
             await self._notify("on_start", self.match_id, self.state)
+            self.desk.open = True
             await self._loop()
             raise AssertionError("unreachable")  # pragma: no cover
         except MatchEnded as end:
@@ -215,6 +232,7 @@ class Referee:
                 meta=self.config.meta,
                 takebacks=self.may_take_back(seat),
                 played=len(self.history),
+                offers=self.desk,
             )
             await asyncio.wait_for(self.players[seat].start(info), self.config.start_timeout)
 
@@ -285,6 +303,12 @@ class Referee:
                 await asyncio.sleep(0)
 
     async def _one_move(self, seat: Seat) -> None:
+        if self._ruling is not None and self._ruling.done():  # decided between two moves
+            ruling = self._ruling.result()
+            if not isinstance(ruling, _Undo):
+                raise ruling
+            await self._carry_out_undo()
+            return
         player = self.players[seat]
         budget = self.clock.budget(seat)
         request = MoveRequest(
@@ -297,11 +321,15 @@ class Referee:
         begun = self._monotonic()
         try:
             reply = await self._ask(seat, player.move(request), budget)
+        except _Undo:  # granted while this move was awaited: the clocks go back too, so nothing is charged
+            await self._carry_out_undo()
+            return
         except Takeback:
             elapsed = self._monotonic() - begun
-            if await self._take_back(seat):
-                return  # the same seat is asked again, in the position before its last move
-            # refused: the time spent asking counts, and the seat is asked again where it was
+            await self.desk.ask(seat, "takeback")
+            if self._undo is not None:
+                return  # granted at once: carried out before the next move is asked for
+            # refused or waiting for the other seat: the time spent asking counts, and the seat is asked again
             if not self.clock.charge(seat, elapsed, self.config.time_margin):
                 raise _loss(seat, Termination.TIME, f"{self._seat_name(seat)} ran out of time") from None
             return
@@ -337,18 +365,71 @@ class Referee:
         self.last_move_cpu = time.thread_time() - cpu
         await self._notify("on_move", self.match_id, record, new_state)
         await self._observe(seat, reply.move, new_state)
+        if self.desk.busy:
+            await self.desk.moved(seat)
 
     def may_take_back(self, seat: Seat) -> bool:
-        """Takebacks are for a person playing a built-in bot in a casual match: never in a rated or tournament
-        match (``MatchConfig.takebacks`` off), between two bots, or between two people (nobody to ask)."""
-        kinds = [p.kind for p in self.players]
-        return self.config.takebacks and kinds[seat] == "human" and kinds[other(seat)] == "builtin"
+        """Whether ``seat`` may ask for takebacks in this match (``takeback_refusal`` says why not)."""
+        return self.takeback_refusal(seat) is None
+
+    def takeback_refusal(self, seat: Seat) -> str | None:
+        """Takebacks are for a person in a casual match, facing a built-in bot (which grants them) or another
+        person (who is asked): never in a rated or tournament match (``MatchConfig.takebacks`` off), never asked
+        by a bot, nor of a bot that cannot take a move back. Why not, in words, or None."""
+        if not self.config.takebacks:
+            return "no takebacks in rated or tournament games: this game counts as played"
+        if self.players[seat].kind != "human":
+            return "only a person may ask for a takeback"
+        theirs = self.players[other(seat)].kind
+        if theirs not in ("builtin", "human"):
+            return f"your opponent (a {theirs} bot) cannot take moves back"
+        return None
+
+    # ----- what the offers desk decides -----
+
+    @property
+    def undo_pending(self) -> bool:
+        return self._undo is not None
+
+    def last_ply_of(self, seat: Seat) -> int | None:
+        """The ply of ``seat``'s last move that a takeback could restore, or None."""
+        ply = next((m.ply for m in reversed(self.moves) if m.seat == seat), None)
+        return ply if ply is not None and ply in self._before else None
+
+    def side_of(self, seat: Seat) -> str:
+        """The side ``seat`` plays now (after a Hex swap the second seat plays black)."""
+        return str(self.game.side_name(self.state, seat))
+
+    def ending(self) -> bool:
+        """True once something has decided the match's end that the loop has not acted on yet."""
+        if self._ruling is not None and self._ruling.done() and not isinstance(self._ruling.result(), _Undo):
+            return True
+        return any(p.failure_signal().done() for p in self.players)
+
+    def agree_draw(self) -> None:
+        """Both seats agreed to a draw: the match ends so at once, whoever is thinking."""
+        self._rule(MatchEnded(Outcome(None, Termination.AGREEMENT, "draw by agreement")))
+
+    def undo_for(self, asker: Seat) -> None:
+        """``asker``'s takeback was granted: carried out at once, interrupting whichever seat is thinking."""
+        self._undo = asker
+        self._rule(_Undo())
+
+    def _rule(self, ruling: BaseException) -> None:
+        if self._ruling is not None and not self._ruling.done():
+            self._ruling.set_result(ruling)
+
+    async def _carry_out_undo(self) -> None:
+        asker, self._undo = self._undo, None
+        self._ruling = asyncio.get_running_loop().create_future()
+        if asker is not None:
+            await self._take_back(asker)
 
     async def _take_back(self, seat: Seat) -> bool:
-        """Undo ``seat``'s last move and every move after it (the bot's reply), restoring the position and both
-        clocks to what they were before it; False (nothing undone) when this seat may not or has no move yet."""
-        ply = next((m.ply for m in reversed(self.moves) if m.seat == seat), None)
-        if ply is None or ply not in self._before or not self.may_take_back(seat):
+        """Undo ``seat``'s last move and every move after it (the opponent's replies), restoring the position and
+        both clocks to what they were before it; False (nothing undone) when it has no such move."""
+        ply = self.last_ply_of(seat)
+        if ply is None:
             return False
         self.state, clocks = self._before[ply]
         self.clock.remaining = list(clocks)
@@ -368,7 +449,9 @@ class Referee:
         costs two callbacks and a timer, not a task, a waiter and their wake-ups: this is the referee's hot path.
         """
         timeout = None if budget is None else budget + self.config.grace + self.config.time_margin
-        watchers = (self._watcher(0), self._watcher(1))
+        watchers: tuple[asyncio.Future[Any], ...] = (self._watcher(0), self._watcher(1))
+        if self._ruled and self._ruling is not None:
+            watchers = (*watchers, self._ruling)
         interrupt = _Interrupt(self._running(), watchers, timeout)
         try:
             reply = await request
@@ -400,10 +483,14 @@ class Referee:
         return _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
 
     def _raise_failure(self, watchers: Sequence[asyncio.Future[Any]]) -> None:
-        """Raise the ending of the first seat whose failure signal has fired (nothing if none has)."""
-        for seat, watcher in enumerate(watchers):
+        """Raise the ending of the first seat whose failure signal has fired, else the desk's ruling when it has
+        (nothing if none has)."""
+        for seat, watcher in enumerate(watchers[:2]):
             if watcher.done():
                 raise self._ended_by(seat, watcher.result())
+        for ruling in watchers[2:]:
+            if ruling.done():
+                raise ruling.result()
 
     def _watcher(self, seat: Seat) -> asyncio.Future[Any]:
         """A future that completes with the error once ``seat``'s player fails (never, for most players)."""
@@ -455,6 +542,7 @@ class Referee:
         return f"{colour} ({name})" if name else colour
 
     def _result(self, outcome: Outcome, culprit: Seat | None) -> MatchResult:
+        self.desk.close()
         self.result = MatchResult(
             match_id=self.match_id,
             game=self.game.name,

@@ -450,7 +450,8 @@ class MatchManager:
 
     async def on_takeback(self, match_id: str, ply: int, state: Any) -> None:
         """Moves from ``ply`` on were taken back: the store deletes them (in order with the moves written before
-        and after, so a replay and a restart agree) and spectators get the position afresh."""
+        and after, so a replay and a restart agree) and spectators, here and on other instances, get the position
+        afresh."""
         if self.recorder is not None and self.record_moves:
             self.recorder.take_back(match_id, ply)
         live = self.live.get(match_id)
@@ -458,6 +459,9 @@ class MatchManager:
             del live.records[ply:]
         if live is not None and live.spectators:
             live.broadcast(live.snapshot())
+        if self.cluster is not None and match_id in self.cluster.watched and live is not None and not live.disowned:
+            # watched elsewhere: the watchers drop the moves from ``ply`` on (``server.remote_watch``)
+            self.cluster.publish(match_id, {"type": "takeback", "ply": ply})
 
     async def on_end(self, result: MatchResult) -> None:
         live = self.live.get(result.match_id)

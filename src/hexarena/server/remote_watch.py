@@ -7,7 +7,8 @@ board: this instance plays it on its own copy of the position and builds the sam
 get. Order of operations, and why nothing is missed: subscribe first, then read the store. A move published
 after the subscription arrives on the channel; one played before it is in the store, or was still in the owner's
 recorder queue (a fraction of a second): a move arriving with a ply beyond the position's is such a gap, filled
-from the store once the owner's recorder wrote it. A ``reset`` (another instance took the match over, after its
+from the store once the owner's recorder wrote it. A ``takeback`` drops the moves from its ply on and sends the
+position afresh, as the owner's spectators get it. A ``reset`` (another instance took the match over, after its
 owner was lost) or a gap that does not fill starts again from the store with a fresh snapshot; a subscription
 that broke and was made again (Redis restarted) plays the moves stored meanwhile.
 """
@@ -53,6 +54,7 @@ class RemoteWatch:
         self.state: Any = None
         self.moves: list[PlayedMove] = []
         self.players: list[dict[str, Any]] = []
+        self.start_state: Any = None  # the game's first position: a takeback replays the moves kept from it
 
     async def start(self) -> bool:
         """Subscribe, send the snapshot, follow; False (nothing sent) when the store has no such game."""
@@ -104,7 +106,7 @@ class RemoteWatch:
             {"name": p.name, "kind": p.kind, "spec": p.spec, "seat": i} for i, p in enumerate(record.players)
         ]
         self.moves = played_moves(record.moves)
-        state = self.game.new(**record.params)
+        state = self.start_state = self.game.new(**record.params)
         for m in contiguous(record.moves):
             state = self.game.play(state, self.game.parse(m.move))
         self.state = state
@@ -150,6 +152,8 @@ class RemoteWatch:
                     return
             elif kind == "move" and not await self._move(event):
                 return
+            elif kind == "takeback":
+                self._take_back(int(event["ply"]))
 
     async def _move(self, event: dict[str, Any]) -> bool:
         """Play a published move; False when the game turned out to be over while catching up."""
@@ -194,6 +198,17 @@ class RemoteWatch:
                 return True
             await asyncio.sleep(0.1)
         return False
+
+    def _take_back(self, ply: int) -> None:
+        """The moves from ``ply`` on were taken back: the position is replayed from the moves kept."""
+        if ply >= len(self.moves):
+            return
+        del self.moves[ply:]
+        state = self.start_state
+        for m in self.moves:
+            state = self.game.play(state, self.game.parse(m.move))
+        self.state = state
+        self.spectator.push(messages.snapshot(self.match_id, self.game, state, self.moves, self.players))
 
     def _play(self, record: PlayedMove, clocks: Any) -> None:
         self.state = self.game.play(self.state, self.game.parse(record.move))

@@ -4,6 +4,10 @@
 // a Resign button, confirmed inline (a modal confirm() would block the page's sockets and clocks), usable at any
 // moment, on the person's turn or while the bot thinks. Until both sides have moved there is an Abort button
 // too (lichess's rule): it calls the game off with no result, e.g. when the invited friend never came.
+// Offer draw and Takeback are requests to the referee: a bot answers at once, a person on their page (Accept or
+// Decline), whoever's turn it is. On a board whose turn is one move (the board module has premove()), a click
+// while the opponent thinks queues a premove, played the moment the turn comes if still legal (the server checks
+// it as any move), dropped with a word if not; a second click on it or Escape cancels it.
 
 import { getJSON, postJSON, h, wsURL, fmtClock, playerName, ratingText, download, copyButton, SCROLL_BOX } from "./api.js";
 import { seatTokens, saveToken } from "./tokens.js";
@@ -208,26 +212,25 @@ export async function matchPage(app, { args, name }) {
       });
       resignBox.append(abort);
     }
-    // against a built-in bot in a casual game (the server says so in its hello: never in a rated or tournament
-    // game) a takeback is granted at once. The button starts disabled: each of the person's turns says whether
-    // there is a move of theirs to take back (not on the first turn, nor when the bot opened and they have not
-    // replied); it is disabled again while the bot thinks, while the takeback is asked for and after the game.
+    // a takeback in a casual game (the server says so in its hello: never in a rated or tournament game): a
+    // built-in bot grants it at once, a person is asked. The button starts disabled: each of the person's turns
+    // says whether there is a move of theirs to take back (not on the first turn, nor when the bot opened and they
+    // have not replied); against a person it may be asked while they think too, against a bot it is disabled
+    // while the bot thinks; and while a request waits for its answer, and after the game.
     // a draw offer (lichess): to a person, who accepts or declines on their page; a bot declines at once
     if (!resignBox.querySelector("#draw-offer")) {
       const offer = h("button.secondary#draw-offer", { type: "button", title: "offer your opponent a draw" }, "Offer draw");
       offer.addEventListener("click", () => {
-        if (!sendDraw(seat, "offer")) return;
+        if (!sendOffer(seat, "draw", "offer")) return;
         offer.disabled = true;  // once: the answer (or a move instead of one) enables it again
       });
       resignBox.append(offer);
     }
     if (takebacks && !resignBox.querySelector("#takeback")) {
-      const back = h("button.secondary#takeback", { type: "button", disabled: true, title: "take back your last move and the bot's reply" }, "Takeback");
+      const back = h("button.secondary#takeback", { type: "button", disabled: true, title: "ask to take back your last move and the replies to it" }, "Takeback");
       back.addEventListener("click", () => {
-        const ws = seatSockets.get(seat);
-        if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return; }
+        if (!sendOffer(seat, "takeback", "offer")) return;
         back.disabled = true;  // once: the answer (a new turn, or a refusal with its reason) decides what next
-        ws.send(JSON.stringify({ type: "takeback" }));
       });
       resignBox.append(back);
     }
@@ -246,42 +249,53 @@ export async function matchPage(app, { args, name }) {
     abort.hidden = !ok;
     abort.disabled = !ok;
   }
-  function closeResign() {  // the game is over: nothing left to resign (nor a draw to answer)
+  function closeResign() {  // the game is over: nothing left to resign (nor a draw or a takeback to answer)
     hideDrawBox();
+    hideAskBox(takebackBox);
+    cancelPremove(null);
     resignBox.querySelectorAll(".resign-confirm").forEach((c) => { c.hidden = true; });
     resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.hidden = false; });
     resignBox.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     showAbort(false);
   }
-  // ----- draw offers: the seat socket carries them; the other person's answer comes back on it -----
+  // ----- draw offers and takeback requests: the seat socket carries them to the referee; the other person's
+  // answer comes back on it -----
   const drawBox = h("div.panel.draw-offer#draw-box", { hidden: true, role: "group", "aria-label": "draw offer" });
-  resignBox.after(drawBox);
-  function sendDraw(seat, action) {
+  const takebackBox = h("div.panel.draw-offer#takeback-box", { hidden: true, role: "group", "aria-label": "takeback request" });
+  resignBox.after(drawBox, takebackBox);
+  function sendOffer(seat, type, action) {
     const ws = seatSockets.get(seat);
     if (!ws || ws.readyState !== WebSocket.OPEN) { say("Not connected to the game: try again in a moment.", "illegal"); return false; }
-    ws.send(JSON.stringify({ type: "draw", action }));
+    ws.send(JSON.stringify({ type, action }));
     return true;
   }
   function drawOfferReady(yes) {
     const btn = resignBox.querySelector("#draw-offer");
     if (btn) btn.disabled = over || !yes;
   }
-  function hideDrawBox() {
-    const had = drawBox.contains(document.activeElement);
-    drawBox.hidden = true;
-    drawBox.replaceChildren();
-    if (had) resignBox.querySelector("#draw-offer")?.focus();
+  // the other person's request, with Accept and Decline (ids `${type}-accept`, `${type}-decline`); the focus goes
+  // to Accept only when it was nowhere in particular, so a person typing or playing is not interrupted
+  function showAskBox(box, seat, type, text) {
+    const yes = h(`button#${type}-accept`, { type: "button" }, "Accept");
+    const no = h(`button.secondary#${type}-decline`, { type: "button" }, "Decline");
+    const answer = (action) => () => { if (sendOffer(seat, type, action)) { yes.disabled = no.disabled = true; } };
+    yes.addEventListener("click", answer("accept"));
+    no.addEventListener("click", answer("decline"));
+    box.replaceChildren(h("strong", text), " ", h("span.controls", yes, no));
+    box.hidden = false;
+    tell(`${text}.`);
   }
+  function hideAskBox(box, back) {
+    const had = box.contains(document.activeElement);
+    box.hidden = true;
+    box.replaceChildren();
+    if (had) [back, resignBox.querySelector(".resign-ask")].find((b) => b && !b.disabled)?.focus();
+  }
+  function hideDrawBox() { hideAskBox(drawBox, resignBox.querySelector("#draw-offer")); }
+  const capital = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
   function showDraw(seat, m) {
     if (m.event === "offer") {
-      const yes = h("button#draw-accept", { type: "button" }, "Accept");
-      const no = h("button.secondary#draw-decline", { type: "button" }, "Decline");
-      const answer = (action) => () => { if (sendDraw(seat, action)) { yes.disabled = no.disabled = true; } };
-      yes.addEventListener("click", answer("accept"));
-      no.addEventListener("click", answer("decline"));
-      drawBox.replaceChildren(h("strong", `${m.by.charAt(0).toUpperCase()}${m.by.slice(1)} offers a draw`), " ", h("span.controls", yes, no));
-      drawBox.hidden = false;
-      tell(`${m.by} offers a draw.`);
+      showAskBox(drawBox, seat, "draw", `${capital(m.by)} offers a draw`);
     } else if (m.event === "offered") {
       say("Draw offered: waiting for the answer.", "info");
     } else if (m.event === "declined") {
@@ -298,6 +312,65 @@ export async function matchPage(app, { args, name }) {
     const back = resignBox.querySelector("#takeback");
     if (back) back.disabled = over || !yes;
   }
+  // a takeback: asked for by this page (granted, declined, lapsed) or by the other person (offer, taken back)
+  function showTakeback(seat, m) {
+    const hideBox = () => hideAskBox(takebackBox, resignBox.querySelector("#takeback"));
+    if (m.event === "offer") {
+      showAskBox(takebackBox, seat, "takeback", `${capital(m.by)} asks to take back their last move`);
+    } else if (m.event === "offered") {
+      canTakeBack(false);
+      say("Takeback asked: waiting for your opponent's answer.", "info");
+    } else if (m.event === "declined") {
+      if (m.mine) { canTakeBack(true); say(`Your takeback was declined${m.reason ? `: ${m.reason}` : ""}.`, "info"); tell("Your takeback was declined."); }
+      else { hideBox(); say("You declined the takeback.", "info"); }
+    } else if (m.event === "lapsed") {
+      if (m.mine) say("Your takeback request lapsed: a move was played instead.", "info");
+      else hideBox();
+    } else if (m.event === "taken_back") {  // the other person's move went back: it is their turn again
+      hideBox();
+      board.setTurn(null);
+      pendingTurn = null;
+      canTakeBack(!!m.takeback);
+      offerPremove();
+      say("Your opponent took back their last move: their turn again.", "info");
+      tell("Your opponent took back their last move.");
+    } else if (m.granted) {
+      tookBack = true;
+      tell(againstPerson() ? "Your last move was taken back." : "Your last move and the bot's reply were taken back.");
+    } else {
+      say(`No takeback: ${m.reason}.`, "illegal");
+      canTakeBack(false);
+    }
+  }
+  let tookBack = false;  // the next turn is the one a takeback gave back
+
+  // ----- premoves: the next move queued while the opponent thinks, on boards whose turn is one move -----
+  let premove = null;  // the queued move's text, or null
+  function queuePremove(text) {  // the board's click while the opponent thinks
+    if (waiting || over) return;  // nobody opposite yet: a click does nothing, as it always did
+    if (premove === text) { cancelPremove("Premove cancelled."); return; }
+    premove = text;
+    board.premove(queuePremove, text);
+    say(`Premove ${moves.show(text)}: played when your turn comes, if still legal (click it again or press Escape to cancel).`, "info");
+  }
+  function offerPremove() {  // the opponent's turn: clicks queue a premove (one seat held, a board that has them)
+    if (typeof board.premove !== "function" || over || mySeats.size !== 1) return;
+    board.premove(queuePremove, premove);
+  }
+  function cancelPremove(text) {
+    const had = premove !== null;
+    premove = null;
+    if (typeof board.premove === "function") board.premove(over ? null : queuePremove, null);
+    if (had && text) say(text, "info");
+  }
+  function stopPremove() {  // the turn came: the board takes moves again, the queued one is handed back
+    const queued = premove;
+    premove = null;
+    if (typeof board.premove === "function") board.premove(null, null);
+    return queued;
+  }
+  document.addEventListener("keydown", onEscape);
+  function onEscape(e) { if (e.key === "Escape" && premove !== null) cancelPremove("Premove cancelled."); }
   function reopenResign() {  // the server refused (e.g. the game had not started): let the person try again
     if (over) return;
     resignBox.querySelectorAll(".resign-yes, .resign-no").forEach((b) => { b.disabled = false; });
@@ -642,7 +715,6 @@ export async function matchPage(app, { args, name }) {
     sockets.push(ws);
     if (seat >= 0) seatSockets.set(seat, ws);
     let probeWaiter = null;
-    let tookBack = false;  // the next turn is the one a takeback gave back
     const io = {
       move(text) { ws.send(JSON.stringify({ type: "move", move: text })); },
       probe(what, args) {
@@ -682,19 +754,26 @@ export async function matchPage(app, { args, name }) {
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
         if (m.draw_offer === "mine") drawOfferReady(false);
+        if (m.draw_offer === "theirs") showDraw(m.seat, { event: "offer", by: "your opponent" });  // after a reload
+        if (m.takeback_offer === "theirs") showTakeback(m.seat, { event: "offer", by: "your opponent" });
         board.setViewer?.(mySeats);
         showAbort(!!m.abortable);
+        offerPremove();  // until the turn comes (a your_turn right after this hello takes the board back)
       } else if (m.type === "your_turn") {
         // the server asks for a move only once every seat is taken: the friend is here even if the poll that
         // notices it has not run yet, so the invite goes and the turn is taken now (the clock runs from now)
         hideInvite();
+        const queued = stopPremove();
         takeTurn(m);
         showAbort(!!m.abortable);
+        if (queued !== null) {  // the premove: played at once if the position still allows it
+          if ((m.legal?.moves || []).some((x) => x.move === queued)) io.move(queued);
+          else say(`Premove ${moves.show(queued)} dropped: it is no longer legal. Your move (${m.side}).`, "illegal");
+        }
       } else if (m.type === "draw") {
         showDraw(seat, m);
       } else if (m.type === "takeback") {
-        if (m.granted) { tookBack = true; tell("Your last move and the bot's reply were taken back."); }
-        else { say(`No takeback: ${m.reason}.`, "illegal"); canTakeBack(false); }
+        showTakeback(seat, m);
       } else if (m.type === "illegal") {
         if (probeWaiter) { const w = probeWaiter; probeWaiter = null; w(null); }
         say(`Illegal: ${m.reason}`, "illegal");
@@ -704,8 +783,11 @@ export async function matchPage(app, { args, name }) {
         board.setTurn(null);
         pendingTurn = null;
         hideDrawBox();  // a move instead of an answer: the offer lapsed
-        canTakeBack(false);  // the bot's turn now: a takeback is asked for on one's own turn
+        hideAskBox(takebackBox);
+        // against a person a takeback may be asked while they think; a bot replies before it would matter
+        canTakeBack(!!m.takeback && againstPerson());
         say(`You played ${moves.show(m.move)}.`, "info");
+        offerPremove();
       } else if (m.type === "end") {
         over = true;
         board.setTurn(null);
@@ -729,6 +811,7 @@ export async function matchPage(app, { args, name }) {
   return () => {
     closing = true;
     document.removeEventListener("pointerdown", wake);
+    document.removeEventListener("keydown", onEscape);
     if (audio) audio.close();
     clearInterval(timer);
     clearInterval(seatPoll);

@@ -22,6 +22,8 @@ export function make(params) {
   let zoomed = null;
   zoomBtn.addEventListener("click", () => { zoomed = !zoomed; draw(); });
   let io = null;
+  let premove = null;  // while the opponent thinks: a click queues the cell (premove(cell)), drawn as `queued`
+  let queued = null;
   let legal = new Set();
   let state = null;
   swapBtn.addEventListener("click", () => io && io.move("swap"));
@@ -39,7 +41,7 @@ export function make(params) {
   const STONES = { B: "black stone", W: "white stone" };
   const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
     label: (el) => { const stone = el.querySelector("[data-stone]")?.dataset.stone;
-      return `${showMove(el.dataset.cell)} ${STONES[stone] || "empty"}${el.dataset.win ? ", in the winning chain" : ""}`; } });
+      return `${showMove(el.dataset.cell)} ${STONES[stone] || "empty"}${el.dataset.win ? ", in the winning chain" : ""}${el.dataset.premove ? ", premove" : ""}`; } });
   let lastShown = null;  // the last move the zoomed board panned to
 
   function draw() {
@@ -80,14 +82,18 @@ export function make(params) {
         centres.set(nm, [x, y]);
         const ch = rows[r]?.[c] || ".";
         const won = winning.has(nm);
-        const g = s("g", { class: won ? "cell win" : "cell", "data-cell": nm, onclick: () => io && io.move(nm) });
+        const g = s("g", { class: won ? "cell win" : "cell", "data-cell": nm,
+          onclick: () => { if (io) io.move(nm); else if (premove && ch !== "B" && ch !== "W") premove(nm); } });
         if (won) g.dataset.win = "1";
+        if (nm === queued) g.dataset.premove = "1";
         g.append(s("polygon", { points: hexPoints(x, y, R), fill: io && legal.has(nm) ? "#dff0e4" : (won ? "#f9d3cf" : "#f1ede4"),
           stroke: won ? COLOURS.win : "#9aa3b0", "stroke-width": won ? 3 : 1 }));
         if (ch === "B" || ch === "W") {
           g.append(s("circle", { cx: x, cy: y, r: R * 0.68, fill: ch === "B" ? "#222" : "#fafafa", "data-stone": ch,
             stroke: ch === "B" ? "#000" : "#555", "stroke-width": 1.5 }));
         }
+        if (nm === queued) g.append(s("circle", { cx: x, cy: y, r: R * 0.55, fill: "none", stroke: COLOURS.selected,
+          "stroke-width": 3, "stroke-dasharray": "5 3" }));
         if (nm === lastName) g.append(s("circle", { cx: x, cy: y, r: R * 0.28, fill: COLOURS.last }));
         svg.append(g);
       }
@@ -128,6 +134,8 @@ export function make(params) {
       });
     },
     showMove,
+    // premoves: one stone a turn, so the next one can be queued while the opponent thinks (never a swap)
+    premove(handler, cell) { premove = handler; queued = cell; draw(); },
     setTurn(l, handlers) {
       io = l ? handlers : null;
       legal = new Set((l?.moves || []).map((m) => m.move));

@@ -3,6 +3,12 @@
 //   board.render(state, info)     draw a position (info: {move, considerations, seats})
 //   board.setTurn(legal, io)      enable clicks for the person to move (legal: server's clickable moves;
 //                                 io: {move(text), probe(what, args), say(text, kind)}); setTurn(null) disables
+//   board.premove?(handler, move) premoves, for games whose turn is one move (tic-tac-toe, Hex): while the
+//                                 opponent thinks a click calls handler(move) instead of playing; `move` is the
+//                                 queued one, drawn marked (data-premove); premove(null, null) turns it off.
+//                                 A game whose turn is several moves (HTTTX's two stones, a dots player who moves
+//                                 again after closing a hexagon) or whose moves depend on the opponent's reply
+//                                 (Hive's pieces and their destinations) has none
 //   board.startMoves?()           stones the rules place before the first move, for the move list
 //   board.destroy?()              release listeners
 // Which module draws which game is the game's own declaration (Game.board_module), carried by GET /api/games

@@ -9,6 +9,8 @@ export function make() {
   const svg = s("svg", { viewBox: "-20 -20 340 340", role: "group", "aria-label": "noughts and crosses board",
     style: "max-width:520px;margin:0 auto" });
   let io = null;
+  let premove = null;  // while the opponent thinks: a click queues the cell (premove(cell)), drawn as `queued`
+  let queued = null;
   let legal = new Set();
   let state = null;
   let last = null;
@@ -17,7 +19,7 @@ export function make() {
   const MARKS = { X: "X", O: "O" };
   const nav = keyNav(svg, { selector: "[data-cell]", keyOf: (el) => el.dataset.cell,
     label: (el) => { const [r, c] = ["abc".indexOf(el.dataset.cell[0]), Number(el.dataset.cell[1]) - 1];
-      return `${el.dataset.cell} ${MARKS[state?.board?.[r]?.[c]] || "empty"}`; } });
+      return `${el.dataset.cell} ${MARKS[state?.board?.[r]?.[c]] || "empty"}${el.dataset.premove ? ", premove" : ""}`; } });
 
   function draw() {
     svg.replaceChildren();
@@ -25,11 +27,15 @@ export function make() {
       for (let c = 0; c < 3; c++) {
         const n = name(r, c);
         const mark = state?.board?.[r]?.[c] || "";
-        const g = s("g", { class: "cell", "data-cell": n, onclick: () => io && io.move(n) });
+        const g = s("g", { class: "cell", "data-cell": n,
+          onclick: () => { if (io) io.move(n); else if (premove && !mark) premove(n); } });
+        if (n === queued) g.dataset.premove = "1";
         g.append(s("rect", {
           x: c * CELL, y: r * CELL, width: CELL, height: CELL, rx: 6,
           fill: io && legal.has(n) ? COLOURS.legal : "#fff", stroke: "#9aa3b0", "stroke-width": 2,
         }));
+        if (n === queued) g.append(s("rect", { x: c * CELL + 10, y: r * CELL + 10, width: CELL - 20, height: CELL - 20, rx: 6,
+          fill: "none", stroke: COLOURS.selected, "stroke-width": 4, "stroke-dasharray": "10 6" }));
         if (n === last) g.append(s("rect", { x: c * CELL + 4, y: r * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 6,
           fill: "none", stroke: COLOURS.last, "stroke-width": 5 }));
         const cx = c * CELL + CELL / 2, cy = r * CELL + CELL / 2;
@@ -60,6 +66,9 @@ export function make() {
   return {
     el: svg,
     render(st, info = {}) { state = st; last = info.move || null; draw(); },
+    // premoves: one move a turn, so the next one can be queued while the opponent thinks (the play page decides
+    // when; see boards/index.js)
+    premove(handler, cell) { premove = handler; queued = cell; draw(); },
     setTurn(l, handlers) {
       io = l ? handlers : null;
       legal = new Set((l?.moves || []).map((m) => m.move));
