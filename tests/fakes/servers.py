@@ -162,8 +162,9 @@ def legal_pieces(board_cells: list[dict[str, Any]], side: str, view: int = 8) ->
     cells = sorted(board.legal_cells(), key=lambda c: (abs(c[0]) + abs(c[1]), c))
     a = cells[0]
     board.place(a[0], a[1], seat)
-    b = sorted(board.legal_cells(), key=lambda c: (abs(c[0]) + abs(c[1]), c))[0]
-    return [list(a), list(b)]
+    # a first stone that wins leaves the board no legal cell: the turn still carries two, the second one ignored
+    rest = sorted(board.legal_cells(), key=lambda c: (abs(c[0]) + abs(c[1]), c)) or cells[1:]
+    return [list(a), list(rest[0])]
 
 
 Script = list[list[Act] | Act]
