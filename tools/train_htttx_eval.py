@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Fit the HTTTX search bot's evaluation table by self-play (logistic regression on outcomes).",
         epilog="The default run takes about 4 minutes of one core (2 x 600 games at depth 2).",
     )
-    parser.add_argument("--games", type=int, default=600, help="self-play games a round (1-20000)")
+    parser.add_argument("--games", type=int, default=1500, help="self-play games a round (1-20000)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of play-then-fit (1-10)")
     parser.add_argument("--depth", type=int, default=2, help="whole turns each self-play move searches (1-6)")
     parser.add_argument("--nodes", type=int, default=3000, help="nodes a self-play move may search at most")
@@ -167,12 +167,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=300.0, help="table points per unit of log-odds")
     parser.add_argument("--win-distance", type=int, default=6, help="the game's win distance (4-10)")
     parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--out", type=Path, default=WEIGHTS, help="weights file to write (merged: other win"
-                        " distances' tables are kept)")
+    parser.add_argument(
+        "--out", type=Path, default=WEIGHTS, help="weights file to write (merged: other win distances' tables are kept)"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print the table, write nothing")
     args = parser.parse_args(argv)
-    bounds = {"games": (1, 20_000), "rounds": (1, 10), "depth": (1, 6), "nodes": (100, 1_000_000),
-              "win_distance": (4, 10)}
+    bounds = {
+        "games": (1, 20_000),
+        "rounds": (1, 10),
+        "depth": (1, 6),
+        "nodes": (100, 1_000_000),
+        "win_distance": (4, 10),
+    }
     for name, (lo, hi) in bounds.items():
         if not lo <= getattr(args, name) <= hi:
             parser.error(f"--{name.replace('_', '-')} must be {lo}..{hi}, got {getattr(args, name)}")
@@ -212,8 +218,11 @@ def main(argv: list[str] | None = None) -> int:
         w, bias = fit(x, y, args.l2)
         table = to_table(w, length, args.scale)
         acc, loss = accuracy(x, y, w, bias)
-        print(f"round {rnd} fit: own {table[0]} opp {table[1]} bias {bias:+.3f}; predicts {100 * acc:.1f} % of"
-              f" outcomes, log loss {loss:.3f}", flush=True)
+        print(
+            f"round {rnd} fit: own {table[0]} opp {table[1]} bias {bias:+.3f}; predicts {100 * acc:.1f} % of"
+            f" outcomes, log loss {loss:.3f}",
+            flush=True,
+        )
     made_by = (
         f"tools/train_htttx_eval.py --games {args.games} --rounds {args.rounds} --depth {args.depth} --nodes"
         f" {args.nodes} --explore {args.explore:g} --l2 {args.l2:g} --scale {args.scale:g} --win-distance {length}"

@@ -90,10 +90,13 @@ def check_table(table: Table | None, length: int) -> Table:
     for name, row in zip(("own", "opp"), table, strict=True):
         values = list(row)
         if len(values) != length + 1:
-            raise ValueError(f"evaluation table {name!r} needs {length + 1} values for win distance {length}, got "
-                             f"{len(values)}")
+            raise ValueError(
+                f"evaluation table {name!r} needs {length + 1} values for win distance {length}, got {len(values)}"
+            )
         if values[0] != 0 or any(type(v) is not int or abs(v) > WCAP for v in values):
-            raise ValueError(f"evaluation table {name!r} must be integers within +-{WCAP} starting with 0, got {values}")
+            raise ValueError(
+                f"evaluation table {name!r} must be integers within +-{WCAP} starting with 0, got {values}"
+            )
         out.append(values)
     return (out[0], out[1])
 
