@@ -110,6 +110,48 @@ def self_play(
     return positions, state.winner
 
 
+def opening(rng: random.Random, length: int) -> Any:
+    """A random start: X's origin stone and two turns on cells near the stones."""
+    state = HTTTX.new(win_distance=length)
+    for _ in range(2):
+        board = state.board()
+        near = sorted(
+            c
+            for c in board.legal_cells()
+            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
+        )
+        a, b = rng.sample(near, 2)
+        state = HTTTX.play(state, (a, b))
+    return state
+
+
+def check(new: Table, old: Table, pairs: int, args: argparse.Namespace, rng: random.Random) -> float:
+    """``new``'s score against ``old`` at the training search (fixed depth and nodes, no exploration): ``pairs``
+    random openings, each played twice with colours swapped (an abandoned game counts half)."""
+    length = args.win_distance
+    bots = {
+        "new": SearchBot(max_depth=args.depth, max_nodes=args.nodes, tables={length: new}),
+        "old": SearchBot(max_depth=args.depth, max_nodes=args.nodes, tables={length: old}),
+    }
+    points = 0.0
+    for _ in range(pairs):
+        start = opening(rng, length)
+        for x_side in ("new", "old"):
+            state = start
+            for _ in range(MAX_TURNS):
+                seat = state.to_move_seat
+                if seat is None:
+                    break
+                name = x_side if seat == 0 else ("old" if x_side == "new" else "new")
+                move, _ = bots[name].analyse_board(state.board(), seat, 0.0)
+                state = HTTTX.play(state, move)
+            if state.winner is None:
+                points += 0.5
+            elif (state.winner == 0) == (x_side == "new"):
+                points += 1
+    return points / (2 * pairs)
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     """Logistic regression by Newton's method on standardised features: (weights on the raw features, bias)."""
     mean = x.mean(axis=0)
@@ -132,9 +174,10 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
     return w, bias
 
 
-def to_table(w: np.ndarray, length: int, scale: float) -> Table:
+def to_table(w: np.ndarray, length: int, scale: float, monotone: bool) -> Table:
     """The engine's table from the fitted weights: own[k] for k < L - 2 (larger never evaluated: WCAP), opp[k]
-    the negated opponent weights (the engine subtracts them)."""
+    the negated opponent weights (the engine subtracts them); ``monotone``: no window is worth less than one
+    holding a stone fewer (the fit's correlated counts can say so, the search should not believe it)."""
     own = [0] * (length + 1)
     opp = [0] * (length + 1)
     for k in range(1, length + 1):
@@ -143,7 +186,26 @@ def to_table(w: np.ndarray, length: int, scale: float) -> Table:
         else:
             own[k] = WCAP
         opp[k] = int(np.clip(round(-scale * w[length + k - 1]), -WCAP, WCAP))
+    if monotone:
+        for k in range(2, length + 1):
+            own[k] = max(own[k], own[k - 1])
+            opp[k] = max(opp[k], opp[k - 1]) if k < length else opp[k]
     return (own, opp)
+
+
+def fitted(xs: list[np.ndarray], ys: list[float], args: argparse.Namespace, what: str) -> Table:
+    """The engine's table fitted on the positions so far (printed with how well the fit predicts outcomes)."""
+    x = np.array(xs)
+    y = np.array(ys)
+    w, bias = fit(x, y, args.l2)
+    table = to_table(w, args.win_distance, args.scale, args.monotone)
+    acc, loss = accuracy(x, y, w, bias)
+    print(
+        f"{what}: own {table[0]} opp {table[1]} bias {bias:+.3f}; predicts {100 * acc:.1f} % of the {len(x):,}"
+        f" outcomes, log loss {loss:.3f}",
+        flush=True,
+    )
+    return table
 
 
 def accuracy(x: np.ndarray, y: np.ndarray, w: np.ndarray, bias: float) -> tuple[float, float]:
@@ -171,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=WEIGHTS, help="weights file to write (merged: other win distances' tables are kept)"
     )
     parser.add_argument("--dry-run", action="store_true", help="print the table, write nothing")
+    parser.add_argument(
+        "--check", type=int, default=100, help="opening pairs the fitted table plays against W at the training search"
+    )
+    parser.add_argument("--monotone", action="store_true", help="no window worth less than one with a stone fewer")
+    parser.add_argument("--save", type=Path, help="keep the positions' features and outcomes in this .npz")
+    parser.add_argument("--load", type=Path, help="fit on the positions of a --save file instead of playing games")
     args = parser.parse_args(argv)
     bounds = {
         "games": (1, 20_000),
@@ -190,9 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     xs: list[np.ndarray] = []
     ys: list[float] = []
     began = time.monotonic()
-    w = np.zeros(2 * length)
-    bias = 0.0
-    for rnd in range(1, args.rounds + 1):
+    rounds = 0 if args.load else args.rounds
+    if args.load:
+        saved = np.load(args.load)
+        xs, ys = list(saved["x"]), list(saved["y"])
+    for rnd in range(1, rounds + 1):
         bot = SearchBot(max_depth=args.depth, max_nodes=args.nodes, tables={length: table})
         wins = [0, 0]
         abandoned = 0
@@ -213,21 +283,26 @@ def main(argv: list[str] | None = None) -> int:
                     f" {len(xs):,} positions, {time.monotonic() - began:.0f} s",
                     flush=True,
                 )
-        x = np.array(xs)
-        y = np.array(ys)
-        w, bias = fit(x, y, args.l2)
-        table = to_table(w, length, args.scale)
-        acc, loss = accuracy(x, y, w, bias)
+        if rnd < rounds:
+            table = fitted(xs, ys, args, f"round {rnd}")
+    table = fitted(xs, ys, args, "fit")
+    if args.save:
+        np.savez_compressed(args.save, x=np.array(xs), y=np.array(ys))
+        print(f"kept {len(xs):,} positions in {args.save}")
+    if args.check:
+        score = check(table, (weights(length), weights(length)), args.check, args, rng)
         print(
-            f"round {rnd} fit: own {table[0]} opp {table[1]} bias {bias:+.3f}; predicts {100 * acc:.1f} % of"
-            f" outcomes, log loss {loss:.3f}",
+            f"check: the fitted table scored {100 * score:.1f} % against W in {2 * args.check} games at the"
+            f" training search",
             flush=True,
         )
     made_by = (
         f"tools/train_htttx_eval.py --games {args.games} --rounds {args.rounds} --depth {args.depth} --nodes"
         f" {args.nodes} --explore {args.explore:g} --l2 {args.l2:g} --scale {args.scale:g} --win-distance {length}"
-        f" --seed {args.seed}: logistic regression of the side to move's win on its window counts, {len(xs)}"
-        f" positions of {args.rounds * args.games} self-play games, {time.monotonic() - began:.0f} s"
+        f" --seed {args.seed}{' --monotone' if args.monotone else ''}: logistic regression of the side to move's win on"
+        f" its window counts, {len(xs)}"
+        + (f" positions of {args.load}" if args.load else f" positions of {args.rounds * args.games} self-play games")
+        + f", {time.monotonic() - began:.0f} s"
     )
     if args.dry_run:
         print(made_by)
@@ -237,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         old = json.loads(args.out.read_text())
         if isinstance(old, dict) and isinstance(old.get("tables"), dict):
             doc["tables"].update(old["tables"])
-    doc["tables"][str(length)] = {"own": table[0], "opp": table[1], "bias": round(bias, 4), "made_by": made_by}
+    doc["tables"][str(length)] = {"own": table[0], "opp": table[1], "made_by": made_by}
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
