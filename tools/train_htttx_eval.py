@@ -1,7 +1,8 @@
 """Fit the HTTTX ``search`` bot's evaluation table by self-play: logistic regression on game outcomes.
 
-    PYTHONPATH=src .venv/bin/python tools/train_htttx_eval.py [--games 600] [--depth 2] [--nodes 3000]
-        [--rounds 2] [--seed 31] [--out src/hexarena/bots/htttx/eval_weights.json]
+    PYTHONPATH=src .venv/bin/python tools/train_htttx_eval.py [--games 1500] [--rounds 2] [--depth 2]
+        [--nodes 3000] [--seed 31] [--check 100] [--save positions.npz | --load positions.npz] [--dry-run]
+        [--out src/hexarena/bots/htttx/eval_weights.json]
 
 What it fits: the engine's evaluation is a sum over the 6-cell windows (``win_distance`` cells along one of the
 three axes) that hold stones of one colour only: ``own[k]`` for each window holding k stones of the side to move,
@@ -17,9 +18,12 @@ that games differ. Positions where the side to move already has a threat (it win
 evaluates them) are left out. Each round plays its games with the table the previous round fitted (the first with
 the hand-made ``W``) and fits on the games of every round so far.
 
-How long: the default run (2 rounds of 600 games at depth 2, 3,000 nodes a move) took about 4 minutes of one core
-on the shared 2-core development machine (load 5-7) for the shipped ``eval_weights.json``; it prints its progress
-as it goes. The same seed and arguments give the same table on the same engine.
+How long: the shipped ``eval_weights.json`` is this script's defaults (2 rounds of 1,500 games at depth 2, 3,000
+nodes a move, seed 31), which took 21 minutes of one core on the shared 2-core development machine at load 8-10
+(its first round, 1,500 games, took 8); ``--rounds 1 --games 600`` takes about 4 minutes and gives a noisier
+table. It prints its progress every 50 games, the fit (how many outcomes it predicts) and, with
+``--check``, how the fitted table scores against ``W`` at the training search. The same seed and arguments give
+the same table on the same engine.
 """
 
 from __future__ import annotations
@@ -78,38 +82,6 @@ def features(stones: list[tuple[int, int, int]], to_move: int, length: int) -> n
     return np.concatenate([own[1:], opp[1:]])
 
 
-def self_play(
-    bot: SearchBot, rng: random.Random, explore: float, length: int
-) -> tuple[list[tuple[list[tuple[int, int, int]], int]], int | None]:
-    """One game: the positions before each turn (stones, side to move) and the winner (None: abandoned)."""
-    state = HTTTX.new(win_distance=length)
-    positions: list[tuple[list[tuple[int, int, int]], int]] = []
-    for turn in range(MAX_TURNS):
-        seat = state.to_move_seat
-        if seat is None:
-            break
-        board = state.board()
-        if turn < 2:  # a random opening: two cells near the stones
-            near = sorted(
-                c
-                for c in board.legal_cells()
-                if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-            )
-            a, b = rng.sample(near, 2)
-            move = (a, b)
-        else:
-            positions.append((list(state.stones), seat))
-            move, _ = bot.analyse_board(board, seat, 0.0)
-            considered = bot.last_considerations or []
-            if len(considered) > 1 and rng.random() < explore:
-                ev = bot.last_evaluation or {}
-                if "win_in" not in ev:  # never throw away a forced win or walk into a forced loss on purpose
-                    pick = rng.choice(considered[:4])["pieces"]
-                    move = ((pick[0][0], pick[0][1]), (pick[1][0], pick[1][1]))
-        state = HTTTX.play(state, move)
-    return positions, state.winner
-
-
 def opening(rng: random.Random, length: int) -> Any:
     """A random start: X's origin stone and two turns on cells near the stones."""
     state = HTTTX.new(win_distance=length)
@@ -123,6 +95,28 @@ def opening(rng: random.Random, length: int) -> Any:
         a, b = rng.sample(near, 2)
         state = HTTTX.play(state, (a, b))
     return state
+
+
+def self_play(
+    bot: SearchBot, rng: random.Random, explore: float, length: int
+) -> tuple[list[tuple[list[tuple[int, int, int]], int]], int | None]:
+    """One game: the positions before each turn (stones, side to move) and the winner (None: abandoned)."""
+    state = opening(rng, length)
+    positions: list[tuple[list[tuple[int, int, int]], int]] = []
+    for _ in range(MAX_TURNS):
+        seat = state.to_move_seat
+        if seat is None:
+            break
+        positions.append((list(state.stones), seat))
+        move, _ = bot.analyse_board(state.board(), seat, 0.0)
+        considered = bot.last_considerations or []
+        if len(considered) > 1 and rng.random() < explore:
+            ev = bot.last_evaluation or {}
+            if "win_in" not in ev:  # never throw away a forced win or walk into a forced loss on purpose
+                pick = rng.choice(considered[:4])["pieces"]
+                move = ((pick[0][0], pick[0][1]), (pick[1][0], pick[1][1]))
+        state = HTTTX.play(state, move)
+    return positions, state.winner
 
 
 def check(new: Table, old: Table, pairs: int, args: argparse.Namespace, rng: random.Random) -> float:
@@ -218,7 +212,8 @@ def accuracy(x: np.ndarray, y: np.ndarray, w: np.ndarray, bias: float) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Fit the HTTTX search bot's evaluation table by self-play (logistic regression on outcomes).",
-        epilog="The default run takes about 4 minutes of one core (2 x 600 games at depth 2).",
+        epilog="The default run (2 x 1500 games at depth 2) took 21 minutes of one core at load 8-10; --rounds 1 --games"
+        " 600 about 4.",
     )
     parser.add_argument("--games", type=int, default=1500, help="self-play games a round (1-20000)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of play-then-fit (1-10)")
@@ -260,8 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     began = time.monotonic()
     rounds = 0 if args.load else args.rounds
     if args.load:
-        saved = np.load(args.load)
-        xs, ys = list(saved["x"]), list(saved["y"])
+        try:
+            saved = np.load(args.load)
+            xs, ys = list(saved["x"]), list(saved["y"])
+        except (OSError, ValueError, KeyError) as exc:
+            parser.error(f"--load {args.load}: not a positions file of --save ({exc})")
+        if not xs or len(xs[0]) != 2 * length:
+            parser.error(f"--load {args.load}: no positions of win distance {length} in it")
     for rnd in range(1, rounds + 1):
         bot = SearchBot(max_depth=args.depth, max_nodes=args.nodes, tables={length: table})
         wins = [0, 0]

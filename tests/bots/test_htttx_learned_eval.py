@@ -10,34 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from htttx_positions import random_position
 
 from hexarena.bots.htttx import search as search_mod
 from hexarena.bots.htttx.learned_eval import WEIGHTS, read_tables, shipped_tables, table_for
 from hexarena.bots.htttx.search import SearchBot, engine
 from hexarena.bots.htttx.search_py import WCAP, PySearch, Table, check_table, weights
-from hexarena.games.htttx import HTTTX
 
 HAVE_C = search_mod._CSEARCH is not None
 IMPLEMENTATIONS = ["Python", *(["C"] if HAVE_C else [])]
 AXES = ((1, 0), (0, 1), (1, -1))
-
-
-def random_position(rng: random.Random, turns: int = 14) -> Any:
-    """A game of random turns near the stones (so lines form), stopped before it is won."""
-    state = HTTTX.new()
-    for _ in range(rng.randint(1, turns)):
-        board = state.board()
-        near = sorted(
-            c
-            for c in board.legal_cells()
-            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-        )
-        a, b = rng.sample(near, 2)
-        nxt = HTTTX.play(state, (a, b))
-        if nxt.is_over:
-            break
-        state = nxt
-    return state
 
 
 def table_sum(stones: list[tuple[int, int, int]], to_move: int, length: int, table: Table) -> int:
@@ -79,7 +61,7 @@ def test_the_shipped_table_is_loaded_and_is_not_the_hand_made_one() -> None:
 def test_the_evaluation_is_the_tables_sum_over_the_windows() -> None:
     rng = random.Random(5)
     for i in range(25):
-        state = random_position(rng)
+        state = random_position(rng, 14, 1)
         stones = list(state.stones)
         table = table_for(6) if i % 2 else random_table(rng)
         assert table is not None
@@ -91,7 +73,7 @@ def test_the_evaluation_is_the_tables_sum_over_the_windows() -> None:
 def test_without_a_table_the_evaluation_is_the_hand_made_w() -> None:
     rng = random.Random(6)
     for _ in range(10):
-        stones = list(random_position(rng).stones)
+        stones = list(random_position(rng, 14, 1).stones)
         plain = PySearch(stones, 0, 6, 2)
         assert plain.eval_side(0) == plain.evalx == table_sum(stones, 0, 6, (weights(6), weights(6)))
 
@@ -101,7 +83,7 @@ def test_the_c_engine_searches_like_the_python_reference_with_a_table() -> None:
     rng = random.Random(77)
     c_search, py_search = engine("C"), engine("Python")
     for i in range(30):
-        state = random_position(rng)
+        state = random_position(rng, 14, 1)
         table = table_for(6) if i % 2 else random_table(rng)
         nodes = rng.choice([40, 150, 600, 1500])
         depth = rng.choice([1, 2, 3])
@@ -118,7 +100,7 @@ def test_the_bot_searches_with_the_shipped_table_and_another_table_changes_its_p
     fn = engine(implementation)
     moves_differ = quiet = 0
     for _ in range(8):
-        state = random_position(rng, 10)
+        state = random_position(rng, 10, 1)
         board, seat = state.board(), state.to_move_seat
         by_table = {}
         for name, tables in (("learned", None), ("W", {})):
