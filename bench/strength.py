@@ -14,7 +14,9 @@ at least ELO1 stronger; H0: at most ELO0) or ``--games`` games are played. It pr
 Elo difference with its 95 % error bar, SPRT log-likelihood ratio and decision).
 
 Opponents: ``heuristic`` (the previous best built-in), ``previous`` (today's ``search`` on the C engine of
-``--previous``, main before issue 31's faster engine and threat-space search) and hexbot's bots (PyPI ``hexbot``, a C engine behind
+``--previous``, by default main before issue 31's faster engine and threat-space search; give it today's main to
+measure a change of the engine or its evaluation table: the previous engine gets the arguments it takes, so one
+older than the table evaluates with its own hand-made weights) and hexbot's bots (PyPI ``hexbot``, a C engine behind
 ctypes), which must be installed in a separate venv, outside hexarena's dependencies:
 
     python3 -m venv /tmp/hexbot-venv && /tmp/hexbot-venv/bin/pip install hexbot
@@ -212,7 +214,11 @@ def register_previous_search(commit: str) -> None:
     from hexarena.players.inprocess import InProcessPlayer
     from hexarena.players.spec import register_scheme
 
-    so = checkout(commit) / "src/hexarena/bots/htttx" / f"_csearch{sysconfig.get_config_var('EXT_SUFFIX')}"
+    source = checkout(commit) / "src/hexarena/bots/htttx" / "_csearch.c"
+    so = source.with_name(f"_csearch{sysconfig.get_config_var('EXT_SUFFIX')}")
+    # what that engine takes of today's arguments: the threat-space bound came with issue 31's search, the
+    # evaluation table after it (the previous engine evaluates with its own W)
+    takes = 11 if "read_table" in source.read_text() else 10 if "tss_nodes" in source.read_text() else 9
     loader = importlib.machinery.ExtensionFileLoader("_csearch", str(so))
     spec = importlib.util.spec_from_file_location("_csearch", so, loader=loader)
     assert spec is not None
@@ -220,7 +226,7 @@ def register_previous_search(commit: str) -> None:
     loader.exec_module(module)
 
     def previous_engine(*args: Any) -> Any:
-        return module.search(*args[:9])  # the engine of then takes no threat-space bound (its search has none)
+        return module.search(*args[:takes])
 
     async def previous(game: str, rest: str) -> Any:
         if game != "htttx" or rest != "search":

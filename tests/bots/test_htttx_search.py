@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from htttx_positions import random_position
 
 from hexarena.bots.htttx import search as search_mod
 from hexarena.bots.htttx.heuristic import winning_move
@@ -135,24 +136,6 @@ def test_mate_scores_read_as_turns() -> None:
 
 
 # ----- C and Python in lockstep -----
-
-
-def random_position(rng: random.Random) -> Any:
-    """A game of random turns near the stones (so lines form), stopped before it is won."""
-    state = HTTTX.new()
-    for _ in range(rng.randint(0, 14)):
-        board = state.board()
-        near = sorted(
-            c
-            for c in board.legal_cells()
-            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-        )
-        a, b = rng.sample(near, 2)
-        nxt = HTTTX.play(state, (a, b))
-        if nxt.is_over:
-            break
-        state = nxt
-    return state
 
 
 @pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")

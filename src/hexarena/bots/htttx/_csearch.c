@@ -82,6 +82,10 @@ typedef struct {
     /* fv[x][y]: what a stone adds to the evaluation through one window holding x of its colour and y of the
      * other's (cell_score's term, a table instead of branches) */
     i64 fv[MAXL + 2][MAXL + 2];
+    /* the evaluation table (search_py.check_table): own[count] for the side to move's windows, opp[count] for the
+     * opponent's; sum_own[c] / sum_opp[c]: each summed over the windows holding colour c's stones only */
+    i64 own[MAXL + 2], opp[MAXL + 2];
+    i64 sum_own[2], sum_opp[2];
     /* per colour: its threat windows (>= L - 2 stones, no enemy) and its building windows (L - 4 .. L - 3 stones,
      * at least one, no enemy), kept up to date by place/undo instead of scanning the board for them */
     WSet threats[2], builds[2];
@@ -95,7 +99,6 @@ typedef struct {
     unsigned char grid[NN];
     unsigned char nearc[NN];
     unsigned char cnt[2][3 * NN];
-    i64 evalx;
     int nthreat[2];
     u64 key;
     int minx, maxx, miny, maxy;
@@ -171,7 +174,7 @@ static inline void rescore(S *s, int st, int d, int sd, int32_t ds, int32_t dO) 
 static void place(S *s, int c, int sd) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     int L = s->L, t = L - 2, blo = s->blo;
-    i64 dev = 0;
+    i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
     int dts = 0, dto = 0;
     for (int a = 0; a < 3; a++) {
         int d = s->axes[a], base = a * NN;
@@ -179,7 +182,8 @@ static void place(S *s, int c, int sd) {
             int w = base + c - i * d;
             int x = cs[w], y = co[w];
             if (y == 0) {
-                dev += s->W[x + 1] - s->W[x];
+                ds_own += s->own[x + 1] - s->own[x];
+                ds_opp += s->opp[x + 1] - s->opp[x];
                 if (x + 1 >= t && x < t) {
                     dts++;
                     ws_add(&s->threats[sd], w);
@@ -189,7 +193,8 @@ static void place(S *s, int c, int sd) {
                 } else if (x + 1 >= blo && x + 1 < t)
                     ws_add(&s->builds[sd], w);
             } else if (x == 0) {
-                dev += s->W[y];
+                do_own += s->own[y];
+                do_opp += s->opp[y];
                 if (y >= t) {
                     dto--;
                     ws_del(&s->threats[1 - sd], w);
@@ -200,7 +205,10 @@ static void place(S *s, int c, int sd) {
             rescore(s, w - base, d, sd, (int32_t)(s->fv[x + 1][y] - s->fv[x][y]), (int32_t)(s->fv[y][x + 1] - s->fv[y][x]));
         }
     }
-    s->evalx += sd == 0 ? dev : -dev;
+    s->sum_own[sd] += ds_own;
+    s->sum_opp[sd] += ds_opp;
+    s->sum_own[1 - sd] -= do_own;
+    s->sum_opp[1 - sd] -= do_opp;
     s->nthreat[sd] += dts;
     s->nthreat[1 - sd] += dto;
     s->grid[c] = (unsigned char)(sd + 1);
@@ -224,7 +232,7 @@ static void place(S *s, int c, int sd) {
 static void undo(S *s, int c, int sd) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     int L = s->L, t = L - 2, blo = s->blo;
-    i64 dev = 0;
+    i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
     int dts = 0, dto = 0;
     for (int a = 0; a < 3; a++) {
         int d = s->axes[a], base = a * NN;
@@ -232,7 +240,8 @@ static void undo(S *s, int c, int sd) {
             int w = base + c - i * d;
             int x = cs[w] - 1, y = co[w];
             if (y == 0) {
-                dev += s->W[x + 1] - s->W[x];
+                ds_own += s->own[x + 1] - s->own[x];
+                ds_opp += s->opp[x + 1] - s->opp[x];
                 if (x + 1 >= t && x < t) {
                     dts++;
                     ws_del(&s->threats[sd], w);
@@ -242,7 +251,8 @@ static void undo(S *s, int c, int sd) {
                 } else if (x >= blo && x < t)
                     ws_add(&s->builds[sd], w);
             } else if (x == 0) {
-                dev += s->W[y];
+                do_own += s->own[y];
+                do_opp += s->opp[y];
                 if (y >= t) {
                     dto--;
                     ws_add(&s->threats[1 - sd], w);
@@ -253,7 +263,10 @@ static void undo(S *s, int c, int sd) {
             rescore(s, w - base, d, sd, (int32_t)(s->fv[x][y] - s->fv[x + 1][y]), (int32_t)(s->fv[y][x] - s->fv[y][x + 1]));
         }
     }
-    s->evalx -= sd == 0 ? dev : -dev;
+    s->sum_own[sd] -= ds_own;
+    s->sum_opp[sd] -= ds_opp;
+    s->sum_own[1 - sd] += do_own;
+    s->sum_opp[1 - sd] += do_opp;
     s->nthreat[sd] -= dts;
     s->nthreat[1 - sd] -= dto;
     s->grid[c] = 0;
@@ -265,7 +278,7 @@ static void undo(S *s, int c, int sd) {
     s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
 }
 
-/* what a stone of sd on c adds to sd's evaluation: exactly place's ``dev`` (kept by place/undo) */
+/* what a stone of sd on c adds to sd's windows by W (the ordering's value; kept by place/undo) */
 static i64 cell_score(S *s, int c, int sd) {
 #ifdef CHECK_SCORES
     if (s->csc[sd][c] != full_cell_score(s, c, sd)) abort();
@@ -809,7 +822,9 @@ static void tick(S *s) {
     }
 }
 
-static i64 eval_side(S *s, int sd) { return sd == 0 ? s->evalx : -s->evalx; }
+/* the position's worth to sd when sd is to move, by the evaluation table (the Python reference's evalx, W's sum,
+ * is its move ordering's: here fv and pair_gain order the moves) */
+static i64 eval_side(S *s, int sd) { return s->sum_own[sd] - s->sum_opp[1 - sd]; }
 
 static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd);
 
@@ -1061,19 +1076,79 @@ static int pv_from(S *s, int a, int b, int limit, int *out) {
     return n;
 }
 
+/* table (None or (own, opp), L + 1 integers each, 0 first, within +-WCAP: search_py.check_table) into own/opp;
+ * None gives W for both. Returns 0, or -1 with the error set. */
+static int read_table(PyObject *table, int L, const i64 *W, i64 *own, i64 *opp) {
+    if (table == Py_None) {
+        for (int k = 0; k <= L; k++) own[k] = opp[k] = W[k];
+        return 0;
+    }
+    PyObject *rows = PySequence_Fast(table, "an evaluation table is (own, opp)");
+    if (rows == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(rows) != 2) {
+        PyErr_Format(PyExc_ValueError, "an evaluation table is (own, opp), got %zd lists", PySequence_Fast_GET_SIZE(rows));
+        Py_DECREF(rows);
+        return -1;
+    }
+    for (int r = 0; r < 2; r++) {
+        const char *name = r == 0 ? "own" : "opp";
+        i64 *out = r == 0 ? own : opp;
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, r), "an evaluation table's rows are sequences");
+        if (row == NULL) {
+            Py_DECREF(rows);
+            return -1;
+        }
+        int bad = PySequence_Fast_GET_SIZE(row) != L + 1;
+        if (bad)
+            PyErr_Format(PyExc_ValueError, "evaluation table '%s' needs %d values for win distance %d, got %zd", name,
+                         L + 1, L, PySequence_Fast_GET_SIZE(row));
+        for (int k = 0; !bad && k <= L; k++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(row, k);
+            long long v = PyLong_Check(item) && !PyBool_Check(item) ? PyLong_AsLongLong(item) : WCAP + 1;
+            if (v == -1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                v = WCAP + 1;
+            }
+            if (v > WCAP || v < -WCAP || (k == 0 && v != 0)) {
+                bad = 1;
+                PyErr_Format(PyExc_ValueError, "evaluation table '%s' must be integers within +-%d starting with 0",
+                             name, WCAP);
+            }
+            out[k] = v;
+        }
+        Py_DECREF(row);
+        if (bad) {
+            Py_DECREF(rows);
+            return -1;
+        }
+    }
+    Py_DECREF(rows);
+    return 0;
+}
+
 static PyObject *search(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *stones, *stop;
+    PyObject *stones, *stop, *table = Py_None;
     int to_move, L, nearv, max_depth, tt_bits = 18, tss_nodes = 0;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OiiiiLdO|ii", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
-                          &tt_bits, &tss_nodes))
+    if (!PyArg_ParseTuple(args, "OiiiiLdO|iiO", &stones, &to_move, &L, &nearv, &max_depth, &max_nodes, &seconds, &stop,
+                          &tt_bits, &tss_nodes, &table))
         return NULL;
     if (tss_nodes < 0) return PyErr_Format(PyExc_ValueError, "tss_nodes must be >= 0, got %d", tss_nodes);
     if (L < 4 || L > MAXL) return PyErr_Format(PyExc_ValueError, "win_distance must be 4..%d, got %d", MAXL, L);
     if (nearv < 1 || nearv > 2) return PyErr_Format(PyExc_ValueError, "near must be 1 or 2, got %d", nearv);
     if (tt_bits < 4 || tt_bits > 26) return PyErr_Format(PyExc_ValueError, "tt_bits must be 4..26, got %d", tt_bits);
+    i64 Wt[MAXL + 2], own[MAXL + 2], opp[MAXL + 2];
+    {
+        i64 v = 1;
+        Wt[0] = 0;
+        for (int k = 1; k <= L; k++) {
+            Wt[k] = v;
+            v = v * 6 < WCAP ? v * 6 : WCAP;
+        }
+    }
+    if (read_table(table, L, Wt, own, opp) < 0) return NULL;
     double started = now();
     PyObject *seq = PySequence_Fast(stones, "stones must be a sequence of (q, r, seat)");
     if (seq == NULL) return NULL;
@@ -1120,10 +1195,10 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     s->tt_mask = ((u64)1 << tt_bits) - 1;
     s->L = L;
-    i64 v = 1;
-    for (int k = 1; k <= L; k++) {
-        s->W[k] = v;
-        v = v * 6 < WCAP ? v * 6 : WCAP;
+    for (int k = 0; k <= L; k++) {
+        s->W[k] = Wt[k];
+        s->own[k] = own[k];
+        s->opp[k] = opp[k];
     }
     for (int x = 0; x <= MAXL; x++)
         for (int y = 0; y <= MAXL; y++) s->fv[x][y] = y == 0 ? s->W[x + 1] - s->W[x] : (x == 0 ? s->W[y] : 0);
@@ -1329,7 +1404,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", search, METH_VARARGS,
-     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18, tss_nodes=0) -> "
+     "search(stones, to_move, win_distance, near, max_depth, max_nodes, seconds, stop, tt_bits=18, tss_nodes=0, "
+     "table=None) -> "
      "(move, score, depth, nodes, pv, root): the same as search_py.search"},
     {NULL, NULL, 0, NULL},
 };

@@ -14,13 +14,14 @@ import importlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
 from hexarena.bots.htttx.heuristic import choose_on_board
+from hexarena.bots.htttx.learned_eval import shipped_tables
 from hexarena.bots.htttx.position import Position, seat_to_move
-from hexarena.bots.htttx.search_py import MATE_BAND, WIN
+from hexarena.bots.htttx.search_py import MATE_BAND, WIN, Table
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import Lateness, SearchShare
@@ -105,15 +106,22 @@ class SearchBot:
 
     ``max_depth`` / ``max_nodes`` bound the search for tests and analysis instead of the clock (None: until the
     time runs out);
-    ``implementation`` forces "C" or "Python".
+    ``implementation`` forces "C" or "Python";
+    ``tables`` are the evaluation tables by win distance (None: the learned ones shipped in ``eval_weights.json``;
+    a win distance without one is evaluated with the hand-made ``W``).
     """
 
     name = "search"
 
     def __init__(
-        self, max_depth: int | None = None, max_nodes: int | None = None, implementation: str | None = None
+        self,
+        max_depth: int | None = None,
+        max_nodes: int | None = None,
+        implementation: str | None = None,
+        tables: Mapping[int, Table] | None = None,
     ) -> None:
         self.max_depth = max_depth
+        self.tables = shipped_tables() if tables is None else tables
         self.max_nodes = max_nodes
         self.search = engine(implementation)
         self.last_evaluation: dict[str, Any] | None = None
@@ -161,7 +169,8 @@ class SearchBot:
         if bounded:
             tt_bits = 18
         tss = TSS_BOUNDED if bounded else min(TSS_MAX, int(secs * TSS_PER_SECOND["Python" if python else "C"]))
-        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits, tss)
+        table = self.tables.get(L)
+        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits, tss, table)
         if secs:  # how late the search returned, the board copy before it included
             self.lateness.record(time.monotonic() - begun - seconds)
         mv, score, done, count, pv, root = result

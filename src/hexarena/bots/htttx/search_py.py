@@ -10,8 +10,11 @@ The algorithm, over whole turns (two stones of one colour):
 
 * Position: a 128 x 128 grid around the stones' centre; per window (``win_distance`` cells along one of the three
   axes, indexed by its first cell) the count of X and O stones, updated as stones come and go. From the counts:
-  the evaluation (sum of ``W[count]`` over windows holding one colour only) and, per colour, how many *threat*
-  windows it has (``count >= L - 2`` and no enemy stone: two stones complete it).
+  the evaluation for the side to move (``own[count]`` summed over the windows holding its stones only, less
+  ``opp[count]`` over the windows holding the opponent's only: an evaluation table, the learned one of
+  ``eval_weights.json`` when the bot has one for this ``win_distance``, else ``W`` for both) and, per colour, how
+  many *threat* windows it has (``count >= L - 2`` and no enemy stone: two stones complete it). Move ordering
+  always scores cells by ``W``: a table changes what a position is worth, not which moves are tried.
 * A side with a threat window wins on its turn. A side facing threats must hit every one of them with its two
   stones; when no pair does (three independent threats, or a double threat the pair cannot both cover), it lost.
 * Alpha-beta (negamax) with iterative deepening, a transposition table on the board's Zobrist keys, history
@@ -71,6 +74,33 @@ def weights(length: int) -> list[int]:
     return w
 
 
+#: An evaluation table for one ``win_distance`` L: ``(own, opp)``, L + 1 integers each, indexed by a window's stone
+#: count; ``own`` scores the side to move's windows, ``opp`` the opponent's (None: ``W`` for both).
+Table = tuple[list[int], list[int]]
+
+
+def check_table(table: Table | None, length: int) -> Table:
+    """The table to evaluate with (``W`` twice for None); a malformed one is refused, saying what is wrong."""
+    if table is None:
+        w = weights(length)
+        return (w, list(w))
+    if len(table) != 2:
+        raise ValueError(f"an evaluation table is (own, opp), got {len(table)} lists")
+    out = []
+    for name, row in zip(("own", "opp"), table, strict=True):
+        values = list(row)
+        if len(values) != length + 1:
+            raise ValueError(
+                f"evaluation table {name!r} needs {length + 1} values for win distance {length}, got {len(values)}"
+            )
+        if values[0] != 0 or any(type(v) is not int or abs(v) > WCAP for v in values):
+            raise ValueError(
+                f"evaluation table {name!r} must be integers within +-{WCAP} starting with 0, got {values}"
+            )
+        out.append(values)
+    return (out[0], out[1])
+
+
 Move4 = tuple[int, int, int, int]
 #: (best move or None, score for the side to move, depth completed, nodes, principal variation, root turns with
 #: their scores ``(q1, r1, q2, r2, score)``): what both engines return.
@@ -91,10 +121,15 @@ class PySearch:
         win_distance: int,
         near: int,
         tt_bits: int = 18,
+        table: Table | None = None,
     ) -> None:
         L = win_distance
         self.L = L
         self.W = weights(L)
+        self.own, self.opp = check_table(table, L)
+        #: per colour: ``own`` and ``opp`` summed over the windows holding that colour's stones only
+        self.sum_own = [0, 0]
+        self.sum_opp = [0, 0]
         self.side = to_move
         if stones:
             qs = sorted(s[0] for s in stones)
@@ -142,11 +177,14 @@ class PySearch:
         cnt_s = self.cnt[s]
         cnt_o = self.cnt[1 - s]
         W = self.W
+        own = self.own
+        opp = self.opp
         L = self.L
         t = L - 2
         dev = 0
         dts = 0
         dto = 0
+        ds_own = ds_opp = do_own = do_opp = 0
         for a in range(3):
             d = self.axes[a]
             base = a * NN
@@ -156,15 +194,23 @@ class PySearch:
                 y = cnt_o[w]
                 if y == 0:
                     dev += W[x + 1] - W[x]
+                    ds_own += own[x + 1] - own[x]
+                    ds_opp += opp[x + 1] - opp[x]
                     if x + 1 >= t and x < t:
                         dts += 1
                 else:
                     if x == 0:
                         dev += W[y]
+                        do_own += own[y]
+                        do_opp += opp[y]
                         if y >= t:
                             dto -= 1
                 cnt_s[w] = x + 1
         self.evalx += dev if s == 0 else -dev
+        self.sum_own[s] += ds_own
+        self.sum_opp[s] += ds_opp
+        self.sum_own[1 - s] -= do_own
+        self.sum_opp[1 - s] -= do_opp
         self.nthreat[s] += dts
         self.nthreat[1 - s] += dto
         self.grid[c] = s + 1
@@ -188,11 +234,14 @@ class PySearch:
         cnt_s = self.cnt[s]
         cnt_o = self.cnt[1 - s]
         W = self.W
+        own = self.own
+        opp = self.opp
         L = self.L
         t = L - 2
         dev = 0
         dts = 0
         dto = 0
+        ds_own = ds_opp = do_own = do_opp = 0
         for a in range(3):
             d = self.axes[a]
             base = a * NN
@@ -202,15 +251,23 @@ class PySearch:
                 y = cnt_o[w]
                 if y == 0:
                     dev += W[x + 1] - W[x]
+                    ds_own += own[x + 1] - own[x]
+                    ds_opp += opp[x + 1] - opp[x]
                     if x + 1 >= t and x < t:
                         dts += 1
                 else:
                     if x == 0:
                         dev += W[y]
+                        do_own += own[y]
+                        do_opp += opp[y]
                         if y >= t:
                             dto -= 1
                 cnt_s[w] = x
         self.evalx -= dev if s == 0 else -dev
+        self.sum_own[s] -= ds_own
+        self.sum_opp[s] -= ds_opp
+        self.sum_own[1 - s] += do_own
+        self.sum_opp[1 - s] += do_opp
         self.nthreat[s] -= dts
         self.nthreat[1 - s] -= dto
         self.grid[c] = 0
@@ -517,7 +574,9 @@ class PySearch:
                 raise _Aborted
 
     def eval_side(self, s: int) -> int:
-        return self.evalx if s == 0 else -self.evalx
+        """The position's worth to ``s`` when ``s`` is to move, by the evaluation table (``evalx`` is ``W``'s, for
+        move ordering)."""
+        return self.sum_own[s] - self.sum_opp[1 - s]
 
     def qsearch(self, alpha: int, beta: int, ply: int, qd: int) -> int:
         self._tick()
@@ -830,8 +889,12 @@ def search(
     stop: Callable[[], bool] | None,
     tt_bits: int = 18,
     tss_nodes: int = 0,
+    table: Table | None = None,
 ) -> Result:
     """One search (see ``PySearch.run``); the same signature and result as ``_csearch.search``. ``tss_nodes`` > 0
     first runs the threat-space search at the root within that many positions: a win it finds is played, and a
-    win it finds for the opponent keeps the root to the turns that refute it."""
-    return PySearch(stones, to_move, win_distance, near, tt_bits).run(max_depth, max_nodes, seconds, stop, tss_nodes)
+    win it finds for the opponent keeps the root to the turns that refute it. ``table`` is the evaluation table
+    (``check_table``; None: ``W``'s)."""
+    return PySearch(stones, to_move, win_distance, near, tt_bits, table).run(
+        max_depth, max_nodes, seconds, stop, tss_nodes
+    )
