@@ -61,7 +61,8 @@ async def fake_tcp(mode: str) -> AsyncIterator[int]:
     try:
         yield port
     finally:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):  # a module that crashes has exited already
+            proc.kill()
         await proc.wait()
         proc._transport.close()  # type: ignore[attr-defined]
 

@@ -99,6 +99,8 @@ ClockKind = Literal["none", "turn", "match", "incremental"]
 PersonSecret = Annotated[
     str,
     Field(
+        min_length=43,
+        max_length=43,  # bounded before the pattern runs, as every string a client sends is
         pattern=SECRET_PATTERN,
         description="this person's identity: 43 characters of A-Z a-z 0-9 - _ that their browser made once "
         "(32 random bytes, base64url) and keeps; the server keeps only a hash of it",
