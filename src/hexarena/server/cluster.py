@@ -489,6 +489,14 @@ class Cluster:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         watching = asyncio.Event()
 
+        def stopping() -> None:
+            """Raise CancelledError when this task was asked to stop: redis-py can turn the cancellation of a
+            read into a ConnectionError, which would otherwise count as a broken subscription, subscribe again,
+            and leave whoever waits for the reader to end (the watch's ``stop``) waiting for ever."""
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError
+
         async def read() -> None:
             nonlocal pubsub
             while True:
@@ -497,10 +505,12 @@ class Cluster:
                         if message.get("type") == "message":
                             queue.put_nowait(json.loads(message["data"]))
                 except (redis.RedisError, OSError):
+                    stopping()
                     log.warning("the subscription to match %s broke; subscribing again", match_id)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 while True:
+                    stopping()
                     await asyncio.sleep(RESUBSCRIBE_EVERY)
                     pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                     try:
