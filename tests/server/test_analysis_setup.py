@@ -9,39 +9,15 @@ position, a game that cannot be set up (which says why in GET /api/games too).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from test_analysis_board import client, ok, refused
 
-from fakes.servers import serve_app
 from hexarena.server.analysis_board import MAX_SETUP_STONES
-from hexarena.server.app import Settings, create_app
 
-
-@pytest.fixture
-async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
-    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as c:
-        yield c
-
-
-async def ok(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = await client.post(path, json=body)
-    assert r.status_code == 200, r.text
-    out: dict[str, Any] = r.json()
-    return out
-
-
-async def refused(client: httpx.AsyncClient, path: str, body: dict[str, Any], status: int, *words: str) -> str:
-    r = await client.post(path, json=body)
-    assert r.status_code == status, r.text
-    detail = str(r.json()["detail"])
-    for word in words:
-        assert word in detail, detail
-    return detail
+__all__ = ["client"]  # the fixture: a served app on a fresh SQLite database
 
 
 def setup(stones: list[list[Any]], to_move: int, **more: Any) -> dict[str, Any]:
