@@ -16,25 +16,9 @@ from hexarena.bots.hive.alphabeta import AlphaBeta
 from hexarena.bots.hive.evaluation import C_WEIGHTS, WIN, assess, assess_py
 from hexarena.games.hive import accel
 from hexarena.games.hive.board import CBoard, K, PyBoard
+from hive_positions import EXPANSIONS, walk
 
 pytestmark = pytest.mark.skipif(not accel.available(), reason="the _chive extension is not built")
-
-EXPANSIONS = ("", "M", "L", "P", "ML", "MP", "LP", "MLP")
-
-
-def _walk(expansions: str, seed: int, games: int, plies: int) -> list[CBoard]:
-    """Copies of every position of ``games`` random games (moves drawn from the sorted list)."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        b = CBoard(expansions)
-        for _ in range(plies):
-            out.append(b.copy())
-            moves = sorted(b.moves())
-            if not moves:
-                break
-            b.play(rng.choice(moves))
-    return out
 
 
 def _py(b: CBoard) -> PyBoard:
@@ -46,7 +30,7 @@ def _py(b: CBoard) -> PyBoard:
 @pytest.mark.parametrize("expansions", EXPANSIONS)
 def test_c_and_python_assess_agree_on_random_positions(expansions: str) -> None:
     assert accel.chive is not None
-    positions = _walk(expansions, seed=len(expansions) * 31 + 5, games=5, plies=120)
+    positions = walk(expansions, seed=len(expansions) * 31 + 5, games=5, plies=120)
     assert len(positions) > 400
     values = set()
     for b in positions:
@@ -64,7 +48,7 @@ def test_c_and_python_assess_agree_on_random_positions(expansions: str) -> None:
 
 def test_won_positions_and_stacked_queens_agree() -> None:
     """Surrounded queens (the ``WIN`` score, a draw counts white's queen first) and buried queens."""
-    positions = [b for e in EXPANSIONS for b in _walk(e, seed=3, games=6, plies=160)]
+    positions = [b for e in EXPANSIONS for b in walk(e, seed=3, games=6, plies=160)]
     won = [b for b in positions if b.result() >= 0]
     buried = [b for b in positions if any(len(b.stacks[b.pos[c << 4]]) > 1 for c in (0, 1) if b.pos[c << 4])]
     assert len(won) >= 4 and buried
@@ -101,7 +85,7 @@ def test_alphabeta_picks_the_same_move_with_either_evaluation() -> None:
     rng = random.Random(11)
     positions = []
     for expansions in ("", "MLP", "LP"):
-        walked = _walk(expansions, seed=rng.randrange(1000), games=2, plies=40)
+        walked = walk(expansions, seed=rng.randrange(1000), games=2, plies=40)
         positions += [b for b in walked[14::6] if b.result() < 0]
     assert len(positions) >= 8
     for b in positions:

@@ -9,7 +9,6 @@ Hive tests run on whichever board ``Board`` is.
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 
@@ -17,26 +16,9 @@ import pytest
 
 from hexarena.games.hive import accel
 from hexarena.games.hive.board import PASS, Board, CBoard, K, PyBoard, perft
+from hive_positions import EXPANSIONS, walk
 
 pytestmark = pytest.mark.skipif(not accel.available(), reason="the _chive extension is not built")
-
-EXPANSIONS = ("", "M", "L", "P", "ML", "MP", "LP", "MLP")
-
-
-def _walk(expansions: str, seed: int, games: int, plies: int) -> list[CBoard]:
-    """Copies of every position of ``games`` random games (moves drawn from the sorted list, so the games do not
-    depend on the generation order)."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        b = CBoard(expansions)
-        for _ in range(plies):
-            out.append(b.copy())
-            moves = sorted(b.moves())
-            if not moves:
-                break
-            b.play(rng.choice(moves))
-    return out
 
 
 def _assert_same(b: CBoard) -> None:
@@ -50,7 +32,7 @@ def _assert_same(b: CBoard) -> None:
 
 @pytest.mark.parametrize("expansions", EXPANSIONS)
 def test_moves_counts_and_cut_cells_agree_on_random_positions(expansions: str) -> None:
-    positions = _walk(expansions, seed=len(expansions) * 101 + 7, games=6, plies=160)
+    positions = walk(expansions, seed=len(expansions) * 101 + 7, games=6, plies=160)
     assert len(positions) > 400
     for b in positions:
         _assert_same(b)
@@ -58,7 +40,7 @@ def test_moves_counts_and_cut_cells_agree_on_random_positions(expansions: str) -
 
 
 def test_won_games_agree() -> None:
-    ended = [b for e in EXPANSIONS for b in _walk(e, seed=3, games=6, plies=160) if b.result() >= 0]
+    ended = [b for e in EXPANSIONS for b in walk(e, seed=3, games=6, plies=160) if b.result() >= 0]
     assert len(ended) >= 4
     for b in ended:
         assert b.moves() == [] and b.count_moves() == 0
@@ -68,7 +50,7 @@ def test_won_games_agree() -> None:
 def test_pillbug_throws_and_mosquito_copies_are_exercised() -> None:
     """Among the MLP positions, some moves exist only through the Pillbug ability (an enemy piece moved)."""
     enemy_moves = 0
-    for b in _walk("MLP", seed=5, games=10, plies=160):
+    for b in walk("MLP", seed=5, games=10, plies=160):
         colour = b.ply & 1
         enemy_moves += sum(1 for pid, _ in b.moves() if pid >= 0 and pid >> 4 != colour and b.pos[pid] is not None)
         _assert_same(b)
@@ -77,7 +59,7 @@ def test_pillbug_throws_and_mosquito_copies_are_exercised() -> None:
 
 @pytest.mark.parametrize("expansions", ["", "MLP", "LP"])
 def test_perft_agrees_from_random_positions(expansions: str) -> None:
-    positions = _walk(expansions, seed=99, games=3, plies=60)[10::7]
+    positions = walk(expansions, seed=99, games=3, plies=60)[10::7]
     assert len(positions) >= 15
     for b in positions:
         ref = b.copy()
