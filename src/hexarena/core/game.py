@@ -305,7 +305,7 @@ class Game(Protocol[S, M]):
         """A uniformly random legal move (fast path for playouts)."""
         ...
 
-    def params_of(self, state: S) -> dict[str, Any]:
+    def params_of(self, state: S) -> dict[str, ParamValue]:
         """The validated parameters the state was created with (stored with every game)."""
         ...
 
