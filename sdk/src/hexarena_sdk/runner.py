@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar, TypeVarTuple, Unpack
+from typing import Any, Generic, Literal, TypeVar, TypeVarTuple
 
 from hexarena_sdk.bot import BaseBot, JobContext
 
@@ -77,7 +77,7 @@ def _consume(fut: asyncio.Future[T]) -> None:
             log.debug("abandoned bot call ended with %r", exc)
 
 
-def _timed_call(took: list[float], fn: Callable[[Unpack[Ts]], T], args: tuple[Unpack[Ts]]) -> T:
+def _timed_call(took: list[float], fn: Callable[[*Ts], T], args: tuple[*Ts]) -> T:
     """``fn(*args)`` in the worker thread, appending its own duration to ``took`` (the thread hop excluded)."""
     begun = time.perf_counter()
     value = fn(*args)
@@ -135,8 +135,8 @@ class BotRunner:
 
     async def call(
         self,
-        fn: Callable[[Unpack[Ts]], T],
-        *args: Unpack[Ts],
+        fn: Callable[[*Ts], T],
+        *args: *Ts,
         deadline: float | None = None,
         cancelled: asyncio.Event | None = None,
     ) -> CallResult[T]:
@@ -172,9 +172,7 @@ class BotRunner:
         else:
             self._fast_streak = 0
 
-    def _inline(
-        self, fn: Callable[[Unpack[Ts]], T], args: tuple[Unpack[Ts]], cancelled: asyncio.Event | None
-    ) -> CallResult[T]:
+    def _inline(self, fn: Callable[[*Ts], T], args: tuple[*Ts], cancelled: asyncio.Event | None) -> CallResult[T]:
         """Run an instant bot's call on the loop itself (see the module docstring)."""
         if cancelled is not None and cancelled.is_set():
             return CallResult("interrupted")
