@@ -54,17 +54,20 @@ def imported_by_log(log: Path, package: str) -> bool:
     return any(line.split("|")[-1].strip() == package for line in log.read_text().splitlines() if "|" in line)
 
 
+@pytest.mark.parametrize("mode", [(), ("--public",)], ids=["local", "public"])
 async def test_a_served_graphql_imports_strawberry_on_its_first_request(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: tuple[str, ...]
 ) -> None:
+    """Public mode too: its token check must not ask the schema at start whether ``POST /graphql`` stays open."""
     monkeypatch.setenv("PYTHONPROFILEIMPORTTIME", "1")  # the server logs every import it makes, as it makes it
     log = tmp_path / "serve.log"
-    serve = ServeProcess(f"sqlite+aiosqlite:///{tmp_path / 'a.sqlite3'}", tmp_path, log)
+    serve = ServeProcess(f"sqlite+aiosqlite:///{tmp_path / 'a.sqlite3'}", tmp_path, log, extra=mode)
     await serve.start()
     try:
         assert (await serve.get("/api/gametypes")).status_code == 200  # the REST twin needs no strawberry
         assert imported_by_log(log, "hexarena.server.app"), "the import log is empty: its absence proves nothing"
         assert not imported_by_log(log, "strawberry"), "strawberry was imported before /graphql was asked"
+        assert not imported_by_log(log, "hexarena.server.graphql.schema"), "the schema was imported at start"
         page = await serve.get("/graphql")
         assert page.status_code == 200 and "graphiql" in page.text.lower()
         answer = await serve.post("/graphql", {"query": "{ gameTypes { id title } }"})

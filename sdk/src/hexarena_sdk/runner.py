@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, TypeVarTuple
 
 from hexarena_sdk.bot import BaseBot, JobContext
 
@@ -40,6 +40,10 @@ INLINE_AFTER = 3
 INLINE_BELOW = 0.001
 #: ...until one inline call takes longer than this.
 BACK_TO_THREAD = 0.002
+
+#: What a bot call returns, and its arguments.
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 def safety_margin(limit: float) -> float:
@@ -56,13 +60,16 @@ def soft_deadline(received_at: float, limit: float | None) -> float | None:
 
 
 @dataclass
-class CallResult:
+class CallResult(Generic[T]):
+    """How a call into the bot went: ``value`` is what it returned when ``kind`` is ``done`` (else None),
+    ``error`` what it raised when ``kind`` is ``error``."""
+
     kind: CallKind
-    value: Any = None
+    value: T | None = None
     error: BaseException | None = None
 
 
-def _consume(fut: asyncio.Future[Any]) -> None:
+def _consume(fut: asyncio.Future[T]) -> None:
     """Retrieve a finished worker's exception so an abandoned call never logs 'never retrieved'."""
     if not fut.cancelled():
         exc = fut.exception()
@@ -70,7 +77,7 @@ def _consume(fut: asyncio.Future[Any]) -> None:
             log.debug("abandoned bot call ended with %r", exc)
 
 
-def _timed_call(took: list[float], fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+def _timed_call(took: list[float], fn: Callable[[*Ts], T], args: tuple[*Ts]) -> T:
     """``fn(*args)`` in the worker thread, appending its own duration to ``took`` (the thread hop excluded)."""
     begun = time.perf_counter()
     value = fn(*args)
@@ -84,7 +91,7 @@ class BotRunner:
     def __init__(self, bot: BaseBot, executor: Executor | None = None, fast_streak: int = 0) -> None:
         self.bot = bot
         self.executor = executor
-        self._worker: asyncio.Future[Any] | None = None
+        self._worker: asyncio.Future[Any] | None = None  # the last call's, whatever it returns
         self._job: JobContext | None = None
         #: consecutive calls faster than INLINE_BELOW; a server passes what the last session of the same bot
         #: ended with, so a new game of an instant bot starts inline
@@ -107,7 +114,7 @@ class BotRunner:
     async def _wait(
         self, fut: asyncio.Future[Any], deadline: float | None, cancelled: asyncio.Event | None
     ) -> Literal["done", "timeout", "interrupted"]:
-        waiter: asyncio.Task[Any] | None = None
+        waiter: asyncio.Task[Literal[True]] | None = None
         waits: set[asyncio.Future[Any]] = {fut}
         if cancelled is not None:
             if cancelled.is_set():
@@ -128,11 +135,11 @@ class BotRunner:
 
     async def call(
         self,
-        fn: Callable[..., Any],
-        *args: Any,
+        fn: Callable[[*Ts], T],
+        *args: *Ts,
         deadline: float | None = None,
         cancelled: asyncio.Event | None = None,
-    ) -> CallResult:
+    ) -> CallResult[T]:
         """Run ``fn(*args)`` in a worker thread until it returns, ``deadline`` passes or ``cancelled`` is set."""
         if self._worker is not None and not self._worker.done():
             state = await self._wait(self._worker, deadline, cancelled)
@@ -158,14 +165,14 @@ class BotRunner:
             return CallResult("error", error=exc)
         return CallResult("done", value=worker.result())
 
-    def _count(self, took: list[float], fut: asyncio.Future[Any]) -> None:
+    def _count(self, took: list[float], fut: asyncio.Future[T]) -> None:
         """Done callback of a threaded call: a fast, successful call counts towards going inline."""
         if not fut.cancelled() and fut.exception() is None and took and took[0] < INLINE_BELOW:
             self._fast_streak += 1
         else:
             self._fast_streak = 0
 
-    def _inline(self, fn: Callable[..., Any], args: tuple[Any, ...], cancelled: asyncio.Event | None) -> CallResult:
+    def _inline(self, fn: Callable[[*Ts], T], args: tuple[*Ts], cancelled: asyncio.Event | None) -> CallResult[T]:
         """Run an instant bot's call on the loop itself (see the module docstring)."""
         if cancelled is not None and cancelled.is_set():
             return CallResult("interrupted")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from hexarena.core.errors import InvalidMove
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 
 S = TypeVar("S")
@@ -28,19 +29,19 @@ class BattlebotShape(Generic[S, M]):
     """One game's part of the battlebot wire."""
 
     wire_id: str  # the game type id on the wire (``noughtsandcrosses`` for tictactoe)
-    extra: Callable[[S, Players], dict[str, Any]]  # game-specific state keys
-    read: Callable[[dict[str, Any], Seat, S], M]  # turn -> move (shape only; legality is game.play's)
-    write: Callable[[M, Seat, S], dict[str, Any]]  # move, seat, state before -> turn
+    extra: Callable[[S, Players], JsonObject]  # game-specific state keys
+    read: Callable[[JsonObject, Seat, S], M]  # turn -> move (shape only; legality is game.play's)
+    write: Callable[[M, Seat, S], JsonObject]  # move, seat, state before -> turn
     alternating: bool = False  # nextPlayer = players[ply % 2] (the original server's games)
 
 
-def short(value: Any) -> str:
+def short(value: object) -> str:
     """``repr(value)`` cut to 120 characters, for error messages that quote what a bot sent."""
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _int(x: Any) -> int | None:
+def _int(x: object) -> int | None:
     if isinstance(x, float) and x.is_integer():
         return int(x)
     return x if type(x) is int else None

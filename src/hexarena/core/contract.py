@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from hexarena.core.game import Game, ParamValue
 from hexarena.core.jsonvalue import JsonObject, JsonValue
@@ -186,8 +186,8 @@ class Offers(Protocol):
 
 
 @runtime_checkable
-class Player(Protocol):
-    """What the referee needs from a player: every attribute and call it reads, each said here.
+class Player(Protocol[S, M]):
+    """What the referee needs from a player of a ``Game[S, M]``: every attribute and call it reads, each said here.
 
     ``hexarena.players.base.BasePlayer`` implements all of it with the defaults most adapters want; a player
     written without it declares each member itself. Every method may raise BotError subclasses.
@@ -212,11 +212,11 @@ class Player(Protocol):
         :class:`FailureReporter`): the referee races every move against both players' signals."""
         ...
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """What the store keeps about this seat (``name``, ``kind``, ``spec``): public, never a secret."""
         ...
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[S, M]) -> None:
         """Connect or launch, and tell the player about the match."""
         ...
 
@@ -226,16 +226,16 @@ class Player(Protocol):
         soon as it is made marks it ``does_nothing`` (as ``BasePlayer`` does) and the referee skips it."""
         ...
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[S, M]) -> MoveReply[M]:
         """Ask for a move; the referee times this call and cancels it at the deadline."""
         ...
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: M, state: S) -> None:
         """Learn about a move that was played (by either seat). Adapters may ignore it (marked ``does_nothing``:
         the referee then skips the call)."""
         ...
 
-    async def taken_back(self, ply: int, state: Any) -> None:
+    async def taken_back(self, ply: int, state: S) -> None:
         """Learn that the moves from ``ply`` on were taken back and the position is ``state`` again (a person
         asked, :class:`Takeback`). Adapters that keep no position ignore it."""
         ...
@@ -250,7 +250,7 @@ class Player(Protocol):
         """Learn what became of an offer this seat made or was asked (:class:`OfferNews`). Bots ignore it."""
         ...
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[S]) -> None:
         """Learn how the match ended, then release every resource. Must never raise."""
         ...
 

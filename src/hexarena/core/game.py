@@ -305,7 +305,7 @@ class Game(Protocol[S, M]):
         """A uniformly random legal move (fast path for playouts)."""
         ...
 
-    def params_of(self, state: S) -> dict[str, Any]:
+    def params_of(self, state: S) -> dict[str, ParamValue]:
         """The validated parameters the state was created with (stored with every game)."""
         ...
 
@@ -506,7 +506,7 @@ class RuleGame(Generic[S, M]):
         """The moves in the game's own notation, separated by spaces."""
         return " ".join(moves)
 
-    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+    def read_record_notation(self, text: str) -> tuple[dict[str, ParamValue], list[str]]:
         """A record as ``record_notation`` writes it, read back (the analysis board's paste box): the parameters it
         states and its moves in the game's notation, unchecked (the caller plays them). Games whose record holds
         more than the moves override it; optional for a ``Game`` (the server falls back to ``read_moves_text``)."""

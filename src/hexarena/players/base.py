@@ -12,16 +12,20 @@ import functools
 import logging
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Generic
 
-from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, OfferNews, PlayerResult
+from hexarena.core.contract import M, MatchInfo, MoveReply, MoveRequest, OfferNews, PlayerResult, S
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 
 log = logging.getLogger(__name__)
 
 
-class BasePlayer:
+class BasePlayer(Generic[S, M]):
     """Common plumbing for adapters: a name, and a way to tell the referee the player went away *now*.
+
+    ``S`` and ``M`` are the state and move types of the game it plays: an adapter for one game's protocol names
+    them (``BasePlayer[HiveState, HiveMove]``), one that plays any game leaves them open.
 
     Adapters with a live connection call ``fail(error)`` from their reader task when the socket closes or the
     bot sends something unrequested; the referee waits on ``failure_signal()`` alongside every move so a dead or
@@ -49,7 +53,7 @@ class BasePlayer:
     #: move so that a player answering without awaiting cannot hold the loop. Leave False when unsure.
     suspends_every_move: bool = False
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         """Every adapter's own ``describe`` honours ``public_spec`` without each having to remember it."""
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("describe")
@@ -57,13 +61,13 @@ class BasePlayer:
             return
 
         @functools.wraps(own)
-        def describe(self: BasePlayer) -> dict[str, Any]:
+        def describe(self: BasePlayer[S, M]) -> JsonObject:
             return self._public(own(self))
 
         describe.honours_public_spec = True  # type: ignore[attr-defined]
         setattr(cls, "describe", describe)  # noqa: B010
 
-    def _public(self, description: dict[str, Any]) -> dict[str, Any]:
+    def _public(self, description: JsonObject) -> JsonObject:
         if self.public_spec is not None:
             description["spec"] = self.public_spec
         return description
@@ -93,11 +97,11 @@ class BasePlayer:
             return self._failure.result()
         return None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """Public description stored with games: kind and spec, never a secret."""
         return self._public({"name": self.name, "kind": self.kind})
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[S, M]) -> None:
         self.info = info
 
     @property
@@ -118,16 +122,16 @@ class BasePlayer:
 
     seated.does_nothing = True  # type: ignore[attr-defined]
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[S, M]) -> MoveReply[M]:
         raise NotImplementedError
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: M, state: S) -> None:
         return None
 
     #: The referee skips calling an ``observe`` marked so (two coroutines a move for nothing, on most adapters).
     observe.does_nothing = True  # type: ignore[attr-defined]
 
-    async def taken_back(self, ply: int, state: Any) -> None:
+    async def taken_back(self, ply: int, state: S) -> None:
         """Learn that the moves from ``ply`` on were taken back (``Player.taken_back``); most adapters keep no
         position of their own and ignore it."""
         return None
@@ -141,7 +145,7 @@ class BasePlayer:
         """What became of an offer (``Player.offer_news``): nobody to tell for a bot."""
         return None
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[S]) -> None:
         return None
 
     async def close(self) -> None:

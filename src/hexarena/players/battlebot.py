@@ -28,11 +28,12 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TypeAlias, cast
 
+from hexarena.core.contract import M, MatchInfo, MoveReply, MoveRequest, PlayerResult, S
 from hexarena.core.contract import MatchEnded as MatchEnd  # ends a match with an outcome; see DisconnectJudge
-from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, IllegalMove, InvalidMove
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.players.base import BasePlayer
 from hexarena.wire.battlebot import Shape, check_turn
@@ -47,7 +48,13 @@ TURN_SECONDS = 3.0
 GRACE = 0.5
 #: Longest frame a battlebot bot may send (a login or a turn: a few short fields); larger is an invalid turn.
 MAX_TURN_CHARS = 64 * 1024
-_DRAW = object()
+
+
+class _Draw:
+    """The inbox's wake-up call: the judge declared a draw (both bots disconnected) while this bot waits."""
+
+
+_DRAW = _Draw()
 
 
 class _Garbage:
@@ -56,6 +63,10 @@ class _Garbage:
     def __init__(self, text: str, too_large: bool = False) -> None:
         self.text = text
         self.too_large = too_large
+
+
+#: What a bot sent as a turn: a JSON value, or the frame that was not one.
+Turn: TypeAlias = "JsonValue | _Garbage"
 
 
 class BattlebotConnection:
@@ -74,7 +85,7 @@ class BattlebotConnection:
         self.closed = False
         self.connected_at = time.monotonic()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: JsonObject) -> None:
         if self.closed:
             return
         try:
@@ -140,7 +151,7 @@ class DisconnectJudge:
             timer.cancel()
 
 
-class BattlebotPlayer(BasePlayer):
+class BattlebotPlayer(BasePlayer[S, M]):
     """The referee's view of one battlebot connection (see the module docstring)."""
 
     kind = "battlebot"
@@ -148,10 +159,10 @@ class BattlebotPlayer(BasePlayer):
     def __init__(
         self,
         conn: BattlebotConnection,
-        shape: Shape,
+        shape: Shape[S, M],
         *,
         judge: DisconnectJudge | None = None,
-        turn_log: dict[int, dict[str, Any]] | None = None,
+        turn_log: dict[int, JsonObject] | None = None,
         strikes: int = STRIKES,
         turn_seconds: float = TURN_SECONDS,
     ) -> None:
@@ -166,20 +177,20 @@ class BattlebotPlayer(BasePlayer):
         self.strikes = 0
         self.seat: Seat = 0
         self.players: tuple[str, str] = (conn.bot_id, "")
-        self.state: Any = None
+        self.state: S | None = None
         self.started = False
-        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.inbox: asyncio.Queue[tuple[Turn, int] | _Draw] = asyncio.Queue()
         self._seen = 0
-        self._state_json: dict[str, Any] | None = None
+        self._state_json: JsonObject | None = None
         self._sent_complete = False
         conn.player = self
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": f"battlebot:{self.conn.bot_id}"}
 
     # ----- referee side -----
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[S, M]) -> None:
         self.info = info
         self.seat = info.seat
         names = [info.opponent, info.opponent]
@@ -193,7 +204,7 @@ class BattlebotPlayer(BasePlayer):
         self._state_json = self.shape.state(self.state, self.players)
         await self.conn.send({"state": self._state_json})
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[S, M]) -> MoveReply[M]:
         self.state = request.state
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.turn_seconds
@@ -207,7 +218,7 @@ class BattlebotPlayer(BasePlayer):
                 item = await asyncio.wait_for(self.inbox.get(), remaining)
             except TimeoutError:
                 raise BotTimeout(f"no valid turn within {self.turn_seconds:g} s") from None
-            if item is _DRAW:
+            if isinstance(item, _Draw):
                 continue
             value, ms = item
             try:
@@ -219,13 +230,13 @@ class BattlebotPlayer(BasePlayer):
             self.turn_log[len(request.history)] = self._echo(value, ms, True)
             return MoveReply(move=move)
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: M, state: S) -> None:
         before, self.state = self.state, state
         index = self._seen
         self._seen += 1
         turn = self.turn_log.get(index)
         if turn is None:  # a player of another protocol moved: echo the turn a battlebot bot would have sent
-            turn = self.shape.turn(move, seat, before)
+            turn = self.shape.turn(move, seat, cast("S", before))  # set by ``start``, which comes first
             turn.update(player=self.players[seat], time=_now_ms(), valid=True)
             self.turn_log[index] = turn
         self._state_json = self.shape.state(state, self.players, last_seat=seat)
@@ -234,10 +245,10 @@ class BattlebotPlayer(BasePlayer):
         if self.shape.game.to_move(state) != self.seat:  # turns queued in a hurry are now out of turn
             while not self.inbox.empty():
                 item = self.inbox.get_nowait()
-                if item is not _DRAW:
+                if not isinstance(item, _Draw):
                     await self._out_of_turn(*item)
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[S]) -> None:
         try:
             self.judge.close()
             outcome = result.outcome
@@ -254,7 +265,7 @@ class BattlebotPlayer(BasePlayer):
     async def receive(self, text: str) -> None:
         """A frame from the bot: queued in its turn, refused at once out of turn."""
         ms = _now_ms()
-        value: Any
+        value: Turn
         if len(text) > MAX_TURN_CHARS:
             value = _Garbage(text[:80], too_large=True)
         else:
@@ -274,27 +285,27 @@ class BattlebotPlayer(BasePlayer):
 
     # ----- helpers -----
 
-    def _check(self, value: Any, state: Any) -> tuple[Any, Any]:
+    def _check(self, value: Turn, state: S) -> tuple[M, S]:
         if isinstance(value, _Garbage):
             if value.too_large:
                 raise InvalidMove(f"turn is larger than {MAX_TURN_CHARS} characters")
             raise InvalidMove(f"turn {value.text!r} is not JSON")
         return check_turn(self.shape, value, self.seat, state)
 
-    async def _out_of_turn(self, value: Any, ms: int) -> None:
+    async def _out_of_turn(self, value: Turn, ms: int) -> None:
         if self.state is not None and self.shape.game.to_move(self.state) is None:
             return  # the game is over: late turns are ignored
         if await self._invalid(value, ms, "it is not your turn"):
             self.fail(IllegalMove(f"{self.strikes} invalid turns; the last: it was not its turn"))
 
-    def _echo(self, value: Any, ms: int, valid: bool, error: str | None = None) -> dict[str, Any]:
-        turn: dict[str, Any] = dict(value) if isinstance(value, dict) else {}
+    def _echo(self, value: Turn, ms: int, valid: bool, error: str | None = None) -> JsonObject:
+        turn: JsonObject = dict(value) if isinstance(value, dict) else {}
         turn.update(player=self.conn.bot_id, time=ms, valid=valid)
         if error is not None:
             turn["error"] = error
         return turn
 
-    async def _invalid(self, value: Any, ms: int, reason: str) -> bool:
+    async def _invalid(self, value: Turn, ms: int, reason: str) -> bool:
         """Answer an invalid turn to this bot only; True when it was the losing strike."""
         self.strikes += 1
         state = self._state_json if self._state_json is not None else {}

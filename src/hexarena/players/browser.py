@@ -52,11 +52,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from hexarena.core.contract import MatchEnded, MatchInfo, MoveReply, MoveRequest, OfferNews, Offers, PlayerResult
+from hexarena.core.contract import M, MatchEnded, MatchInfo, MoveReply, MoveRequest, OfferNews, Offers, PlayerResult, S
 from hexarena.core.errors import BotCrashed, BotTimeout, HexarenaError
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.players.base import BasePlayer
 
@@ -66,7 +66,7 @@ Send = Callable[[str], Awaitable[None]]
 _ALREADY_CONNECTED = "this seat is already connected from another page: one connection per seat (close it first)"
 
 
-class BrowserPlayer(BasePlayer):
+class BrowserPlayer(BasePlayer[S, M]):
     """A human seat driven by a browser page. ``kind = "human"`` so the match manager gives it a token."""
 
     kind = "human"
@@ -91,13 +91,13 @@ class BrowserPlayer(BasePlayer):
         self._send: Send | None = None
         self._claimed = False
         self._joined = asyncio.Event()
-        self._pending: asyncio.Future[MoveReply] | None = None
-        self._request: MoveRequest | None = None
+        self._pending: asyncio.Future[MoveReply[M]] | None = None
+        self._request: MoveRequest[S, M] | None = None
         self._asked_at = 0.0
         self._grace_task: asyncio.Task[None] | None = None
-        self._end: dict[str, Any] | None = None
+        self._end: JsonObject | None = None
         #: the latest position this seat knows (start, every move observed, its own moves): what side it plays
-        self._state: Any = None
+        self._state: S | None = None
         #: the seats seen moving in this match: an abort is allowed until both have
         self._movers: set[Seat] = set()
         self.seat = 0
@@ -115,7 +115,7 @@ class BrowserPlayer(BasePlayer):
     def connected(self) -> bool:
         return self._send is not None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.person or "browser"}
 
     # ----- the socket side -----
@@ -194,7 +194,7 @@ class BrowserPlayer(BasePlayer):
         else:
             await self._emit({"type": "error", "reason": f"unknown message type {kind!r}"})
 
-    async def _try_move(self, text: Any) -> None:
+    async def _try_move(self, text: JsonValue) -> None:
         pending, request = self._pending, self._request
         if pending is None or pending.done() or request is None:
             await self._emit({"type": "illegal", "move": text, "reason": "it is not your turn"})
@@ -260,7 +260,7 @@ class BrowserPlayer(BasePlayer):
         desk = self._desk()
         return desk is not None and desk.refusal(self.seat, kind) is None
 
-    async def _draw(self, action: Any) -> None:
+    async def _draw(self, action: JsonValue) -> None:
         """Offer a draw, or answer the other seat's offer, through the referee's desk (see the module's
         docstring); a refusal is an ``error`` with its reason."""
         if action not in ("offer", "accept", "decline"):
@@ -278,7 +278,7 @@ class BrowserPlayer(BasePlayer):
         if refusal is not None:
             await self._emit({"type": "error", "reason": refusal})
 
-    async def _takeback(self, action: Any) -> None:
+    async def _takeback(self, action: JsonValue) -> None:
         """Ask for a takeback, or answer the other person's request, through the referee's desk; a refusal is a
         ``takeback`` with ``granted: false`` and its reason."""
         if action not in ("offer", "accept", "decline"):
@@ -302,7 +302,7 @@ class BrowserPlayer(BasePlayer):
 
     async def offer_news(self, news: OfferNews) -> None:
         """What became of an offer: told to the page in the shape it has had since draw offers came."""
-        message: dict[str, Any] = {"type": news.kind, "event": news.event}
+        message: JsonObject = {"type": news.kind, "event": news.event}
         if news.by:
             message["by"] = news.by
         if news.reason:
@@ -313,7 +313,7 @@ class BrowserPlayer(BasePlayer):
                 message["granted"] = False
         await self._emit(message)
 
-    async def taken_back(self, ply: int, state: Any) -> None:
+    async def taken_back(self, ply: int, state: S) -> None:
         """The referee took the moves from ``ply`` on back. The asker is the seat to move again: it is told
         ``granted``; the other seat's page is told its opponent's move went back (and its turn, if it was, with
         it)."""
@@ -321,10 +321,10 @@ class BrowserPlayer(BasePlayer):
         if self.info.game.to_move(state) == self.seat:
             await self._emit({"type": "takeback", "granted": True, "ply": ply})
         else:
-            taken = {"type": "takeback", "event": "taken_back", "ply": ply, "mine": False}
+            taken: JsonObject = {"type": "takeback", "event": "taken_back", "ply": ply, "mine": False}
             await self._emit({**taken, "takeback": self._can_ask("takeback")})
 
-    async def _probe(self, msg: dict[str, Any]) -> None:
+    async def _probe(self, msg: JsonObject) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
         request, what = self._request, msg.get("what")
         game = self.info.game if hasattr(self, "info") else None
@@ -335,8 +335,11 @@ class BrowserPlayer(BasePlayer):
         if request is None or self._pending is None or self._pending.done():
             await self._emit({"type": "illegal", "probe": what, "reason": "it is not your turn"})
             return
+        args = msg.get("args") or []
         try:
-            result = probe(request.state, *list(msg.get("args") or []))
+            if not isinstance(args, Sequence | Mapping):  # a number: no list of arguments
+                raise TypeError(args)
+            result = probe(request.state, *list(args))
         except HexarenaError as exc:
             await self._emit({"type": "illegal", "probe": what, "reason": exc.reason})
             return
@@ -347,7 +350,7 @@ class BrowserPlayer(BasePlayer):
 
     # ----- the referee side -----
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[S, M]) -> None:
         """Never waits for the person: the referee's ``start_timeout`` (30 s) would abort a match whose seat is
         simply waiting to be taken. The wait happens in ``move`` (``join_timeout``) and, for an open seat, in the
         match manager's expiry, both of which end the match on their own terms."""
@@ -357,13 +360,13 @@ class BrowserPlayer(BasePlayer):
         if self._send is not None:
             await self._emit(self._hello())
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: M, state: S) -> None:
         """Keeps the position, so a resignation while the opponent thinks names the side this seat plays now,
         and who has moved (for ``abortable``)."""
         self._state = state
         self._movers.add(seat)
 
-    def _side(self, state: Any = None) -> str:
+    def _side(self, state: S | None = None) -> str:
         """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""
         game = self.info.game
         state = self._state if state is None else state
@@ -385,7 +388,7 @@ class BrowserPlayer(BasePlayer):
                 raise MatchEnded(Outcome(None, Termination.ABORTED, reason)) from None
             raise BotTimeout(f"nobody joined within {self.join_timeout:g} s") from None
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[S, M]) -> MoveReply[M]:
         self._state = request.state
         await self.seated()  # already taken when a referee runs the match; kept for callers that ask directly
         self._request = request
@@ -398,7 +401,7 @@ class BrowserPlayer(BasePlayer):
             self._pending = None
             self._request = None
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[S]) -> None:
         outcome = result.outcome
         game = self.info.game if hasattr(self, "info") else None
         self._end = {
@@ -422,7 +425,7 @@ class BrowserPlayer(BasePlayer):
 
     # ----- messages -----
 
-    def _hello(self) -> dict[str, Any]:
+    def _hello(self) -> JsonObject:
         info = self.info
         return {
             "type": "hello",
@@ -445,7 +448,7 @@ class BrowserPlayer(BasePlayer):
         desk = self._desk()
         return None if desk is None else desk.standing(self.seat).get(kind)
 
-    def _your_turn(self) -> dict[str, Any]:
+    def _your_turn(self) -> JsonObject:
         request = self._request
         assert request is not None
         game = self.info.game
@@ -463,7 +466,7 @@ class BrowserPlayer(BasePlayer):
             "time_left": None if request.time_left is None else max(0.0, request.time_left - spent),
         }
 
-    async def _emit(self, message: dict[str, Any]) -> None:
+    async def _emit(self, message: JsonObject) -> None:
         send = self._send
         if send is None:
             return

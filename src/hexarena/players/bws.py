@@ -22,6 +22,7 @@ from websockets.protocol import Event, State
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.games.htttx import HtttxState
 from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
@@ -163,7 +164,7 @@ class BwsPlayer(BasePlayer):
         self._board: BoardJson | None = None
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         # the spec that builds this player again, over the protocol it was played over (not a bare URL)
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": f"bws:{self.url}"}
         if self.meta is not None and self.meta.name:

@@ -18,6 +18,7 @@ from typing import Any
 from hexarena import __version__
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, ConfigError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 from hexarena.games.hive import HiveGame, HiveMove, HiveState, trylobot
 from hexarena.games.hive.notation import resolve
@@ -48,7 +49,7 @@ def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-class HiveAiPlayer(BasePlayer):
+class HiveAiPlayer(BasePlayer[HiveState, HiveMove]):
     """A Trylobot AI module: ``address`` is ``host:port`` (TCP) or a command (stdio)."""
 
     kind = "hiveai"
@@ -76,8 +77,12 @@ class HiveAiPlayer(BasePlayer):
         self.history: list[dict[str, Any]] = []
         self.game_id = uuid.uuid4().hex
 
-    def describe(self) -> dict[str, Any]:
-        out = {"name": self.name, "kind": self.kind, "spec": ("stdio:" if self.stdio else "") + self.address}
+    def describe(self) -> JsonObject:
+        out: JsonObject = {
+            "name": self.name,
+            "kind": self.kind,
+            "spec": ("stdio:" if self.stdio else "") + self.address,
+        }
         if self.greeting.get("name"):
             out["module"] = str(self.greeting.get("name"))[:100]
         return out
@@ -118,7 +123,7 @@ class HiveAiPlayer(BasePlayer):
 
     # ----- player -----
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[HiveState, HiveMove]) -> None:
         game = info.game
         if not isinstance(game, HiveGame):
             raise ConfigError(f"Hive AI modules play Hive, not {game.name}")
@@ -139,7 +144,7 @@ class HiveAiPlayer(BasePlayer):
         if isinstance(reply.get("name"), str) and self.name.startswith("hiveai:"):
             self.name = reply["name"][:100]
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[HiveState, HiveMove]) -> MoveReply[HiveMove]:
         board = request.state.board
         state = trylobot.game_state(board)
         state["turn_history"] = list(self.history)
@@ -182,7 +187,7 @@ class HiveAiPlayer(BasePlayer):
             self.history.append({"turn_type": "Unknown"})
         self.board = state.board.copy()
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[HiveState]) -> None:
         if self.process is not None:
             await self.process.close(0.5)
 

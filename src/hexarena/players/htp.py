@@ -10,10 +10,10 @@ board with ``clear_board`` and ``play``, in hexarena's frame, and keep asking fo
 from __future__ import annotations
 
 import shlex
-from typing import Any
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
@@ -56,7 +56,7 @@ class GtpEngine:
         await self.process.close(1.0)
 
 
-class HtpPlayer(BasePlayer):
+class HtpPlayer(BasePlayer[HexState, HexMove]):
     """An HTP Hex engine as a player."""
 
     kind = "htp"
@@ -68,10 +68,10 @@ class HtpPlayer(BasePlayer):
         self.limits = limits or Limits()
         self.engine: GtpEngine | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[HexState, HexMove]) -> None:
         game = info.game
         if not isinstance(game, HexGame):
             raise ConfigError(f"HTP engines play Hex, not {game.name}")
@@ -96,7 +96,7 @@ class HtpPlayer(BasePlayer):
                 if ch in "BW":
                     await self.engine.command(f"play {'b' if ch == 'B' else 'w'} {game.to_htp((r, c))}")
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[HexState, HexMove]) -> MoveReply[HexMove]:
         assert self.engine is not None
         colour = self.game.htp_colour(request.state, self.info.seat)
         answer = await self.engine.command(f"genmove {colour}", timeout=None)
@@ -110,7 +110,7 @@ class HtpPlayer(BasePlayer):
         elif seat != self.info.seat and isinstance(move, tuple):
             await self.engine.command(f"play {game.htp_colour(state, seat)} {game.to_htp(move)}")
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[HexState]) -> None:
         if self.engine is not None:
             await self.engine.quit()
 

@@ -22,6 +22,7 @@ from hexarena.bots.registry import make_builtin
 from hexarena.bots.timing import FIRST_LATENESS, Lateness, allowance, budget_from, cpu_pressure
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.players.base import BasePlayer
 
 #: A bot is called inline after ``INLINE_AFTER`` consecutive moves each faster than this (seconds)...
@@ -56,7 +57,7 @@ class InProcessPlayer(BasePlayer):
     def builtin(cls, game: str, bot: str, seed: int | None = None) -> InProcessPlayer:
         return cls(make_builtin(game, bot), name=f"builtin:{bot}", seed=seed)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.name}
 
     async def offered(self, kind: str, by: str) -> bool | None:

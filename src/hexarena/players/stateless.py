@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
     bot_capabilities,
@@ -44,7 +43,7 @@ class StatelessPlayer(BasePlayer):
         self.caps: w.StatelessV1Alpha | None = None
         self._setup_stones = 0  # stones of the starting position (see check_board_size)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         # the spec that builds this player again (another instance taking the match over reads it): a bare URL
         # would be played over bws when the bot declares both protocols
         return {"name": self.name, "kind": self.kind, "spec": f"stateless:{self.url}"}

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, Protocol
+from typing import Protocol
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
-from hexarena.core.errors import BotError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.errors import BotError, HexarenaError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat, Termination
-from hexarena.games.hexdots import GAME, DotsState
+from hexarena.games.hexdots import GAME, DotsState, Line
 from hexarena.games.hexdots.wire import parse_move_body
 from hexarena.players.base import BasePlayer
 
@@ -29,10 +30,10 @@ class Table(Protocol):
 
     def on_state(self, seat: Seat | None, state: DotsState) -> None: ...
 
-    def on_end(self, result: PlayerResult) -> None: ...
+    def on_end(self, result: PlayerResult[DotsState]) -> None: ...
 
 
-class TurnTokenPlayer(BasePlayer):
+class TurnTokenPlayer(BasePlayer[DotsState, Line]):
     """One seat of a dots table, driven by the bot's blocking HTTP requests."""
 
     kind = "turntoken"
@@ -47,18 +48,18 @@ class TurnTokenPlayer(BasePlayer):
         self.over = False
         self._claimed = False
         self._changed = asyncio.Event()
-        self._line: asyncio.Future[Any] | None = None
+        self._line: asyncio.Future[Line | HexarenaError] | None = None  # the line, or why the seat loses
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": f"turntoken:{self.name}"}
 
     # ----- referee side -----
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[DotsState, Line]) -> None:
         self.info = info
         self.state = info.initial_state
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[DotsState, Line]) -> MoveReply[Line]:
         self.state = request.state
         token = secrets.token_urlsafe(24)
         self.token = token
@@ -73,12 +74,12 @@ class TurnTokenPlayer(BasePlayer):
             raise line
         return MoveReply(move=line)
 
-    async def observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def observe(self, seat: Seat, move: Line, state: DotsState) -> None:
         self.state = state
         if self.seat == 0:
             self.table.on_state(seat, state)
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[DotsState]) -> None:
         self.over = True
         self.state = result.final_state
         self._expire()

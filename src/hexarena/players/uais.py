@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from typing import Any
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 from hexarena.games.hex import HexGame, HexMove, HexState
 from hexarena.players.base import BasePlayer
@@ -86,7 +86,7 @@ def restore_lines(game: HexGame, state: HexState, colour_char: str) -> list[str]
     return lines
 
 
-class UaisPlayer(BasePlayer):
+class UaisPlayer(BasePlayer[HexState, HexMove]):
     """A UAIS Hex bot executable as a player."""
 
     kind = "uais"
@@ -98,10 +98,10 @@ class UaisPlayer(BasePlayer):
         self.limits = limits or Limits()
         self.bot: UaisBot | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[HexState, HexMove]) -> None:
         game = info.game
         if not isinstance(game, HexGame):
             raise ConfigError(f"UAIS bots play Hex, not {game.name}")
@@ -116,7 +116,7 @@ class UaisPlayer(BasePlayer):
         for line in restore_lines(game, state, self.colour_char):
             await self.bot.tell(line)
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[HexState, HexMove]) -> MoveReply[HexMove]:
         assert self.bot is not None
         answer = await self.bot.ask("make_move", None)  # the referee owns the deadline
         return MoveReply(move=self.game.parse(answer))
@@ -128,7 +128,7 @@ class UaisPlayer(BasePlayer):
         text = self.game.format(move)
         await self.bot.tell("swap" if text == "swap" else f"seto {text}")
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[HexState]) -> None:
         if self.bot is not None:
             await self.bot.quit()
 

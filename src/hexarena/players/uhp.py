@@ -15,6 +15,7 @@ from typing import Any
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 from hexarena.games.hive import HiveGame, HiveMove, HiveState
 from hexarena.players.base import BasePlayer
@@ -94,7 +95,7 @@ class UhpEngineProcess:
         await self.process.close(1.0)
 
 
-class UhpPlayer(BasePlayer):
+class UhpPlayer(BasePlayer[HiveState, HiveMove]):
     """A UHP engine as a Hive player."""
 
     kind = "uhp"
@@ -106,10 +107,10 @@ class UhpPlayer(BasePlayer):
         self.limits = limits or Limits()
         self.engine: UhpEngineProcess | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 
-    async def start(self, info: MatchInfo) -> None:
+    async def start(self, info: MatchInfo[HiveState, HiveMove]) -> None:
         game = info.game
         if not isinstance(game, HiveGame):
             raise ConfigError(f"UHP engines play Hive, not {game.name}")
@@ -123,7 +124,7 @@ class UhpPlayer(BasePlayer):
             self.name = ident[3:]
         await self.engine.command(f"newgame {game.game_string(info.initial_state)}")
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[HiveState, HiveMove]) -> MoveReply[HiveMove]:
         assert self.engine is not None
         think = DEFAULT_THINK if request.time_limit is None else request.time_limit * 0.9
         _, move = await self.engine.bestmove(f"bestmove time {uhp_time(think)}", self.game.parse)
@@ -134,7 +135,7 @@ class UhpPlayer(BasePlayer):
         text = state.moves[-1] if state.moves else self.game.format(move)
         await self.engine.command("pass" if text == "pass" else f"play {text}")
 
-    async def finish(self, result: PlayerResult) -> None:
+    async def finish(self, result: PlayerResult[HiveState]) -> None:
         if self.engine is not None:
             await self.engine.quit()
 

@@ -14,16 +14,18 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Generic, Protocol
 
 from hexarena.core.contract import (
     ClockConfig,
+    M,
     MatchEnded,
     MatchInfo,
     MoveReply,
     MoveRequest,
     Player,
     PlayerResult,
+    S,
     Takeback,
 )
 from hexarena.core.errors import (
@@ -36,7 +38,8 @@ from hexarena.core.errors import (
     InvalidMove,
     ProtocolViolation,
 )
-from hexarena.core.game import Game
+from hexarena.core.game import Game, ParamValue
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Outcome, Seat, Termination, other
 from hexarena.referee.clock import Clock
 from hexarena.referee.offers import OfferDesk
@@ -49,24 +52,24 @@ log = logging.getLogger(__name__)
 DEFAULT_GRACE = 0.05
 
 
-class MatchListener(Protocol):
+class MatchListener(Protocol[S]):
     """Receives the match as it happens (spectators, the store, the UI). A listener that also has
     ``async on_takeback(match_id, ply, state)`` is told when the moves from ``ply`` on were taken back."""
 
-    async def on_start(self, match_id: str, state: Any) -> None: ...
+    async def on_start(self, match_id: str, state: S) -> None: ...
 
-    async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None: ...
+    async def on_move(self, match_id: str, record: PlayedMove, state: S) -> None: ...
 
-    async def on_end(self, result: MatchResult) -> None: ...
+    async def on_end(self, result: MatchResult[S]) -> None: ...
 
 
 @dataclass(slots=True)
-class MatchConfig:
-    """Everything that defines a match besides its players."""
+class MatchConfig(Generic[S, M]):
+    """Everything that defines a match of a ``Game[S, M]`` besides its players."""
 
-    game: Game[Any, Any]
-    params: dict[str, Any] = field(default_factory=dict)
-    initial_state: Any = None  # a position to start from (opening, free setup); default: game.new(**params)
+    game: Game[S, M]
+    params: dict[str, ParamValue] = field(default_factory=dict)
+    initial_state: S | None = None  # a position to start from (opening, free setup); default: game.new(**params)
     clock: ClockConfig = field(default_factory=ClockConfig)
     heartbeat_ms: int = 5000
     grace: float = DEFAULT_GRACE
@@ -80,7 +83,7 @@ class MatchConfig:
     #: or tournament games)
     takebacks: bool = False
     match_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: JsonObject = field(default_factory=dict)
 
 
 def _loss(seat: Seat, termination: Termination, reason: str) -> MatchEnded:
@@ -106,14 +109,14 @@ def _error_text(error: BaseException) -> str:
     return text if len(text) <= 500 else text[:497] + "..."
 
 
-class Referee:
+class Referee(Generic[S, M]):
     """Runs one match between two players. Use ``await Referee(config, players).run()``."""
 
     def __init__(
         self,
-        config: MatchConfig,
-        players: Sequence[Player],
-        listener: MatchListener | None = None,
+        config: MatchConfig[S, M],
+        players: Sequence[Player[S, M]],
+        listener: MatchListener[S] | None = None,
         now: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -131,16 +134,19 @@ class Referee:
         self.listener = listener
         self._now = now
         self._monotonic = monotonic
-        self._watchers: list[asyncio.Future[Any] | None] = [None, None]
-        self._task: asyncio.Task[Any] | None = None  # the task running ``run``: what an _Interrupt cancels
-        self.state: Any = config.initial_state if config.initial_state is not None else self.game.new(**config.params)
-        self.params = self.game.params_of(self.state)
+        self._watchers: list[asyncio.Future[BaseException] | None] = [None, None]
+        self._task: asyncio.Task[object] | None = None  # the task running ``run``: what an _Interrupt cancels
+        #: the position (None once :meth:`release` forgot it)
+        self.state: S | None = (
+            config.initial_state if config.initial_state is not None else self.game.new(**config.params)
+        )
+        self.params = self.game.params_of(self._position())
         self.clock = Clock(config.clock)
         self.moves: list[PlayedMove] = []
-        self.history: list[tuple[Seat, Any]] = []
+        self.history: list[tuple[Seat, M]] = []
         #: ply -> the position and both clocks before it was played: what a takeback restores (kept only in
         #: matches that allow takebacks: a long tournament game need not hold every position it went through)
-        self._before: dict[int, tuple[Any, list[float | None]]] = {}
+        self._before: dict[int, tuple[S, list[float | None]]] = {}
         #: draw offers and takeback requests between the seats (lent to each as ``MatchInfo.offers``)
         self.desk = OfferDesk(self)
         #: what the desk decided for the whole match (a draw agreed: ``MatchEnded``; a takeback granted:
@@ -151,7 +157,7 @@ class Referee:
         #: the seat whose takeback was granted and is not carried out yet
         self._undo: Seat | None = None
         self.started = self._now()
-        self.result: MatchResult | None = None
+        self.result: MatchResult[S] | None = None
         #: CPU seconds this referee spent on the last move it received, from its reply to the move's record:
         #: checking and applying it (the player's own thinking and the listeners' work are not in it)
         self.last_move_cpu = 0.0
@@ -167,12 +173,12 @@ class Referee:
         play (the caller ends such a match instead of continuing it)."""
         for record in moves:
             move = self.game.parse(record.move)
-            self.state = self.game.play(self.state, move)
+            self.state = self.game.play(self._position(), move)
             self.clock.charge(record.seat, record.think_time, float("inf"))
             self.moves.append(record)
             self.history.append((record.seat, move))
 
-    async def run(self) -> MatchResult:
+    async def run(self) -> MatchResult[S]:
         """Play the match to its end and return the result; never raises for anything a player does."""
         outcome: Outcome
         culprit: Seat | None = None
@@ -182,7 +188,7 @@ class Referee:
         try:
             await self._start_players()
             await self._await_seated()
-            await self._notify("on_start", self.match_id, self.state)
+            await self._notify("on_start", self.match_id, self._position())
             self.desk.open = True
             await self._loop()
             raise AssertionError("unreachable")  # pragma: no cover
@@ -192,7 +198,7 @@ class Referee:
             outcome = Outcome(None, Termination.INTERRUPTED, "the match was stopped by the server")
             result = self._result(outcome, None)
             self._release_watchers()
-            await asyncio.shield(self._finish_players(result))
+            await asyncio.shield(self._finish_players(result, self._position()))
             await asyncio.shield(self._notify("on_end", result))
             raise
         except Exception as exc:  # a bug in hexarena or a game: no result, but never lose the match
@@ -200,7 +206,7 @@ class Referee:
             outcome = Outcome(None, Termination.ERROR, f"server error: {_error_text(exc)}")
         result = self._result(outcome, culprit)
         self._release_watchers()
-        await self._finish_players(result)
+        await self._finish_players(result, self._position())
         await self._notify("on_end", result)
         return result
 
@@ -225,7 +231,7 @@ class Referee:
                 game=self.game,
                 params=self.params,
                 seat=seat,
-                initial_state=self.state,
+                initial_state=self._position(),
                 clock=self.config.clock,
                 heartbeat_ms=self.config.heartbeat_ms,
                 opponent=self.players[other(seat)].name,
@@ -286,10 +292,11 @@ class Referee:
 
     async def _loop(self) -> None:
         while True:
-            outcome = self.game.outcome(self.state)
+            state = self._position()
+            outcome = self.game.outcome(state)
             if outcome is not None:
                 raise MatchEnded(outcome)
-            seat = self.game.to_move(self.state)
+            seat = self.game.to_move(state)
             if seat is None:  # pragma: no cover - a game must give an outcome when nobody is to move
                 raise MatchEnded(Outcome(None, Termination.ERROR, "no player to move and no outcome"))
             if self.max_plies is not None and len(self.moves) >= self.max_plies:
@@ -311,8 +318,9 @@ class Referee:
             return
         player = self.players[seat]
         budget = self.clock.budget(seat)
+        state = self._position()
         request = MoveRequest(
-            state=self.state,
+            state=state,
             history=self.history,  # a live view: valid during the call, the referee appends after it
             time_limit=budget,
             time_left=self.clock.remaining[seat],
@@ -344,7 +352,7 @@ class Referee:
                 f"{self._seat_name(seat)} ran out of time ({elapsed:.3f} s used, {budget or 0:.3f} s allowed)",
             )
         try:
-            new_state = self.game.play(self.state, reply.move)
+            new_state = self.game.play(state, reply.move)
         except (IllegalMove, InvalidMove) as exc:
             raise _loss(seat, Termination.ILLEGAL_MOVE, f"{self._seat_name(seat)}: {_error_text(exc)}") from None
         text = self.game.format(reply.move)
@@ -358,7 +366,7 @@ class Referee:
             considerations=reply.considerations,
         )
         if self.config.takebacks:
-            self._before[record.ply] = (self.state, clocks_before)
+            self._before[record.ply] = (state, clocks_before)
         self.state = new_state
         self.moves.append(record)
         self.history.append((seat, reply.move))
@@ -398,7 +406,7 @@ class Referee:
 
     def side_of(self, seat: Seat) -> str:
         """The side ``seat`` plays now (after a Hex swap the second seat plays black)."""
-        return str(self.game.side_name(self.state, seat))
+        return str(self.game.side_name(self._position(), seat))
 
     def ending(self) -> bool:
         """True once something has decided the match's end that the loop has not acted on yet."""
@@ -431,17 +439,18 @@ class Referee:
         ply = self.last_ply_of(seat)
         if ply is None:
             return False
-        self.state, clocks = self._before[ply]
+        state, clocks = self._before[ply]
+        self.state = state
         self.clock.remaining = list(clocks)
         del self.moves[ply:], self.history[ply:]
         self._before = {p: kept for p, kept in self._before.items() if p < ply}
         if self.listener is not None and hasattr(self.listener, "on_takeback"):
-            await self._notify("on_takeback", self.match_id, ply, self.state)
+            await self._notify("on_takeback", self.match_id, ply, state)
         for player in self.players:
-            await player.taken_back(ply, self.state)
+            await player.taken_back(ply, state)
         return True
 
-    async def _ask(self, seat: Seat, request: Awaitable[MoveReply], budget: float | None) -> MoveReply:
+    async def _ask(self, seat: Seat, request: Awaitable[MoveReply[M]], budget: float | None) -> MoveReply[M]:
         """Await a move while watching both players' failure signals and the deadline.
 
         The move is awaited in the referee's own task, not a task of its own: a failure signal or the deadline
@@ -449,7 +458,7 @@ class Referee:
         costs two callbacks and a timer, not a task, a waiter and their wake-ups: this is the referee's hot path.
         """
         timeout = None if budget is None else budget + self.config.grace + self.config.time_margin
-        watchers: tuple[asyncio.Future[Any], ...] = (self._watcher(0), self._watcher(1))
+        watchers: tuple[asyncio.Future[BaseException], ...] = (self._watcher(0), self._watcher(1))
         if self._ruled and self._ruling is not None:
             watchers = (*watchers, self._ruling)
         interrupt = _Interrupt(self._running(), watchers, timeout)
@@ -482,7 +491,7 @@ class Referee:
             return error
         return _loss(seat, _termination_for(error), f"{self._seat_name(seat)}: {_error_text(error)}")
 
-    def _raise_failure(self, watchers: Sequence[asyncio.Future[Any]]) -> None:
+    def _raise_failure(self, watchers: Sequence[asyncio.Future[BaseException]]) -> None:
         """Raise the ending of the first seat whose failure signal has fired, else the desk's ruling when it has
         (nothing if none has)."""
         for seat, watcher in enumerate(watchers[:2]):
@@ -492,7 +501,7 @@ class Referee:
             if ruling.done():
                 raise ruling.result()
 
-    def _watcher(self, seat: Seat) -> asyncio.Future[Any]:
+    def _watcher(self, seat: Seat) -> asyncio.Future[BaseException]:
         """A future that completes with the error once ``seat``'s player fails (never, for most players)."""
         fut = self._watchers[seat]
         if fut is None:
@@ -504,7 +513,7 @@ class Referee:
         """Forget the players' failure signals once the match is over (they are the players' own futures)."""
         self._watchers = [None, None]
 
-    async def _observe(self, seat: Seat, move: Any, state: Any) -> None:
+    async def _observe(self, seat: Seat, move: M, state: S) -> None:
         # Sequential awaits, not gather: observe is a no-op for almost every adapter and gather costs two tasks.
         for s, player in self._observing:
             try:
@@ -512,9 +521,9 @@ class Referee:
             except (BotError, OSError) as exc:
                 raise _loss(s, _termination_for(exc), f"{self._seat_name(s)}: {_error_text(exc)}") from None
 
-    async def _finish_players(self, result: MatchResult) -> None:
+    async def _finish_players(self, result: MatchResult[S], final: S) -> None:
         async def finish(seat: Seat) -> None:
-            pr = PlayerResult(outcome=result.outcome, seat=seat, final_state=result.final_state, culprit=result.culprit)
+            pr = PlayerResult(outcome=result.outcome, seat=seat, final_state=final, culprit=result.culprit)
             try:
                 await asyncio.wait_for(self.players[seat].finish(pr), self.config.finish_timeout)
             except Exception:
@@ -522,7 +531,7 @@ class Referee:
 
         await asyncio.gather(finish(0), finish(1), return_exceptions=True)
 
-    async def _notify(self, method: str, *args: Any) -> None:
+    async def _notify(self, method: str, *args: object) -> None:
         if self.listener is None:
             return
         try:
@@ -532,16 +541,21 @@ class Referee:
 
     # ----- helpers -----
 
-    def _running(self) -> asyncio.Task[Any]:
+    def _running(self) -> asyncio.Task[object]:
         assert self._task is not None, "the referee runs in a task (Referee.run)"
         return self._task
+
+    def _position(self) -> S:
+        """The position of a match not yet released (every phase of a match runs before :meth:`release`)."""
+        assert self.state is not None, "the referee was released"
+        return self.state
 
     def _seat_name(self, seat: Seat) -> str:
         colour = self.game.seat_names[seat]
         name = self.players[seat].name
         return f"{colour} ({name})" if name else colour
 
-    def _result(self, outcome: Outcome, culprit: Seat | None) -> MatchResult:
+    def _result(self, outcome: Outcome, culprit: Seat | None) -> MatchResult[S]:
         self.desk.close()
         self.result = MatchResult(
             match_id=self.match_id,
@@ -570,7 +584,9 @@ class _Interrupt:
 
     __slots__ = ("_cancelling", "_fired", "_live", "_task", "_timer", "_watchers")
 
-    def __init__(self, task: asyncio.Task[Any], watchers: Sequence[asyncio.Future[Any]], timeout: float | None) -> None:
+    def __init__(
+        self, task: asyncio.Task[object], watchers: Sequence[asyncio.Future[BaseException]], timeout: float | None
+    ) -> None:
         self._task = task
         self._cancelling = task.cancelling()
         self._fired = False

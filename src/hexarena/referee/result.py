@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic
 
+from hexarena.core.contract import S
+from hexarena.core.game import ParamValue
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat
 
 
@@ -17,21 +20,21 @@ class PlayedMove:
     move: str  # the game's notation
     timestamp: float  # seconds since the epoch when the move arrived
     think_time: float  # seconds between the request and the reply
-    evaluation: dict[str, Any] | None = None
-    considerations: list[Any] | None = None
+    evaluation: JsonObject | None = None
+    considerations: list[JsonValue] | None = None
 
 
 @dataclass(slots=True)
-class MatchResult:
-    """The full record of a finished match."""
+class MatchResult(Generic[S]):
+    """The full record of a finished match of a game whose positions are ``S``."""
 
     match_id: str
     game: str
-    params: dict[str, Any]
-    players: list[dict[str, Any]]
+    params: dict[str, ParamValue]
+    players: list[JsonObject]
     outcome: Outcome
     moves: list[PlayedMove]
-    final_state: Any
+    final_state: S | None  # None once released (``Referee.release``)
     started: float
     finished: float
     culprit: Seat | None = None

@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
@@ -46,7 +46,8 @@ from pydantic import BaseModel, Field
 from hexarena.bots.base import think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.core.game import Game, RecordFacts, read_moves_text, setup_refusal
+from hexarena.core.game import Game, M, ParamValue, RecordFacts, S, read_moves_text, setup_refusal
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.schemas import FINITE, VALID_UNICODE, GameParams
@@ -140,7 +141,7 @@ def game_of(name: str) -> Game[Any, Any]:
         raise HTTPException(status_code=404, detail=exc.reason) from None
 
 
-def read_record(game: Game[Any, Any], text: str) -> tuple[dict[str, Any], list[str]]:
+def read_record(game: Game[S, M], text: str) -> tuple[dict[str, ParamValue], list[str]]:
     """A record's parameters and moves: the game's own reader when it has one (``RuleGame.read_record_notation``),
     else, or when that reader refuses the text but every word of it reads as a move, the moves written one after
     another (what a person pastes from a move list); the game reader's error otherwise."""
@@ -157,7 +158,7 @@ def read_record(game: Game[Any, Any], text: str) -> tuple[dict[str, Any], list[s
     return dict(params), list(moves)
 
 
-def _reads_as_move(game: Game[Any, Any], word: str) -> bool:
+def _reads_as_move(game: Game[S, M], word: str) -> bool:
     try:
         game.parse(word)
     except HexarenaError:
@@ -166,12 +167,12 @@ def _reads_as_move(game: Game[Any, Any], word: str) -> bool:
 
 
 def replay(
-    game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits | None = None
-) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    game: Game[S, M], body: PositionRequest, limits: AnalysisLimits | None = None
+) -> tuple[dict[str, ParamValue], list[JsonObject], S]:
     """The validated parameters, the moves played (``{move, seat}``, the move in the game's notation) and the state
     after them; ConfigError (a 400) naming the move that does not play and why, or the bound a position the game
     says is too large to build (its ``position_bound``, against the operator's ``limits.max_region``) passes."""
-    params: Mapping[str, Any] = body.params
+    params: Mapping[str, object] = body.params
     moves: Sequence[str] = body.moves
     if body.record is not None:
         if body.moves:
@@ -197,7 +198,7 @@ def replay(
     else:
         check_bound(game, valid, moves, limits)
         state = game.new(**valid)
-    written: list[dict[str, Any]] = []
+    written: list[JsonObject] = []
     for i, text in enumerate(moves):
         seat = game.to_move(state)
         if seat is None:
@@ -211,7 +212,7 @@ def replay(
     return game.params_of(state), written, state
 
 
-def check_bound(game: Game[Any, Any], params: Mapping[str, Any], moves: Sequence[str], limits: AnalysisLimits) -> None:
+def check_bound(game: Game[S, M], params: Mapping[str, object], moves: Sequence[str], limits: AnalysisLimits) -> None:
     """ConfigError when the game bounds the size of the position (HTTTX: the candidate cells its board tracks)
     above what this server builds for an analysis."""
     bound = getattr(game, "position_bound", None)
@@ -228,7 +229,7 @@ def _within(bound: tuple[int, str], limits: AnalysisLimits, instead: str) -> Non
         )
 
 
-def set_up(game: Game[Any, Any], params: Mapping[str, Any], setup: Setup, limits: AnalysisLimits) -> Any:
+def set_up(game: Game[S, M], params: Mapping[str, object], setup: Setup, limits: AnalysisLimits) -> S:
     """The state of a set-up position (the game's ``setup_position``), refused with the game's reason when it
     cannot be set up, and before it is built when the game bounds its size (``setup_bound``) above the limit."""
     refusal = setup_refusal(game)
@@ -237,11 +238,11 @@ def set_up(game: Game[Any, Any], params: Mapping[str, Any], setup: Setup, limits
     bound = getattr(game, "setup_bound", None)
     if bound is not None:
         _within(bound(params, setup.stones), limits, "bring the stones closer together")
-    state = game.setup_position(params, setup.stones, setup.to_move, draft=setup.draft)  # type: ignore[attr-defined]
+    state: S = game.setup_position(params, setup.stones, setup.to_move, draft=setup.draft)  # type: ignore[attr-defined]
     return state
 
 
-def draft_view(game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits) -> dict[str, Any]:
+def draft_view(game: Game[S, M], body: PositionRequest, limits: AnalysisLimits) -> JsonObject:
     """An editor's step: the stones drawn as a position (``state``, in the game's ``to_json``) whether or not they
     make one to analyse, and what keeps them from it (``problem``, None when they do). Malformed stones (a cell
     off the board or given twice) are still a 400: there is nothing to draw."""
@@ -267,14 +268,18 @@ def draft_view(game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimi
 
 
 def position_view(
-    game: Game[Any, Any], params: dict[str, Any], history: list[dict[str, Any]], state: Any, setup: Setup | None = None
-) -> dict[str, Any]:
+    game: Game[S, M],
+    params: dict[str, ParamValue],
+    history: list[JsonObject],
+    state: S,
+    setup: Setup | None = None,
+) -> JsonObject:
     """What the board draws and plays on: the position, its legal moves, whose turn and the result if over, and
     the moves that led there with the seat that played each (a seat may move twice in a row in some games) and as
     the game's record (none after a setup: a record starts from the game's start; ``setup`` is echoed instead)."""
     outcome = game.outcome(state)
     seat = game.to_move(state)
-    moves = [m["move"] for m in history]
+    moves = [str(m["move"]) for m in history]
     return {
         "game": game.name,
         "params": params,
@@ -300,21 +305,21 @@ def position_view(
     }
 
 
-def _as_setup(given: tuple[Sequence[tuple[Any, int]], int]) -> dict[str, Any]:
+def _as_setup(given: tuple[Sequence[tuple[JsonValue, int]], int]) -> JsonObject:
     stones, to_move = given
     return {"stones": [[cell, seat] for cell, seat in stones], "to_move": to_move}
 
 
 async def _replayed(
-    game: Game[Any, Any], body: PositionRequest, limits: AnalysisLimits
-) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
+    game: Game[S, M], body: PositionRequest, limits: AnalysisLimits
+) -> tuple[dict[str, ParamValue], list[JsonObject], S]:
     try:
         return await asyncio.to_thread(replay, game, body, limits)
     except ConfigError as exc:
         raise HTTPException(status_code=400, detail=exc.reason) from None
 
 
-def move_text(game: Game[Any, Any], item: Mapping[str, Any]) -> str | None:
+def move_text(game: Game[S, M], item: Mapping[str, object]) -> str | None:
     """A considered move in the game's notation: given as text (``move``) or as the cells a turn places
     (``pieces``, the HTTTX search's shape), which the game writes as any other move."""
     if isinstance(item.get("move"), str):
@@ -322,22 +327,25 @@ def move_text(game: Game[Any, Any], item: Mapping[str, Any]) -> str | None:
     pieces = item.get("pieces")
     if isinstance(pieces, list):
         try:
-            return game.format(tuple(tuple(p) for p in pieces))
+            # the cells as the game's move: a game whose moves are not cells refuses them (TypeError, ValueError)
+            return game.format(cast("M", tuple(tuple(p) for p in pieces)))
         except (TypeError, ValueError):
             return None
     return None
 
 
 def bot_report(
-    game: Game[Any, Any], bot: Any, move: Any, evaluation: dict[str, Any] | None, considered: list[Any] | None
-) -> dict[str, Any]:
+    game: Game[S, M], bot: object, move: M, evaluation: JsonObject | None, considered: Sequence[JsonValue] | None
+) -> JsonObject:
     """The search's view in one shape for every game, and a note for each part the bot does not report."""
     best = game.format(move)
     evaluation = dict(evaluation or {})
-    pv = [str(m) for m in evaluation.pop("pv", None) or []]
-    moves: list[dict[str, Any]] = []
+    pv = [str(m) for m in cast("Sequence[JsonValue]", evaluation.pop("pv", None) or [])]  # the bots' list
+    moves: list[JsonObject] = []
     for item in (considered or [])[:MAX_CONSIDERED]:
-        text = move_text(game, item) if isinstance(item, Mapping) else None
+        if not isinstance(item, Mapping):
+            continue
+        text = move_text(game, item)
         if text is not None:
             moves.append({"move": text, "evaluation": item.get("evaluation") or {}})
     name = getattr(bot, "name", type(bot).__name__)
@@ -359,7 +367,7 @@ def bot_report(
     }
 
 
-def _think(game: Game[Any, Any], state: Any, seconds: float, stop: threading.Event) -> dict[str, Any]:
+def _think(game: Game[S, M], state: S, seconds: float, stop: threading.Event) -> JsonObject:
     bot = make_builtin(game.name, "best")
     begun = time.perf_counter()
     move = think(bot, game, state, seconds, random.Random(0), stop)
@@ -384,7 +392,7 @@ def _give_slot(_: object = None) -> None:
         _slots["busy"] -= 1
 
 
-async def analyse(game: Game[Any, Any], body: AnalysisRequest, limits: AnalysisLimits) -> dict[str, Any]:
+async def analyse(game: Game[S, M], body: AnalysisRequest, limits: AnalysisLimits) -> JsonObject:
     """The position and the best bot's view of it (none when the game is over: ``notes`` says so)."""
     params, history, state = await _replayed(game, body, limits)
     out = position_view(game, params, history, state, body.setup)

@@ -31,10 +31,11 @@ Tokens are never logged: refusals log the method, path and client, a success log
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from re import Pattern
@@ -72,6 +73,9 @@ class OpenWrite:
     reason: str
     #: Counts against the client's create budget (it creates something lasting without a token).
     creates: bool = False
+    #: Asked on each matching request whether the route is still open (None: always). A callable rather than an
+    #: answer computed when the list is built, so that building it imports nothing the route itself imports late.
+    still_open: Callable[[], bool] | None = None
 
     @cached_property
     def pattern(self) -> Pattern[str]:
@@ -82,12 +86,28 @@ class OpenWrite:
             return False
         return bool(self.pattern.match(path) or (not path.endswith("/") and self.pattern.match(path + "/")))
 
+    def is_open(self) -> bool:
+        return self.still_open is None or self.still_open()
+
 
 _BATTLEBOT = (
     "battlebot registration: the seed's bots register with {bot_id, owner} and cannot send headers; they log in "
     "on the socket with sha256(pass_hash + salt), and registration counts against the client's create budget"
 )
 _DOTS = "hexagon dots turn-token protocol: the seed's clients cannot send headers"
+
+
+@functools.cache
+def graphql_reads_only() -> bool:
+    """Whether the GraphQL schema has no mutation, so ``POST /graphql`` needs no token (with one, it does).
+
+    Asked on the first ``POST /graphql``, not at start: the answer imports the schema (and strawberry), which
+    the lazy ``/graphql`` endpoint imports only on its first request as well.
+    """
+    from hexarena.server.graphql.schema import schema
+
+    return schema.mutation is None
+
 
 #: Every write route that needs no API token in public mode (see the module docstring and the README).
 OPEN_WRITES: tuple[OpenWrite, ...] = (
@@ -99,17 +119,13 @@ OPEN_WRITES: tuple[OpenWrite, ...] = (
     OpenWrite("POST", "/dots/{game_id}/players", f"{_DOTS}; joining gives the seat its X-Turn-Token"),
     OpenWrite("POST", "/dots/{game_id}/moves", f"{_DOTS}; every move carries the seat's single-use X-Turn-Token"),
     OpenWrite("POST", "/dots/{game_id}/observers", "spectating a dots game: a read streamed over POST"),
-    OpenWrite("POST", "/graphql", "GraphQL queries: reads (open only while the schema has no mutation)"),
+    OpenWrite(
+        "POST",
+        "/graphql",
+        "GraphQL queries: reads (open only while the schema has no mutation)",
+        still_open=graphql_reads_only,
+    ),
 )
-
-
-def open_writes() -> tuple[OpenWrite, ...]:
-    """:data:`OPEN_WRITES`, without ``POST /graphql`` if the schema ever grows a mutation (then it needs a token)."""
-    from hexarena.server.graphql.schema import schema
-
-    if schema.mutation is None:
-        return OPEN_WRITES
-    return tuple(w for w in OPEN_WRITES if w.path != "/graphql")
 
 
 def bearer_token(scope: Scope) -> str | None:
@@ -139,7 +155,7 @@ class RequireApiToken:
             return
         method, path = scope["method"], _route_path(scope)
         entry = next((w for w in self.open if w.matches(method, path)), None)
-        if entry is not None:
+        if entry is not None and entry.is_open():
             refused = await self._over_budget(scope) if entry.creates else None
             await (refused or self.app)(scope, receive, send)
             return
@@ -246,7 +262,7 @@ def apply_public_defaults(settings: Settings) -> None:
 def install_public_mode(app: FastAPI, settings: Settings) -> None:
     """With ``settings.public``: the token check in front of every route (local mode: nothing)."""
     if settings.public:
-        app.add_middleware(RequireApiToken, open=open_writes())
+        app.add_middleware(RequireApiToken, open=OPEN_WRITES)
 
 
 @contextlib.asynccontextmanager
@@ -270,8 +286,8 @@ __all__ = [
     "RequireApiToken",
     "apply_public_defaults",
     "bearer_token",
+    "graphql_reads_only",
     "install_public_mode",
     "lifespan",
     "metrics_refusal",
-    "open_writes",
 ]

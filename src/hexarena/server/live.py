@@ -40,7 +40,7 @@ import msgspec
 
 from hexarena.core.contract import ClockConfig, MatchEnded
 from hexarena.core.game import Game, ParamValue
-from hexarena.core.jsonvalue import JsonObject
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.referee.match import MatchConfig, Referee
@@ -194,7 +194,7 @@ class LiveMatch:
     def moves(self) -> list[PlayedMove]:
         return self.referee.moves
 
-    def describe_players(self) -> list[dict[str, Any]]:
+    def describe_players(self) -> list[JsonObject]:
         out = []
         for seat, p in enumerate(self.players):
             d = p.describe()
@@ -219,7 +219,7 @@ class LiveMatch:
             if not spectator.push(text):
                 self.spectators.discard(spectator)
 
-    def broadcast_move(self, record: PlayedMove, state: Any) -> None:
+    def broadcast_move(self, record: PlayedMove, state: object) -> None:
         """A move to every spectator: each form (with the board, or moves only) built and encoded once, and only
         if someone watches in that form."""
         clocks = self.referee.clock.snapshot()
@@ -429,10 +429,10 @@ class MatchManager:
 
     # ----- MatchListener -----
 
-    async def on_start(self, match_id: str, state: Any) -> None:
+    async def on_start(self, match_id: str, state: object) -> None:
         return None
 
-    async def on_move(self, match_id: str, record: PlayedMove, state: Any) -> None:
+    async def on_move(self, match_id: str, record: PlayedMove, state: object) -> None:
         live = self.live.get(match_id)
         if self.observer is not None and live is not None:
             self.observer.move(live, record)
@@ -448,7 +448,7 @@ class MatchManager:
             # watched elsewhere: the move, not the board; the watchers play it on their copy (``server.remote_watch``)
             self.cluster.publish(match_id, move_event(record, live.referee.clock.snapshot()))
 
-    async def on_takeback(self, match_id: str, ply: int, state: Any) -> None:
+    async def on_takeback(self, match_id: str, ply: int, state: object) -> None:
         """Moves from ``ply`` on were taken back: the store deletes them (in order with the moves written before
         and after, so a replay and a restart agree) and spectators, here and on other instances, get the position
         afresh."""
@@ -656,7 +656,7 @@ def _records_of(live: LiveMatch, result: MatchResult) -> tuple[MoveRecord, ...]:
     return tuple(move_record(m) for m in result.moves)
 
 
-def player_records(described: list[dict[str, Any]]) -> tuple[PlayerRecord, ...]:
+def player_records(described: Sequence[Mapping[str, JsonValue]]) -> tuple[PlayerRecord, ...]:
     """The seats as the store keeps them, from ``describe()`` of each player."""
     return tuple(
         PlayerRecord(name=str(d.get("name", "")), kind=str(d.get("kind", "")), spec=str(d.get("spec", "")))

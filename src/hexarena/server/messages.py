@@ -100,8 +100,11 @@ def update(
     return msg
 
 
-def end(game: Game[S, M], result: MatchResult) -> JsonObject:
+def end(game: Game[S, M], result: MatchResult[S]) -> JsonObject:
     outcome = result.outcome
+    final = result.final_state
+    if final is None:
+        raise ValueError(f"match {result.match_id}: its result no longer holds the final position (released)")
     if outcome.winner is None:
         reason = "draw"
     elif outcome.termination == Termination.NORMAL:
@@ -115,11 +118,11 @@ def end(game: Game[S, M], result: MatchResult) -> JsonObject:
         "winner": _seat_label(game, outcome.winner),
         "winner_seat": outcome.winner,
         # the side the winner plays at the end, which is not its seat's name after a Hex swap
-        "winner_side": None if outcome.winner is None else game.side_name(result.final_state, outcome.winner),
+        "winner_side": None if outcome.winner is None else game.side_name(final, outcome.winner),
         "reason": reason,
         "termination": str(outcome.termination),
         "detail": outcome.reason,
-        "state": game.to_json(result.final_state),
+        "state": game.to_json(final),
     }
-    msg.update(game.spectator_extras(result.final_state, None))
+    msg.update(game.spectator_extras(final, None))
     return msg

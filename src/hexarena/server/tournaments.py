@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -32,6 +32,11 @@ from hexarena.server.services import Services, ServicesDep, limit_creates, servi
 from hexarena.server.tournament_request import TournamentRequest
 from hexarena.store.errors import StoreError
 
+if TYPE_CHECKING:  # the runner is imported where a tournament starts, not with the server
+    from hexarena.server.cluster import Cluster
+    from hexarena.store import Store
+    from hexarena.tournament.runner import Runner
+
 log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["tournaments"])
@@ -41,16 +46,16 @@ router = APIRouter(tags=["tournaments"])
 SCAN_EVERY = 2.0
 
 
-class Running(dict[str, tuple[Any, "asyncio.Task[None]"]]):
+class Running(dict[str, tuple["Runner", "asyncio.Task[None]"]]):
     """The tournaments this server is running: id -> (runner, task).
 
     With several instances (``Services.cluster``) each running tournament is leased (``lease_id``) so that one
     instance runs it; its lease is released when it ends or this instance stops, and another instance resumes
     it then (:func:`resume_running_tournaments`, every :data:`SCAN_EVERY` s)."""
 
-    cluster: Any = None
+    cluster: Cluster | None = None
 
-    def start(self, runner: Any) -> None:
+    def start(self, runner: Runner) -> None:
         """Run ``runner`` in a task of its own, listed here until it ends (its lease, if any, is already held)."""
 
         async def go() -> None:
@@ -73,13 +78,13 @@ def lease_id(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
 
 
-async def claim(app: Any, tournament_id: str) -> bool:
+async def claim(app: FastAPI, tournament_id: str) -> bool:
     """Whether this instance may run the tournament: always with one instance; with several, if it got its lease."""
     cluster = services_of(app).cluster
     return cluster is None or bool(await cluster.claim(lease_id(tournament_id)))
 
 
-def running_of(app: Any) -> Running:
+def running_of(app: FastAPI) -> Running:
     """The app's running tournaments (made by :func:`lifespan`)."""
     running = getattr(app.state, "tournaments", None)
     if not isinstance(running, Running):
@@ -87,7 +92,7 @@ def running_of(app: Any) -> Running:
     return running
 
 
-def _store(services: Services) -> Any:
+def _store(services: Services) -> Store:
     if services.store is None:
         raise HTTPException(503, "this server runs without a store: tournaments and ratings are unavailable")
     return services.store
@@ -169,7 +174,7 @@ async def _summary(request: Request, tournament_id: str) -> dict[str, Any]:
 
     live = running_of(request.app).get(tournament_id)
     if live is not None:
-        return live[0].summary()  # type: ignore[no-any-return]
+        return live[0].summary()
     if len(tournament_id) > 64:
         raise HTTPException(404, f"no tournament {tournament_id[:64]!r}...")
     try:
@@ -230,7 +235,7 @@ async def tournament_report(request: Request, tournament_id: str) -> HTMLRespons
     return HTMLResponse(render_report(await _summary(request, tournament_id)))
 
 
-async def resume_running_tournaments(app: Any) -> list[str]:
+async def resume_running_tournaments(app: FastAPI) -> list[str]:
     """Resume the tournaments created through the API that were still running (CLI runs stay put)."""
     from hexarena.tournament.runner import Runner
 
@@ -262,7 +267,7 @@ async def resume_running_tournaments(app: Any) -> list[str]:
     return resumed
 
 
-async def _keep_resuming(app: Any) -> None:
+async def _keep_resuming(app: FastAPI) -> None:
     """Several instances: take over the tournaments of an instance that stopped or died."""
     while True:
         await asyncio.sleep(SCAN_EVERY)
@@ -272,7 +277,7 @@ async def _keep_resuming(app: Any) -> None:
             log.warning("looking for tournaments to resume failed; trying again", exc_info=True)
 
 
-async def shutdown_tournaments(app: Any) -> None:
+async def shutdown_tournaments(app: FastAPI) -> None:
     """Cancel running tournaments (their state is saved; resume them later)."""
     tasks = [task for _, task in running_of(app).values()]
     for task in tasks:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # imported where used: the CLI starts without the store and t
     from hexarena.store import Store
     from hexarena.tournament.executors import Executor
     from hexarena.tournament.runner import Runner, TournamentConfig
+    from hexarena.tournament.standings import TournamentGame
 
 #: Exit statuses of ``run`` and ``resume`` (see the module docstring).
 EXIT_OK = 0
@@ -148,7 +149,7 @@ async def _drive(runner: Runner, console: Console, quiet: bool) -> dict[str, Any
 
     with Live(refresh(True), console=console, refresh_per_second=4, transient=True) as live:
 
-        def on_result(_runner: Runner, _game: dict[str, Any]) -> None:
+        def on_result(_runner: Runner, _game: TournamentGame) -> None:
             live.update(refresh())
 
         runner.on_result = on_result

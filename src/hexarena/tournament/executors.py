@@ -19,11 +19,13 @@ import multiprocessing
 import random
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from hexarena.core.contract import ClockConfig
+from hexarena.core.game import ParamValue
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
-from hexarena.core.types import Outcome, Termination
+from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.players.base import close_players
 from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
@@ -31,6 +33,36 @@ from hexarena.referee.match import MatchConfig, Referee
 from hexarena.tournament.openings import play_opening
 
 log = logging.getLogger(__name__)
+
+
+class PlayedMoveJson(TypedDict):
+    """One move of a played game, as a result carries it (plain data: it crosses processes)."""
+
+    ply: int
+    seat: Seat
+    move: str
+    timestamp: float
+    think_time: float
+    evaluation: JsonObject | None
+    considerations: list[JsonValue] | None
+
+
+class JobResult(TypedDict):
+    """What playing a :class:`GameJob` gives back (plain data: it crosses processes and Ray).
+
+    An executor that failed (not a player) has no ``match_id``, ``plies`` or times to give: the runner makes its
+    ``error`` result without them."""
+
+    winner: Seat | None
+    termination: str
+    reason: str
+    culprit: Seat | None
+    moves: list[PlayedMoveJson]
+    players: list[JsonObject]
+    match_id: NotRequired[str]
+    plies: NotRequired[int]
+    started: NotRequired[float]
+    finished: NotRequired[float]
 
 
 @dataclass(slots=True)
@@ -41,7 +73,7 @@ class GameJob:
     game: str
     specs: list[str]  # player specs in seat order
     names: list[str]  # display names in seat order
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, ParamValue] = field(default_factory=dict)
     opening: list[str] = field(default_factory=list)
     clock: dict[str, Any] = field(default_factory=dict)  # ClockConfig fields
     max_plies: int | None = None
@@ -62,24 +94,32 @@ class GameJob:
         return cls(**data)
 
 
-def _result(job: GameJob, outcome: Outcome, culprit: int | None, started: float, **extra: Any) -> dict[str, Any]:
+def _result(
+    job: GameJob,
+    outcome: Outcome,
+    culprit: Seat | None,
+    started: float,
+    moves: list[PlayedMoveJson] | None = None,
+    players: list[JsonObject] | None = None,
+) -> JobResult:
+    moves = moves if moves is not None else []
+    if players is None:
+        players = [{"name": n, "kind": "unknown", "spec": s} for n, s in zip(job.names, job.specs, strict=True)]
     return {
         "match_id": job.match_id,
         "winner": outcome.winner,
         "termination": str(outcome.termination),
         "reason": outcome.reason,
         "culprit": culprit,
-        "plies": len(extra.get("moves", [])),
-        "moves": extra.get("moves", []),
-        "players": extra.get(
-            "players", [{"name": n, "kind": "unknown", "spec": s} for n, s in zip(job.names, job.specs, strict=True)]
-        ),
+        "plies": len(moves),
+        "moves": moves,
+        "players": players,
         "started": started,
         "finished": time.time(),
     }
 
 
-async def play_job(job: GameJob) -> dict[str, Any]:
+async def play_job(job: GameJob) -> JobResult:
     """Play one game and return its result as a plain dict; never raises for anything a player does.
 
     A player that cannot even be built (bad spec, unreachable bot) makes the game ``aborted``: no winner, no
@@ -123,7 +163,7 @@ async def play_job(job: GameJob) -> dict[str, Any]:
         meta={"opening": list(job.opening)},
     )
     result = await Referee(config, players).run()
-    moves = [
+    moves: list[PlayedMoveJson] = [
         {
             "ply": m.ply,
             "seat": m.seat,
@@ -139,7 +179,7 @@ async def play_job(job: GameJob) -> dict[str, Any]:
     return _result(job, result.outcome, result.culprit, started, moves=moves, players=result.players)
 
 
-def play_job_sync(job_data: dict[str, Any]) -> dict[str, Any]:
+def play_job_sync(job_data: dict[str, Any]) -> JobResult:
     """Entry point for worker processes and Ray tasks: one game on a fresh event loop."""
     return asyncio.run(play_job(GameJob.from_json(job_data)))
 
@@ -151,7 +191,7 @@ class Executor(Protocol):
 
     async def start(self) -> None: ...
 
-    async def run(self, job: GameJob) -> dict[str, Any]: ...
+    async def run(self, job: GameJob) -> JobResult: ...
 
     async def close(self) -> None: ...
 
@@ -174,7 +214,7 @@ class LocalExecutor:
             context = multiprocessing.get_context("forkserver")
             self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.processes, mp_context=context)
 
-    async def run(self, job: GameJob) -> dict[str, Any]:
+    async def run(self, job: GameJob) -> JobResult:
         if self._pool is not None and _builtin_only(job):
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._pool, play_job_sync, job.to_json())
@@ -220,10 +260,10 @@ class RayExecutor:
             self._owns = True
         self._remote = ray.remote(num_cpus=1, max_retries=0)(play_job_sync)
 
-    async def run(self, job: GameJob) -> dict[str, Any]:
+    async def run(self, job: GameJob) -> JobResult:
         assert self._remote is not None, "start() the executor first"
         ref = self._remote.remote(job.to_json())
-        result: dict[str, Any] = await ref
+        result: JobResult = await ref  # ``play_job_sync``'s, back from a worker
         return result
 
     async def close(self) -> None:

@@ -17,17 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hexarena.core.glicko2 import is_provisional
 from hexarena.store.recorder import GameEnd, NewGame, Recorder
 from hexarena.store.records import MoveRecord, PlayerRecord
 
+if TYPE_CHECKING:  # the runner imports this module where it records a game
+    from hexarena.tournament.executors import JobResult
+    from hexarena.tournament.runner import TournamentConfig
+    from hexarena.tournament.standings import TournamentGame
+
 #: Seconds a tournament waits for a game's record to be written before it goes on (an outage: it is journaled).
 RESULT_WAIT = 5.0
 
 
-async def record_game(recorder: Recorder, config: Any, g: dict[str, Any], result: dict[str, Any]) -> None:
+async def record_game(recorder: Recorder, config: TournamentConfig, g: TournamentGame, result: JobResult) -> None:
     """Write a tournament game (with its moves) through the recorder; ratings move when it is rated."""
     names = [config.names[i] for i in g["seats"]]
     specs = [config.players[i] for i in g["seats"]]

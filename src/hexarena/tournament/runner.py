@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack, cast
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
@@ -32,10 +32,18 @@ from hexarena.referee.clock import clock_from
 from hexarena.store.errors import StoreError
 from hexarena.store.recorder import Recorder, default_data_dir
 from hexarena.tournament import pairings
-from hexarena.tournament.executors import Executor, GameJob, LocalExecutor
+from hexarena.tournament.executors import Executor, GameJob, JobResult, LocalExecutor
 from hexarena.tournament.openings import OpeningBook
 from hexarena.tournament.preflight import check_players
-from hexarena.tournament.standings import Row, game_score, not_played, standings
+from hexarena.tournament.standings import (
+    AbortedGame,
+    GameResult,
+    Row,
+    TournamentGame,
+    game_score,
+    not_played,
+    standings,
+)
 from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
 
 if TYPE_CHECKING:
@@ -148,7 +156,21 @@ class TournamentConfig:
         return cls(**data)
 
 
-def new_state() -> dict[str, Any]:
+class TournamentState(TypedDict):
+    """What a runner saves after every game (the store's JSON ``state`` column) and resumes from."""
+
+    games: list[TournamentGame]
+    byes: list[list[int]]  # [round, player]
+    brackets: list[list[list[int | None]]]  # knockout: each round's [a, b] matches (b None: a bye)
+    next_pair: int
+    status: str  # pending, running, finished or stopped
+    stop_reason: str | None
+    sprt: dict[str, Any] | None  # ``SprtState.to_json()``
+    champion: NotRequired[int]  # knockout: the winner, once decided
+    origin: NotRequired[str]  # ``api``: created by a remote client (older records; see ``TournamentConfig.remote``)
+
+
+def new_state() -> TournamentState:
     return {
         "games": [],
         "byes": [],
@@ -160,7 +182,7 @@ def new_state() -> dict[str, Any]:
     }
 
 
-ResultHook = Callable[["Runner", dict[str, Any]], Awaitable[None] | None]
+ResultHook = Callable[["Runner", TournamentGame], Awaitable[None] | None]
 
 
 class RunnerOptions(TypedDict, total=False):
@@ -183,7 +205,7 @@ class Runner:
         self,
         tournament_id: str,
         config: TournamentConfig,
-        state: dict[str, Any] | None = None,
+        state: TournamentState | None = None,
         store: Store | None = None,
         executor: Executor | None = None,
         on_result: ResultHook | None = None,
@@ -220,12 +242,12 @@ class Runner:
         self._penta = [0, 0, 0, 0, 0]
         self._half_pairs: dict[int, float] = {}
         for g in self.games:
-            if g.get("result") is not None:
-                self._count(g)
+            if (result := g.get("result")) is not None:
+                self._count(g, result)
 
-    def _count(self, g: dict[str, Any]) -> None:
+    def _count(self, g: TournamentGame, result: GameResult) -> None:
         self.finished += 1
-        if not is_result(g["result"]["termination"]):
+        if not is_result(result["termination"]):
             self.aborted += 1
             return
         if self.config.sprt is None or set(g["seats"]) != {0, 1}:
@@ -276,7 +298,7 @@ class Runner:
         if record is None:
             raise ConfigError(f"no tournament {tournament_id!r} in {store.url}")
         config = TournamentConfig.from_json(record.config)
-        state = record.state if isinstance(record.state, dict) else None
+        state = cast("TournamentState", record.state) if isinstance(record.state, dict) else None  # as saved
         if state is not None:
             await _recover(store, record.tournament_id, state)
         return cls(record.tournament_id, config, state, store, **kwargs)
@@ -284,8 +306,8 @@ class Runner:
     # ----- views -----
 
     @property
-    def games(self) -> list[dict[str, Any]]:
-        return self.state["games"]  # type: ignore[no-any-return]
+    def games(self) -> list[TournamentGame]:
+        return self.state["games"]
 
     @property
     def done(self) -> bool:
@@ -301,7 +323,7 @@ class Runner:
         cfg = SprtConfig(**self.config.sprt)
         return sprt_status(self._penta if sum(self._penta) else self._tri, cfg)
 
-    def aborted_games(self) -> list[dict[str, Any]]:
+    def aborted_games(self) -> list[AbortedGame]:
         """The games that are over without a result, with their players and why (for the CLI, API and report)."""
         names = self.config.names
         return [
@@ -309,10 +331,11 @@ class Runner:
                 "id": g["id"],
                 "round": g["round"],
                 "players": [names[i] for i in g["seats"]],
-                "termination": g["result"]["termination"],
-                "reason": g["result"]["reason"],
+                "termination": result["termination"],
+                "reason": result["reason"],
             }
             for g in not_played(self.games)
+            if (result := g["result"]) is not None
         ]
 
     def summary(self) -> dict[str, Any]:
@@ -409,11 +432,12 @@ class Runner:
         diff: dict[tuple[int, int], float] = {}
         tiebreaks: dict[tuple[int, int], int] = {}
         for g in self.games:
-            if g["round"] != r or g.get("result") is None or not is_result(g["result"]["termination"]):
+            result = g.get("result")
+            if g["round"] != r or result is None or not is_result(result["termination"]):
                 continue
             for a, b in matches:
                 if b is not None and set(g["seats"]) == {a, b}:
-                    winner = g["result"]["winner"]
+                    winner = result["winner"]
                     if winner is not None:
                         diff[(a, b)] = diff.get((a, b), 0.0) + (1.0 if g["seats"][winner] == a else -1.0)
                     tiebreaks[(a, b)] = max(tiebreaks.get((a, b), 0), g["tiebreak"])
@@ -437,7 +461,7 @@ class Runner:
         """Players named by a remote client: the config says so (or, for older records, the state's origin)."""
         return self.config.remote or self.state.get("origin") == "api"
 
-    def job(self, g: dict[str, Any]) -> GameJob:
+    def job(self, g: TournamentGame) -> GameJob:
         c = self.config
         return GameJob(
             match_id=g["id"],
@@ -481,13 +505,14 @@ class Runner:
                 await asyncio.shield(recorder.close())
         return self.summary()
 
-    async def _run_games(self, pending: list[dict[str, Any]]) -> None:
+    async def _run_games(self, pending: list[TournamentGame]) -> None:
         sem = asyncio.Semaphore(self.config.concurrency)
 
-        async def one(g: dict[str, Any]) -> None:
+        async def one(g: TournamentGame) -> None:
             async with sem:
                 if self.done:
                     return
+                result: JobResult
                 for attempt in range(EXECUTOR_RETRIES + 1):
                     try:
                         result = await self.executor.run(self.job(g))
@@ -518,9 +543,9 @@ class Runner:
                     t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _record(self, g: dict[str, Any], result: dict[str, Any]) -> None:
+    async def _record(self, g: TournamentGame, result: JobResult) -> None:
         async with self._lock:
-            g["result"] = {
+            ended: GameResult = {
                 "winner": result["winner"],
                 "termination": result["termination"],
                 "reason": result["reason"][:300],
@@ -528,7 +553,8 @@ class Runner:
                 "plies": len(result.get("moves", [])),
                 "duration": round(float(result.get("finished", 0.0)) - float(result.get("started", 0.0)), 3),
             }
-            self._count(g)
+            g["result"] = ended
+            self._count(g, ended)
             if self.store is not None:
                 await self._store_game(self.store, g, result)
             sprt = self.sprt()
@@ -545,7 +571,7 @@ class Runner:
             if out is not None:
                 await out
 
-    async def _store_game(self, store: Store, g: dict[str, Any], result: dict[str, Any]) -> None:
+    async def _store_game(self, store: Store, g: TournamentGame, result: JobResult) -> None:
         from hexarena.tournament.ratings import record_game
 
         if self.recorder is None:
@@ -573,7 +599,7 @@ class Runner:
         self._last_save = now
 
 
-async def _recover(store: Store, tournament_id: str, state: dict[str, Any]) -> int:
+async def _recover(store: Store, tournament_id: str, state: TournamentState) -> int:
     """Fill in results of games that were stored in the games table after the state's last save."""
     missing = {g["id"]: g for g in state.get("games", []) if g.get("result") is None}
     if not missing:
@@ -609,4 +635,4 @@ async def _recover(store: Store, tournament_id: str, state: dict[str, Any]) -> i
     return recovered
 
 
-__all__ = ["ResultHook", "Runner", "TournamentConfig", "new_state"]
+__all__ = ["ResultHook", "Runner", "TournamentConfig", "TournamentState", "new_state"]

@@ -1,7 +1,7 @@
 """Standings, crosstable, failure counts and Elo estimates from a tournament's finished games (pure).
 
-Games are the runner's plain dicts: ``{"seats": [i, j], "pair": k, "result": {"winner", "termination",
-"culprit"...} | None}``; players are indices into the tournament's player list.
+Games are the runner's plain dicts (:class:`TournamentGame`, as its saved state holds them); players are indices
+into the tournament's player list.
 
 Only games that ended with a result count (:func:`hexarena.core.types.is_result`): a game that was aborted
 (never really started), interrupted or ended by hexarena's own error says nothing about who plays better, so it
@@ -13,11 +13,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from hexarena.core.types import is_result
+from hexarena.core.types import Seat, is_result
 from hexarena.tournament.bayes import Rating, bayes_ratings
 from hexarena.tournament.stats import EloEstimate, pair_index, pentanomial_elo, trinomial_elo
+
+
+class GameResult(TypedDict):
+    """How a tournament game ended, as the runner keeps it in its state (a JSON column)."""
+
+    winner: Seat | None
+    termination: str
+    reason: str
+    culprit: Seat | None
+    plies: int
+    duration: float
+
+
+class TournamentGame(TypedDict):
+    """One scheduled game of a tournament, as the runner keeps it in its state (a JSON column)."""
+
+    id: str
+    index: int
+    round: int
+    pair: int  # the two games of a pair share an opening, with the seats swapped
+    seats: list[int]  # player indices, seat 0 first
+    opening: list[str]
+    tiebreak: int  # 0, or the knockout tiebreak this game belongs to
+    result: GameResult | None  # None until the game is over
+
+
+class AbortedGame(TypedDict):
+    """A game over without a result, as a tournament's summary lists it (``aborted_games``)."""
+
+    id: str
+    round: int
+    players: list[str]
+    termination: str
+    reason: str
+
 
 #: Terminations counted against the culprit, by the column they go in.
 FAILURES = {"time": "timeouts", "illegal_move": "illegal", "protocol": "crashes", "disconnect": "crashes"}
@@ -68,7 +103,7 @@ class Row:
         }
 
 
-def game_score(game: dict[str, Any], player: int) -> float | None:
+def game_score(game: TournamentGame, player: int) -> float | None:
     """Points ``player`` took from a game (1, 0.5, 0); None if unfinished, not a result, or not theirs."""
     result = game.get("result")
     if result is None or not is_result(result["termination"]) or player not in game["seats"]:
@@ -80,22 +115,22 @@ def game_score(game: dict[str, Any], player: int) -> float | None:
     return 1.0 if winner == seat else 0.0
 
 
-def finished(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def finished(games: Iterable[TournamentGame]) -> list[TournamentGame]:
     """Games that are over, whether or not they ended with a result."""
     return [g for g in games if g.get("result") is not None]
 
 
-def played(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def played(games: Iterable[TournamentGame]) -> list[TournamentGame]:
     """Games that ended with a result (a win, a draw or a forfeit): the only ones that score."""
-    return [g for g in games if g.get("result") is not None and is_result(g["result"]["termination"])]
+    return [g for g in games if (r := g.get("result")) is not None and is_result(r["termination"])]
 
 
-def not_played(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def not_played(games: Iterable[TournamentGame]) -> list[TournamentGame]:
     """Games that are over without a result: aborted, interrupted, or ended by hexarena's own error."""
-    return [g for g in games if g.get("result") is not None and not is_result(g["result"]["termination"])]
+    return [g for g in games if (r := g.get("result")) is not None and not is_result(r["termination"])]
 
 
-def by_reason(aborted_games: Iterable[dict[str, Any]]) -> list[tuple[str, str, list[str]]]:
+def by_reason(aborted_games: Iterable[AbortedGame]) -> list[tuple[str, str, list[str]]]:
     """Unplayed games (a summary's ``aborted_games``) grouped as (termination, reason, game ids), first seen first.
 
     A bot that is down aborts every game it has, all for the same reason: one line per reason keeps the list short.
@@ -107,7 +142,7 @@ def by_reason(aborted_games: Iterable[dict[str, Any]]) -> list[tuple[str, str, l
 
 
 def standings(
-    names: Sequence[str], games: Sequence[dict[str, Any]], byes: Iterable[Sequence[int]] = (), bye_points: float = 0.0
+    names: Sequence[str], games: Sequence[TournamentGame], byes: Iterable[Sequence[int]] = (), bye_points: float = 0.0
 ) -> list[Row]:
     """Rows sorted best first (points, then Elo-vs-field score, then index).
 
@@ -124,9 +159,11 @@ def standings(
     for g in not_played(games):
         for player in g["seats"]:
             rows[player].aborted += 1
-    by_pair: dict[int, list[dict[str, Any]]] = {}
+    by_pair: dict[int, list[TournamentGame]] = {}
     for g in played(games):
         result = g["result"]
+        if result is None:  # pragma: no cover - played games have one
+            continue
         for seat, player in enumerate(g["seats"]):
             row = rows[player]
             s = game_score(g, player)
@@ -166,7 +203,7 @@ def standings(
     return sorted(rows, key=lambda r: (-r.points, -r.score, r.index))
 
 
-def crosstable(n: int, games: Sequence[dict[str, Any]]) -> tuple[list[list[float]], list[list[int]]]:
+def crosstable(n: int, games: Sequence[TournamentGame]) -> tuple[list[list[float]], list[list[int]]]:
     """(points[i][j], games[i][j]): what i scored against j, over how many games (with a result)."""
     points = [[0.0] * n for _ in range(n)]
     count = [[0] * n for _ in range(n)]
@@ -181,7 +218,7 @@ def crosstable(n: int, games: Sequence[dict[str, Any]]) -> tuple[list[list[float
     return points, count
 
 
-def head_to_head(games: Sequence[dict[str, Any]], player: int, opponent: int) -> tuple[list[int], list[int]]:
+def head_to_head(games: Sequence[TournamentGame], player: int, opponent: int) -> tuple[list[int], list[int]]:
     """([L, D, W], pentanomial [LL, LD, WL+DD, WD, WW]) of ``player`` against ``opponent`` (SPRT input).
 
     Only games with a result; a pair with an unplayed game gives no pentanomial entry.

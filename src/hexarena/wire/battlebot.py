@@ -36,11 +36,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
 
-from hexarena.core.battlebot import BattlebotShape, Players, short
+from hexarena.core.battlebot import BattlebotShape, M, Players, S, short
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import available_games, get_game
 from hexarena.core.types import Outcome, Seat, Termination
 
@@ -70,19 +71,19 @@ def wire_reason(outcome: Outcome) -> str:
 
 
 @dataclass(frozen=True)
-class Shape:
+class Shape(Generic[S, M]):
     """How one game looks on the battlebot wire: the protocol's common part around the game's own."""
 
-    game: Game[Any, Any]
-    own: BattlebotShape[Any, Any]
+    game: Game[S, M]
+    own: BattlebotShape[S, M]
 
     @property
     def wire_id(self) -> str:
         return self.own.wire_id
 
     def state(
-        self, state: Any, players: Players, outcome: Outcome | None = None, last_seat: Seat | None = None
-    ) -> dict[str, Any]:
+        self, state: S, players: Players, outcome: Outcome | None = None, last_seat: Seat | None = None
+    ) -> JsonObject:
         """The ``state`` object; ``outcome`` (e.g. a timeout decided by the referee) overrides the rules."""
         game = self.game
         result = outcome if outcome is not None else game.outcome(state)
@@ -93,14 +94,14 @@ class Shape:
             if seat is None and last_seat is not None:
                 seat = 1 - last_seat
             nxt = players[seat] if seat is not None else None
-        out: dict[str, Any] = {"players": [players[0], players[1]], "complete": result is not None, "nextPlayer": nxt}
+        out: JsonObject = {"players": [players[0], players[1]], "complete": result is not None, "nextPlayer": nxt}
         out.update(self.own.extra(state, players))
         if result is not None:
             out["victor"] = None if result.winner is None else players[result.winner]
             out["reason"] = wire_reason(result)
         return out
 
-    def parse(self, turn: Any, seat: Seat, state: Any) -> Any:
+    def parse(self, turn: JsonValue, seat: Seat, state: S) -> M:
         """The move a turn names (InvalidMove for a bad shape); legality is checked by ``game.play``."""
         if not isinstance(turn, dict):
             raise InvalidMove(f"turn {short(turn)}: a turn is a JSON object")
@@ -111,7 +112,7 @@ class Shape:
             return self.game.parse(text)
         return self.own.read(turn, seat, state)
 
-    def turn(self, move: Any, seat: Seat, before: Any) -> dict[str, Any]:
+    def turn(self, move: M, seat: Seat, before: S) -> JsonObject:
         """The turn a bot would have sent for ``move`` (echoes moves of players of other protocols)."""
         return self.own.write(move, seat, before)
 
@@ -158,7 +159,7 @@ def wire_id_of(game_name: str) -> str:
     return game_name if shape is None else shape.wire_id
 
 
-def check_turn(shape: Shape, turn: Any, seat: Seat, state: Any) -> tuple[Any, Any]:
+def check_turn(shape: Shape[S, M], turn: JsonValue, seat: Seat, state: S) -> tuple[M, S]:
     """(move, new state) for a turn, or InvalidMove/IllegalMove with the reason (validation as the original's)."""
     move = shape.parse(turn, seat, state)
     game = shape.game

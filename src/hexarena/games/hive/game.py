@@ -16,11 +16,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import IllegalMove, InvalidMove
-from hexarena.core.game import Game, Param, Probe, RecordFacts, RuleGame, state_view
+from hexarena.core.game import Game, Param, ParamValue, Probe, RecordFacts, RuleGame, state_view
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.games.hive.board import (
     KIND_COUNT,
@@ -146,7 +147,7 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
     )
 
     # ------------------------------------------------------------------ protocol
-    def new(self, **params: Any) -> HiveState:
+    def new(self, **params: object) -> HiveState:
         p = self.validate_params(params)
         return HiveState(p["expansions"], (), Board(p["expansions"]))
 
@@ -197,13 +198,13 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
             raise ValueError("no legal move: the game is over")
         return HiveMove(format_move(b, rng.choice(moves)))
 
-    def params_of(self, state: HiveState) -> dict[str, Any]:
+    def params_of(self, state: HiveState) -> dict[str, ParamValue]:
         return {"expansions": state.expansions}
 
     def ply(self, state: HiveState) -> int:
         return state.board.ply
 
-    def to_json(self, state: HiveState) -> dict[str, Any]:
+    def to_json(self, state: HiveState) -> JsonObject:
         """UI view: ``board`` is a list of ``{q, r, stack}`` (axial, pointy-topped, E = +q, SE = +r; stacks
         bottom first as UHP piece names), ``hands`` maps seat -> bug letter -> count, plus the UHP GameString."""
         b = state.board
@@ -241,13 +242,13 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         return out
 
     # ------------------------------------------------------------------ presentation and export
-    def legal_view(self, state: HiveState) -> dict[str, Any]:
+    def legal_view(self, state: HiveState) -> JsonObject:
         """``kind: hive``: ``moves = [{"move": "wS1 wQ-", "piece": "wS1", "from": [q, r] | None, "to": [q, r]}]``;
         a pass is ``{"move": "pass", "piece": None, "from": None, "to": None}``."""
         if self.to_move(state) is None:
             return {"kind": "none", "moves": []}
         board = state.board
-        out: list[dict[str, Any]] = []
+        out: list[JsonObject] = []
         for hm in self.legal(state):
             pid, dest = self.resolve(state, hm)
             if pid < 0:
@@ -272,7 +273,7 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
     def probes(self) -> Mapping[str, Probe]:
         return {"hive_why": self.why}
 
-    def why(self, state: HiveState, piece: Any, q: Any, r: Any) -> dict[str, Any]:
+    def why(self, state: HiveState, piece: JsonValue, q: JsonValue, r: JsonValue) -> JsonObject:
         """A click outside the highlighted cells: the move it would be, or the rules' reason why not.
 
         Returns ``{"move": text}`` when moving ``piece`` to (q, r) is legal after all; raises IllegalMove with the
@@ -290,14 +291,14 @@ class HiveGame(RuleGame[HiveState, HiveMove]):
         self.play(state, HiveMove(text))  # IllegalMove with the reason
         return {"move": text}
 
-    def record_notation(self, params: Mapping[str, Any], moves: Sequence[str], facts: RecordFacts) -> str:
+    def record_notation(self, params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
         """The UHP GameString of the replayed moves, which Mzinga and other Hive tools read."""
         state = self.new(**params)
         for m in moves:
             state = self.play(state, self.parse(m))
         return self.game_string(state)
 
-    def read_record_notation(self, text: str) -> tuple[dict[str, Any], list[str]]:
+    def read_record_notation(self, text: str) -> tuple[dict[str, ParamValue], list[str]]:
         """A UHP GameString's expansions and moves (a bare GameType is a new game), as Mzinga and others write it."""
         board, written = parse_game_string(text)
         return {"expansions": board.expansions}, written

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hexarena.core.errors import IllegalMove, InvalidMove
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.games.hive.board import (
     FIRST_INDEX,
     KIND,
@@ -38,7 +39,7 @@ def position(cell: int) -> str:
     return f"{2 * q + r},{r}"
 
 
-def cell_of_position(text: Any) -> int:
+def cell_of_position(text: object) -> int:
     """The cell of a Trylobot ``"row,col"``; InvalidMove quoting the text when it is not one."""
     if not isinstance(text, str):
         raise InvalidMove(f'position must be a string "row,col", got {text!r}')
@@ -74,9 +75,9 @@ def split_movements(board: Board) -> tuple[dict[int, set[int]], dict[int, dict[i
     return by_src, abil
 
 
-def possible_turns(board: Board) -> dict[str, Any]:
+def possible_turns(board: Board) -> JsonObject:
     """Trylobot's ``possible_turns`` for the side to move (sections without any turn are left out)."""
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     if board.result() >= 0:
         return out
     kinds = board.placement_kinds()
@@ -99,7 +100,7 @@ def possible_turns(board: Board) -> dict[str, Any]:
     return out
 
 
-def game_state(board: Board, with_possible_turns: bool = True) -> dict[str, Any]:
+def game_state(board: Board, with_possible_turns: bool = True) -> JsonObject:
     """Trylobot's ``game_state``: board, hands, turn, result, creation parameters (and possible turns)."""
     pieces = {
         position(c): [{"color": COLORS[p >> 4], "type": WIRE_NAMES[KIND[p]]} for p in st]
@@ -109,7 +110,7 @@ def game_state(board: Board, with_possible_turns: bool = True) -> dict[str, Any]
     for color, name in enumerate(COLORS):
         hands[name] = {WIRE_NAMES[k]: n for k in board.kinds if (n := board.in_hand(color, k))}
     r = board.result()
-    state: dict[str, Any] = {
+    state: JsonObject = {
         "board": {"pieces": pieces},
         "hands": hands,
         "player_turn": COLORS[board.ply & 1],
@@ -215,7 +216,7 @@ def move_from_reply(board: Board, reply: Mapping[str, Any]) -> Move:
     return board.stacks[src][-1], dest
 
 
-def reply_for_move(board: Board, move: Move) -> dict[str, Any]:
+def reply_for_move(board: Board, move: Move) -> JsonObject:
     """A Trylobot reply (turn fields only) for a legal engine move; a throw is sent as Special Ability."""
     pid, dest = move
     if pid < 0:

@@ -10,14 +10,18 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hexarena.core.errors import HexarenaError
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.server.graphql.limits import MAX_PAGE
 from hexarena.store.contests import METHODS, contest_key, find_games, rankings
+from hexarena.store.records import BotRecord, ContestRecord, GameFacts, GameRecord
 from hexarena.wire.battlebot import Shape, shape_for, shapes, wire_id_of, wire_reason
+
+if TYPE_CHECKING:
+    from hexarena.store import Store
 
 
 def _iso(ts: datetime | None) -> str | None:
@@ -38,7 +42,7 @@ def game_types() -> list[dict[str, Any]]:
     return [{"id": s.wire_id, "name": s.game.name, "title": s.game.title} for s in shapes()]
 
 
-def bot_json(bot: Any) -> dict[str, Any]:
+def bot_json(bot: BotRecord) -> dict[str, Any]:
     """A bot without its secret (BotRecord has no pass_hash field at all)."""
     return {
         "id": bot.bot_id,
@@ -48,19 +52,19 @@ def bot_json(bot: Any) -> dict[str, Any]:
     }
 
 
-async def bots(store: Any, game: str, owner: str | None = None) -> list[dict[str, Any]]:
+async def bots(store: Store, game: str, owner: str | None = None) -> list[dict[str, Any]]:
     return [bot_json(b) for b in await store.list_bots(game=game, owner=owner)]
 
 
-def _contest_json(c: Any) -> dict[str, Any]:
+def _contest_json(c: ContestRecord) -> dict[str, Any]:
     return {"id": c.name, "name": c.name, "gameType": wire_id_of(c.game), "created": _iso(c.created_at)}
 
 
-async def contests(store: Any, game: str) -> list[dict[str, Any]]:
+async def contests(store: Store, game: str) -> list[dict[str, Any]]:
     return [_contest_json(c) for c in await store.list_contests(game=game)]
 
 
-async def contest(store: Any, game: str, name: str) -> dict[str, Any] | None:
+async def contest(store: Store, game: str, name: str) -> dict[str, Any] | None:
     try:
         found = await store.get_contest(contest_key(game, name))
     except HexarenaError:
@@ -68,7 +72,7 @@ async def contest(store: Any, game: str, name: str) -> dict[str, Any] | None:
     return None if found is None else _contest_json(found)
 
 
-async def contest_rankings(store: Any, game: str, name: str, method: str = "AMBITIOUS") -> list[dict[str, Any]]:
+async def contest_rankings(store: Store, game: str, name: str, method: str = "AMBITIOUS") -> list[dict[str, Any]]:
     if method.upper() not in METHODS:
         raise ValueError(f"ranking method {method!r} is not one of {', '.join(METHODS)}")
     rows = await rankings(store, game, contest_key(game, name), method)
@@ -78,7 +82,7 @@ async def contest_rankings(store: Any, game: str, name: str, method: str = "AMBI
     ]
 
 
-def _outcome(record: Any) -> Outcome | None:
+def _outcome(record: GameFacts) -> Outcome | None:
     if record.termination is None:
         return None
     try:
@@ -88,7 +92,7 @@ def _outcome(record: Any) -> Outcome | None:
     return Outcome(record.winner, termination, record.reason)
 
 
-def _summary(record: Any, shape: Shape) -> dict[str, Any]:
+def _summary(record: GameFacts, shape: Shape) -> dict[str, Any]:
     outcome = _outcome(record)
     contest_id = record.contest_id
     return {
@@ -108,7 +112,7 @@ def _summary(record: Any, shape: Shape) -> dict[str, Any]:
     }
 
 
-async def games(store: Any, game: str, filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+async def games(store: Store, game: str, filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Games of a type with the seed's filters: limit, offset, victor, contest, anyPlayers, players."""
     f = filters or {}
     contest_name = f.get("contest")
@@ -126,7 +130,7 @@ async def games(store: Any, game: str, filters: dict[str, Any] | None = None) ->
     return [_summary(g, shape) for g in found]
 
 
-async def game_record(store: Any, game: str | None, game_id: str) -> Any | None:
+async def game_record(store: Store, game: str | None, game_id: str) -> GameRecord | None:
     """The stored game (players and moves) if it exists and is of type ``game`` (any type for None)."""
     if len(game_id) > 64:
         return None
@@ -136,7 +140,7 @@ async def game_record(store: Any, game: str | None, game_id: str) -> Any | None:
     return record
 
 
-async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any] | None:
+async def one_game(store: Store, game: str | None, game_id: str) -> dict[str, Any] | None:
     """One game with its turns (battlebot shapes, times) and final state; None if unknown or of another type."""
     record = await game_record(store, game, game_id)
     return None if record is None else await replayed(record)
@@ -148,12 +152,12 @@ async def one_game(store: Any, game: str | None, game_id: str) -> dict[str, Any]
 _REPLAYS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphql-replay")
 
 
-async def replayed(record: Any) -> dict[str, Any]:
+async def replayed(record: GameRecord) -> dict[str, Any]:
     """:func:`game_json` in a worker thread."""
     return await asyncio.get_running_loop().run_in_executor(_REPLAYS, game_json, record)
 
 
-def game_json(record: Any) -> dict[str, Any]:
+def game_json(record: GameRecord) -> dict[str, Any]:
     """A game replayed through its rules: every turn in its battlebot shape with its time, and the final state.
 
     ``turns`` holds every turn (callers page it) and ``turnCount`` how many there are.
@@ -161,7 +165,8 @@ def game_json(record: Any) -> dict[str, Any]:
     shape = shape_for(record.game)
     out = _summary(record, shape)
     names = tuple(p.name for p in record.players)
-    players = (*names, "", "")[:2]
+    padded = (*names, "", "")  # "" for a seat the record lacks
+    players = (padded[0], padded[1])
     rules = shape.game
     turns: list[dict[str, Any]] = []
     state = None

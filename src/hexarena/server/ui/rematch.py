@@ -69,7 +69,10 @@ async def start_rematch(manager: MatchManager, live: LiveMatch, rematch: Rematch
         return  # both accepted at once: one new game (the other page finds it on its next poll)
     rematch.starting = True
     config = live.referee.config
-    people = [BrowserPlayer(live.players[1].name), BrowserPlayer(live.players[0].name)]
+    people: list[BrowserPlayer[object, object]] = [
+        BrowserPlayer(live.players[1].name),
+        BrowserPlayer(live.players[0].name),
+    ]
     for new_seat, old_seat in zip(people, reversed(live.players), strict=True):
         spec = str(old_seat.describe().get("spec", ""))  # the same people (a finished seat keeps its description)
         new_seat.person = spec if is_person_key(spec) else None
