@@ -25,21 +25,23 @@ from dataclasses import dataclass
 from hexarena.core.contract import ClockConfig
 
 #: Part of a move's allowance a bot is told it has when nothing has been late in the match.
-USE = 0.95
+USE = 0.97
 #: Seconds of an allowance always kept back (the referee's own bookkeeping and the clock's granularity).
 MIN_MARGIN = 0.005
 #: How many times the match's remembered lateness comes off the allowance: a late move predicts late ones.
 HEADROOM = 2.0
 #: Seconds kept back per unit of CPU pressure (``cpu_pressure``): on a machine whose tasks all wait for a CPU a
-#: thread is left unrun for tens of milliseconds at a time, whatever the clock, and a stall past the search's last
-#: deadline check lands on the clock; but never more than ``PRESSURE_SHARE`` of the allowance.
-PRESSURE_STALL = 0.08
+#: thread is left unrun for a scheduler slice or more at a time, and a stall past the search's last deadline check
+#: lands on the clock; but never more than ``PRESSURE_SHARE`` of the allowance. Only the stall *after* that check
+#: counts (the bot's budget runs from when the move was asked for, so a late start costs search time, not clock
+#: time), and the match's own lateness covers a machine that stalls longer: a few slices, not a share of the turn.
+PRESSURE_STALL = 0.03
 PRESSURE_SHARE = 0.75
 #: The least part of an allowance a bot is told it has, however late the match or loaded the machine.
 FLOOR = 0.15
 #: A match's first move counts as this part of its allowance late: nothing is known yet about the machine, so the
 #: first budgets keep more back, and the memory's decay gives the time back move by move while moves are on time.
-FIRST_LATENESS = 0.05
+FIRST_LATENESS = 0.03
 #: Moves a bot plans for at the start of a game under a match clock; it plans for at least MIN_MOVES_TO_GO.
 EXPECTED_MOVES = 40
 MIN_MOVES_TO_GO = 15
