@@ -360,3 +360,22 @@ def test_a_depth_bounded_analysis_ignores_the_seconds(implementation: str) -> No
     _, evaluation = untimed.analyse_board(state.board(), 1, 0.0)
     assert expected["depth"] == 2
     assert (evaluation["depth"], evaluation["score"], evaluation["pv"]) == (2, expected["score"], expected["pv"])
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+def test_a_search_cut_inside_an_iteration_plays_the_last_complete_one(implementation: str) -> None:
+    """The clock's deadline may strike anywhere in an iteration (the engine never refuses to start one): a cut
+    iteration whose first root turn was not searched in full changes nothing, the move and depth are the last
+    complete iteration's. A node bound cuts exactly where a deadline would, without a clock."""
+    small = [position([(0, 0)], [], 1)] + (
+        [random_position(random.Random(seed)) for seed in (1, 5, 7)] if implementation == "C" else []
+    )
+    for state in small:  # one stone, the fewest candidates: the Python engine's depth 2 in seconds
+        args = (list(state.stones), state.to_move_seat, 6, 2)
+        fn = engine(implementation)
+        move, score, depth, nodes, _, _ = fn(*args, 2, 1 << 40, 0.0, None, 16)
+        assert depth in (1, 2) and move is not None
+        if depth < 2 or abs(score) > WIN - MATE_BAND:
+            continue  # proved, or nothing to choose: no deeper iteration to cut
+        cut = fn(*args, 64, nodes + 1, 0.0, None, 16)
+        assert (cut[0], cut[1], cut[2]) == (move, score, 2)

@@ -126,3 +126,54 @@ def test_a_search_bots_lateness_is_its_own() -> None:
     assert late.budget(0.2) < before
     assert fresh.budget(0.2) == before
     assert SearchBot().budget(0.2) == before  # a new match's bot starts from nothing
+
+
+def test_a_search_bot_is_told_most_of_a_turn_clock() -> None:
+    """The whole chain, player budget then the search's share: most of a 0.2 s turn on a machine with CPUs to
+    spare, and still most of it when tasks wait for a CPU a third of the time (two games on two cores: the margin
+    for stalls is a few ms of the turn, not a third of it)."""
+    bot = SearchBot()
+    assert bot.budget(budget_from(0.2, 0.0)) >= 0.9 * 0.2
+    assert bot.budget(budget_from(0.2, FIRST_LATENESS * 0.2)) >= 0.85 * 0.2  # a match's first move
+    assert bot.budget(budget_from(0.2, 0.0, pressure=0.3)) >= 0.85 * 0.2
+    assert bot.budget(budget_from(0.2, 0.0)) <= 0.2 - MIN_MARGIN  # never all of it
+
+
+def test_the_hop_to_the_thread_comes_off_the_bots_limit() -> None:
+    """The player's budget runs from when the move was asked for: a bot started late (its thread waited for a
+    CPU) is told what is left of it, nothing once it is spent."""
+    bot = Sleeper()
+    player = InProcessPlayer(bot, seed=0)
+    state = HTTTX.from_cells([(0, 0, 0)], 1)
+    now = time.perf_counter()
+    player._timed_choose(HTTTX, state, now - 0.5)  # the deadline passed while the thread was on its way
+    player._timed_choose(HTTTX, state, now + 1000.0)
+    player._timed_choose(HTTTX, state, None)
+    assert bot.budgets[0] == 0.0
+    assert bot.budgets[1] is not None and 999.0 < bot.budgets[1] <= 1000.0
+    assert bot.budgets[2] is None
+
+
+async def test_a_bot_playing_match_after_match_starts_each_with_no_lateness() -> None:
+    """One player (and its bot) reused for the next match: what the bot learnt about lateness in the last one is
+    not this one's (one overrun must not make a whole game think at the floor)."""
+    bot = SearchBot()
+    player = InProcessPlayer(bot, seed=0, threaded=False)
+    fresh = bot.budget(0.2)
+    info = MatchInfo(
+        match_id="m1", game=HTTTX, params={}, seat=0, initial_state=HTTTX.new(), clock=ClockConfig("turn", 0.2)
+    )
+    await player.start(info)
+    bot.lateness.record(0.1)
+    assert bot.budget(0.2) < fresh
+    await player.start(info)
+    assert bot.lateness.value == 0.0
+    assert bot.budget(0.2) == fresh
+
+
+def test_an_oversubscribed_machine_keeps_tens_of_milliseconds_back() -> None:
+    """Where every task waits for a CPU most of the time, threads stall for tens of milliseconds (the margin of a
+    calm machine lost games on time there): the budget keeps that back, a calm machine's does not."""
+    assert budget_from(0.2, 0.0, pressure=0.9) <= 0.2 - 0.07
+    assert budget_from(0.2, 0.0, pressure=0.9) >= 0.2 * 0.5  # depth lost, still most of a search
+    assert budget_from(0.2, 0.0, pressure=0.1) >= 0.2 - MIN_MARGIN - 0.002

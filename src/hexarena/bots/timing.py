@@ -25,15 +25,20 @@ from dataclasses import dataclass
 from hexarena.core.contract import ClockConfig
 
 #: Part of a move's allowance a bot is told it has when nothing has been late in the match.
-USE = 0.95
+USE = 0.97
 #: Seconds of an allowance always kept back (the referee's own bookkeeping and the clock's granularity).
 MIN_MARGIN = 0.005
 #: How many times the match's remembered lateness comes off the allowance: a late move predicts late ones.
 HEADROOM = 2.0
-#: Seconds kept back per unit of CPU pressure (``cpu_pressure``): on a machine whose tasks all wait for a CPU a
-#: thread is left unrun for tens of milliseconds at a time, whatever the clock, and a stall past the search's last
-#: deadline check lands on the clock; but never more than ``PRESSURE_SHARE`` of the allowance.
-PRESSURE_STALL = 0.08
+#: Seconds kept back at full CPU pressure (``cpu_pressure``), by the pressure's square: on a machine whose tasks
+#: all wait for a CPU a thread is left unrun for tens of milliseconds at a time (a thread holding the GIL is
+#: descheduled too, and every other thread of the process waits for it), and a stall past the search's last
+#: deadline check lands on the clock; but never more than ``PRESSURE_SHARE`` of the allowance. The square: the
+#: stalls' tail grows much faster than the pressure figure once the machine is oversubscribed, while a machine
+#: running no more games than it has cores (some pressure from the games' own threads) stalls for a slice or two,
+#: which a few milliseconds cover (the bot's budget runs from when the move was asked for, so a late start costs
+#: search time, not clock time).
+PRESSURE_STALL = 0.1
 PRESSURE_SHARE = 0.75
 #: The least part of an allowance a bot is told it has, however late the match or loaded the machine.
 FLOOR = 0.15
@@ -71,12 +76,12 @@ def budget_from(allowed: float, late: float, pressure: float = 0.0) -> float:
     """The seconds a bot is told it has for a move allowed ``allowed`` seconds, when the match's recent moves
     ran ``late`` seconds past their budgets (``Lateness.value``) and tasks of the machine wait for a CPU
     ``pressure`` of the time (``cpu_pressure``): ``USE`` of the allowance on a machine with CPUs to spare and
-    moves on time, less ``HEADROOM`` times the lateness and ``PRESSURE_STALL`` seconds per unit of pressure
+    moves on time, less ``HEADROOM`` times the lateness and ``PRESSURE_STALL`` seconds times the pressure's square
     (at most ``PRESSURE_SHARE`` of the allowance); but never less than ``FLOOR`` of the allowance: a search
     stops at its deadline however short, while the fallback a bot plays when told 0 s (a rule bot in Python)
     may take longer than a short search on a full board. Never negative."""
     pressure = min(1.0, max(0.0, pressure))
-    stalls = min(PRESSURE_SHARE * allowed, PRESSURE_STALL * pressure)
+    stalls = min(PRESSURE_SHARE * allowed, PRESSURE_STALL * pressure * pressure)
     kept = MIN_MARGIN + HEADROOM * max(0.0, late) + stalls
     return max(0.0, allowed * FLOOR, min(allowed * USE, allowed - kept))
 

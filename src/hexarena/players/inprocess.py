@@ -68,6 +68,8 @@ class InProcessPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.lateness = Lateness()  # a new match: what the last one learnt about lateness is not this one's
+        if isinstance(getattr(self.bot, "lateness", None), Lateness):
+            self.bot.lateness = Lateness()  # nor what its bot learnt (a search bot keeps its own)
         self._timed_moves = 0
         if self.threaded:  # start the loop's worker thread now, off the clock (the first hop would pay for it)
             await asyncio.to_thread(_warm)
@@ -79,9 +81,13 @@ class InProcessPlayer(BasePlayer):
                 self.lateness.record(time.perf_counter() - sent)
 
     def _timed_choose(
-        self, game: Game[Any, Any], state: Any, limit: float | None, stop: threading.Event | None = None
+        self, game: Game[Any, Any], state: Any, deadline: float | None, stop: threading.Event | None = None
     ) -> tuple[Any, float]:
+        """The bot's move, told what is left until ``deadline`` (``time.perf_counter``; None: no clock), and how
+        long it took. Why a deadline and not a budget: the hop to the worker thread (waiting for a CPU on a loaded
+        machine) is on the referee's clock, so it comes off the bot's thinking instead of being added to it."""
         begun = time.perf_counter()
+        limit = None if deadline is None else max(0.0, deadline - begun)
         move = think(self.bot, game, state, limit, self.rng, stop)
         return move, time.perf_counter() - begun
 
@@ -93,15 +99,16 @@ class InProcessPlayer(BasePlayer):
         if allowed is not None and not self._timed_moves:  # nothing learnt yet: start careful, as if a bit late
             self.lateness.record(FIRST_LATENESS * allowed)
         limit = None if allowed is None else budget_from(allowed, self.lateness.value, cpu_pressure())
+        deadline = None if limit is None else asked + limit
         game = self.info.game
         inline = not self.threaded or self._fast_streak >= INLINE_AFTER
         if inline:
             self.inline_moves += 1
-            move, took = self._timed_choose(game, request.state, limit)
+            move, took = self._timed_choose(game, request.state, deadline)
         else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
             stop = threading.Event()
             try:
-                move, took = await asyncio.to_thread(self._timed_choose, game, request.state, limit, stop)
+                move, took = await asyncio.to_thread(self._timed_choose, game, request.state, deadline, stop)
             except asyncio.CancelledError:
                 stop.set()  # the thread runs on; make its search return now
                 raise

@@ -35,10 +35,12 @@ SearchFn = Callable[..., tuple[Any, int, int, int, list[Any], list[Any]]]
 
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 5.0
-#: Part of the budget the engine may search: the rest pays for copying the board and checking the move. The
-#: host's budget already keeps back what its clock counts around the bot (``timing.budget_from``), learnt per
-#: match, so the share is most of it; twice this bot's own remembered lateness comes off too.
-SHARE = SearchShare(short=0.9, long=0.97, reserve=0.004)
+#: Part of the budget the engine may search: the rest pays for what follows its deadline (the principal variation,
+#: checking the move on the real board), well under a millisecond; copying the board before it is inside the
+#: budget (the engine's deadline is what is left of it). The host's budget already keeps back what its clock counts
+#: around the bot (``timing.budget_from``), learnt per match, so the share is nearly all of it; twice this bot's own
+#: remembered lateness comes off too.
+SHARE = SearchShare(short=0.97, long=0.985, reserve=0.002)
 #: Below this budget (seconds) the Python search is not started (its setup alone costs ~10 ms).
 MIN_SEARCH_PYTHON = 0.015
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
