@@ -331,6 +331,7 @@ export async function matchPage(app, { args, name }) {
       board.setTurn(null);
       pendingTurn = null;
       canTakeBack(!!m.takeback);
+      showAbort(!!m.abortable);
       offerPremove();
       say("Your opponent took back their last move: their turn again.", "info");
       tell("Your opponent took back their last move.");
@@ -647,7 +648,9 @@ export async function matchPage(app, { args, name }) {
   function showSpec(m) {
     if (m.type === "setup") {
       moves.reset();
+      movedSeats.clear();  // a takeback sends the moves left: who has moved is recounted (Abort may come back)
       for (const mv of m.moves || []) addMove(mv);
+      showAbort();
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
       lastConsiderations = last ? last.considerations : null;  // afresh: a takeback sends the position again
