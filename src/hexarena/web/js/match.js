@@ -47,6 +47,10 @@ export async function matchPage(app, { args, name }) {
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.prating.muted", ratingText(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
+  // rated or casual, said where a person looks for who plays (the server decides: ``rating_mode``)
+  const modeNote = h("p.muted.rating-mode#rated-mode", info.rating_mode === "rated"
+    ? "Rated game: the result moves the ratings; no takebacks."
+    : "Casual game: no rating moves; takebacks are allowed.");
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered", { ...SCROLL_BOX, "aria-label": "considered moves" });
@@ -137,7 +141,7 @@ export async function matchPage(app, { args, name }) {
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
       h("div.main", boardBox, liveBtn, msg, resignBox, paceBox, announce),
-      h("div.players", playerEls),
+      h("div.players", playerEls, modeNote),
       h("div.side",
         evalPanel,
         h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
