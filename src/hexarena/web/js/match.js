@@ -241,6 +241,25 @@ export async function matchPage(app, { args, name }) {
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
+  // a person's first game of this game (a seat of theirs said hello: never a spectator's page): how to make a
+  // move, under the board until they press "Got it", remembered in this browser. It takes no focus: it is
+  // reached by Tab after the board, and "Got it" hands the focus back to the board.
+  const hintKey = `hexarena.hinted.${info.game}`;
+  let hintBox = null;
+  function showHint() {
+    if (hintBox || !board.hint) return;
+    try { if (localStorage.getItem(hintKey)) return; } catch { /* storage disabled: shown on each game */ }
+    const gotIt = h("button.secondary#hint-ok", { type: "button" }, "Got it");
+    hintBox = h("div.panel.first-hint#first-hint", { role: "note", "aria-label": "how to make a move" },
+      h("p", h("strong", "How to play: "), board.hint), h("div.controls", gotIt));
+    gotIt.addEventListener("click", () => {
+      try { localStorage.setItem(hintKey, "1"); } catch { /* this page only */ }
+      const back = boardBox.querySelector("[tabindex='0'], button:not([disabled]), input:not([disabled])");
+      hintBox.remove();
+      (back || msg).focus?.();
+    });
+    boardBox.after(hintBox);
+  }
   // the Abort button follows the server's word (hello, each turn) and the moves seen: gone once both sides moved
   const movedSeats = new Set();
   let serverAbortable = false;
@@ -757,6 +776,7 @@ export async function matchPage(app, { args, name }) {
       const m = JSON.parse(ev.data);
       if (m.type === "hello") {
         mySeats.add(m.seat);
+        showHint();
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);
