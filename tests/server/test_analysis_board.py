@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from fakes.servers import serve_app
-from hexarena.core.game import RecordFacts
+from hexarena.core.game import RecordFacts, headed_record
 from hexarena.core.registry import get_game
 from hexarena.server import analysis_board
 from hexarena.server.analysis_board import MAX_ANALYSES, MAX_MOVES, MAX_TIME
@@ -213,3 +213,33 @@ async def test_a_position_too_large_to_build_is_refused_before_it_is_built(clien
     near = [f"[{2 * i + 1},0][{2 * i + 2},0]" if i % 2 else f"[{-2 * i - 1},1][{-2 * i - 2},1]" for i in range(20)]
     out = await ok(client, "/api/analysis/htttx/position", {"params": {"view_distance": 64}, "moves": near})
     assert out["ply"] == 20
+
+
+async def test_an_exported_record_with_headers_sets_the_game_up_from_them(client: httpx.AsyncClient) -> None:
+    """A record as a replay exports it (``headed_record``): its ``Param`` headers set the game up (no params sent),
+    its body still reads in the game's own notation; a bad header is a 400 saying which line and why."""
+    facts = RecordFacts(players=["a", "b"], termination="resign", winner=0)
+    for name, params, moves in [
+        ("hex", {"size": 7, "swap": False}, ["c3", "b2"]),
+        ("htttx", {"view_distance": 5, "win_distance": 4}, ["[1,0][0,1]", "[-1,0][0,-1]"]),
+        ("hive", {"expansions": "M"}, ["wM", "bM wM-"]),
+        ("hexdots", {"rows": 3, "cols": 4}, []),
+    ]:
+        game = get_game(name)
+        text = headed_record(game, game.validate_params(params), moves, facts)
+        out = await ok(client, f"/api/analysis/{name}/position", {"record": text})
+        assert out["params"] == game.validate_params(params), (name, out["params"])
+        assert out["moves"] == moves and out["record"] == game.record_notation(
+            out["params"], moves, RecordFacts(game.seat_names)
+        )
+    await refused(
+        client,
+        "/api/analysis/hex/position",
+        {"record": '[Game "hex"]\n[Param "size=99"]\n\nc3'},
+        400,
+        "header line 2",
+        "'size' must be <= 26",
+    )
+    await refused(
+        client, "/api/analysis/hex/position", {"record": '[Game "hive"]\n\nwQ'}, 400, "game of 'hive', not hex"
+    )

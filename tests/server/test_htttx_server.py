@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from fakes.servers import cli_bot_server, legal_pieces, serve_app, wait_up
 from hexarena.bots.sdk import bot_class_for, make_app
+from hexarena.core.game import read_headers
 from hexarena.games.htttx import HTTTX, read_record, replay_record
 from hexarena.server.app import Settings, create_app
 
@@ -98,7 +99,11 @@ async def test_bot_against_bot_is_played_stored_listed_and_recorded(server: str,
     assert moves and all(m["think_time"] >= 0 and m["timestamp"] for m in moves)
     assert [m["seat"] for m in moves[:3]] == [1, 0, 1]  # o moves first
     # Notation v1: parses, and replays to the final position the referee reached
+    # the export's header block (``record_headers``), then Notation v1 as other HTTTX tools read it
+    # ``export``: the header block, then the game's own record, which ``notation`` is alone (what other tools read)
+    assert rec["export"].startswith('[Game "htttx"]\n')
     notation = rec["notation"]
+    assert read_headers(HTTTX, rec["export"])[1] == notation.rstrip("\n")
     assert notation.startswith("name[") and "version[1]" in notation and "1. [" in notation
     parsed = read_record(notation)
     assert len(parsed.turns) == len(moves)
@@ -200,6 +205,7 @@ async def test_human_garbage_forfeits_and_late_spectators_get_the_end(server: st
     async with httpx.AsyncClient() as client:
         rec = (await client.get(f"{server}/games/{game_id}")).json()
     assert rec["termination"] == "protocol" and rec["winner"] == 0 and "Expected `int`" in rec["reason"]
+    assert '[Result "1-0"]' in rec["export"] and '[Termination "protocol"]' in rec["export"]
     headers = read_record(rec["notation"]).headers
     assert headers["endreason"] == "resign" and headers["winner"] == "cross" and headers["playercircle"] == "human"
 

@@ -39,3 +39,21 @@ def test_the_abort_button_goes_once_both_sides_have_moved(page: Any, server: str
     assert wait_turn_or_end(page)  # the bot replied: both sides have moved
     page.wait_for_selector("#abort", state="hidden")
     assert page.is_visible(".resign-ask")
+
+
+def test_abort_comes_back_after_a_takeback_to_the_start(page: Any, server: str, shot: Any) -> None:
+    """A takeback that returns the game to before both sides moved makes it abortable again, as at the start: the
+    server grants an abort and the page shows the button again."""
+    game_id = create(page, server, "tictactoe", seat1="builtin:random")
+    assert wait_turn_or_end(page)
+    page.click("[data-cell='b2']")
+    assert wait_turn_or_end(page)  # the bot replied: both sides have moved
+    page.wait_for_selector("#abort", state="hidden")
+    page.click("#takeback:not([disabled])")  # my b2 and the bot's reply go back: nobody has moved
+    page.wait_for_selector("#msg:has-text('Move taken back')")
+    page.wait_for_selector("#abort:not([disabled])")
+    shot(page, "abort-after-takeback")
+    page.click("#abort")
+    page.wait_for_selector("#result:not([hidden])")
+    rec = record(server, game_id)
+    assert rec["termination"] == "aborted" and rec["winner"] is None and rec["moves"] == []

@@ -135,6 +135,7 @@ def test_hex_has_one_resign_button_the_inline_one(page: Any, server: str) -> Non
 def test_hive_replay_exports_the_uhp_game_string(page: Any, server: str, shot: Any) -> None:
     """A Hive game's notation box holds the UHP GameString (GameType;State;Turn;moves) that Mzinga reads back,
     not the MoveStrings joined by spaces."""
+    from hexarena.core.game import read_headers
     from hexarena.games.hive.game import HiveGame
 
     game_id = create(page, server, "hive")
@@ -148,7 +149,7 @@ def test_hive_replay_exports_the_uhp_game_string(page: Any, server: str, shot: A
     moves = [m["move"] for m in record(server, game_id)["moves"]]
     page.goto(f"{server}/ui/#/replay/{game_id}")
     page.wait_for_selector("#notation")
-    text = page.input_value("#notation")
+    _, text = read_headers(HiveGame(), page.input_value("#notation"))  # the GameString under the headers
     shot(page, "issue15-hive-replay")
     game_type, state, turn, *written = text.split(";")
     assert game_type.startswith("Base") and state == "InProgress" and turn == "White[2]", text

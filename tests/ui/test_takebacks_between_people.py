@@ -239,3 +239,27 @@ async def test_takebacks_between_people_are_refused_in_rated_and_tournament_game
     assert len(rated.moves) == 1
     with contextlib.suppress(Exception):
         await manager.close()
+
+
+async def test_a_takeback_to_before_both_moved_makes_the_game_abortable_again(server: str) -> None:
+    """Abort is allowed while the two seats have not both moved; a takeback that undoes the moves of one seat
+    (here both) gives that back to both seats, as the start did, and each page is told so."""
+    _, ann_c, bob_c = await two_people(server)
+    async with ann_c as ann, bob_c as bob:
+        assert (await recv(ann, "hello"))["abortable"] is True
+        await recv(ann, "your_turn")
+        await ann.send(move("b2"))
+        await recv(bob, "your_turn")
+        await bob.send(move("a1"))
+        assert (await recv(ann, "your_turn"))["abortable"] is False  # both sides moved
+        await ann.send(takeback())
+        assert (await recv(ann, "takeback"))["event"] == "offered"
+        assert (await recv(bob, "takeback"))["event"] == "offer"
+        await bob.send(takeback("accept"))  # back to ply 0: neither side has a move on the board
+        assert (await recv(ann, "takeback"))["ply"] == 0
+        assert (await recv(ann, "your_turn"))["abortable"] is True
+        told = await recv(bob, "takeback")
+        assert told["event"] == "taken_back" and told["abortable"] is True
+        await bob.send(json.dumps({"type": "abort"}))
+        end = await recv(bob, "end")
+        assert end["termination"] == "aborted" and end["winner"] is None

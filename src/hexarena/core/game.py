@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.jsonvalue import JsonObject, JsonValue
-from hexarena.core.types import Outcome, Seat
+from hexarena.core.types import Outcome, Seat, Termination
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -47,6 +47,7 @@ class RecordFacts:
     termination: str | None = None  # a ``Termination`` value once over
     winner: Seat | None = None
     finished: datetime | None = None
+    started: datetime | None = None  # the ``Date`` header (``record_headers``); else the finish's date
 
 
 #: A parameter's value: what a CLI flag, a form field or a JSON body can give (None where ``nullable``).
@@ -254,6 +255,125 @@ def read_moves_text(text: str) -> list[str]:
             if token:
                 moves.append(token)
     return moves
+
+
+#: Most header lines a record may start with, and the longest header value: a pasted record is read in bounded
+#: work, and a plugin's many parameters still fit.
+MAX_HEADERS = 100
+MAX_HEADER_VALUE = 1000
+#: One header line as ``record_headers`` writes it: a name and a quoted value (``\"`` and ``\\`` escaped).
+_HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]{0,39})\s+"((?:[^"\\]|\\.)*)"\s*\]')
+#: A line that starts like a header (``[`` then a letter: no game's move does) and so must read as one.
+_HEADER_START = re.compile(r"\s*\[\s*[A-Za-z]")
+
+
+def _header_text(value: ParamValue) -> str:
+    """A parameter's value as ``Param.coerce`` reads it back (``true``, ``none``, ``0.5``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _quoted(value: str) -> str:
+    """A header value with its backslashes and quotes escaped, as PGN does (a player may be called ``a"b``)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _result_of(facts: RecordFacts) -> str:
+    """PGN's result: ``1-0``, ``0-1``, ``1/2-1/2`` for a draw, ``*`` while on or when the end is no result."""
+    if facts.winner is not None:
+        return "1-0" if facts.winner == 0 else "0-1"
+    if facts.termination is not None and facts.termination in set(Termination):
+        return "1/2-1/2" if Termination(facts.termination).is_result else "*"
+    return "*"
+
+
+def record_headers(game: Game[Any, Any], params: Mapping[str, ParamValue], facts: RecordFacts) -> str:
+    """The header block of an exported record, PGN-shaped so people and tools read it the same way in every game:
+    ``Game``, ``First`` and ``Second`` (the players, seat 0 first), one ``Param "NAME=VALUE"`` per game
+    parameter (defaults too, so the record sets up the same game whatever the defaults become), ``Result``,
+    ``Termination`` and ``Date``. ``headed_record`` puts it above the game's own record; ``read_headers``
+    reads it back."""
+    day = facts.started or facts.finished
+    rows = [("Game", game.name), ("First", facts.players[0]), ("Second", facts.players[1])]
+    rows += [("Param", f"{p.name}={_header_text(params.get(p.name, p.default))}") for p in game.params]
+    rows += [
+        ("Result", _result_of(facts)),
+        ("Termination", facts.termination or "unterminated"),
+        ("Date", day.strftime("%Y-%m-%d") if day is not None else "????-??-??"),
+    ]
+    return "\n".join(f'[{key} "{_quoted(value)}"]' for key, value in rows)
+
+
+def headed_record(
+    game: Game[Any, Any], params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts
+) -> str:
+    """A whole game as exported (a replay's Copy and Download, ``GET /games/{id}``): ``record_headers``, a blank
+    line, then the game's own record (``record_notation``: HTTTX Notation v1, Hive's UHP GameString, else the
+    moves), which other tools of the game read once the header block is cut off."""
+    return f"{record_headers(game, params, facts)}\n\n{game.record_notation(params, moves, facts)}"
+
+
+def read_headers(game: Game[Any, Any], text: str) -> tuple[dict[str, ParamValue], str]:
+    """The parameters a record's header block states, checked, and the text after the block (the game's own
+    record). A record without headers is all body. Blank lines may come between headers; the block ends at the
+    first other line. ConfigError says which line is wrong and why: a header that does not read, a ``Game``
+    header naming another game, a parameter the game lacks, stated twice or with a bad value, too many headers.
+    Headers other than ``Game`` and ``Param`` (``Event``, ``Result``...) are read and not used."""
+    lines = text.splitlines()
+    known = {p.name: p for p in game.params}
+    stated: dict[str, ParamValue] = {}
+    count = 0
+    i = 0
+    for i, line in enumerate(lines):  # ``i``: where the body starts
+        if not line.strip():
+            continue
+        if not _HEADER_START.match(line):
+            break
+        found = _HEADER.fullmatch(line.strip())
+        if found is None:
+            raise ConfigError(f'header line {i + 1} does not read: expected [Name "value"], got {line.strip()[:60]!r}')
+        count += 1
+        if count > MAX_HEADERS:
+            raise ConfigError(f"the record has more than {MAX_HEADERS} header lines")
+        key, value = found.group(1), re.sub(r"\\(.)", r"\1", found.group(2))
+        if len(value) > MAX_HEADER_VALUE:
+            raise ConfigError(f"header {key!r} is longer than {MAX_HEADER_VALUE} characters")
+        if key == "Game" and value != game.name:
+            raise ConfigError(f"the record is a game of {value[:60]!r}, not {game.name}: open it on that game's board")
+        if key == "Param":
+            name, eq, given = value.partition("=")
+            name = name.strip()
+            if not eq:
+                raise ConfigError(f'header line {i + 1}: a Param header is [Param "NAME=VALUE"], got {value[:60]!r}')
+            if name not in known:
+                raise ConfigError(
+                    f"header line {i + 1}: {game.name} has no parameter {name[:60]!r}; known: {sorted(known) or 'none'}"
+                )
+            if name in stated:
+                raise ConfigError(f"header line {i + 1}: parameter {name!r} is stated twice")
+            try:
+                stated[name] = known[name].coerce(given.strip())
+            except ConfigError as exc:
+                raise ConfigError(f"header line {i + 1}: {exc.reason}") from None
+    else:
+        i = len(lines)
+    return stated, "\n".join(lines[i:])
+
+
+def agree_params(game: Game[Any, Any], headers: Mapping[str, ParamValue], body: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters a record states in its headers and in its own body (Hive's GameString names its
+    expansions) as one; ConfigError when the two say different things."""
+    known = {p.name: p for p in game.params}
+    for name, value in body.items():
+        param = known.get(name)
+        if name in headers and param is not None and param.coerce(value) != headers[name]:
+            raise ConfigError(
+                f"the headers say {name}={_header_text(headers[name])} but the record says {_header_text(value)}"
+            )
+    return {**body, **headers}
 
 
 @runtime_checkable

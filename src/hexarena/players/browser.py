@@ -100,6 +100,9 @@ class BrowserPlayer(BasePlayer[S, M]):
         self._state: S | None = None
         #: the seats seen moving in this match: an abort is allowed until both have
         self._movers: set[Seat] = set()
+        #: the seat that played each move on the board, by ply: a takeback cuts it and ``_movers`` is rebuilt
+        #: from what is left, so a game taken back to before both sides moved may be aborted again
+        self._seat_of_ply: list[Seat] = []
         self.seat = 0
         #: set once the match is over and the person was told; the server then closes the socket
         self.done = asyncio.Event()
@@ -316,13 +319,16 @@ class BrowserPlayer(BasePlayer[S, M]):
     async def taken_back(self, ply: int, state: S) -> None:
         """The referee took the moves from ``ply`` on back. The asker is the seat to move again: it is told
         ``granted``; the other seat's page is told its opponent's move went back (and its turn, if it was, with
-        it)."""
+        it). Who has moved is what is left on the board (``abortable``): the asker's next ``your_turn`` says so, the
+        other page is told here."""
         self._state = state
+        del self._seat_of_ply[ply:]
+        self._movers = set(self._seat_of_ply)
         if self.info.game.to_move(state) == self.seat:
             await self._emit({"type": "takeback", "granted": True, "ply": ply})
         else:
             taken: JsonObject = {"type": "takeback", "event": "taken_back", "ply": ply, "mine": False}
-            await self._emit({**taken, "takeback": self._can_ask("takeback")})
+            await self._emit({**taken, "takeback": self._can_ask("takeback"), "abortable": self.abortable})
 
     async def _probe(self, msg: JsonObject) -> None:
         """A partial move checked on its own (HTTTX: the first stone), so a bad first click is explained."""
@@ -365,6 +371,7 @@ class BrowserPlayer(BasePlayer[S, M]):
         and who has moved (for ``abortable``)."""
         self._state = state
         self._movers.add(seat)
+        self._seat_of_ply.append(seat)
 
     def _side(self, state: S | None = None) -> str:
         """The side this seat plays (the game knows: after a Hex swap the second seat plays black)."""

@@ -46,7 +46,17 @@ from pydantic import BaseModel, Field
 from hexarena.bots.base import think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.core.game import Game, M, ParamValue, RecordFacts, S, read_moves_text, setup_refusal
+from hexarena.core.game import (
+    Game,
+    M,
+    ParamValue,
+    RecordFacts,
+    S,
+    agree_params,
+    read_headers,
+    read_moves_text,
+    setup_refusal,
+)
 from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.server.analysis_limits import AnalysisLimits
@@ -142,20 +152,22 @@ def game_of(name: str) -> Game[Any, Any]:
 
 
 def read_record(game: Game[S, M], text: str) -> tuple[dict[str, ParamValue], list[str]]:
-    """A record's parameters and moves: the game's own reader when it has one (``RuleGame.read_record_notation``),
+    """A record's parameters and moves: its header block (``read_headers``: an exported record's ``Param`` lines
+    set the game up) cut off, then the game's own reader when it has one (``RuleGame.read_record_notation``),
     else, or when that reader refuses the text but every word of it reads as a move, the moves written one after
     another (what a person pastes from a move list); the game reader's error otherwise."""
+    headers, text = read_headers(game, text)
     reader = getattr(game, "read_record_notation", None)
     if reader is None:
-        return {}, read_moves_text(text)
+        return dict(headers), read_moves_text(text)
     try:
         params, moves = reader(text)
     except HexarenaError:
         words = read_moves_text(text)
         if not words or not all(_reads_as_move(game, w) for w in words):
             raise
-        return {}, words
-    return dict(params), list(moves)
+        return dict(headers), words
+    return agree_params(game, headers, params), list(moves)
 
 
 def _reads_as_move(game: Game[S, M], word: str) -> bool:

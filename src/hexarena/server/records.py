@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from hexarena.core.game import RecordFacts
+from hexarena.core.game import Game, RecordFacts, headed_record
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -51,14 +52,25 @@ def record_json(record: GameRecord) -> dict[str, Any]:
     out = summary_json(record)
     moves = [m.move for m in record.moves]
     out["moves"] = [_move_json(m, m.timestamp) for m in record.moves]
-    facts = RecordFacts([p.name for p in record.players], record.termination, record.winner, record.finished_at)
+    facts = RecordFacts(
+        [p.name for p in record.players], record.termination, record.winner, record.finished_at, record.created_at
+    )
     try:
-        # the game's record (``Game.record_notation``): HTTTX Notation v1, Hive's UHP GameString, else the moves
-        out["notation"] = get_game(record.game).record_notation(record.params, moves, facts)
+        out |= notations(get_game(record.game), record.params, moves, facts)
     except Exception as exc:  # a stored game that no longer parses must still be served
-        out["notation"] = None
+        out["notation"] = out["export"] = None
         out["notation_error"] = str(exc)
     return out
+
+
+def notations(game: Game[Any, Any], params: Mapping[str, Any], moves: list[str], facts: RecordFacts) -> dict[str, str]:
+    """``notation``: the game's own record as other tools of the game read it (HTTTX Notation v1, Hive's UHP
+    GameString, else the moves), unchanged for API clients that parse it; ``export``: the same under the header
+    block (``headed_record``), what a replay's Copy and Download give and the analysis board reads back."""
+    return {
+        "notation": game.record_notation(params, moves, facts),
+        "export": headed_record(game, params, moves, facts),
+    }
 
 
 def live_summary(live: LiveMatch) -> dict[str, Any]:
@@ -89,8 +101,9 @@ def live_record(live: LiveMatch) -> dict[str, Any]:
         str(result.outcome.termination) if result else None,
         result.outcome.winner if result else None,
         utc(result.finished) if result else None,
+        utc(live.created),
     )
-    out["notation"] = live.game.record_notation(live.referee.params, [m.move for m in live.moves], facts)
+    out |= notations(live.game, live.referee.params, [m.move for m in live.moves], facts)
     return out
 
 

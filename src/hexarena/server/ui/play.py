@@ -29,6 +29,7 @@ from hexarena.server.schemas import PersonSecret, SeatName
 from hexarena.server.seats import refuse
 from hexarena.server.services import ServicesDep
 from hexarena.server.sockets import serve_seat
+from hexarena.store.recorder import PEOPLE
 
 router = APIRouter()
 
@@ -88,8 +89,15 @@ async def match_info(game_id: str, services: ServicesDep) -> dict[str, Any]:
     out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
     out["open_seats"] = [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)]
     out["rated"] = live.referee.config.meta.get("rated")
+    out["rating_mode"] = rating_mode(out["rated"], [str(p.get("kind")) for p in out["players"]])
     await _with_ratings(services, live.game.name, out)
     return out
+
+
+def rating_mode(rated: bool | None, kinds: list[str]) -> str:
+    """``rated`` or ``casual``, as the page says it near the players: created rated, or left unset with no person
+    in it (games between bots are rated), moves ratings (``store.recorder.rated`` decides the same at the end)."""
+    return "rated" if rated is True or (rated is None and not any(k in PEOPLE for k in kinds)) else "casual"
 
 
 async def _with_ratings(services: ServicesDep, game: str, out: dict[str, Any]) -> None:

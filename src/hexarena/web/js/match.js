@@ -47,6 +47,10 @@ export async function matchPage(app, { args, name }) {
   const playerEls = seats.map((seat, i) => h(`div.player#player${i}`,
     h("span", h(`span.dot.p${i}`), h("strong", seat), " ", h("span.pname", playerName(info.players[i])), h("span.prating.muted", ratingText(info.players[i])), h("span.you"), " ", h("span.colour")),
     clocks[i]));
+  // rated or casual, said where a person looks for who plays (the server decides: ``rating_mode``)
+  const modeNote = h("p.muted.rating-mode#rated-mode", info.rating_mode === "rated"
+    ? "Rated game: the result moves the ratings; no takebacks."
+    : "Casual game: no rating moves; takebacks are allowed.");
   const evalBar = h("div.evalbar", { title: "evaluation: left favours the first seat" }, h("div", { style: "width:50%" }));
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "no evaluation reported");
   const considered = h("div.considered", { ...SCROLL_BOX, "aria-label": "considered moves" });
@@ -70,7 +74,7 @@ export async function matchPage(app, { args, name }) {
   copyBtn.hidden = true;
   const dlBtn = h("button.secondary", { type: "button", hidden: true }, "Download");
   exportBtn.addEventListener("click", async () => {
-    try { notation.value = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`)).notation || ""; }
+    try { notation.value = (await getJSON(`/api/ui/replay/${encodeURIComponent(id)}`)).export || ""; }
     catch (e) { notation.value = e.message; }
     notation.hidden = copyBtn.hidden = dlBtn.hidden = false;
   });
@@ -137,7 +141,7 @@ export async function matchPage(app, { args, name }) {
     // grid areas: beside the board on a wide screen; on a phone the player cards (and clocks) sit above it
     h("div.match.live",
       h("div.main", boardBox, liveBtn, msg, resignBox, paceBox, announce),
-      h("div.players", playerEls),
+      h("div.players", playerEls, modeNote),
       h("div.side",
         evalPanel,
         h("div.panel", h("h2", "Moves"), replayLink, h("div.moves", { ...SCROLL_BOX, "aria-label": "moves" }, startList, moveList),
@@ -237,6 +241,25 @@ export async function matchPage(app, { args, name }) {
     resignBox.hidden = false;
     if (mySeats.size > 1) resignBox.querySelectorAll(".resign-ask").forEach((b) => { b.textContent = `Resign as ${seats[Number(b.dataset.seat)]}`; });
   }
+  // a person's first game of this game (a seat of theirs said hello: never a spectator's page): how to make a
+  // move, under the board until they press "Got it", remembered in this browser. It takes no focus: it is
+  // reached by Tab after the board, and "Got it" hands the focus back to the board.
+  const hintKey = `hexarena.hinted.${info.game}`;
+  let hintBox = null;
+  function showHint() {
+    if (hintBox || !board.hint) return;
+    try { if (localStorage.getItem(hintKey)) return; } catch { /* storage disabled: shown on each game */ }
+    const gotIt = h("button.secondary#hint-ok", { type: "button" }, "Got it");
+    hintBox = h("div.panel.first-hint#first-hint", { role: "note", "aria-label": "how to make a move" },
+      h("p", h("strong", "How to play: "), board.hint), h("div.controls", gotIt));
+    gotIt.addEventListener("click", () => {
+      try { localStorage.setItem(hintKey, "1"); } catch { /* this page only */ }
+      const back = boardBox.querySelector("[tabindex='0'], button:not([disabled]), input:not([disabled])");
+      hintBox.remove();
+      (back || msg).focus?.();
+    });
+    boardBox.after(hintBox);
+  }
   // the Abort button follows the server's word (hello, each turn) and the moves seen: gone once both sides moved
   const movedSeats = new Set();
   let serverAbortable = false;
@@ -331,6 +354,7 @@ export async function matchPage(app, { args, name }) {
       board.setTurn(null);
       pendingTurn = null;
       canTakeBack(!!m.takeback);
+      showAbort(!!m.abortable);
       offerPremove();
       say("Your opponent took back their last move: their turn again.", "info");
       tell("Your opponent took back their last move.");
@@ -647,7 +671,9 @@ export async function matchPage(app, { args, name }) {
   function showSpec(m) {
     if (m.type === "setup") {
       moves.reset();
+      movedSeats.clear();  // a takeback sends the moves left: who has moved is recounted (Abort may come back)
       for (const mv of m.moves || []) addMove(mv);
+      showAbort();
       const last = (m.moves || []).at(-1);
       lastMove = last ? last.move : null;
       lastConsiderations = last ? last.considerations : null;  // afresh: a takeback sends the position again
@@ -750,6 +776,7 @@ export async function matchPage(app, { args, name }) {
       const m = JSON.parse(ev.data);
       if (m.type === "hello") {
         mySeats.add(m.seat);
+        showHint();
         playerEls[m.seat].querySelector(".you").textContent = " (you)";
         seatSockets.set(m.seat, ws);
         addResign(m.seat, !!m.takebacks);

@@ -33,7 +33,7 @@ export async function replayPage(app, { args, params }) {
   const moveList = moves.el;
   const startList = (board.startMoves?.() || []).map((sm) =>
     h(`p.auto.seat${sm.seat}`, { title: sm.note }, `${sm.label} ${sm.move}`, h("span.muted", ` (${sm.note})`)));
-  const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.notation || "");
+  const notation = h("textarea.notation#notation", { readonly: true, "aria-label": "notation of the game" }, rec.export || rec.notation || "");
   const copyBtn = copyButton(notation);
   const dlBtn = h("button.secondary", { type: "button" }, "Download");
   const info = h("div.muted");

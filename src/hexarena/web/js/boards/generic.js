@@ -15,6 +15,9 @@ function show(value) {
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Pick one of the legal moves under the position, or type a move in the game's notation and send it: the server says why a move is refused.";
+
 export function make() {
   const table = h("table.generic-position", { "aria-label": "position" });
   const last = h("div.muted", { "data-last-move": "" });

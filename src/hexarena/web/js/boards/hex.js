@@ -10,6 +10,9 @@ import { keyNav } from "./keynav.js";
 
 const R = 20;
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Click an empty cell to place a stone: join your two sides of the board with a chain. With the swap rule on, the second player may take over the first stone instead of answering it. The arrow keys and Enter play too.";
+
 export function make(params) {
   let n = params.size || 11;
   const svg = s("svg", { role: "group", "aria-label": "hex board" });

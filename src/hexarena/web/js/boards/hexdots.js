@@ -10,6 +10,9 @@ import { keyNav } from "./keynav.js";
 const D = 60;
 const H = D * Math.sqrt(3) / 2;
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Click two neighbouring dots to draw the line between them; closing a hexagon captures it and you move again. The arrow keys and Enter play too.";
+
 export function make(params) {
   let rows = params.rows || 5, cols = params.cols || 5;
   const svg = s("svg", { role: "group", "aria-label": "hexagon dots board" });

@@ -12,6 +12,9 @@ const BUG = { Q: "Queen", S: "Spider", B: "Beetle", G: "Grasshopper", A: "Ant", 
 const BUG_COLOUR_ON_DARK = { Q: "#f6c05a", S: "#f4a58a", B: "#c4a8f7", G: "#68d391", A: "#90cdf4", M: "#e2e8f0", L: "#fc8181", P: "#81e6d9" };
 const BUG_COLOUR = { Q: "#b7791f", S: "#7b341e", B: "#6b46c1", G: "#2f855a", A: "#2b6cb0", M: "#4a5568", L: "#c53030", P: "#319795" };
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Click a piece in your hand or on the board, then one of its highlighted cells to place or move it. Surround the other queen to win. The arrow keys and Enter play too.";
+
 export function make() {
   const svg = s("svg", { role: "group", "aria-label": "Hive board" });
   // each hand a named group ("White's hand (yours)"), so its pieces are not read as bare "Q×1" in both hands

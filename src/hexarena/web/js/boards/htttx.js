@@ -11,6 +11,9 @@ const parseMove = (text) => {
   return m ? [[+m[1], +m[2]], [+m[3], +m[4]]] : [];
 };
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Click two empty cells: you place two stones a turn, and six in a row wins. Drag to move the board; the arrow keys and Enter play too.";
+
 export function make(params) {
   // the board takes the focus as a whole: the arrow keys move a cursor cell over the endless grid
   const svg = s("svg", { class: "infinite", role: "application", tabindex: 0, "data-cursor": "0,0",

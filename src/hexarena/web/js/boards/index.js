@@ -11,11 +11,16 @@
 //                                 (Hive's pieces and their destinations) has none
 //   board.startMoves?()           stones the rules place before the first move, for the move list
 //   board.destroy?()              release listeners
+// and the module may export `hint`: a sentence on how to make a move in its game, which the match page shows a
+// person on their first game of it (board.hint here; a module without one gets FALLBACK_HINT).
 // Which module draws which game is the game's own declaration (Game.board_module), carried by GET /api/games
 // as the module's URL: this page names no game, so a plugin game brings its own board, and a game with none
 // gets the generic one (its position as a table, its legal moves as buttons or a text box).
 
 import { getJSON } from "../api.js";
+
+// how to move on a board whose module says nothing of it (a plugin's own board)
+const FALLBACK_HINT = "Make your move on the board when the page says it is your turn: a move the rules refuse is explained here.";
 
 let meta = null;  // one GET /api/games per page load, shared by every board made on it
 
@@ -33,5 +38,7 @@ export async function makeBoard(game, params) {
     console.error(`the board of ${game} (${url}) did not load; showing the generic board`, e);
   }
   mod = mod || (await import("./generic.js"));
-  return mod.make(params || {});
+  const board = mod.make(params || {});
+  board.hint = typeof mod.hint === "string" && mod.hint ? mod.hint : FALLBACK_HINT;
+  return board;
 }

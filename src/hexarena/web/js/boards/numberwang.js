@@ -2,6 +2,9 @@
 
 import { h } from "../api.js";
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Type a number and press Add: it is added to the running total. The first player wins when the total reaches 10 or more, the second at -10 or less.";
+
 export function make() {
   const total = h("div", { style: "font-size:3rem;font-weight:700;text-align:center" }, "0");
   const gauge = h("div.muted", { style: "text-align:center" }, "first wins at ≥ 10, second at ≤ −10");

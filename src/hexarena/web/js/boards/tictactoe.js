@@ -5,6 +5,9 @@ import { keyNav } from "./keynav.js";
 
 const CELL = 100;
 
+// how to make a move, shown once on the board of a person's first game of it (match.js)
+export const hint = "Click an empty square to place your mark: three in a row wins. The arrow keys and Enter play too.";
+
 export function make() {
   const svg = s("svg", { viewBox: "-20 -20 340 340", role: "group", "aria-label": "noughts and crosses board",
     style: "max-width:520px;margin:0 auto" });
