@@ -14,9 +14,15 @@ import websockets
 from hexarena.wire.battlebot import shape_for
 
 
-async def register(srv: Any, game: str, bot_id: str, owner: str = "tester") -> dict[str, Any]:
-    async with httpx.AsyncClient() as http:
-        r = await http.post(f"{srv.http}/bots/{game}", json={"bot_id": bot_id, "owner": owner})
+async def register(
+    srv: Any, game: str, bot_id: str, owner: str = "tester", http: httpx.AsyncClient | None = None
+) -> dict[str, Any]:
+    """Register a bot over HTTP. A test that registers many passes one ``http`` client for them all: a client of
+    its own each (a TLS context built, a connection opened) costs far more than the request it sends."""
+    if http is None:
+        async with httpx.AsyncClient() as own:
+            return await register(srv, game, bot_id, owner, own)
+    r = await http.post(f"{srv.http}/bots/{game}", json={"bot_id": bot_id, "owner": owner})
     assert r.status_code == 201, r.text
     return {**r.json(), "hostname": srv.host, "secure": False}
 
@@ -60,6 +66,27 @@ class Session:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def waiting(srv: Any, count: int = 1, timeout: float = 60.0) -> None:
+    """Wait until ``count`` bots wait in the server's lobby.
+
+    A bot's login answer goes out before the lobby takes it in, so a test that needs one bot waiting before the
+    next connects (the one waiting moves first) waits for this event: a fixed pause loses that race on a loaded
+    machine. The timeout is a margin no load uses up, never a time the test waits out.
+    """
+    deadline = asyncio.get_running_loop().time() + timeout
+    while srv.lobby.waiting_count() != count:
+        assert asyncio.get_running_loop().time() < deadline, f"{srv.lobby.waiting_count()} bots waiting, not {count}"
+        await asyncio.sleep(0.005)
+
+
+async def logins_settled(srv: Any, timeout: float = 60.0) -> None:
+    """Wait until the server holds no socket between accept and login (closed ones let go of their slot)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while srv.lobby.pending_logins:
+        assert asyncio.get_running_loop().time() < deadline, f"{srv.lobby.pending_logins} logins still pending"
+        await asyncio.sleep(0.005)
 
 
 def login_hash(pass_hash: str, salt: str) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from bbhelp import connect, play_random, register
+from bbhelp import connect, play_random, register, waiting
 
 
 async def finished(srv: Any, n: int, timeout: float = 20.0) -> list[Any]:
@@ -45,7 +45,7 @@ async def test_contest_pairs_each_ordered_pair_at_most_n_times(make_server: Any)
         b = await register(srv, "numberwang", "B")
         for round_ in range(2):
             sa = await connect(srv, a, contest="cup")
-            await asyncio.sleep(0.05)
+            await waiting(srv)
             sb = await connect(srv, b, contest="cup")
             await asyncio.gather(play_random(sa, round_), play_random(sb, round_ + 10))
         games = await finished(srv, 2)
@@ -72,7 +72,7 @@ async def test_contest_rules_of_the_seeds_date_cap_each_pair_and_toss_for_the_fi
         firsts = []
         for round_ in range(3):
             sa = await connect(srv, a, contest="cup")
-            await asyncio.sleep(0.05)  # A waits, B comes
+            await waiting(srv)  # A waits, B comes
             sb = await connect(srv, b, contest="cup")
             first = (await asyncio.gather(play_random(sa, round_), play_random(sb, round_ + 10)))[0]
             firsts.append(first["state"]["players"][0])
@@ -97,13 +97,13 @@ async def test_contest_counts_survive_a_restart(make_server: Any) -> None:
     async with make_server(contest_rules="each-way", games_each_way=1) as srv:
         a, b = await register(srv, "numberwang", "A"), await register(srv, "numberwang", "B")
         sa = await connect(srv, a, contest="cup")
-        await asyncio.sleep(0.05)
+        await waiting(srv)
         sb = await connect(srv, b, contest="cup")
         await asyncio.gather(play_random(sa, 1), play_random(sb, 2))
         await finished(srv, 1)
     async with make_server(contest_rules="each-way", games_each_way=1) as srv:  # same database, a fresh server
         sa = await connect(srv, a, contest="cup")
-        await asyncio.sleep(0.05)
+        await waiting(srv)
         sb = await connect(srv, b, contest="cup")
         first = await sa.recv()
         await sb.recv()
@@ -118,7 +118,7 @@ async def test_api_match_against_a_builtin_bot(server: Any) -> None:
         r = await http.post(f"{server.http}/api/matches", json=body)
         assert r.status_code == 400 and "not connected" in r.json()["detail"]
         session = await connect(server, auth)
-        await asyncio.sleep(0.05)
+        await waiting(server)
         r = await http.post(f"{server.http}/api/matches", json=body)
         assert r.status_code == 200, r.text
     final = await play_random(session, 3)
@@ -130,7 +130,9 @@ async def test_api_match_against_a_builtin_bot(server: Any) -> None:
 
 async def test_a_hundred_bots_connecting_at_once(make_server: Any) -> None:
     async with make_server(turn_seconds=5.0, login_seconds=10.0) as srv:
-        auths = [await register(srv, "numberwang", f"Bot{i:03d}") for i in range(100)]
+        async with httpx.AsyncClient() as http:
+            names = [f"Bot{i:03d}" for i in range(100)]
+            auths = await asyncio.gather(*(register(srv, "numberwang", name, http=http) for name in names))
         sessions = await asyncio.gather(*(connect(srv, a) for a in auths))
         finals = await asyncio.wait_for(asyncio.gather(*(play_random(s, i) for i, s in enumerate(sessions))), 60)
         assert all(f["state"]["complete"] for f in finals)
@@ -142,7 +144,7 @@ async def test_a_hundred_bots_connecting_at_once(make_server: Any) -> None:
 @pytest.mark.parametrize("game", ["htttx", "hex", "hexdots", "hive"])
 async def test_every_game_over_the_protocol(server: Any, game: str) -> None:
     a = await connect(server, await register(server, game, "P1"))
-    await asyncio.sleep(0.05)
+    await waiting(server)
     b = await connect(server, await register(server, game, "P2"))
     turns = None if game == "hexdots" else 6  # hexagon dots ends quickly; the others stop by disconnecting
     fa, fb = await asyncio.gather(play_random(a, 1, turns), play_random(b, 2, turns))

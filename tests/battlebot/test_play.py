@@ -7,6 +7,7 @@ from typing import Any
 
 import battlebot_client as client
 import httpx
+from bbhelp import waiting
 
 Server = Any
 
@@ -33,7 +34,7 @@ async def test_noughts_and_crosses_between_two_reference_clients(server: Server)
     b = await register(server, "noughtsandcrosses", "IdiotBot")
     assert a["game"] == "noughtsandcrosses" and len(a["pass_hash"]) == 64
     first = asyncio.create_task(client.play(a))
-    await asyncio.sleep(0.1)  # the first to connect waits, and moves first
+    await waiting(server)  # the first to connect waits, and moves first
     second = asyncio.create_task(client.play(b))
     fa, fb = await asyncio.wait_for(asyncio.gather(first, second), 20)
     assert fa == fb
@@ -57,7 +58,7 @@ async def test_games_are_listed_by_the_battlebot_game_id_and_unknown_games_are_r
     a = await register(server, "noughtsandcrosses", "Crosses")
     b = await register(server, "noughtsandcrosses", "Noughts")
     first = asyncio.create_task(client.play(a))
-    await asyncio.sleep(0.1)
+    await waiting(server)
     await asyncio.wait_for(asyncio.gather(first, client.play(b)), 20)
     (game,) = await wait_finished(server)
     async with httpx.AsyncClient() as http:

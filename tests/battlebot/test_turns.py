@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from bbhelp import Session, connect, register
+from bbhelp import Session, connect, register, waiting
 
 
 async def pair(
@@ -15,7 +15,7 @@ async def pair(
 ) -> tuple[Session, Session]:
     """Two connected bots; the first waits and therefore plays first. Both have read the initial state."""
     a = await connect(srv, await register(srv, game, names[0]))
-    await asyncio.sleep(0.05)
+    await waiting(srv)
     b = await connect(srv, await register(srv, game, names[1]))
     sa, sb = await a.recv(), await b.recv()
     assert sa == sb and sa["state"]["players"] == list(names) and sa["state"]["nextPlayer"] == names[0]
