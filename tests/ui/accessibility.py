@@ -18,8 +18,8 @@ from typing import Any
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 #: The axe-core release the tests run, vendored beside this file (``npm pack axe-core@VERSION``, its
-#: ``axe.min.js``): pinned by the repository, not by whichever copy axe-playwright-python happens to ship, so a
-#: newer axe's new rules reach the tests on purpose. Its subresource-integrity hash, from axe-core's own
+#: ``axe.min.js``): pinned by the repository, not by whichever copy a Python wrapper happens to ship, so a newer
+#: axe's new rules reach the tests on purpose; the tests put it on the page and run it themselves. Its subresource-integrity hash, from axe-core's own
 #: ``sri-history.json``, proves the file is that release unmodified.
 AXE_VERSION = "4.14.1"
 AXE_FILE = Path(__file__).with_name(f"axe-{AXE_VERSION}.min.js")
