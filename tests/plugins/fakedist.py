@@ -8,12 +8,15 @@ installed plugin: the tests use it for plugins that are broken on purpose (an in
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -57,6 +60,24 @@ def install_nim(dest: Path) -> Path:
         timeout=300,
     )
     return site
+
+
+def shared_nim_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``install_nim`` once for the whole test run, every xdist worker of it: the first caller installs under a
+    file lock and the others wait for it, then all put the same site folder on their ``PYTHONPATH`` (the tests
+    only read it). The build and install run for real as before, once instead of once per module."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' temporary folders share this run's parent
+        root = root.parent
+    dest = root / "nim-installed"
+    with open(root / "nim-installed.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (dest / "done").exists():
+            shutil.rmtree(dest, ignore_errors=True)
+            dest.mkdir()
+            install_nim(dest)
+            (dest / "done").touch()
+    return dest / "site"
 
 
 #: A plugin game with a board of its own: nim (from examples/nim) under another name, its board an ES module among
@@ -121,11 +142,12 @@ def board_plugin(root: Path) -> Path:
 
 
 @contextlib.contextmanager
-def serve_board_plugins(tmp: Path) -> Iterator[str]:
-    """``hexarena serve`` with examples/nim installed for real and the ``board_plugin`` games; yields its URL."""
+def serve_board_plugins(tmp: Path, nim_site: Path) -> Iterator[str]:
+    """``hexarena serve`` with examples/nim installed for real (in ``nim_site``: ``shared_nim_site``) and the
+    ``board_plugin`` games; yields its URL."""
     from cli.serving import start_serve, stop
 
-    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp), board_plugin(tmp / "boardplugin")))
+    proc, url = start_serve(tmp, pythonpath=(nim_site, board_plugin(tmp / "boardplugin")))
     try:
         yield url
     finally:

@@ -14,14 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
-from fakedist import BOARD_JS, serve_board_plugins
+from fakedist import BOARD_JS, serve_board_plugins, shared_nim_site
 
 from hexarena.core.game import STANDARD_PRESETS, ClockPreset, Param, clock_menu, preset_label
 
 
 @pytest.fixture(scope="module")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_board_plugins(tmp_path_factory.mktemp("declarations")) as url:
+    with serve_board_plugins(tmp_path_factory.mktemp("declarations"), shared_nim_site(tmp_path_factory)) as url:
         yield url
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fakedist import install_nim, run_with
+from fakedist import run_with, shared_nim_site
 
 from cli.serving import start_serve, stop
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def nim_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return install_nim(tmp_path_factory.mktemp("nim"))
+    return shared_nim_site(tmp_path_factory)
 
 
 def test_the_plugin_is_its_own_distribution_with_entry_points(nim_site: Path) -> None:

@@ -18,38 +18,76 @@ from typing import Any
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 #: The axe-core release the tests run, vendored beside this file (``npm pack axe-core@VERSION``, its
-#: ``axe.min.js``): pinned by the repository, not by whichever copy axe-playwright-python happens to ship, so a
-#: newer axe's new rules reach the tests on purpose. Its subresource-integrity hash, from axe-core's own
+#: ``axe.min.js``): pinned by the repository, not by whichever copy a Python wrapper happens to ship, so a newer
+#: axe's new rules reach the tests on purpose; the tests put it on the page and run it themselves. Its subresource-integrity hash, from axe-core's own
 #: ``sri-history.json``, proves the file is that release unmodified.
 AXE_VERSION = "4.14.1"
 AXE_FILE = Path(__file__).with_name(f"axe-{AXE_VERSION}.min.js")
 AXE_SRI = "sha256-KTSJmUUM3yhJqOcLeRL8LahahJ2jnA0NU5T1HUqe2Vw="
 
-_AXE: Any = None
+_AXE_SCRIPT: str | None = None
 
 
-def _axe() -> Any:
-    global _AXE
-    if _AXE is None:
-        from axe_playwright_python.sync_playwright import Axe
-
+def _axe_script() -> str:
+    global _AXE_SCRIPT
+    if _AXE_SCRIPT is None:
         script = AXE_FILE.read_bytes()
         sri = "sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode()
         assert sri == AXE_SRI, f"{AXE_FILE.name} is not axe-core {AXE_VERSION} as released ({sri})"
-        _AXE = Axe(axe_script=script.decode("utf-8"))
-    return _AXE
+        _AXE_SCRIPT = script.decode("utf-8")
+    return _AXE_SCRIPT
+
+
+#: What makes two runs of axe on one page see the same thing: the same document (its time origin), the address,
+#: the viewport, scroll and emulated media (colour scheme, motion, contrast), the whole DOM (a hash of its markup
+#: and its length), the values of the form fields (not in the markup) and the focused element. A state with the
+#: same key was already checked, and axe would find the same again.
+_STATE_KEY = """() => {
+  const s = document.documentElement.outerHTML;
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  const fields = [...document.querySelectorAll('input, select, textarea')].map(e => `${e.value}:${e.checked}`);
+  const a = document.activeElement;
+  const media = ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(forced-colors: active)',
+    '(prefers-contrast: more)'].map(q => matchMedia(q).matches);
+  return JSON.stringify([performance.timeOrigin, location.href, innerWidth, innerHeight, scrollX, scrollY, media,
+    devicePixelRatio, s.length, h, fields,
+    a ? a.outerHTML.slice(0, 300) : '']);
+}"""
+
+#: Injected once per document: the page keeps ``window.axe`` across the UI's own (hash) navigations, and a new
+#: document (a reload, another page) has none, so it gets the pinned script again.
+_RUN = """async ([options, version]) => {
+  if (!(window.axe && window.axe.version === version)) return null;
+  return await window.axe.run(document, options);
+}"""
+
+#: The last state axe saw on each page (by ``id``) and what it found there.
+_LAST: dict[int, tuple[str, list[str]]] = {}
 
 
 def axe_violations(page: Any) -> list[str]:
-    """Every axe violation on the page as it is now: one line per element (rule, element, what to fix)."""
-    results = _axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]})
-    engine = results.response["testEngine"]["version"]
+    """Every axe violation on the page as it is now: one line per element (rule, element, what to fix). The same
+    state seen again (nothing on the page changed since the last run) gets the lines of that run."""
+    key = page.evaluate(_STATE_KEY)
+    last = _LAST.get(id(page))
+    if last is not None and last[0] == key:
+        return list(last[1])
+    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+    response = page.evaluate(_RUN, [options, AXE_VERSION])
+    if response is None:  # a document without the pinned axe yet
+        page.evaluate(_axe_script())
+        response = page.evaluate(_RUN, [options, AXE_VERSION])
+        assert response is not None, "axe did not load on the page"
+    engine = response["testEngine"]["version"]
     assert engine == AXE_VERSION, f"axe {engine} ran, not the pinned {AXE_VERSION}"
-    return [
+    found = [
         f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:200]}"
-        for v in results.response["violations"]
+        for v in response["violations"]
         for node in v["nodes"]
     ]
+    _LAST[id(page)] = (key, found)
+    return list(found)
 
 
 def is_ui_page(page: Any) -> bool:
@@ -81,6 +119,8 @@ def open_log(context: Any) -> AxeLog:
 
 
 def close_log(context: Any) -> AxeLog:
+    for page in context.pages:
+        _LAST.pop(id(page), None)
     return _LOGS.pop(id(context), AxeLog())
 
 

@@ -22,12 +22,12 @@ import httpx
 import pytest
 from test_browser_ui import create, record, wait_turn_or_end
 
-from plugins.fakedist import serve_board_plugins
+from plugins.fakedist import serve_board_plugins, shared_nim_site
 
 
 @pytest.fixture(scope="module")
 def plugin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_board_plugins(tmp_path_factory.mktemp("declarations-ui")) as url:
+    with serve_board_plugins(tmp_path_factory.mktemp("declarations-ui"), shared_nim_site(tmp_path_factory)) as url:
         yield url
 
 

@@ -15,13 +15,13 @@ import pytest
 from test_browser_ui import create, record, wait_turn_or_end
 
 from cli.serving import start_serve, stop
-from plugins.fakedist import install_nim
+from plugins.fakedist import shared_nim_site
 
 
 @pytest.fixture(scope="module")
 def nim_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("nim-ui")
-    proc, url = start_serve(tmp, pythonpath=(install_nim(tmp),))
+    proc, url = start_serve(tmp, pythonpath=(shared_nim_site(tmp_path_factory),))
     try:
         yield url
     finally:
