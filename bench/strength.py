@@ -269,23 +269,12 @@ def speed(console: Console, positions: int = 12, nodes: int = 3000) -> None:
 
     from hexarena.bots.htttx.search import engine
     from hexarena.games.htttx import HTTTX
+    from hexarena.games.htttx.openings import random_turns
 
     rng = random.Random(3)
     cases = []
     for _ in range(positions):
-        state = HTTTX.new()
-        for _ in range(8):
-            board = state.board()
-            near = sorted(
-                c
-                for c in board.legal_cells()
-                if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-            )
-            first, second = rng.sample(near, 2)
-            nxt = HTTTX.play(state, (first, second))
-            if nxt.is_over:
-                break
-            state = nxt
+        state = random_turns(HTTTX.new(), rng, 8)
         cases.append((list(state.stones), state.to_move_seat))
     for name in ("Python", "C"):
         try:

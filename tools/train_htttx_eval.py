@@ -45,6 +45,7 @@ from hexarena.bots.htttx.learned_eval import VERSION, WEIGHTS
 from hexarena.bots.htttx.search import SearchBot
 from hexarena.bots.htttx.search_py import WCAP, Table, weights
 from hexarena.games.htttx import HTTTX
+from hexarena.games.htttx.openings import random_turns
 
 #: The three axes as (dq, dr) steps.
 AXES = ((1, 0), (0, 1), (1, -1))
@@ -84,17 +85,7 @@ def features(stones: list[tuple[int, int, int]], to_move: int, length: int) -> n
 
 def opening(rng: random.Random, length: int) -> Any:
     """A random start: X's origin stone and two turns on cells near the stones."""
-    state = HTTTX.new(win_distance=length)
-    for _ in range(2):
-        board = state.board()
-        near = sorted(
-            c
-            for c in board.legal_cells()
-            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-        )
-        a, b = rng.sample(near, 2)
-        state = HTTTX.play(state, (a, b))
-    return state
+    return random_turns(HTTTX.new(win_distance=length), rng, 2)
 
 
 def self_play(

@@ -6,21 +6,9 @@ import random
 from typing import Any
 
 from hexarena.games.htttx import HTTTX
+from hexarena.games.htttx.openings import random_turns
 
 
 def random_position(rng: random.Random, most: int = 14, least: int = 0) -> Any:
     """A game of ``least``..``most`` random turns near the stones, stopped before it is won."""
-    state = HTTTX.new()
-    for _ in range(rng.randint(least, most)):
-        board = state.board()
-        near = sorted(
-            c
-            for c in board.legal_cells()
-            if min(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) for q, r in board.cells) <= 2
-        )
-        a, b = rng.sample(near, 2)
-        nxt = HTTTX.play(state, (a, b))
-        if nxt.is_over:
-            break
-        state = nxt
-    return state
+    return random_turns(HTTTX.new(), rng, rng.randint(least, most))
