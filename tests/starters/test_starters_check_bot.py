@@ -17,6 +17,8 @@ import pytest
 from starter_procs import BWS_LANGUAGES, STARTERS, StarterServer, need_toolchain
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
+#: the starters build into their folders of the checkout, which tests/starters/test_starters.py builds into too
+pytestmark = pytest.mark.xdist_group("starters")
 
 
 def check_bot(*args: str) -> tuple[int, dict[str, Any], str]:
