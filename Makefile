@@ -71,13 +71,13 @@ faults: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-# (its own stamp name: a venv installed before pytest-xdist was in this list gets it)
-$(LOWEST_VENV)/.installed-xdist: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
+# (its own stamp name: a venv installed before pytest-timeout was in this list gets it)
+$(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio pytest-xdist hypothesis
+	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio pytest-xdist pytest-timeout hypothesis
 	@touch $@
 
-test-lowest: $(LOWEST_VENV)/.installed-xdist
+test-lowest: $(LOWEST_VENV)/.installed-timeout
 	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) $(LOWEST_TESTS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
