@@ -106,13 +106,16 @@ async def test_disconnect_loses_after_the_grace(server: Any) -> None:
     assert record.termination == "disconnect" and record.winner == 1 and len(record.moves) == 1
 
 
-async def test_both_disconnecting_within_the_grace_is_a_draw(server: Any) -> None:
-    a, b = await pair(server)
-    await b.close()
-    await asyncio.sleep(0.05)
-    await a.close()
-    record = await stored(server)
-    assert record.winner is None and record.termination == "disconnect" and "both" in record.reason
+async def test_both_disconnecting_within_the_grace_is_a_draw(make_server: Any) -> None:
+    """One bot leaves, then the other (each close awaited). A grace no stall uses up keeps the second within it, and
+    a turn clock as long keeps the first bot's turn from running out first; the draw is decided as soon as both
+    are gone, so the test never waits either out."""
+    async with make_server(grace=60.0, turn_seconds=60.0) as srv:
+        a, b = await pair(srv)
+        await b.close()
+        await a.close()
+        record = await stored(srv)
+        assert record.winner is None and record.termination == "disconnect" and "both" in record.reason
 
 
 @pytest.mark.parametrize("when", ["before_first_turn", "mid_game", "after_invalid"])

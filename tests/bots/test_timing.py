@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
+from hexarena.bots.base import MatchMemory
 from hexarena.bots.htttx.heuristic import HeuristicBot
 from hexarena.bots.htttx.search import SearchBot
+from hexarena.bots.registry import builtin_bots
 from hexarena.bots.timing import (
     FIRST_LATENESS,
     MIN_MARGIN,
@@ -27,6 +29,7 @@ from hexarena.bots.timing import (
     cpu_pressure,
 )
 from hexarena.core.contract import ClockConfig, MatchInfo, MoveRequest
+from hexarena.core.registry import get_game
 from hexarena.games.htttx import HTTTX
 from hexarena.players.inprocess import InProcessPlayer
 
@@ -169,6 +172,23 @@ async def test_a_bot_playing_match_after_match_starts_each_with_no_lateness() ->
     await player.start(info)
     assert bot.lateness.value == 0.0
     assert bot.budget(0.2) == fresh
+
+
+@pytest.mark.parametrize("game", ["htttx", "hex", "hexdots", "hive", "tictactoe", "numberwang"])
+async def test_every_builtin_bot_that_remembers_lateness_forgets_it_each_match(game: str) -> None:
+    """A bot that keeps lateness of its own declares ``new_match`` (``MatchMemory``), so a player reused for the
+    next match starts it with none; a bot that keeps none needs nothing and still starts."""
+    rules = get_game(game)
+    info = MatchInfo(match_id="m1", game=rules, params={}, seat=0, initial_state=rules.new())
+    for name, factory in builtin_bots(game).items():
+        bot = factory()
+        memory = getattr(bot, "lateness", None)
+        if memory is not None:
+            assert isinstance(bot, MatchMemory), name
+            memory.record(0.1)
+        await InProcessPlayer(bot, seed=0, threaded=False).start(info)
+        if memory is not None:
+            assert bot.lateness.value == 0.0, name
 
 
 def test_an_oversubscribed_machine_keeps_tens_of_milliseconds_back() -> None:

@@ -78,6 +78,22 @@ def test_every_games_export_has_the_headers_then_its_own_record(name: str) -> No
     assert agree_params(game, stated, body_params) == {**body_params, **params}
 
 
+@pytest.mark.parametrize("name", ["hex", "tictactoe"])
+def test_a_header_value_with_escaped_quotes_and_backslashes_reads_back_both_ways(name: str) -> None:
+    """A player called ``say "hi" \\`` is written escaped (``\\"`` and ``\\\\``, the last one just before the
+    closing quote); the header block reader and the plain move reader (which skips header lines wherever they
+    are) both take that line as a header, not as moves or as a bad header."""
+    game, params, moves = played(name)
+    player = 'say "hi" \\'
+    facts = RecordFacts([player, "b"], "resign", 1, WHEN, WHEN)
+    text = headed_record(game, params, moves, facts)
+    assert header_lines(text)[1] == '[First "say \\"hi\\" \\\\"]'
+    stated, body = read_headers(game, text)
+    assert stated == params
+    assert body.strip() == game.record_notation(params, moves, facts)
+    assert read_moves_text(text) == moves
+
+
 def test_result_termination_and_date_of_games_on_and_over() -> None:
     game = get_game("tictactoe")
     live = header_lines(record_headers(game, {}, RecordFacts(["a", "b"])))

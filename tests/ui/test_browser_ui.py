@@ -12,6 +12,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -23,14 +24,18 @@ def create(
     server: str,
     game: str,
     seat1: str = "builtin:random",
-    params: dict[str, str] | None = None,
+    params: Mapping[str, str | bool] | None = None,
     clock: tuple[str, str] | None = None,
 ) -> str:
-    """Fill the lobby form (seat 1 is me) and create the match; returns the match id from the URL."""
+    """Fill the lobby form (seat 1 is me) and create the match; returns the match id from the URL. A bool param
+    sets its checkbox, any other is typed."""
     page.goto(f"{server}/ui/#/lobby")
     page.select_option("#game", game)
     for name, value in (params or {}).items():
-        page.fill(f"#param-{name}", value)
+        if isinstance(value, bool):
+            page.set_checked(f"#param-{name}", value)
+        else:
+            page.fill(f"#param-{name}", value)
     if clock is not None:  # else the game's default preset
         page.select_option("#clock-type", clock[0])
         if clock[0] != "none":

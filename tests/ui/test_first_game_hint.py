@@ -14,6 +14,9 @@ from test_browser_ui import create, record, wait_turn_or_end
 from test_generic_board import nim_server  # noqa: F401 -- the fixture: nim installed as a plugin, served
 
 BOARDS = Path(__file__).parents[2] / "src" / "hexarena" / "web" / "js" / "boards"
+#: Hex's hint is a function of the game's params: how to move, and the swap rule only when the game has it.
+HEX_MOVE = "Click an empty cell to place a stone"
+HEX_SWAP = "The swap rule is on: the second player may take over the first stone"
 
 
 def board_hint(module: str) -> str:
@@ -62,8 +65,18 @@ def test_the_first_game_shows_how_to_move_until_got_it(page: Any, server: str, s
     create(page, server, "hex", seat1="builtin:random", params={"size": "5"})
     assert wait_turn_or_end(page)
     page.wait_for_selector("#first-hint")
-    assert board_hint("hex.js") in page.text_content("#first-hint")
+    said = page.text_content("#first-hint")
+    assert HEX_MOVE in said and HEX_SWAP in said  # swap on: the game's default
     shot(page, "first-game-hint-hex")
+
+
+def test_a_hex_game_without_the_swap_rule_is_not_told_of_it(page: Any, server: str) -> None:
+    create(page, server, "hex", seat1="builtin:random", params={"size": "5", "swap": False})
+    assert wait_turn_or_end(page)
+    page.wait_for_selector("#first-hint")
+    said = page.text_content("#first-hint")
+    assert HEX_MOVE in said
+    assert "swap" not in said.lower(), said
 
 
 def test_spectators_and_replays_get_no_hint(page: Any, server: str) -> None:

@@ -38,6 +38,21 @@ class EngineBot(Protocol[S, M]):
         ...
 
 
+@runtime_checkable
+class MatchMemory(Protocol):
+    """A bot that learns something in a match which must not carry into the next one (how late its searches
+    returned: one stalled search would make a whole new game think at the floor).
+
+    A separate protocol rather than a member of ``EngineBot`` so that a bot which remembers nothing (a plugin's,
+    a test's) stays an ``EngineBot`` as it is; a host that plays one bot in match after match calls
+    ``new_match`` on the bots that have it before each match's first move.
+    """
+
+    def new_match(self) -> None:
+        """Forget what the last match taught: the next move is the first of a new match."""
+        ...
+
+
 def think(
     bot: EngineBot[S, M],
     game: Game[S, M],

@@ -238,8 +238,9 @@ def clock_menu(
 
 #: A move number as records write them ("1.", "12...").
 _MOVE_NUMBER = re.compile(r"\d+\.+")
-#: A header line of a record ("[Event \"casual\"]").
-_HEADER_LINE = re.compile(r'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"[^"]*"\s*\]\s*')
+#: One header line of a record as ``record_headers`` writes it (``[Event "casual"]``): a name and a quoted value
+#: (``\"`` and ``\\`` escaped). ``read_headers`` and ``read_moves_text`` both read header lines by it.
+_HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]{0,39})\s+"((?:[^"\\]|\\.)*)"\s*\]')
 
 
 def read_moves_text(text: str) -> list[str]:
@@ -248,7 +249,7 @@ def read_moves_text(text: str) -> list[str]:
     it is played."""
     moves: list[str] = []
     for line in text.splitlines():
-        if _HEADER_LINE.fullmatch(line):
+        if _HEADER.fullmatch(line.strip()):
             continue
         for word in line.split():
             token = _MOVE_NUMBER.sub("", word.rstrip(","), count=1) if _MOVE_NUMBER.match(word) else word.rstrip(",")
@@ -261,8 +262,6 @@ def read_moves_text(text: str) -> list[str]:
 #: work, and a plugin's many parameters still fit.
 MAX_HEADERS = 100
 MAX_HEADER_VALUE = 1000
-#: One header line as ``record_headers`` writes it: a name and a quoted value (``\"`` and ``\\`` escaped).
-_HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]{0,39})\s+"((?:[^"\\]|\\.)*)"\s*\]')
 #: A line that starts like a header (``[`` then a letter: no game's move does) and so must read as one.
 _HEADER_START = re.compile(r"\s*\[\s*[A-Za-z]")
 

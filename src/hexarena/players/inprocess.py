@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any
 
-from hexarena.bots.base import think
+from hexarena.bots.base import MatchMemory, think
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.timing import FIRST_LATENESS, Lateness, allowance, budget_from, cpu_pressure
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
@@ -68,8 +68,8 @@ class InProcessPlayer(BasePlayer):
     async def start(self, info: MatchInfo) -> None:
         self.info = info
         self.lateness = Lateness()  # a new match: what the last one learnt about lateness is not this one's
-        if isinstance(getattr(self.bot, "lateness", None), Lateness):
-            self.bot.lateness = Lateness()  # nor what its bot learnt (a search bot keeps its own)
+        if isinstance(self.bot, MatchMemory):
+            self.bot.new_match()  # nor what its bot learnt (a search bot keeps its own)
         self._timed_moves = 0
         if self.threaded:  # start the loop's worker thread now, off the clock (the first hop would pay for it)
             await asyncio.to_thread(_warm)

@@ -124,7 +124,11 @@ class MctsHexBot:
         self.stats = SearchStats()
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: How late this bot's recent searches returned (its own: one bot plays one match).
+        #: How late this bot's recent searches returned in this match (its own; ``new_match`` forgets it).
+        self.lateness = Lateness()
+
+    def new_match(self) -> None:
+        """``MatchMemory``: how late the last match's searches returned is not this match's to pay for."""
         self.lateness = Lateness()
 
     def budget(self, time_limit: float | None) -> float:

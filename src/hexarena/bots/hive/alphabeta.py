@@ -355,7 +355,11 @@ class AlphaBetaBot:
         self.last_nodes = 0
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: How late this bot's recent searches returned (its own: one bot plays one match).
+        #: How late this bot's recent searches returned in this match (its own; ``new_match`` forgets it).
+        self.lateness = Lateness()
+
+    def new_match(self) -> None:
+        """``MatchMemory``: how late the last match's searches returned is not this match's to pay for."""
         self.lateness = Lateness()
 
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:

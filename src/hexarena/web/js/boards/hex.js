@@ -10,8 +10,13 @@ import { keyNav } from "./keynav.js";
 
 const R = 20;
 
-// how to make a move, shown once on the board of a person's first game of it (match.js)
-export const hint = "Click an empty cell to place a stone: join your two sides of the board with a chain. With the swap rule on, the second player may take over the first stone instead of answering it. The arrow keys and Enter play too.";
+// how to make a move, shown once on the board of a person's first game of it (match.js): the swap rule is told
+// only to a game that has it (on unless the game's params turn it off, as the server's default)
+export function hint(params) {
+  return ["Click an empty cell to place a stone: join your two sides of the board with a chain.",
+    params.swap === false ? "" : "The swap rule is on: the second player may take over the first stone instead of answering it.",
+    "The arrow keys and Enter play too."].filter(Boolean).join(" ");
+}
 
 export function make(params) {
   let n = params.size || 11;

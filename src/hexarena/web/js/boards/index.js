@@ -12,7 +12,8 @@
 //   board.startMoves?()           stones the rules place before the first move, for the move list
 //   board.destroy?()              release listeners
 // and the module may export `hint`: a sentence on how to make a move in its game, which the match page shows a
-// person on their first game of it (board.hint here; a module without one gets FALLBACK_HINT).
+// person on their first game of it, or a function of the game's params returning it (a rule only some games
+// have is told only to those); board.hint here, FALLBACK_HINT for a module without one.
 // Which module draws which game is the game's own declaration (Game.board_module), carried by GET /api/games
 // as the module's URL: this page names no game, so a plugin game brings its own board, and a game with none
 // gets the generic one (its position as a table, its legal moves as buttons or a text box).
@@ -39,6 +40,19 @@ export async function makeBoard(game, params) {
   }
   mod = mod || (await import("./generic.js"));
   const board = mod.make(params || {});
-  board.hint = typeof mod.hint === "string" && mod.hint ? mod.hint : FALLBACK_HINT;
+  board.hint = hintOf(mod, game, params || {});
   return board;
+}
+
+// the module's hint for a game with these params; a hint function that throws is the module's bug, not the page's
+function hintOf(mod, game, params) {
+  let said = mod.hint;
+  if (typeof said === "function") {
+    try {
+      said = said(params);
+    } catch (e) {
+      console.error(`the board of ${game} gave no hint`, e);
+    }
+  }
+  return typeof said === "string" && said ? said : FALLBACK_HINT;
 }
