@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hexarena.bots.registry import make_builtin
+from hexarena.bots.uhp_engine import UhpEngine
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.players.inprocess import InProcessPlayer
@@ -92,3 +94,14 @@ async def test_a_program_that_is_not_a_uhp_engine_is_reported_as_such() -> None:
     reason = result.outcome.reason
     assert "no answer within" not in reason, reason
     assert "Welcome to FooChess" in reason and "'ok'" in reason, reason
+
+
+def test_each_uhp_newgame_starts_the_bot_with_no_lateness() -> None:
+    """One engine process plays game after game (a UHP host sends ``newgame`` for each): a stalled search in one
+    game must not make the next one think at the floor."""
+    bot = make_builtin("hive", "alphabeta")
+    engine = UhpEngine(bot, "alphabeta", seed=0)
+    engine.handle("newgame Base+MLP")
+    bot.lateness.record(0.1)
+    engine.handle("newgame Base+MLP")
+    assert bot.lateness.value == 0.0

@@ -14,7 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from hexarena import __version__
-from hexarena.bots.base import think
+from hexarena.bots.base import MatchMemory, think
 from hexarena.bots.registry import make_builtin
 from hexarena.core.errors import HexarenaError, IllegalMove, InvalidMove
 from hexarena.games.hive import GAME as HIVE
@@ -53,6 +53,8 @@ class UhpEngine:
                 return self.banner()
             if cmd == "newgame":
                 self.states = [self.game.from_game_string(arg) if arg else self.game.new()]
+                if isinstance(self.bot, MatchMemory):
+                    self.bot.new_match()  # one engine process plays game after game: each starts afresh
                 return [self.game.game_string(self.state)]
             if cmd == "options":
                 return []
