@@ -49,7 +49,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import redis.asyncio as redis
@@ -89,6 +89,27 @@ _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del
 
 class ClusterUnavailable(StoreUnavailable):
     """Redis does not answer: a new match can't be leased (HTTP 503, like a database that can't take it)."""
+
+
+def _stop_if_cancelled() -> None:
+    """Raise CancelledError when the running task was asked to stop.
+
+    redis-py can answer the cancellation of a command in flight with ``ConnectionError`` instead of letting the
+    ``CancelledError`` through. Every loop here takes Redis errors for Redis being away a moment and carries on; it
+    calls this first, or it would never end and whoever waits for it (``close`` at shutdown, a watch being left)
+    would wait for ever."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+@contextlib.contextmanager
+def _redis_may_be_away() -> Iterator[None]:
+    """``contextlib.suppress`` of Redis errors for the loops, except one that stands for a cancellation."""
+    try:
+        yield
+    except (redis.RedisError, OSError):
+        _stop_if_cancelled()
 
 
 def lease_key(match_id: str) -> str:
@@ -307,6 +328,7 @@ class Cluster:
                 pipe.get(EPOCH_KEY)
                 _, epoch = await pipe.execute()
         except (redis.RedisError, OSError) as exc:
+            _stop_if_cancelled()
             if self.steady_since is not None:
                 log.warning("Redis does not answer (%s): no match of another instance is claimed meanwhile", exc)
             self.steady_since = None
@@ -385,9 +407,11 @@ class Cluster:
 
     async def _renew_loop(self) -> None:
         while True:
+            _stop_if_cancelled()
             await asyncio.sleep(self.renew_every)
             await self._check_epoch()
-            with contextlib.suppress(redis.RedisError, OSError):
+            _stop_if_cancelled()
+            with _redis_may_be_away():
                 await self._advertise()
                 await self._renew_homes()
             ids = list(self.owned)
@@ -401,13 +425,14 @@ class Cluster:
                     pipe.mget([watched_key(m) for m in ids])
                     *renewed, watchers = await pipe.execute()
             except (redis.RedisError, OSError):
+                _stop_if_cancelled()
                 log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
                 continue
             self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
             retaken = [m for m, ok in zip(ids, renewed, strict=True) if ok == 2 and m in self.metas]
             if retaken:  # Redis lost them: the meta is written back from this instance's own copy
                 log.warning("took %d lease(s) again after Redis lost them", len(retaken))
-                with contextlib.suppress(redis.RedisError, OSError):
+                with _redis_may_be_away():
                     async with self.redis.pipeline(transaction=False) as pipe:
                         for match_id in retaken:
                             pipe.set(meta_key(match_id), json.dumps(self.metas[match_id]), ex=META_TTL)
@@ -462,6 +487,7 @@ class Cluster:
             try:
                 await self._flush_events()
             except (redis.RedisError, OSError):
+                _stop_if_cancelled()
                 log.warning("could not publish match events; retrying", exc_info=True)
                 await asyncio.sleep(0.5)
                 self._wake.set()
@@ -489,14 +515,6 @@ class Cluster:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         watching = asyncio.Event()
 
-        def stopping() -> None:
-            """Raise CancelledError when this task was asked to stop: redis-py can turn the cancellation of a
-            read into a ConnectionError, which would otherwise count as a broken subscription, subscribe again,
-            and leave whoever waits for the reader to end (the watch's ``stop``) waiting for ever."""
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise asyncio.CancelledError
-
         async def read() -> None:
             nonlocal pubsub
             while True:
@@ -505,12 +523,12 @@ class Cluster:
                         if message.get("type") == "message":
                             queue.put_nowait(json.loads(message["data"]))
                 except (redis.RedisError, OSError):
-                    stopping()
+                    _stop_if_cancelled()
                     log.warning("the subscription to match %s broke; subscribing again", match_id)
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 while True:
-                    stopping()
+                    _stop_if_cancelled()
                     await asyncio.sleep(RESUBSCRIBE_EVERY)
                     pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                     try:
@@ -524,7 +542,7 @@ class Cluster:
 
         async def keep_watching() -> None:
             while True:
-                with contextlib.suppress(redis.RedisError, OSError):
+                with _redis_may_be_away():
                     await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
                 watching.clear()
                 with contextlib.suppress(TimeoutError):

@@ -1,0 +1,106 @@
+"""Stopping the cluster's background loops when redis-py turns their cancellation into a ``ConnectionError``.
+
+redis-py can answer the cancellation of a command in flight with ``ConnectionError`` ("Connection closed by
+server") instead of letting the ``CancelledError`` through. A loop that takes Redis errors for Redis being away a
+moment and carries on then never ends, and whoever waits for it to end (``Cluster.close`` at shutdown, a
+spectator's watch being stopped) waits for ever: CI hung in ``test_remote_takeback`` that way. Each test here
+makes one loop's Redis call behave as redis-py does on a cancellation (the one part scripted: a real Redis does
+it only when the cancellation lands mid-read) and asks the owner to stop; a hang fails on the bound.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+import redis.exceptions
+from test_cluster_lease import REDIS_URL
+
+from hexarena.server.cluster import Cluster
+
+#: How long stopping may take before it counts as hung (it takes milliseconds; the margin is for a loaded machine).
+BOUND = 30.0
+
+
+async def _cancel_becomes_connection_error(*_: Any, **__: Any) -> Any:
+    """A Redis call in flight that redis-py ends with ConnectionError when its task is cancelled."""
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        raise redis.exceptions.ConnectionError("Connection closed by server.") from None
+
+
+async def _ends(awaitable: Any, what: str) -> None:
+    """``awaitable`` finishes within the bound (without cancelling it: a cancelled close that hangs hangs on)."""
+    task = asyncio.ensure_future(awaitable)
+    done, _ = await asyncio.wait({task}, timeout=BOUND)
+    assert task in done, f"{what} never ended: a loop took its cancellation for Redis being away"
+    task.result()
+
+
+async def _opened(**kwargs: Any) -> Cluster:
+    cluster = Cluster(REDIS_URL, instance="c-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.05, **kwargs)
+    try:
+        await cluster.open()
+    except OSError:
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    return cluster
+
+
+async def _stuck_in(cluster: Cluster, method: str) -> asyncio.Event:
+    """From now on ``method`` of the cluster blocks until cancelled, then fails as redis-py does; the event is
+    set once a loop is in it."""
+    inside = asyncio.Event()
+
+    async def stuck(*args: Any, **kwargs: Any) -> Any:
+        inside.set()
+        return await _cancel_becomes_connection_error(*args, **kwargs)
+
+    setattr(cluster, method, stuck)
+    return inside
+
+
+@pytest.mark.parametrize("method", ["_check_epoch", "_advertise", "_renew_homes"])
+async def test_close_ends_the_renewal_loop_whatever_redis_py_raises_on_cancel(method: str) -> None:
+    cluster = await _opened()
+    inside = await _stuck_in(cluster, method)
+    await asyncio.wait_for(inside.wait(), BOUND)
+    await _ends(cluster.close(), "Cluster.close")
+
+
+async def test_close_ends_the_publishing_loop_whatever_redis_py_raises_on_cancel() -> None:
+    cluster = await _opened()
+    inside = await _stuck_in(cluster, "_flush_events")
+    cluster.publish("m-" + uuid.uuid4().hex, {"type": "move"})
+    await asyncio.wait_for(inside.wait(), BOUND)
+    await _ends(cluster.close(), "Cluster.close")
+
+
+async def test_leaving_a_watch_ends_its_keep_alive_whatever_redis_py_raises_on_cancel() -> None:
+    cluster = await _opened()
+    inside = asyncio.Event()
+    real = cluster.redis
+
+    class StuckSet:
+        """The cluster's client, except that ``set`` (the watch's keep-alive) blocks until cancelled."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        async def set(self, *args: Any, **kwargs: Any) -> Any:
+            inside.set()
+            return await _cancel_becomes_connection_error()
+
+    cluster.redis = StuckSet()  # type: ignore[assignment]
+
+    async def watch() -> None:
+        async with cluster.events("m-" + uuid.uuid4().hex):
+            await asyncio.wait_for(inside.wait(), BOUND)
+
+    try:
+        await _ends(watch(), "leaving the watch")
+    finally:
+        cluster.redis = real
+        await _ends(cluster.close(), "Cluster.close")
