@@ -266,7 +266,7 @@ async def test_no_time_losses_at_50_ms_a_move_in_real_matches() -> None:
     search_moves = 0
     games = 0
     cpu = time.process_time()
-    while search_moves < 100:  # ~5 games
+    while search_moves < 200:
         players = [InProcessPlayer.builtin("htttx", "search"), InProcessPlayer.builtin("htttx", "search")]
         result = await play(players, ClockConfig("turn", 0.05), STALLS)
         assert result.outcome.termination != Termination.TIME, result.outcome
