@@ -136,7 +136,7 @@ async def test_no_time_losses_under_a_turn_clock_through_the_referee() -> None:
     from hexarena.referee.match import MatchConfig, Referee
 
     moves = 0
-    for g in range(3):
+    for g in range(2):  # alphabeta in both seats against itself, and as O against greedy
         names = ["alphabeta", "alphabeta" if g < 1 else "greedy"]
         if g % 2:
             names.reverse()

@@ -47,14 +47,16 @@ def _cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "hexarena.cli", "check-bot", *args]
 
 
-#: What check-bot's probes wait for a silent bot's answer beyond the move time, for the bots that never answer in
-#: time (its default, 5 s, is a margin for bots that do): they would only be waited for longer.
-SILENT_BOT_ENV = dict(ENV, HEXARENA_CHECKBOT_REACT_SECONDS="0.5")
+#: What check-bot's probes wait for a scripted bot beyond the move time: for an answer, and for the close a stray
+#: heartbeat should bring. Its default (5 s) is a margin for real bots that think; the tests' scripted bots answer
+#: at once or never and never close on a heartbeat, so that margin would only be waited out.
+SCRIPTED_BOT_ENV = dict(ENV, HEXARENA_CHECKBOT_REACT_SECONDS="0.5")
 
 
-async def _run(*args: str, env: dict[str, str] = ENV) -> tuple[int, str, str]:
+async def _run(*args: str) -> tuple[int, str, str]:
+    """``hexarena check-bot ARGS`` against one of the tests' scripted bots."""
     proc = await asyncio.create_subprocess_exec(
-        *_cmd(*args), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *_cmd(*args), env=SCRIPTED_BOT_ENV, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode is not None
@@ -141,7 +143,7 @@ async def test_late_answer_is_named() -> None:
     bot = FakeBot([[sleep(1.5), AUTO]])  # three times the clock: late however slow the machine is
     async with fake_bot(bot) as url:
         args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
-        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
+        code, out, _ = await _run(*args)
     assert code == 1
     check = _checks(out)["clock"]
     assert check["status"] == "fail"
@@ -151,7 +153,7 @@ async def test_late_answer_is_named() -> None:
 async def test_silence_is_named() -> None:
     async with fake_bot(FakeBot([SILENCE])) as url:
         args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
-        code, out, _ = await _run(*args, env=SILENT_BOT_ENV)
+        code, out, _ = await _run(*args)
     assert code == 1
     checks = _checks(out)
     assert checks["clock"]["status"] == "fail"

@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import pytest
 
 from fakes.servers import FakeBot, fake_bot, move_response, serve_app
 from hexarena.bots.sdk import bot_class_for, make_app
+from hexarena.checkbot.htttx import REACT_ENV
 from hexarena.checkbot.ladder import report_for
 from hexarena.server.app import Settings, create_app
 from hexarena.server.ladder_pairing import LadderSettings
@@ -53,8 +55,13 @@ async def register(client: httpx.AsyncClient, name: str, spec: str, **more: Any)
     return await client.post("/api/ladder/bots", json=body)
 
 
-async def test_the_ladder_plays_rates_and_pauses_a_failing_bot(database_url: str, tmp_path: Any) -> None:
+async def test_the_ladder_plays_rates_and_pauses_a_failing_bot(
+    database_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     illegal = FakeBot([move_response([[0, 0], [1, 0]])] * 200)  # the occupied origin, every time
+    # each pause's check-bot report: the scripted bot answers at once and never closes on a stray heartbeat, so
+    # check-bot's default margin for real bots (5 s) would only be waited out, twice
+    monkeypatch.setenv(REACT_ENV, "0.5")
     app = create_app(settings(database_url, tmp_path))
     async with (
         sdk_bots("heuristic", "random", "random") as (heuristic, random1, random2),

@@ -26,7 +26,9 @@ import pytest
 
 from cli.serving import free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.packaging]
+#: the builds and venvs are module fixtures, made once by each worker that runs a test of the module: one worker
+#: runs them all, so each is made once a run
+pytestmark = [pytest.mark.slow, pytest.mark.packaging, pytest.mark.xdist_group("packaging")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "sdk"
