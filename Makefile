@@ -74,7 +74,7 @@ docs: $(STAMP)
 # (its own stamp name: a venv installed before pytest-timeout was in this list gets it)
 $(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' pytest pytest-asyncio pytest-xdist pytest-timeout hypothesis
+	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed-timeout
