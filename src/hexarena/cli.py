@@ -17,6 +17,7 @@ from hexarena import __version__
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import Game
 from hexarena.referee.clock import DEFAULT_MOVE_CAP
+from hexarena.server.cluster_timing import SHORTEST, ClusterTiming
 
 
 def _fail(message: str) -> None:
@@ -56,6 +57,18 @@ def _ladder_params(options: tuple[str, ...]) -> dict[str, dict[str, Any]]:
         raise  # not reached: _fail exits
 
 
+def _cluster_seconds(name: str, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--cluster-NAME SECONDS``: one of :class:`ClusterTiming`'s intervals (its default shown)."""
+    return click.option(
+        f"--cluster-{name}",
+        type=click.FloatRange(SHORTEST, 3600),
+        default=getattr(ClusterTiming, name),
+        show_default=True,
+        metavar="SECONDS",
+        help=f"With --redis-url: {help}",
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hexarena")
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
@@ -90,6 +103,13 @@ def main(verbose: int) -> None:
     help="With --redis-url: the address the other instances reach this one at (they relay seat sockets to it). "
     "Default: http://HOST:PORT, with this machine's name for a wildcard --host.",
 )
+@_cluster_seconds(
+    "lease",
+    "seconds a lease lives unrenewed. An instance silent this long (dead, frozen, cut off) loses its matches to "
+    "another: shorter takes them over sooner, and a stall of that long loses them.",
+)
+@_cluster_seconds("renew", "seconds between two renewals of this instance's leases (at most half --cluster-lease).")
+@_cluster_seconds("scan", "seconds between two scans for the matches and tournaments of lost instances.")
 @click.option(
     "--data-dir",
     envvar="HEXARENA_DATA_DIR",
@@ -236,6 +256,9 @@ def serve(
     database_url: str | None,
     redis_url: str | None,
     advertise_url: str | None,
+    cluster_lease: float,
+    cluster_renew: float,
+    cluster_scan: float,
     data_dir: Path | None,
     open_seat_timeout: float | None,
     log_level: str,
@@ -288,6 +311,10 @@ def serve(
                 ipaddress.ip_network(entry, strict=False)
         except ValueError as exc:
             _fail(f"--allow-bot-host {entry!r}: not a network ({exc}); give a host name, an address or a CIDR")
+    try:
+        timing = ClusterTiming(lease=cluster_lease, renew=cluster_renew, scan=cluster_scan)
+    except ValueError as exc:
+        _fail(f"--cluster-renew {cluster_renew} with --cluster-lease {cluster_lease}: {exc}")
     limits: dict[str, Any] = {}  # the mode's default unless given
     if create_rate_limit is not None:
         text = create_rate_limit.strip()
@@ -317,6 +344,7 @@ def serve(
         database_url=database_url,
         redis_url=redis_url,
         advertise_url=advertise_url or _advertised(host, port),
+        cluster_timing=timing,
         engines=registered,
         data_dir=data_dir,
         public=public,

@@ -15,12 +15,14 @@ import pytest
 from fakes.servers import serve_app
 from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.server.app import Settings, create_app
+from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.server.ladder_pairing import LadderSettings
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 #: Leases that a loaded machine's stalls cannot outlive: who pairs changes here only because an instance stops
-#: (a stopping instance gives its homes up at once), never because a renewal came late.
-LONG_LEASE_MS = 120_000
+#: (a stopping instance gives its homes up at once), never because a renewal came late. Renewed often, so that
+#: the other instance takes the home that was given up soon after.
+TIMING = ClusterTiming(lease=120, renew=0.25, scan=0.25)
 
 pytestmark = [
     pytest.mark.fault,  # an instance stops and another takes the ladder over: timed, so run alone
@@ -32,7 +34,9 @@ pytestmark = [
 
 def instance(database_url: str, data: Path) -> Any:
     pace = LadderSettings(games_per_hour=36_000, concurrency=2, tick=0.05, params={"htttx": {"turn_limit": 12}})
-    settings = Settings(database_url=database_url, redis_url=REDIS_URL, data_dir=data, ladder=pace)
+    settings = Settings(
+        database_url=database_url, redis_url=REDIS_URL, data_dir=data, ladder=pace, cluster_timing=TIMING
+    )
     settings.create_rate_limit = None
     return create_app(settings)
 
@@ -60,14 +64,12 @@ async def test_one_instance_pairs_and_another_takes_over(database_url: str, tmp_
         a_stack = contextlib.AsyncExitStack()
         async with a_stack:
             await a_stack.enter_async_context(serve_app(a))
-            a.state.services.cluster.lease_ms = LONG_LEASE_MS  # from its next renewal on
             for _ in range(600):  # A takes the ladder home first (its first renewal)
                 if a.state.ladder.leads():
                     break
                 await asyncio.sleep(0.05)
             assert a.state.ladder.leads()
             b_url = await b_stack.enter_async_context(serve_app(b))
-            b.state.services.cluster.lease_ms = LONG_LEASE_MS
             client = await b_stack.enter_async_context(httpx.AsyncClient(base_url=b_url, timeout=30))
             for name, url in (("heur", heur), ("rand", rand)):
                 body = {"name": name, "game": "htttx", "spec": url, "owner": "me"}

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from procs import (
+    FAST_CLUSTER,
     Person,
     ServeProcess,
     bot_server,
@@ -55,12 +56,12 @@ def instances(
     database_url: str, tmp_path: Path, n: int = 2, dots: bool = False, create_limit: str = "off"
 ) -> list[ServeProcess]:
     """``n`` instances on one database and Redis (``dots``: each also serves the dots protocol on its own port,
-    ``.dots_port``). Creates are not limited unless ``create_limit`` says so: the budgets are kept in the shared
+    ``.dots_port``), with short leases and scans (``FAST_CLUSTER``). Creates are not limited unless ``create_limit`` says so: the budgets are kept in the shared
     Redis, where every test's creates from 127.0.0.1 would add up."""
     out = []
     for i in range(n):
         dots_port = free_port()
-        extra = ("--redis-url", REDIS_URL, "--create-rate-limit", create_limit)
+        extra = ("--redis-url", REDIS_URL, "--create-rate-limit", create_limit, *FAST_CLUSTER)
         extra += ("--dots-port", str(dots_port)) if dots else ()
         server = ServeProcess(database_url, tmp_path / f"data{i}", tmp_path / f"serve{i}.log", extra=extra)
         server.dots_port = dots_port  # type: ignore[attr-defined]
@@ -96,6 +97,18 @@ async def once_over(server: ServeProcess, game_id: str, timeout: float = 10.0) -
         if record["status"] != "running" or time.monotonic() > deadline:
             return record
         await asyncio.sleep(0.2)
+
+
+async def until_stored(server: ServeProcess, game_id: str, plies: int, timeout: float = 60.0) -> None:
+    """Until the game's record holds ``plies`` moves (never more: that fails at once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        moves = len((await server.get(f"/games/{game_id}")).json()["moves"])
+        assert moves <= plies, (moves, plies)
+        if moves == plies:
+            return
+        assert time.monotonic() < deadline, f"{moves} of {plies} moves stored after {timeout} s"
+        await asyncio.sleep(0.05)
 
 
 async def watch(ws: ClientConnection, timeout: float = 120.0) -> list[dict[str, Any]]:
@@ -294,7 +307,7 @@ async def test_a_match_between_people_ends_interrupted_on_the_other_instance(dat
     async with two_instances(database_url, tmp_path) as (a, b):
         game_id, x, o = await people_game(a)
         plies = await play_turns(x, o, 5)
-        await asyncio.sleep(0.5)  # flushed by A's recorder
+        await until_stored(b, game_id, plies)  # flushed by A's recorder
         a.kill9()
         record = await once_over(b, game_id)
         assert record["status"] == "interrupted" and record["winner"] is None
@@ -309,7 +322,7 @@ async def test_a_restarting_instance_leaves_the_other_instances_matches_alone(
         game_id, x, o = await people_game(a)
         await play_turns(x, o, 3)
         await b.start()  # a second instance starting up: A's match is leased, so it is not swept
-        await asyncio.sleep(3)  # a failover scan or two on B
+        await b.until_scanned("matches")  # nor taken by B's failover scans
         assert (await b.get(f"/games/{game_id}")).json()["status"] == "running"
         await play_turns(x, o, 2)  # and it goes on, on A
 
@@ -324,8 +337,7 @@ async def test_seat_sockets_that_reach_another_instance_are_relayed_to_the_owner
         x = Person(await connect(b.ws(f"/ws?token={body['token_x']}")), 0)  # both people come in through B
         o = Person(await connect(b.ws(f"/ws?token={body['token_o']}")), 1)
         plies = await play_turns(x, o, 4)
-        await asyncio.sleep(0.5)
-        assert len((await b.get(f"/games/{game_id}")).json()["moves"]) == plies
+        await until_stored(b, game_id, plies)
         # a second socket for a seat is refused by the owner, through the relay too
         second = await connect(b.ws(f"/ws?token={body['token_x']}"))
         assert json.loads(await asyncio.wait_for(second.recv(), 10))["type"] == "nope"
@@ -426,7 +438,7 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         await b.start()  # its start-up must leave A's tournament alone
-        await asyncio.sleep(2.5)  # a scan or so on B
+        await b.until_scanned("tournaments")  # and so must B's scans
         early = (await a.get(f"/api/tournaments/{tid}")).json()
         assert early["status"] == "running", f"too fast: make it longer: {early}"
         assert f"resuming tournament {tid}" not in (tmp_path / "serve1.log").read_text()

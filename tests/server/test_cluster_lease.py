@@ -13,14 +13,17 @@ from collections.abc import AsyncIterator
 import pytest
 
 from hexarena.server.cluster import Cluster, lease_key, url_key, watched_key
+from hexarena.server.cluster_timing import ClusterTiming
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+#: Instances that never renew during a test (the first renewal would come after a minute).
+NO_RENEWAL = ClusterTiming(lease=120, renew=60)
 
 
 @pytest.fixture
 async def pair() -> AsyncIterator[tuple[Cluster, Cluster]]:
-    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.1)
-    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.1)
+    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, timing=ClusterTiming(lease=0.6, renew=0.1))
+    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, timing=ClusterTiming(lease=0.6, renew=0.1))
     try:
         await a.open()
         await b.open()
@@ -153,8 +156,8 @@ async def test_a_remote_watcher_catches_up_from_the_store_before_the_end(
 async def homes() -> AsyncIterator[tuple[Cluster, Cluster, str]]:
     """Two instances just started that both want one home (a fresh role), before any renewal."""
     role = "test-home-" + uuid.uuid4().hex
-    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", renew_every=60)
-    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", renew_every=60)
+    a = Cluster(REDIS_URL, instance="a-" + uuid.uuid4().hex, advertise_url="http://a.example:1", timing=NO_RENEWAL)
+    b = Cluster(REDIS_URL, instance="b-" + uuid.uuid4().hex, advertise_url="http://b.example:2", timing=NO_RENEWAL)
     try:
         await a.open()
         await b.open()
@@ -216,9 +219,12 @@ async def test_after_redis_restarts_empty_owners_take_back_leases_and_meta_befor
     with private_redis() as server:
         # a lease of 5 s: the grace (5.2 s) outlasts the owner's next renewal however loaded the machine is
         a = Cluster(
-            server.url, instance="a-" + uuid.uuid4().hex, lease_ms=5000, renew_every=0.1, advertise_url="http://a"
+            server.url,
+            instance="a-" + uuid.uuid4().hex,
+            timing=ClusterTiming(lease=5, renew=0.1),
+            advertise_url="http://a",
         )
-        b = Cluster(server.url, instance="b-" + uuid.uuid4().hex, lease_ms=5000, renew_every=0.1)
+        b = Cluster(server.url, instance="b-" + uuid.uuid4().hex, timing=ClusterTiming(lease=5, renew=0.1))
         await a.open()
         await b.open()
         try:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs import ServeProcess, private_redis
+from procs import FAST_CLUSTER, FAST_LEASE, ServeProcess, private_redis
 from websockets.asyncio.client import ClientConnection, connect
 
 pytestmark = [
@@ -27,16 +27,16 @@ pytestmark = [
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
 ]
 
-#: Long enough (uct thinks for most of its 1 s a move) to be still on well after Redis is back and a lease has
-#: lapsed.
+#: Long enough (uct thinks for most of its 0.5 s a move, a game lasts dozens of moves) to be still on well after
+#: Redis is back and the grace of a lease's life and two renewals has passed (the test checks that it is).
 LONG_MATCH = {
     "game": "hex",
     "params": {"size": 11},
     "players": ["builtin:uct", "builtin:uct"],
-    "clock": {"type": "turn", "seconds": 1.0},
+    "clock": {"type": "turn", "seconds": 0.5},
 }
-#: Seconds Redis is away: longer than a lease lives (4 s), so every lease and meta is gone when it is back.
-OUTAGE = 6.0
+#: Seconds Redis is away: longer than a lease lives, so every lease and meta is gone when it is back.
+OUTAGE = 1.5 * FAST_LEASE
 
 
 async def follow(ws: ClientConnection, into: list[dict[str, Any]], timeout: float = 240.0) -> None:
@@ -88,7 +88,7 @@ async def test_a_redis_restart_leaves_every_healthy_match_running_and_watched(
                 database_url,
                 tmp_path / f"data{i}",
                 tmp_path / f"serve{i}.log",
-                extra=("--redis-url", redis.url, "--create-rate-limit", "off"),
+                extra=("--redis-url", redis.url, "--create-rate-limit", "off", *FAST_CLUSTER),
             )
             for i in range(2)
         ]
@@ -128,6 +128,11 @@ async def test_a_redis_restart_leaves_every_healthy_match_running_and_watched(
             statuses = {g: (await a.get(f"/games/{g}")).json() for g in owners}
             running = [g for g, r in statuses.items() if r["status"] == "running"]
             assert len(running) >= 2, [(r["status"], r["reason"], len(r["moves"])) for r in statuses.values()]
+            # the grace is over and each instance scanned for lost matches since (a scan counts only once Redis is
+            # settled): a match still on then was the scans' to take if they mistook a missing lease for a lost owner
+            await asyncio.gather(a.until_scanned("matches"), b.until_scanned("matches"))
+            still = [g for g in running if (await a.get(f"/games/{g}")).json()["status"] == "running"]
+            assert still, "every match ended before the scans after Redis came back: make the matches longer"
 
             await asyncio.wait_for(asyncio.gather(*followers), 300)
             logs = "".join((tmp_path / f"serve{i}.log").read_text() for i in range(2))

@@ -55,14 +55,11 @@ from typing import Any
 import redis.asyncio as redis
 
 from hexarena.core.jsonvalue import JsonObject, JsonValue
+from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.store.recorder import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-#: Milliseconds a lease lives without renewal: an owner dead this long loses its matches.
-LEASE_MS = 4000
-#: Seconds between two renewals of every lease an instance holds (well inside ``LEASE_MS``).
-RENEW_EVERY = 1.0
 #: Seconds a match's meta is kept (a safety net: it is deleted with the lease when the match ends).
 META_TTL = 7 * 24 * 3600
 #: Seconds a ``match-watched`` key lives; a watching instance renews it every third of that.
@@ -166,15 +163,21 @@ class Cluster:
         *,
         instance: str | None = None,
         advertise_url: str | None = None,
-        lease_ms: int = LEASE_MS,
-        renew_every: float = RENEW_EVERY,
+        timing: ClusterTiming | None = None,
     ) -> None:
+        """``timing``: the lease's life and the renewal and scan intervals (the defaults without it)."""
         self.url = url
         self.instance = instance or new_instance_id()
         #: how the other instances reach this one (``http://host:port``), for relayed seat sockets
         self.advertise_url = advertise_url
-        self.lease_ms = lease_ms
-        self.renew_every = renew_every
+        timing = timing or ClusterTiming()
+        self.lease_ms = timing.lease_ms
+        self.renew_every = timing.renew
+        #: seconds between two scans for what nobody holds (``server.failover``, ``server.tournaments``)
+        self.scan_every = timing.scan
+        #: scans for what nobody holds this instance completed, by what they looked for (``matches``,
+        #: ``tournaments``): ``/metrics`` shows them, so an operator (or a test) sees that the scans run
+        self.scans: collections.Counter[str] = collections.Counter()
         self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
         #: matches whose lease this instance holds
         self.owned: set[str] = set()

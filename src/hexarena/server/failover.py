@@ -1,6 +1,6 @@
 """Failover: an instance takes over the live matches of an instance that died (several instances, ``--redis-url``).
 
-Every :data:`SCAN_EVERY` seconds each instance lists the unfinished games of the shared database and asks Redis
+Every ``Cluster.scan_every`` seconds (2 by default) each instance lists the unfinished games of the shared database and asks Redis
 who holds their leases (``server.cluster``). A game nobody holds was left by an instance that is gone (it stopped
 renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
@@ -48,8 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two scans for matches whose owner is gone (with the lease's life, the bound on a takeover).
-SCAN_EVERY = 2.0
 #: Unfinished games read per query, and queries per scan at most (the oldest beyond are seen once others end).
 SCAN_LIMIT = 500
 SCAN_PAGES = 20
@@ -65,7 +63,6 @@ class Failover:
     recorder: Recorder
     manager: MatchManager
     policy: SpecPolicy
-    every: float = SCAN_EVERY
     #: matches this instance took over, continued or ended (for logs and tests)
     continued: list[str] = field(default_factory=list)
     interrupted: list[str] = field(default_factory=list)
@@ -78,7 +75,7 @@ class Failover:
                 raise
             except Exception:
                 log.warning("the failover scan failed; trying again", exc_info=True)
-            await asyncio.sleep(self.every)
+            await asyncio.sleep(self.cluster.scan_every)
 
     async def scan(self) -> int:
         """Claim and take over every unfinished game nobody holds; returns how many were taken. Nothing is claimed
@@ -101,6 +98,7 @@ class Failover:
                 except Exception:
                     log.exception("taking over match %s failed; it ends interrupted", match_id)
                     await self._interrupt_by_id(match_id, "taking it over failed")
+        self.cluster.scans["matches"] += 1
         return taken
 
     async def take_over(self, match_id: str) -> None:
@@ -252,4 +250,4 @@ def end_message(record: GameRecord, moves: tuple[MoveRecord, ...], reason: str) 
     return messages.end(game, result)
 
 
-__all__ = ["SCAN_EVERY", "Failover", "as_played", "contiguous", "end_message", "played_moves", "seat_spec"]
+__all__ = ["Failover", "as_played", "contiguous", "end_message", "played_moves", "seat_spec"]

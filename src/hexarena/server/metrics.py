@@ -274,6 +274,14 @@ def _leases(services: Services) -> Iterator[Metric]:
     yield _gauge(
         "hexarena_cluster_watched_matches", "Owned matches watched from other instances.", len(cluster.watched)
     )
+    scans = CounterMetricFamily(
+        "hexarena_cluster_scans",
+        "Scans for the matches and tournaments nobody holds (their instance is gone) this instance completed.",
+        labels=["of"],
+    )
+    for of in ("matches", "tournaments"):
+        scans.add_metric([of], cluster.scans[of])
+    yield scans
 
 
 router = APIRouter()

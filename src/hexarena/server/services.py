@@ -29,6 +29,7 @@ from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
 from hexarena.server.analysis_limits import AnalysisLimits
 from hexarena.server.battlebot.lobby import BattlebotSettings
+from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.server.dots.tables import DotsSettings
 from hexarena.server.ladder_pairing import LadderSettings
 from hexarena.server.live import MatchManager
@@ -55,6 +56,8 @@ class Settings:
     #: How the other instances reach this one (``http://host:port``): they relay seat sockets here. None: not
     #: reachable, a seat socket must then come to this instance itself.
     advertise_url: str | None = None
+    #: With ``redis_url``: a lease's life and how often leases are renewed and lost instances' work looked for.
+    cluster_timing: ClusterTiming = field(default_factory=ClusterTiming)
     #: Local state (the recorder's journal); None: ``$HEXARENA_DATA_DIR``, the SQLite file's folder, or ./data.
     data_dir: Path | None = None
     #: Write each move as it is played (the default). Off only to measure what those writes cost
@@ -189,7 +192,7 @@ async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) ->
 
     assert settings.redis_url is not None
     url = settings.redis_url
-    cluster = Cluster(url, advertise_url=settings.advertise_url)
+    cluster = Cluster(url, advertise_url=settings.advertise_url, timing=settings.cluster_timing)
     await cluster.open()
     stack.push_async_callback(cluster.close)  # last on the way out: the recorder wrote the ends first
     log.warning("instance %s: matches are leased in Redis (%s)", cluster.instance, url)

@@ -42,16 +42,12 @@ log = logging.getLogger(__name__)
 router = APIRouter(tags=["tournaments"])
 
 
-#: Seconds between two looks for running API tournaments nobody runs (several instances: one died or stopped).
-SCAN_EVERY = 2.0
-
-
 class Running(dict[str, tuple["Runner", "asyncio.Task[None]"]]):
     """The tournaments this server is running: id -> (runner, task).
 
     With several instances (``Services.cluster``) each running tournament is leased (``lease_id``) so that one
     instance runs it; its lease is released when it ends or this instance stops, and another instance resumes
-    it then (:func:`resume_running_tournaments`, every :data:`SCAN_EVERY` s)."""
+    it then (:func:`resume_running_tournaments`, every ``Cluster.scan_every`` s)."""
 
     cluster: Cluster | None = None
 
@@ -264,13 +260,17 @@ async def resume_running_tournaments(app: FastAPI) -> list[str]:
         log.warning("resuming tournament %s, left running by an earlier server or another instance", runner.id)
         running.start(runner)
         resumed.append(record.tournament_id)
+    if services.cluster is not None:
+        services.cluster.scans["tournaments"] += 1
     return resumed
 
 
 async def _keep_resuming(app: FastAPI) -> None:
     """Several instances: take over the tournaments of an instance that stopped or died."""
+    cluster = services_of(app).cluster
+    assert cluster is not None
     while True:
-        await asyncio.sleep(SCAN_EVERY)
+        await asyncio.sleep(cluster.scan_every)
         try:
             await resume_running_tournaments(app)
         except Exception:
