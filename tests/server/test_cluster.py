@@ -430,8 +430,10 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
             "players": ["builtin:uct", "builtin:uct"],
             "names": ["one", "two"],
             "games_per_pairing": 4,
-            "clock": {"kind": "turn", "seconds": 0.2},
-            # a loaded machine must not end the games early on time: they must outlast B's start-up
+            # long enough for the games to outlast B's start-up and first scans on a loaded machine (at 0.2 s a
+            # turn, a stressed run once saw all four end first)
+            "clock": {"kind": "turn", "seconds": 0.5},
+            # and a loaded machine must not end them early on time
             "time_margin": 5.0,
         }
         r = await a.post("/api/tournaments", body)
