@@ -19,6 +19,7 @@ import redis.exceptions
 from test_cluster_lease import REDIS_URL
 
 from hexarena.server.cluster import Cluster
+from hexarena.server.cluster_timing import ClusterTiming
 
 #: How long stopping may take before it counts as hung (it takes milliseconds; the margin is for a loaded machine).
 BOUND = 30.0
@@ -41,7 +42,8 @@ async def _ends(awaitable: Any, what: str) -> None:
 
 
 async def _opened(**kwargs: Any) -> Cluster:
-    cluster = Cluster(REDIS_URL, instance="c-" + uuid.uuid4().hex, lease_ms=600, renew_every=0.05, **kwargs)
+    timing = ClusterTiming(lease=0.6, renew=0.05)
+    cluster = Cluster(REDIS_URL, instance="c-" + uuid.uuid4().hex, timing=timing, **kwargs)
     try:
         await cluster.open()
     except OSError:
