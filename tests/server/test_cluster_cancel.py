@@ -64,7 +64,7 @@ async def _stuck_in(cluster: Cluster, method: str) -> asyncio.Event:
     return inside
 
 
-@pytest.mark.parametrize("method", ["_check_epoch", "_advertise", "_renew_homes"])
+@pytest.mark.parametrize("method", ["_advertise", "_renew_homes"])
 async def test_close_ends_the_renewal_loop_whatever_redis_py_raises_on_cancel(method: str) -> None:
     cluster = await _opened()
     inside = await _stuck_in(cluster, method)
