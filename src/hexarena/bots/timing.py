@@ -148,6 +148,17 @@ class Lateness:
         self.value = max(late, self.value * self.decay, 0.0)
 
 
+class MatchLateness:
+    """A search bot's own ``Lateness``, for one match at a time: it is ``bots.base.MatchMemory``, so whoever plays
+    the bot in match after match (the in-process player, the UHP engine) has it forget the last match's."""
+
+    lateness: Lateness
+
+    def new_match(self) -> None:
+        """How late the last match's searches returned is not this match's to pay for."""
+        self.lateness = Lateness()
+
+
 class CpuShare:
     """The share of a CPU recent searches of this process actually got (thread CPU time over wall time, a moving
     average). On a starved machine a thread stops for 100-300 ms at a time, and those stalls strike before and after

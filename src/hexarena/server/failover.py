@@ -1,7 +1,7 @@
 """Failover: an instance takes over the live matches of an instance that died (several instances, ``--redis-url``).
 
-Every ``Cluster.scan_every`` seconds (2 by default) each instance lists the unfinished games of the shared database and asks Redis
-who holds their leases (``server.cluster``). A game nobody holds was left by an instance that is gone (it stopped
+Every ``Cluster.scan_every`` seconds (``hexarena serve --cluster-scan``) each instance lists the unfinished games of
+the shared database and asks Redis who holds their leases (``server.cluster``). A game nobody holds was left by an instance that is gone (it stopped
 renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
 

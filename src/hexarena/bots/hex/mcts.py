@@ -27,7 +27,7 @@ from typing import Any
 
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
-from hexarena.bots.timing import CPU_SHARE, Lateness, SearchShare
+from hexarena.bots.timing import CPU_SHARE, MatchLateness, SearchShare
 from hexarena.core.game import Game
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
@@ -97,7 +97,7 @@ class SearchStats:
     proven: int = 0  # +1: a proven win for the bot, -1: a proven loss, 0: not proven
 
 
-class MctsHexBot:
+class MctsHexBot(MatchLateness):
     """EngineBot: MCTS with RAVE, priors, bridge-saving playouts and a solver. ``iterations`` caps the simulations
     (deterministic given the rng); otherwise the time budget decides. Whatever either says, a search stops after
     ``think_cap`` seconds, at ``max_nodes`` tree nodes it stops growing, and it returns as soon as its caller asks
@@ -124,12 +124,7 @@ class MctsHexBot:
         self.stats = SearchStats()
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: How late this bot's recent searches returned in this match (its own; ``new_match`` forgets it).
-        self.lateness = Lateness()
-
-    def new_match(self) -> None:
-        """``MatchMemory``: how late the last match's searches returned is not this match's to pay for."""
-        self.lateness = Lateness()
+        self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""

@@ -36,7 +36,7 @@ from typing import Any
 from hexarena.bots.hive.evaluation import WIN, assess
 from hexarena.bots.hive.simple import hive_rules
 from hexarena.bots.stopping import stop_requested, think_cap
-from hexarena.bots.timing import Lateness, SearchShare
+from hexarena.bots.timing import MatchLateness, SearchShare
 from hexarena.core.game import Game
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
 from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
@@ -336,7 +336,7 @@ def win_in(score: int) -> int | None:
     return None
 
 
-class AlphaBetaBot:
+class AlphaBetaBot(MatchLateness):
     """EngineBot: iterative-deepening PVS within the move's time budget (and ``max_depth`` plies).
 
     ``time_limit`` is the budget the host gives this move (``bots.timing.move_budget`` turns the clock into
@@ -355,12 +355,7 @@ class AlphaBetaBot:
         self.last_nodes = 0
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: How late this bot's recent searches returned in this match (its own; ``new_match`` forgets it).
-        self.lateness = Lateness()
-
-    def new_match(self) -> None:
-        """``MatchMemory``: how late the last match's searches returned is not this match's to pay for."""
-        self.lateness = Lateness()
+        self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:
         """(hard, soft) deadlines for a move begun at ``start`` with budget ``time_limit`` (None: no clock)."""

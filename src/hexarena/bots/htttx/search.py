@@ -24,7 +24,7 @@ from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN, Table
 from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
-from hexarena.bots.timing import Lateness, SearchShare
+from hexarena.bots.timing import MatchLateness, SearchShare
 from hexarena.core.game import Game
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
@@ -103,7 +103,7 @@ def x_view(score: int, seat: int) -> dict[str, Any]:
     return out
 
 
-class SearchBot:
+class SearchBot(MatchLateness):
     """EngineBot: alpha-beta over turns with threat search; deterministic for a given depth or node budget.
 
     ``max_depth`` / ``max_nodes`` bound the search for tests and analysis instead of the clock (None: until the
@@ -128,12 +128,7 @@ class SearchBot:
         self.search = engine(implementation)
         self.last_evaluation: dict[str, Any] | None = None
         self.last_considerations: list[dict[str, Any]] | None = None
-        #: How late this bot's recent searches returned in this match (its own; ``new_match`` forgets it).
-        self.lateness = Lateness()
-
-    def new_match(self) -> None:
-        """``MatchMemory``: how late the last match's searches returned is not this match's to pay for."""
-        self.lateness = Lateness()
+        self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def budget(self, time_limit: float | None) -> float:
         """Seconds the engine may search for a move offered ``time_limit`` seconds (None: no clock)."""
