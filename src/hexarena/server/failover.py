@@ -1,8 +1,8 @@
 """Failover: an instance takes over the live matches of an instance that died (several instances, ``--redis-url``).
 
 Every ``Cluster.scan_every`` seconds (``hexarena serve --cluster-scan``) each instance lists the unfinished games of
-the shared database and asks Redis who holds their leases (``server.cluster``). A game nobody holds was left by an instance that is gone (it stopped
-renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
+the shared database and asks Redis who holds their leases (``server.cluster``). A game nobody holds was left by an
+instance that is gone (it stopped renewing: dead, frozen or cut off), or by an older server without Redis. The first instance to claim the lease
 (``SET NX``) takes the match over:
 
 - if every seat can be reached again from here (``live.RESUMABLE_KINDS``: built-in bots, HTTTX stateless bots,
