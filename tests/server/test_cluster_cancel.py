@@ -25,7 +25,7 @@ from hexarena.server.cluster_timing import ClusterTiming
 BOUND = 30.0
 
 
-async def _cancel_becomes_connection_error(*_: Any, **__: Any) -> Any:
+async def _cancel_becomes_connection_error() -> None:
     """A Redis call in flight that redis-py ends with ConnectionError when its task is cancelled."""
     try:
         await asyncio.sleep(3600)
@@ -51,51 +51,60 @@ async def _opened(**kwargs: Any) -> Cluster:
     return cluster
 
 
-async def _stuck_in(cluster: Cluster, method: str) -> asyncio.Event:
-    """From now on ``method`` of the cluster blocks until cancelled, then fails as redis-py does; the event is
-    set once a loop is in it."""
+def _stuck(monkeypatch: pytest.MonkeyPatch, client: Any, command: str) -> asyncio.Event:
+    """From now on the client's ``command`` (a redis-py client method: ``set``, ``evalsha``, or a pipeline's
+    ``execute``) blocks until cancelled, then fails as redis-py does; the event is set once a loop is in it. Only
+    this client's calls change: the cluster's code runs as it is."""
     inside = asyncio.Event()
 
-    async def stuck(*args: Any, **kwargs: Any) -> Any:
+    async def stuck(*_: Any, **__: Any) -> None:
         inside.set()
-        return await _cancel_becomes_connection_error(*args, **kwargs)
+        await _cancel_becomes_connection_error()
 
-    setattr(cluster, method, stuck)
+    if command == "pipeline":
+        make = client.pipeline
+
+        def pipeline(*args: Any, **kwargs: Any) -> Any:
+            pipe = make(*args, **kwargs)
+            pipe.execute = stuck
+            return pipe
+
+        monkeypatch.setattr(client, "pipeline", pipeline)
+    else:
+        monkeypatch.setattr(client, command, stuck)
     return inside
 
 
-@pytest.mark.parametrize("method", ["_advertise", "_renew_homes"])
-async def test_close_ends_the_renewal_loop_whatever_redis_py_raises_on_cancel(method: str) -> None:
-    cluster = await _opened()
-    inside = await _stuck_in(cluster, method)
+async def test_close_ends_the_renewal_loop_stuck_advertising(monkeypatch: pytest.MonkeyPatch) -> None:
+    cluster = await _opened(advertise_url="http://127.0.0.1:9")
+    inside = _stuck(monkeypatch, cluster.redis, "set")  # the instance's address, renewed with its leases
     await asyncio.wait_for(inside.wait(), BOUND)
     await _ends(cluster.close(), "Cluster.close")
 
 
-async def test_close_ends_the_publishing_loop_whatever_redis_py_raises_on_cancel() -> None:
+async def test_close_ends_the_renewal_loop_stuck_renewing_a_home(monkeypatch: pytest.MonkeyPatch) -> None:
     cluster = await _opened()
-    inside = await _stuck_in(cluster, "_flush_events")
+    cluster.want_home("cancel-test-" + uuid.uuid4().hex)
+    inside = _stuck(monkeypatch, cluster.redis, "evalsha")  # the renewal script
+    await asyncio.wait_for(inside.wait(), BOUND)
+    await _ends(cluster.close(), "Cluster.close")
+
+
+async def test_close_ends_the_publishing_loop_whatever_redis_py_raises_on_cancel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cluster = await _opened()
+    inside = _stuck(monkeypatch, cluster.redis, "pipeline")  # events go out in pipelined batches
     cluster.publish("m-" + uuid.uuid4().hex, {"type": "move"})
     await asyncio.wait_for(inside.wait(), BOUND)
     await _ends(cluster.close(), "Cluster.close")
 
 
-async def test_leaving_a_watch_ends_its_keep_alive_whatever_redis_py_raises_on_cancel() -> None:
+async def test_leaving_a_watch_ends_its_keep_alive_whatever_redis_py_raises_on_cancel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     cluster = await _opened()
-    inside = asyncio.Event()
-    real = cluster.redis
-
-    class StuckSet:
-        """The cluster's client, except that ``set`` (the watch's keep-alive) blocks until cancelled."""
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(real, name)
-
-        async def set(self, *args: Any, **kwargs: Any) -> Any:
-            inside.set()
-            return await _cancel_becomes_connection_error()
-
-    cluster.redis = StuckSet()  # type: ignore[assignment]
+    inside = _stuck(monkeypatch, cluster.redis, "set")  # the watch's keep-alive
 
     async def watch() -> None:
         async with cluster.events("m-" + uuid.uuid4().hex):
@@ -104,5 +113,5 @@ async def test_leaving_a_watch_ends_its_keep_alive_whatever_redis_py_raises_on_c
     try:
         await _ends(watch(), "leaving the watch")
     finally:
-        cluster.redis = real
+        monkeypatch.undo()
         await _ends(cluster.close(), "Cluster.close")
