@@ -70,17 +70,24 @@ async def test_a_perfect_line_runs_to_the_end_of_the_game(client: httpx.AsyncCli
     assert line["over"] and line["result"]["winner"] is None  # perfect play from the centre draws
 
 
-async def test_hex_reports_scores_but_no_line_and_says_so(client: httpx.AsyncClient) -> None:
-    # 3x3 without swap: the first player wins from the centre, so white's every reply is lost
+async def test_hex_reports_scores_and_a_line_that_plays(client: httpx.AsyncClient) -> None:
+    # 3x3 without swap: the first player wins from the centre, so white's every reply is lost (proven at once)
     out = await ok(
         client, "/api/analysis/hex", {"params": {"size": 3, "swap": False}, "moves": ["b2"], "time_limit": 1}
     )
     a = out["analysis"]
     assert out["side"] == "white" and a["bot"] == "builtin:mcts"
     assert a["evaluation"]["proven"] == "loss" and a["evaluation"]["heuristic"] == 1.0  # black's point of view
+    # 5x5: a search with a tree, so a line past the bot's own move
+    params = {"size": 5, "swap": False}
+    out = await ok(client, "/api/analysis/hex", {"params": params, "moves": ["c3"], "time_limit": 1})
+    a = out["analysis"]
     assert a["considered"] and all("heuristic" in c["evaluation"] for c in a["considered"])
-    assert a["pv"] == [a["best_move"]] and not a["reports"]["pv"]
-    assert any("no best line" in n for n in out["notes"]), out["notes"]
+    # the MCTS's line: its move, then the most visited replies of its tree, each a legal move from the position
+    assert a["reports"]["pv"] and len(a["pv"]) >= 2 and a["pv"][0] == a["best_move"]
+    assert not any("no best line" in n for n in out["notes"]), out["notes"]
+    line = await ok(client, "/api/analysis/hex/position", {"params": params, "moves": ["b2", *a["pv"]]})
+    assert line["ply"] == 1 + len(a["pv"])
 
 
 async def test_htttx_best_line_plays_and_its_considered_moves_are_notation(client: httpx.AsyncClient) -> None:
