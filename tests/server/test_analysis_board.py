@@ -19,6 +19,7 @@ import pytest
 from fakes.servers import serve_app
 from hexarena.core.game import RecordFacts, headed_record
 from hexarena.core.registry import get_game
+from hexarena.games.builtin import BUILTIN
 from hexarena.server import analysis_board
 from hexarena.server.analysis_board import MAX_ANALYSES, MAX_MOVES, MAX_TIME
 from hexarena.server.app import Settings, create_app
@@ -110,6 +111,21 @@ async def test_greedy_and_random_bots_give_their_move_and_say_what_is_missing(cl
     assert len(out["notes"]) == 3 and all("greedy" in n for n in out["notes"]), out["notes"]
     after = await ok(client, "/api/analysis/hexdots/position", {"moves": [a["best_move"]]})
     assert after["ply"] == 1
+
+
+@pytest.mark.parametrize("name", [g.name for g in BUILTIN])
+async def test_every_game_is_analysed_from_its_start_and_its_best_move_plays(
+    client: httpx.AsyncClient, name: str
+) -> None:
+    """Issue 33's "an analysis board for every game": each built-in game's best bot answers from the start, says
+    which reports it has (a reason for each it lacks), and its move and line are legal moves of the game."""
+    out = await ok(client, f"/api/analysis/{name}", {"time_limit": 0.3})
+    a = out["analysis"]
+    assert out["ply"] == 0 and not out["over"] and a["bot"].startswith("builtin:")
+    assert a["pv"][0] == a["best_move"]
+    assert len(out["notes"]) == sum(not v for v in a["reports"].values()), (a["reports"], out["notes"])
+    line = await ok(client, f"/api/analysis/{name}/position", {"moves": a["pv"]})
+    assert line["ply"] == len(a["pv"])
 
 
 async def test_a_finished_game_has_nothing_to_analyse(client: httpx.AsyncClient) -> None:
