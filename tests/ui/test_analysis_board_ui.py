@@ -215,3 +215,33 @@ def test_the_analysis_board_fits_a_phone_with_finger_sized_controls(page: Any, s
     problems = fits_a_phone(page, "analysis")
     shot(page, "phone-analysis")
     assert not problems, "\n".join(problems)
+
+
+def test_dots_and_numberwang_boards_analyse_say_what_their_bots_lack_and_play_variations(
+    page: Any, server: str, shot: Any
+) -> None:
+    """The two games whose best bots are greedy or random: the panel shows the bot's move and says, in words, that
+    it reports no evaluation, line or considered moves; a move played on each game's own board is a variation."""
+    page.goto(f'{server}/ui/#/analysis/hexdots?params={{"rows":3,"cols":3}}')
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    wait_for_bot(page, "greedy")
+    notes = text(page, "#notes")
+    assert all(f"reports no {what}" in notes for what in ("evaluation", "best line", "considered moves")), notes
+    assert len(page.query_selector_all("#pv li")) == 1
+    page.click("[data-dot='0,0']")
+    page.click("[data-dot='0,1']")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '1'")
+    assert page.input_value("#line") == get_game("hexdots").format(get_game("hexdots").parse("0,0-0,1"))
+    wait_for_bot(page, "greedy")
+    shot(page, "analysis-hexdots")
+
+    page.goto(f"{server}/ui/#/analysis/numberwang")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    wait_for_bot(page, "random")
+    assert "reports no best line" in text(page, "#notes")
+    page.fill("input[type=number]", "7")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '1'")
+    assert page.input_value("#line") == "7"
+    wait_for_bot(page, "random")
+    shot(page, "analysis-numberwang")
