@@ -341,7 +341,7 @@ def test_the_best_line_follows_the_most_visited_replies(implementation: str) -> 
     ev = bot.last_evaluation
     assert ev is not None
     line = ev["pv"]
-    assert len(line) >= 3 and line[0] == GAME.format(move)
+    assert 3 <= len(line) <= mcts_mod.LINE_MOVES and line[0] == GAME.format(move)
     after = s
     for text in line:  # a line of legal moves, played alternately from the position
         assert GAME.to_move(after) is not None

@@ -45,6 +45,9 @@ NO_CLOCK_SECONDS = 1.0
 SHARE = SearchShare(short=0.5, long=1.0, reserve=0.2, least=0.0005)
 #: Root moves reported as considerations.
 CONSIDERED = 8
+#: Moves of the best line reported at most: its tail is a handful of simulations deep, and every reported move is
+#: stored with the move's evaluation and sent to the spectators.
+LINE_MOVES = 16
 #: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
 #: gets MAX_NODES_PYTHON at most).
 MAX_NODES = 1_000_000
@@ -182,7 +185,7 @@ class MctsHexBot(MatchLateness):
             proven = -proven
             self.stats.proven = proven
             line = []  # the search's line is of the unswapped position
-        pv = [game.format(cells_t[x]) for x in line] if line and line[0] == move_i and move != SWAP else []
+        pv = [game.format(cells_t[x]) for x in line[:LINE_MOVES]] if line and line[0] == move_i and move != SWAP else []
         self._report(game, state, seat, move, value, proven, children, done, nodes, pv)
         return move
 
