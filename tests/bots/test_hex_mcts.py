@@ -198,7 +198,7 @@ def test_solver_proofs_agree_with_brute_force(implementation: str) -> None:
             if pos is None:
                 continue
             cells, colour, last = pos
-            children, _, root_proof, _ = search(size, cells, colour, last, iterations, 0.0, 5)
+            children, _, root_proof, _, _ = search(size, cells, colour, last, iterations, 0.0, 5)
             truth = to_move_wins(cells, size, colour)
             if size == 3:
                 assert root_proof != 0, cells
@@ -327,6 +327,48 @@ def test_evaluation_and_considerations_are_reported() -> None:
         assert -1.0 <= c["evaluation"]["heuristic"] <= 1.0
     sims = [c["evaluation"]["simulations"] for c in considered]
     assert sims == sorted(sims, reverse=True)
+
+
+@pytest.mark.parametrize("implementation", ["C", "Python"])
+def test_the_best_line_follows_the_most_visited_replies(implementation: str) -> None:
+    """The evaluation's ``pv``: the chosen move, then at every node the reply the search picks there by the same
+    rule as at the root (a proven win, else the most simulated), as long as the tree has searched it."""
+    if implementation == "C" and not C_BUILT:
+        pytest.skip("the _cmcts extension is not built")
+    s = play_all(GAME.new(size=7, swap=False), "d4", "c5")
+    bot = MctsHexBot(iterations=4000, implementation=implementation)
+    move = bot.choose(GAME, s, None, random.Random(4))
+    ev = bot.last_evaluation
+    assert ev is not None
+    line = ev["pv"]
+    assert 3 <= len(line) <= mcts_mod.LINE_MOVES and line[0] == GAME.format(move)
+    after = s
+    for text in line:  # a line of legal moves, played alternately from the position
+        assert GAME.to_move(after) is not None
+        after = GAME.play(after, GAME.parse(text))
+    # the engine's own line: cells of the tree, from its root, the first one the bot's pick
+    children, _, _, _, pv = engine(implementation)(7, s.cells, BLACK, s.last[0] * 7 + s.last[1], 500, 0.0, 9)
+    assert pv and pv[0] == MctsHexBot._pick(children)[0]
+    assert len(set(pv)) == len(pv) and all(not s.cells[x] for x in pv)
+
+
+def test_a_proven_line_stops_where_the_proof_does() -> None:
+    """The forced win of ``test_the_bot_finds_a_forced_win_by_search``: e2 is proven at once (its node is a won
+    position the solver does not search further), so the line is that move alone, not moves the tree never played."""
+    s = play_all(GAME.new(size=5, swap=False), "a3", "a1", "b3", "b1", "c3", "c1")
+    for implementation in ("C", "Python") if C_BUILT else ("Python",):
+        bot = MctsHexBot(iterations=20000, implementation=implementation)
+        move = bot.choose(GAME, s, None, random.Random(1))
+        ev = bot.last_evaluation
+        assert ev is not None and ev["proven"] == "win" and ev["pv"] == [GAME.format(move)]
+
+
+def test_a_swap_and_an_opening_have_no_line() -> None:
+    bot = MctsHexBot(iterations=2000)
+    assert bot.choose(GAME, play_all(GAME.new(size=5), "c3"), None, random.Random(1)) == SWAP
+    assert bot.last_evaluation is not None and "pv" not in bot.last_evaluation
+    bot.choose(GAME, GAME.new(size=5), None, random.Random(1))
+    assert bot.last_evaluation is not None and "pv" not in bot.last_evaluation
 
 
 async def test_evaluations_reach_the_move_reply() -> None:

@@ -19,6 +19,7 @@ import pytest
 from fakes.servers import serve_app
 from hexarena.core.game import RecordFacts, headed_record
 from hexarena.core.registry import get_game
+from hexarena.games.builtin import BUILTIN
 from hexarena.server import analysis_board
 from hexarena.server.analysis_board import MAX_ANALYSES, MAX_MOVES, MAX_TIME
 from hexarena.server.app import Settings, create_app
@@ -70,17 +71,24 @@ async def test_a_perfect_line_runs_to_the_end_of_the_game(client: httpx.AsyncCli
     assert line["over"] and line["result"]["winner"] is None  # perfect play from the centre draws
 
 
-async def test_hex_reports_scores_but_no_line_and_says_so(client: httpx.AsyncClient) -> None:
-    # 3x3 without swap: the first player wins from the centre, so white's every reply is lost
+async def test_hex_reports_scores_and_a_line_that_plays(client: httpx.AsyncClient) -> None:
+    # 3x3 without swap: the first player wins from the centre, so white's every reply is lost (proven at once)
     out = await ok(
         client, "/api/analysis/hex", {"params": {"size": 3, "swap": False}, "moves": ["b2"], "time_limit": 1}
     )
     a = out["analysis"]
     assert out["side"] == "white" and a["bot"] == "builtin:mcts"
     assert a["evaluation"]["proven"] == "loss" and a["evaluation"]["heuristic"] == 1.0  # black's point of view
+    # 5x5: a search with a tree, so a line past the bot's own move
+    params = {"size": 5, "swap": False}
+    out = await ok(client, "/api/analysis/hex", {"params": params, "moves": ["c3"], "time_limit": 1})
+    a = out["analysis"]
     assert a["considered"] and all("heuristic" in c["evaluation"] for c in a["considered"])
-    assert a["pv"] == [a["best_move"]] and not a["reports"]["pv"]
-    assert any("no best line" in n for n in out["notes"]), out["notes"]
+    # the MCTS's line: its move, then the most visited replies of its tree, each a legal move from the position
+    assert a["reports"]["pv"] and len(a["pv"]) >= 2 and a["pv"][0] == a["best_move"]
+    assert not any("no best line" in n for n in out["notes"]), out["notes"]
+    line = await ok(client, "/api/analysis/hex/position", {"params": params, "moves": ["b2", *a["pv"]]})
+    assert line["ply"] == 1 + len(a["pv"])
 
 
 async def test_htttx_best_line_plays_and_its_considered_moves_are_notation(client: httpx.AsyncClient) -> None:
@@ -103,6 +111,21 @@ async def test_greedy_and_random_bots_give_their_move_and_say_what_is_missing(cl
     assert len(out["notes"]) == 3 and all("greedy" in n for n in out["notes"]), out["notes"]
     after = await ok(client, "/api/analysis/hexdots/position", {"moves": [a["best_move"]]})
     assert after["ply"] == 1
+
+
+@pytest.mark.parametrize("name", [g.name for g in BUILTIN])
+async def test_every_game_is_analysed_from_its_start_and_its_best_move_plays(
+    client: httpx.AsyncClient, name: str
+) -> None:
+    """Issue 33's "an analysis board for every game": each built-in game's best bot answers from the start, says
+    which reports it has (a reason for each it lacks), and its move and line are legal moves of the game."""
+    out = await ok(client, f"/api/analysis/{name}", {"time_limit": 0.3})
+    a = out["analysis"]
+    assert out["ply"] == 0 and not out["over"] and a["bot"].startswith("builtin:")
+    assert a["pv"][0] == a["best_move"]
+    assert len(out["notes"]) == sum(not v for v in a["reports"].values()), (a["reports"], out["notes"])
+    line = await ok(client, f"/api/analysis/{name}/position", {"moves": a["pv"]})
+    assert line["ply"] == len(a["pv"])
 
 
 async def test_a_finished_game_has_nothing_to_analyse(client: httpx.AsyncClient) -> None:

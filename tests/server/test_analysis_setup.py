@@ -2,7 +2,7 @@
 to_move}}`` instead of moves on ``POST /api/analysis/{game}``, ``/position`` and ``/probe``, on a real server.
 
 Positions whose answer the rules decide (a tic-tac-toe win in one, a 3x3 Hex board the centre stone wins, an HTTTX
-five with the sixth to play), moves played on from a setup, the swap rule after a one-stone setup, and every kind of
+five with the sixth to play), moves played on from a setup, no swap after a setup (a played first stone keeps it), and every kind of
 bad setup: a cell given twice, off the board, stone counts no game reaches, a finished position, too large a
 position, a game that cannot be set up (which says why in GET /api/games too).
 """
@@ -43,22 +43,37 @@ async def test_a_tic_tac_toe_setup_is_analysed_and_played_on(client: httpx.Async
     assert out["side"] == "O" and out["analysis"]["best_move"] == "b3"
 
 
-async def test_a_hex_setup_is_searched_by_mcts_and_keeps_the_swap_rule(client: httpx.AsyncClient) -> None:
+async def test_a_hex_setup_is_searched_by_mcts(client: httpx.AsyncClient) -> None:
     # 3x3 without swap, black on the centre, white to move: every white reply loses (as in a game from b2)
     body = setup([["b2", 0]], 1, params={"size": 3, "swap": False}, time_limit=1)
     out = await ok(client, "/api/analysis/hex", body)
     assert out["side"] == "white" and out["analysis"]["bot"] == "builtin:mcts"
     assert out["analysis"]["evaluation"]["proven"] == "loss"
-    # with the swap rule, a one-stone setup is the second player's first move: swap is legal, as in a game
-    swap = await ok(client, "/api/analysis/hex/position", setup([["b2", 0]], 1, params={"size": 3}))
-    assert swap["legal"]["extra"] == ["swap"]
-    swapped = await ok(client, "/api/analysis/hex/position", setup([["b2", 0]], 1, params={"size": 3}, moves=["swap"]))
-    assert swapped["side"] == "white" and swapped["to_move"] == 0  # seat 0 now plays white
-    # and the bot takes the centre over: it wins for its owner on 3x3
-    took = await ok(client, "/api/analysis/hex", setup([["b2", 0]], 1, params={"size": 3}, time_limit=0.5))
-    assert took["analysis"]["best_move"] == "swap"
-    # more stones: no swap any more
-    later = await ok(client, "/api/analysis/hex/position", setup([["b2", 0], ["a1", 1]], 0, params={"size": 3}))
+
+
+async def test_a_hex_setup_has_no_swap_while_a_played_first_stone_keeps_it(client: httpx.AsyncClient) -> None:
+    """The swap answers the first player's first move; a set-up position has none (its stones have no order), so
+    it is played without the swap rule whatever the parameters say, as SGF setup stones are no moves. Otherwise
+    the stone left after a real swap, set up again (Edit position), could be swapped a second time."""
+    swap_on = {"size": 3}
+    one = await ok(client, "/api/analysis/hex/position", setup([["b2", 0]], 1, params=swap_on))
+    assert one["legal"]["extra"] == [] and one["params"] == {"size": 3, "swap": False}
+    detail = await refused(
+        client, "/api/analysis/hex/position", setup([["b2", 0]], 1, params=swap_on, moves=["swap"]), 400, "swap"
+    )
+    assert "set-up position" in detail, detail
+    # the bot plays a cell: on 3x3 every white reply to the centre loses, and it says so
+    took = await ok(client, "/api/analysis/hex", setup([["b2", 0]], 1, params=swap_on, time_limit=0.5))
+    assert took["analysis"]["best_move"] != "swap" and took["analysis"]["evaluation"]["proven"] == "loss"
+    # the same stone played as the game's first move: the swap is the second player's to take
+    played = await ok(client, "/api/analysis/hex/position", {"params": swap_on, "moves": ["b2"]})
+    assert played["legal"]["extra"] == ["swap"] and played["params"] == {"size": 3, "swap": True}
+    # a real swap, then its position as stones (the editor's start) set up again: no second swap
+    swapped = await ok(client, "/api/analysis/hex/position", {"params": swap_on, "moves": ["b2", "swap"]})
+    again = await ok(client, "/api/analysis/hex/position", {"params": swap_on, "setup": swapped["as_setup"]})
+    assert again["legal"]["extra"] == [] and again["state"]["board"] == swapped["state"]["board"]
+    # more stones: no swap either
+    later = await ok(client, "/api/analysis/hex/position", setup([["b2", 0], ["a1", 1]], 0, params=swap_on))
     assert later["legal"]["extra"] == [] and later["state"]["board"] == ["W..", ".B.", "..."]
 
 

@@ -109,19 +109,17 @@ def test_tic_tac_toe_from_a_replay_evaluation_line_variation_and_back(page: Any,
     shot(page, "analysis-tictactoe-end")
 
 
-def test_hex_from_a_replay_scores_without_a_line_and_a_considered_move_played(
-    page: Any, server: str, shot: Any
-) -> None:
+def test_hex_from_a_replay_scores_with_a_line_and_a_considered_move_played(page: Any, server: str, shot: Any) -> None:
     rec = finished_game(server, "hex", ["builtin:random", "builtin:random"], {"size": 5})
     moves = [m["move"] for m in rec["moves"]]
     open_from_replay(page, server, rec, 2)
     page.select_option("#think", "0.5")
     wait_for_bot(page, "mcts")
     assert "win chance" in text(page, "#evaltext")  # the MCTS reports its win rate
-    # Hex's MCTS scores its root moves but has no line past its own move: one move, and the page says why
+    # Hex's MCTS scores its root moves and follows its most visited replies for a best line past its own move
     line = page.query_selector_all("#pv li")
-    assert len(line) == 1 and text(line[0], "button") == text(page, "#bestmove strong")
-    assert "no best line beyond its move" in text(page, "#notes")
+    assert len(line) >= 2 and text(line[0], "button") == text(page, "#bestmove strong")
+    assert "no best line" not in text(page, "#notes")
     considered = page.query_selector_all("#considered li button")
     assert considered
     played = text(considered[0], "").split(" ")[0]
@@ -217,3 +215,33 @@ def test_the_analysis_board_fits_a_phone_with_finger_sized_controls(page: Any, s
     problems = fits_a_phone(page, "analysis")
     shot(page, "phone-analysis")
     assert not problems, "\n".join(problems)
+
+
+def test_dots_and_numberwang_boards_analyse_say_what_their_bots_lack_and_play_variations(
+    page: Any, server: str, shot: Any
+) -> None:
+    """The two games whose best bots are greedy or random: the panel shows the bot's move and says, in words, that
+    it reports no evaluation, line or considered moves; a move played on each game's own board is a variation."""
+    page.goto(f'{server}/ui/#/analysis/hexdots?params={{"rows":3,"cols":3}}')
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    wait_for_bot(page, "greedy")
+    notes = text(page, "#notes")
+    assert all(f"reports no {what}" in notes for what in ("evaluation", "best line", "considered moves")), notes
+    assert len(page.query_selector_all("#pv li")) == 1
+    page.click("[data-dot='0,0']")
+    page.click("[data-dot='0,1']")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '1'")
+    assert page.input_value("#line") == get_game("hexdots").format(get_game("hexdots").parse("0,0-0,1"))
+    wait_for_bot(page, "greedy")
+    shot(page, "analysis-hexdots")
+
+    page.goto(f"{server}/ui/#/analysis/numberwang")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
+    wait_for_bot(page, "random")
+    assert "reports no best line" in text(page, "#notes")
+    page.fill("input[type=number]", "7")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('app').dataset.ply === '1'")
+    assert page.input_value("#line") == "7"
+    wait_for_bot(page, "random")
+    shot(page, "analysis-numberwang")

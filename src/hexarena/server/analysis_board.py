@@ -14,7 +14,7 @@
   considered, each with its score, in the game's notation.
 
 Bots report what their search knows (``last_evaluation`` / ``last_considerations``, as they do in matches): an
-alpha-beta search has a principal variation, Hex's MCTS has scored root moves but no line past its own move, a
+alpha-beta search has a principal variation, Hex's MCTS scored root moves and the most visited line of its tree, a
 greedy or random bot has only its move. The answer says which of the three it has (``reports``) and why the rest
 is missing (``notes``), so a page never shows an empty panel without a reason.
 

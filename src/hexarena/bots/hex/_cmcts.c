@@ -390,6 +390,47 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* engine_py._best_child: the first proven win, else the most simulated child not proven lost (all of them when
+   every one is), ties to the higher mean; -1 if none */
+static long best_child(const Tree *t, long node) {
+    const Node *u = &t->nodes[node];
+    if (u->first < 0) return -1;
+    long end = u->first + u->nchild;
+    int any_alive = 0;
+    for (long c = u->first; c < end; c++) {
+        if (t->nodes[c].proof == WIN) return c;
+        if (t->nodes[c].proof != LOSS) any_alive = 1;
+    }
+    long best = -1;
+    for (long c = u->first; c < end; c++) {
+        const Node *ch = &t->nodes[c];
+        if (any_alive && ch->proof == LOSS) continue;
+        if (best < 0) {
+            best = c;
+            continue;
+        }
+        const Node *b = &t->nodes[best];
+        if (ch->real > b->real || (ch->real == b->real && ch->wins / ch->visits > b->wins / b->visits)) best = c;
+    }
+    return best;
+}
+
+/* engine_py.principal_line: the best child at each node while the search has played it */
+static PyObject *principal_line(const Tree *t) {
+    PyObject *line = PyList_New(0);
+    if (line == NULL) return NULL;
+    for (long node = best_child(t, 0); node >= 0 && t->nodes[node].real > 0; node = best_child(t, node)) {
+        PyObject *cell = PyLong_FromLong((long)t->nodes[node].move);
+        if (cell == NULL || PyList_Append(line, cell) < 0) {
+            Py_XDECREF(cell);
+            Py_DECREF(line);
+            return NULL;
+        }
+        Py_DECREF(cell);
+    }
+    return line;
+}
+
 /* search(size, cells, to_play, last, iterations, seconds, seed, should_stop=None, max_nodes=...) */
 static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
@@ -543,7 +584,12 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
             }
             Py_DECREF(item);
         }
-    out = Py_BuildValue("(NLil)", children, done, (int)r0->proof, t.count);
+    PyObject *line = principal_line(&t);
+    if (line == NULL) {
+        Py_DECREF(children);
+        goto done;
+    }
+    out = Py_BuildValue("(NLilN)", children, done, (int)r0->proof, t.count, line);
 done:
     free(t.nodes);
     free(g);

@@ -384,6 +384,35 @@ def _playout(board: bytearray, size: int, rg: tuple[int, ...], me: int, last: in
     return winner_of_full(board, size, rg)
 
 
+def _best_child(t: Tree, node: int) -> int:
+    """The child the bot would play at ``node`` (``mcts.MctsHexBot._pick``'s rule): the first proven win, else the
+    most simulated child not proven lost (all of them when every one is), ties to the higher mean; -1 if none."""
+    f = t.first[node]
+    if f < 0:
+        return -1
+    kids = range(f, f + t.nchild[node])
+    for c in kids:
+        if t.proof[c] == WIN:
+            return c
+    alive = [c for c in kids if t.proof[c] != LOSS] or list(kids)
+    best = -1
+    for c in alive:
+        if best < 0 or (t.real[c], t.wins[c] / t.visits[c]) > (t.real[best], t.wins[best] / t.visits[best]):
+            best = c
+    return best
+
+
+def principal_line(t: Tree) -> list[int]:
+    """The best line: from the root, the best child at each node (``_best_child``) while the search has played it
+    at least once, so the line shows only what the search looked at, not the priors' guesses."""
+    line: list[int] = []
+    node = _best_child(t, 0)
+    while node >= 0 and t.real[node] > 0:
+        line.append(t.move[node])
+        node = _best_child(t, node)
+    return line
+
+
 def search(
     size: int,
     cells: bytes,
@@ -394,13 +423,14 @@ def search(
     seed: int,
     should_stop: Callable[[], bool] | None = None,
     max_nodes: int = MAX_NODES,
-) -> tuple[list[tuple[int, int, float, float, int]], int, int, int]:
+) -> tuple[list[tuple[int, int, float, float, int]], int, int, int, list[int]]:
     """Search the position ``cells`` (colour per flat cell) with ``to_play`` to move, ``last`` the previous move's
     cell (-1 if none), for at most ``iterations`` simulations and ``seconds`` (0: no time limit).
 
-    Returns ``(children, iterations_done, root_proof, tree_nodes)``: per root child ``(cell, simulations, wins, visits,
-    proof)`` (``wins``/``visits`` include the prior; ``proof`` from the mover's, i.e. our, point of view), and the
-    root's proof from the opponent's point of view (``LOSS``: we have a proven win).
+    Returns ``(children, iterations_done, root_proof, tree_nodes, line)``: per root child ``(cell, simulations, wins,
+    visits, proof)`` (``wins``/``visits`` include the prior; ``proof`` from the mover's, i.e. our, point of view), the
+    root's proof from the opponent's point of view (``LOSS``: we have a proven win), and the best line's cells
+    (``principal_line``).
     """
     n2 = size * size
     rg, br = ring(size), bridges(size)
@@ -479,4 +509,4 @@ def search(
         if f >= 0
         else []
     )
-    return children, done, t.proof[0], len(t.move)
+    return children, done, t.proof[0], len(t.move), principal_line(t)

@@ -3,8 +3,9 @@
 The engine is ``engine_py`` (the reference: read it for the algorithm) or its C port ``_cmcts`` (used when built,
 unless ``HEXARENA_PURE_PYTHON=1``; ~120,000 simulations a CPU second on 9x9, ~35x the reference). This module gives
 it a time budget, makes the decisions that are not a search (the opening stone and the swap), and reports what it
-saw: ``last_evaluation`` (the win probability of the chosen move, proofs, simulations, and the bar's
-``heuristic`` from seat 0's point of view) and ``last_considerations`` (the most simulated root moves), which the
+saw: ``last_evaluation`` (the win probability of the chosen move, proofs, simulations, the bar's ``heuristic``
+from seat 0's point of view, and the best line ``pv``: the chosen move, then the reply the search would pick at
+each node of its tree while it has played it, ``engine_py.principal_line``) and ``last_considerations`` (the most simulated root moves), which the
 in-process player passes on to the referee, the store and the spectators.
 
 Openings and the swap (swap rule on): every opening off the border wins for the first player on the usual
@@ -33,7 +34,7 @@ from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
 
-SearchFn = Callable[..., tuple[list[tuple[int, int, float, float, int]], int, int, int]]
+SearchFn = Callable[..., tuple[list[tuple[int, int, float, float, int]], int, int, int, list[int]]]
 
 #: Seconds a move may take when nobody gives a limit (no clock); ``think_cap`` bounds every budget.
 NO_CLOCK_SECONDS = 1.0
@@ -44,6 +45,9 @@ NO_CLOCK_SECONDS = 1.0
 SHARE = SearchShare(short=0.5, long=1.0, reserve=0.2, least=0.0005)
 #: Root moves reported as considerations.
 CONSIDERED = 8
+#: Moves of the best line reported at most: its tail is a handful of simulations deep, and every reported move is
+#: stored with the move's evaluation and sent to the spectators.
+LINE_MOVES = 16
 #: Tree nodes one search may grow (48 bytes each in C: 48 MB at most; ~250 bytes in the Python engine, which
 #: gets MAX_NODES_PYTHON at most).
 MAX_NODES = 1_000_000
@@ -163,7 +167,7 @@ class MctsHexBot(MatchLateness):
             iterations, seconds = 1 << 62, self.budget(time_limit)
         seconds = max(0.0005, seconds - (time.perf_counter() - begun))
         wall, cpu = time.perf_counter(), time.thread_time()
-        children, done, root_proof, nodes = self.search(
+        children, done, root_proof, nodes, line = self.search(
             size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
         )
         if self.iterations is None:
@@ -180,7 +184,9 @@ class MctsHexBot(MatchLateness):
             move, value = SWAP, 1.0 - value
             proven = -proven
             self.stats.proven = proven
-        self._report(game, state, seat, move, value, proven, children, done, nodes)
+            line = []  # the search's line is of the unswapped position
+        pv = [game.format(cells_t[x]) for x in line[:LINE_MOVES]] if line and line[0] == move_i and move != SWAP else []
+        self._report(game, state, seat, move, value, proven, children, done, nodes, pv)
         return move
 
     @staticmethod
@@ -221,6 +227,7 @@ class MctsHexBot(MatchLateness):
         children: list[tuple[int, int, float, float, int]],
         done: int,
         nodes: int,
+        pv: list[str],
     ) -> None:
         """``last_evaluation`` / ``last_considerations`` in the shape the referee, store and UI use."""
         size = state.size
@@ -240,6 +247,8 @@ class MctsHexBot(MatchLateness):
         }
         if proven:
             evaluation["proven"] = "win" if proven > 0 else "loss"
+        if pv:
+            evaluation["pv"] = pv
         self.last_evaluation = evaluation
         ranked = sorted(children, key=lambda ch: (-ch[1], ch[0]))[:CONSIDERED]
         considerations = []

@@ -167,10 +167,13 @@ class HexGame(RuleGame[HexState, HexMove]):
     ) -> HexState:
         """Stones on cells (``[["b2", 0], ...]``: seat 0's stones are black, as at the start) with ``to_move`` to
         play (``core.game.setup_refusal``). Black has as many stones as White with Black to move, one more with
-        White to move, and the position counts as that many moves into a game without a swap: so with the swap
-        rule on, a one-stone setup lets White swap, as the second player's first move does, and no later one.
-        A colour already joining its edges is refused (the game is over). ``draft``: any stones, drawn only."""
-        state = self.new(**params)
+        White to move, and the position counts as that many moves into a game. It is played without the swap rule
+        (its ``params_of`` say ``swap: False``) whatever ``params`` say: the swap answers the first player's first
+        move, and set-up stones are no moves (as SGF's setup stones are not); with it, the one stone left after a
+        real swap, set up again, could be swapped a second time. The swap decision itself is analysed from the
+        stone played as a first move. A colour already joining its edges is refused (the game is over).
+        ``draft``: any stones, drawn only."""
+        state = self.new(**{**params, "swap": False})
         n = state.size
         seats: dict[int, Seat] = {}
         for k, (cell, seat) in enumerate(stones):
@@ -268,7 +271,10 @@ class HexGame(RuleGame[HexState, HexMove]):
             return _place(state, i, move)
         if move == SWAP and isinstance(move, str):
             if not state.swap:
-                raise IllegalMove("'swap' is not allowed: the swap rule is off in this match")
+                raise IllegalMove(
+                    "'swap' is not allowed: the swap rule is off in this game (a set-up position is played without "
+                    "it: its stones are no first move to swap)"
+                )
             if state.ply != 1:
                 raise IllegalMove("'swap' is only allowed as the second player's first move")
             return self._derive(state, SWAP, swapped=True)
