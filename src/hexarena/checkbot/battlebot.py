@@ -29,13 +29,14 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
+from hexarena.checkbot.games import Plan, Settings, plans_of, play_checked, varied_positions
 from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, WARN, Report, clip
 from hexarena.core.contract import MatchEnded, MoveReply, MoveRequest
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove, ProtocolViolation
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.battlebot import MAX_TURN_CHARS, TURN_SECONDS, BattlebotConnection, BattlebotPlayer
+from hexarena.referee.result import MatchResult
 from hexarena.wire.battlebot import Shape, login_hash, shape_for
 
 #: The game a battlebot client is checked on when ``--game`` is not given (the protocol's own classic).
@@ -357,15 +358,13 @@ async def _play_all(
     game = shape.game
     creds = lobby.creds
     rejoin = min(wait, REJOIN_SECONDS)
-    plans = [Plan(opp, 0, None, "start") for _ in range(games) for opp in opponents]
-    for i, state in enumerate(varied_positions(game, games, 7, settings.params)):
-        plans.append(Plan(opponents[i % len(opponents)], 0, state, f"position {i + 1}"))
+    plans = plans_of(game, games, settings, opponents)
 
     async def seat(timeout: float) -> _Watched | None:
         conn = await lobby.next(timeout)
         return None if conn is None else _Watched(conn, shape, turn_seconds, lobby)
 
-    async def play(player: _Watched, plan: Plan, into: Report) -> Any:
+    async def play(player: _Watched, plan: Plan, into: Report) -> MatchResult:
         return await play_checked(
             into,
             game,
@@ -429,7 +428,7 @@ def _never_connected(report: Report, url: str, creds: Credentials, wait: float) 
 
 
 Seater = Callable[[float], Awaitable[_Watched | None]]
-Play = Callable[[_Watched, Plan, Report], Awaitable[Any]]
+Play = Callable[[_Watched, Plan, Report], Awaitable[MatchResult]]
 
 
 async def _probe_invalid_turn(report: Report, seat: Seater, play: Play, rejoin: float) -> None:

@@ -186,7 +186,7 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
     caps_url, caps = found
     bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
     params = _settings_params(settings)
-    plans = [Plan(opp, 1, None, "start") for _ in range(games) for opp in opponents]
+    plans: list[Plan[HtttxState]] = [Plan(opp, 1, None, "start") for _ in range(games) for opp in opponents]
     free = report.protocol == "stateless" or (bws is not None and bws.free_setup)
     if free:
         for i, state in enumerate(free_positions(games, 7, params)):
