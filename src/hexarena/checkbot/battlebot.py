@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -34,6 +34,8 @@ from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, WARN, Report, clip
 from hexarena.core.contract import MatchEnded, MoveReply, MoveRequest
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.battlebot import MAX_TURN_CHARS, TURN_SECONDS, BattlebotConnection, BattlebotPlayer
 from hexarena.referee.result import MatchResult
@@ -69,6 +71,10 @@ class Credentials:
 Ready = Callable[[str, Credentials, Path | None], Awaitable[None] | None]
 
 
+S = TypeVar("S")
+M = TypeVar("M")
+
+
 def credentials(bot_id: str | None, shape: Shape, auth: Path | None) -> Credentials:
     """The bot's credentials: read from an existing ``auth`` file (the bot's own), else made up (and written to
     ``auth`` once the lobby's address is known); ConfigError for an unreadable file or a clash of bot ids."""
@@ -95,7 +101,7 @@ def credentials(bot_id: str | None, shape: Shape, auth: Path | None) -> Credenti
 
 def write_auth(path: Path, creds: Credentials, hostname: str) -> None:
     """The original client's ``auth.json`` for this lobby, written whole (a rename) so a bot never reads half."""
-    data: dict[str, Any] = {
+    data: JsonObject = {
         "game": creds.game,
         "bot_id": creds.bot_id,
         "pass_hash": creds.pass_hash,
@@ -108,7 +114,7 @@ def write_auth(path: Path, creds: Credentials, hostname: str) -> None:
     os.replace(tmp, path)
 
 
-def _login_problem(data: Any, creds: Credentials, salt: str) -> tuple[str, str, str] | None:
+def _login_problem(data: JsonValue, creds: Credentials, salt: str) -> tuple[str, str, str] | None:
     """(what was wrong, what was expected, how to fix it) for a login, or None when it is right."""
     form = '{"bot_id": ..., "game": ..., "login_hash": sha256_hex(pass_hash + salt)}'
     if not isinstance(data, dict):
@@ -213,7 +219,7 @@ class CheckLobby:
         except ConnectionClosed:
             return
         try:
-            data = json.loads(text)
+            data: JsonValue = json.loads(text)
         except (ValueError, RecursionError):
             data = None
         problem = _login_problem(data, self.creds, salt)
@@ -457,14 +463,15 @@ async def _probe_invalid_turn(report: Report, seat: Seater, play: Play, rejoin: 
 
 
 async def _probe_drop(
-    report: Report, seat: Seater, play: Play, game: Any, settings: Settings, opponents: list[str], rejoin: float
+    report: Report, seat: Seater, play: Play, game: Game[S, M], settings: Settings, opponents: list[str], rejoin: float
 ) -> None:
     """Drop the connection mid-game (no close frame); the bot should log in again and play on."""
     player = await seat(rejoin)
     if player is None:
         report.add("reconnection", SKIP, "not tried: the bot did not log in again for another game")
         return
-    (state,) = varied_positions(game, 1, 11, settings.params) or [None]
+    found = varied_positions(game, 1, 11, settings.params)
+    state = found[0] if found else None
     player.drop_at = 1  # its first request of a game a few moves in: mid-game
     await play(player, Plan(opponents[0], 1, state, "the drop probe"), Report(report.spec, report.protocol, "-"))
     if not player.dropped:
