@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from rich.console import Console
 from rich.table import Table
 
 from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
-from hexarena.core.game import Game
+from hexarena.core.game import Game, ParamValue
 from hexarena.players.spec import make_player, scheme_of
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult
 from hexarena.terminal import output_console, progress_bar
 
+S = TypeVar("S")
+M = TypeVar("M")
 
-async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any], clock: ClockConfig) -> MatchResult:
+
+async def play_one(
+    game: Game[S, M], specs: list[str], params: dict[str, ParamValue], clock: ClockConfig
+) -> MatchResult[S]:
     for spec in specs:
         scheme = scheme_of(spec)
         if scheme is not None and scheme.needs_server:
@@ -29,9 +34,9 @@ async def play_one(game: Game[Any, Any], specs: list[str], params: dict[str, Any
 
 
 async def play_games(
-    game: Game[Any, Any],
+    game: Game[S, M],
     specs: list[str],
-    params: dict[str, Any],
+    params: dict[str, ParamValue],
     clock: ClockConfig,
     n: int,
     alternate: bool = True,
@@ -41,7 +46,7 @@ async def play_games(
     console = output_console()
     if n == 1:
         result = await play_one(game, specs, params, clock)
-        if show_board:
+        if show_board and result.final_state is not None:  # a result keeps its position until it is released
             console.print(game.render(result.final_state), markup=False, highlight=False)
         _print_result(console, game, specs, result)
         return 0
@@ -77,7 +82,7 @@ async def play_games(
     return 1 if errors == n else 0
 
 
-def _print_result(console: Console, game: Game[Any, Any], specs: list[str], result: MatchResult) -> None:
+def _print_result(console: Console, game: Game[S, M], specs: list[str], result: MatchResult[S]) -> None:
     outcome = result.outcome
     if outcome.winner is None:
         headline = "draw"

@@ -24,18 +24,21 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
+from hexarena.checkbot.games import Plan, Settings, plans_of, play_checked, varied_positions
 from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, WARN, Report, clip
 from hexarena.core.contract import MatchEnded, MoveReply, MoveRequest
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove, ProtocolViolation
+from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.battlebot import MAX_TURN_CHARS, TURN_SECONDS, BattlebotConnection, BattlebotPlayer
+from hexarena.referee.result import MatchResult
 from hexarena.wire.battlebot import Shape, login_hash, shape_for
 
 #: The game a battlebot client is checked on when ``--game`` is not given (the protocol's own classic).
@@ -68,6 +71,10 @@ class Credentials:
 Ready = Callable[[str, Credentials, Path | None], Awaitable[None] | None]
 
 
+S = TypeVar("S")
+M = TypeVar("M")
+
+
 def credentials(bot_id: str | None, shape: Shape, auth: Path | None) -> Credentials:
     """The bot's credentials: read from an existing ``auth`` file (the bot's own), else made up (and written to
     ``auth`` once the lobby's address is known); ConfigError for an unreadable file or a clash of bot ids."""
@@ -94,7 +101,7 @@ def credentials(bot_id: str | None, shape: Shape, auth: Path | None) -> Credenti
 
 def write_auth(path: Path, creds: Credentials, hostname: str) -> None:
     """The original client's ``auth.json`` for this lobby, written whole (a rename) so a bot never reads half."""
-    data: dict[str, Any] = {
+    data: JsonObject = {
         "game": creds.game,
         "bot_id": creds.bot_id,
         "pass_hash": creds.pass_hash,
@@ -107,7 +114,7 @@ def write_auth(path: Path, creds: Credentials, hostname: str) -> None:
     os.replace(tmp, path)
 
 
-def _login_problem(data: Any, creds: Credentials, salt: str) -> tuple[str, str, str] | None:
+def _login_problem(data: JsonValue, creds: Credentials, salt: str) -> tuple[str, str, str] | None:
     """(what was wrong, what was expected, how to fix it) for a login, or None when it is right."""
     form = '{"bot_id": ..., "game": ..., "login_hash": sha256_hex(pass_hash + salt)}'
     if not isinstance(data, dict):
@@ -212,7 +219,7 @@ class CheckLobby:
         except ConnectionClosed:
             return
         try:
-            data = json.loads(text)
+            data: JsonValue = json.loads(text)
         except (ValueError, RecursionError):
             data = None
         problem = _login_problem(data, self.creds, salt)
@@ -357,15 +364,13 @@ async def _play_all(
     game = shape.game
     creds = lobby.creds
     rejoin = min(wait, REJOIN_SECONDS)
-    plans = [Plan(opp, 0, None, "start") for _ in range(games) for opp in opponents]
-    for i, state in enumerate(varied_positions(game, games, 7, settings.params)):
-        plans.append(Plan(opponents[i % len(opponents)], 0, state, f"position {i + 1}"))
+    plans = plans_of(game, games, settings, opponents)
 
     async def seat(timeout: float) -> _Watched | None:
         conn = await lobby.next(timeout)
         return None if conn is None else _Watched(conn, shape, turn_seconds, lobby)
 
-    async def play(player: _Watched, plan: Plan, into: Report) -> Any:
+    async def play(player: _Watched, plan: Plan, into: Report) -> MatchResult:
         return await play_checked(
             into,
             game,
@@ -429,7 +434,7 @@ def _never_connected(report: Report, url: str, creds: Credentials, wait: float) 
 
 
 Seater = Callable[[float], Awaitable[_Watched | None]]
-Play = Callable[[_Watched, Plan, Report], Awaitable[Any]]
+Play = Callable[[_Watched, Plan, Report], Awaitable[MatchResult]]
 
 
 async def _probe_invalid_turn(report: Report, seat: Seater, play: Play, rejoin: float) -> None:
@@ -458,14 +463,15 @@ async def _probe_invalid_turn(report: Report, seat: Seater, play: Play, rejoin: 
 
 
 async def _probe_drop(
-    report: Report, seat: Seater, play: Play, game: Any, settings: Settings, opponents: list[str], rejoin: float
+    report: Report, seat: Seater, play: Play, game: Game[S, M], settings: Settings, opponents: list[str], rejoin: float
 ) -> None:
     """Drop the connection mid-game (no close frame); the bot should log in again and play on."""
     player = await seat(rejoin)
     if player is None:
         report.add("reconnection", SKIP, "not tried: the bot did not log in again for another game")
         return
-    (state,) = varied_positions(game, 1, 11, settings.params) or [None]
+    found = varied_positions(game, 1, 11, settings.params)
+    state = found[0] if found else None
     player.drop_at = 1  # its first request of a game a few moves in: mid-game
     await play(player, Plan(opponents[0], 1, state, "the drop probe"), Report(report.spec, report.protocol, "-"))
     if not player.dropped:

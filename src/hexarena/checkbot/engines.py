@@ -10,9 +10,9 @@ fails ``clean-exit``.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TypeVar
 
-from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
+from hexarena.checkbot.games import Settings, plans_of, play_checked
 from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, Report
 from hexarena.core.game import Game
@@ -29,14 +29,19 @@ NO_RECONNECTION = {
     "hiveai": "not applicable: every Trylobot request opens a connection of its own (every move reconnects)",
 }
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 
 def no_reconnection(report: Report) -> None:
     report.add("reconnection", SKIP, NO_RECONNECTION.get(report.protocol, NO_RECONNECTION["uais"]))
 
 
-def _process(player: Any) -> Any:
-    if getattr(player, "process", None) is not None:  # hiveai-stdio
-        return player.process
+def _process(player: object) -> object:
+    """The engine's process, wherever its adapter keeps it; None for one reached over the network."""
+    own: object = getattr(player, "process", None)
+    if own is not None:  # hiveai-stdio
+        return own
     for attr in ("bot", "engine"):
         proc = getattr(getattr(player, attr, None), "process", None)
         if proc is not None:
@@ -45,11 +50,9 @@ def _process(player: Any) -> Any:
 
 
 async def run_engine(
-    report: Report, spec: str, game: Game[Any, Any], games: int, settings: Settings, opponents: list[str]
+    report: Report, spec: str, game: Game[S, M], games: int, settings: Settings, opponents: list[str]
 ) -> None:
-    plans = [Plan(opp, 0, None, "start") for _ in range(games) for opp in opponents]
-    for i, state in enumerate(varied_positions(game, games, 7, settings.params)):
-        plans.append(Plan(opponents[i % len(opponents)], 0, state, f"position {i + 1}"))
+    plans = plans_of(game, games, settings, opponents)
     for k, plan in enumerate(plans):
         plan.seat = k % 2
         player = await make_player(spec, game.name)
@@ -83,11 +86,11 @@ async def run_engine(
             )
 
 
-def _stderr(player: Any) -> str:
+def _stderr(player: object) -> str:
     return str(getattr(player, "stderr", "") or "")
 
 
-def _tail(player: Any) -> str:
+def _tail(player: object) -> str:
     text = _stderr(player).strip()
     return f" (its stderr ends: {text[-200:]!r})" if text else ""
 

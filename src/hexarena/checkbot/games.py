@@ -8,42 +8,45 @@ test is wrapped only to remember what it answered, so a failure can show what th
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from hexarena.checkbot.report import FAIL, MAX_EVALUATIONS, PASS, WARN, Report
 from hexarena.core.contract import ClockConfig, MoveReply, MoveRequest, Player
 from hexarena.core.game import Game
 from hexarena.core.types import Seat, Termination
 from hexarena.referee.match import MatchConfig, Referee
-from hexarena.referee.result import MatchResult
+from hexarena.referee.result import MatchResult, PlayedMove
 
 #: Fewest and most random plies played from the start to make a "varied" starting position.
 VARIED_PLIES = (2, 8)
 
+S = TypeVar("S")
+M = TypeVar("M")
 
-class Recorded:
+
+class Recorded(Generic[S, M]):
     """The player under test, unchanged, remembering the last request and what it answered to it.
 
     Everything but ``move`` goes to the wrapped player (``__getattr__``), so the referee sees the adapter's own
     failure signal, ``observe``, ``seated`` and flags exactly as in a real match.
     """
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Player[S, M]) -> None:
         self.inner = inner
         self.name: str = inner.name
-        self.last_request: MoveRequest | None = None
-        self.last_reply: MoveReply | None = None
+        self.last_request: MoveRequest[S, M] | None = None
+        self.last_reply: MoveReply[M] | None = None
         self.moves_asked = 0
 
     def __getattr__(self, attr: str) -> Any:
         return getattr(self.inner, attr)
 
-    async def move(self, request: MoveRequest) -> MoveReply:
+    async def move(self, request: MoveRequest[S, M]) -> MoveReply[M]:
         self.last_request, self.last_reply = request, None
         self.moves_asked += 1
-        reply: MoveReply = await self.inner.move(request)
+        reply = await self.inner.move(request)
         self.last_reply = reply
         return reply
 
@@ -51,16 +54,16 @@ class Recorded:
 #: What the bot sent in answer to a request, quoted in a well-formedness failure (None: not known).
 Raw = Callable[[MoveRequest | None], Awaitable[str | None]]
 #: (state before the move, the move the bot sent) -> (what it sent, what was expected, how to fix), in words.
-Diagnose = Callable[[Any, Any], tuple[str, str, str]]
+Diagnose = Callable[[S, M], tuple[str, str, str]]
 
 
 @dataclass(slots=True)
-class Plan:
+class Plan(Generic[S]):
     """How one game is played: the opponent, the bot's seat, where it starts and what it is called."""
 
     opponent: str
     seat: Seat
-    initial_state: Any = None
+    initial_state: S | None = None
     label: str = "start"
 
 
@@ -75,10 +78,10 @@ class Settings:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-def varied_positions(game: Game[Any, Any], n: int, seed: int, params: dict[str, Any]) -> list[Any]:
+def varied_positions(game: Game[S, M], n: int, seed: int, params: Mapping[str, object]) -> list[S]:
     """``n`` positions a few random plies into a game, the same for the same seed; games already over are skipped."""
     rng = random.Random(seed)
-    out: list[Any] = []
+    out: list[S] = []
     for _ in range(n * 4):
         if len(out) == n:
             break
@@ -92,8 +95,17 @@ def varied_positions(game: Game[Any, Any], n: int, seed: int, params: dict[str, 
     return out
 
 
-def _random_move(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-    pick = getattr(game, "random_move", None)
+def plans_of(game: Game[S, M], games: int, settings: Settings, opponents: list[str]) -> list[Plan[S]]:
+    """``games`` games from the start against each opponent, then ``games`` from varied positions (seat 0 for now:
+    the caller alternates seats)."""
+    plans: list[Plan[S]] = [Plan(opp, 0, None, "start") for _ in range(games) for opp in opponents]
+    for i, state in enumerate(varied_positions(game, games, 7, settings.params)):
+        plans.append(Plan(opponents[i % len(opponents)], 0, state, f"position {i + 1}"))
+    return plans
+
+
+def _random_move(game: Game[S, M], state: S, rng: random.Random) -> M:
+    pick: Callable[[S, random.Random], M] | None = getattr(game, "random_move", None)
     if pick is not None:
         return pick(state, rng)
     return rng.choice(list(game.legal(state)))
@@ -101,19 +113,19 @@ def _random_move(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
 
 async def play_checked(
     report: Report,
-    game: Game[Any, Any],
-    bot: Any,
-    opponent: Player,
-    plan: Plan,
+    game: Game[S, M],
+    bot: Player[S, M],
+    opponent: Player[S, M],
+    plan: Plan[S],
     settings: Settings,
     *,
     raw: Raw | None = None,
-    diagnose: Diagnose | None = None,
+    diagnose: Diagnose[S, M] | None = None,
     stderr: Callable[[], str] = lambda: "",
-) -> MatchResult:
+) -> MatchResult[S]:
     """Play one game and record its verdicts: start, legal moves, well-formed answers, the clock, staying up."""
     recorded = Recorded(bot)
-    players: list[Any] = [opponent, opponent]
+    players: list[Player[S, M]] = [opponent, opponent]
     players[plan.seat] = recorded
     config = MatchConfig(
         game=game,
@@ -264,7 +276,7 @@ CLOCK_HINT = {
 }
 
 
-def _some_legal(game: Game[Any, Any], state: Any) -> str:
+def _some_legal(game: Game[S, M], state: S | None) -> str:
     """The words "a legal move, e.g. ..." with a few of the position's legal moves, so the author sees their form."""
     if state is None:
         return "a legal move"
@@ -279,7 +291,7 @@ def _some_legal(game: Game[Any, Any], state: Any) -> str:
     return f"a legal move, e.g. {', '.join(examples)}" if examples else "a legal move"
 
 
-def _clock_verdict(report: Report, clock: ClockConfig, mine: list[Any], where: str) -> None:
+def _clock_verdict(report: Report, clock: ClockConfig, mine: list[PlayedMove], where: str) -> None:
     if not mine:
         return
     slowest = max(m.think_time for m in mine)

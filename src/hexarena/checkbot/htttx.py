@@ -14,18 +14,19 @@ import json
 import math
 import os
 import random
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from hexarena.checkbot.games import Plan, Settings, play_checked, varied_positions
+from hexarena.checkbot.games import Plan, Raw, Settings, play_checked, varied_positions
 from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, WARN, Report, clip
 from hexarena.core.contract import MoveRequest
 from hexarena.core.errors import BotError, ConfigError
-from hexarena.games.htttx import HTTTX, HtttxState
+from hexarena.core.jsonvalue import JsonObject, JsonValue
+from hexarena.games.htttx import HTTTX, Coord, HtttxState, Move
 from hexarena.games.htttx.board import hex_distance
 from hexarena.players.bws import BwsPlayer
 from hexarena.players.htttx_common import (
@@ -39,7 +40,7 @@ from hexarena.players.htttx_common import (
 from hexarena.players.stateless import StatelessPlayer
 from hexarena.wire import htttx as w
 
-ORIGIN_BOARD: dict[str, Any] = {"cells": [{"q": 0, "r": 0, "p": "x"}]}
+ORIGIN_BOARD: JsonObject = {"cells": [{"q": 0, "r": 0, "p": "x"}]}
 #: Seconds a probe waits for the bot to react (close, answer) beyond the move time: generous, a loaded machine.
 REACT = 5.0
 #: Overrides :data:`REACT` for the probes' waits for an answer or a close (a test's silent bot need not be
@@ -72,12 +73,14 @@ class _WatchedBws(BwsPlayer):
         super()._on_message(message)
 
 
-def diagnose(state: HtttxState, move: Any) -> tuple[str, str, str]:
+def diagnose(state: HtttxState, move: object) -> tuple[str, str, str]:
     """Why an HTTTX move is illegal, in the bot author's terms: which cell, and what the rule is."""
     cells = dict(state.cells)
     view = state.view_distance
     expected = f"two different empty cells, each within view_distance ({view}) of a stone already on the board"
     try:
+        if not isinstance(move, Iterable):
+            raise TypeError("not two pieces")
         (a, b) = move
         pieces = [(int(a[0]), int(a[1])), (int(b[0]), int(b[1]))]
     except (TypeError, ValueError):
@@ -160,11 +163,11 @@ async def check_capabilities(report: Report, url: str) -> tuple[str, w.Capabilit
     return caps_url, caps
 
 
-def _settings_params(settings: Settings) -> dict[str, Any]:
+def _settings_params(settings: Settings) -> dict[str, object]:
     return HTTTX.validate_params(settings.params)
 
 
-def free_positions(n: int, seed: int, params: dict[str, Any]) -> list[HtttxState]:
+def free_positions(n: int, seed: int, params: dict[str, object]) -> list[HtttxState]:
     """Positions a few random turns in, rebuilt as free setups (the ``setup`` packet's whole board)."""
     out = []
     for state in varied_positions(HTTTX, n, seed, params):
@@ -183,7 +186,7 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
     caps_url, caps = found
     bws = caps.basic_websocket.versions.v1_alpha if caps.basic_websocket else None
     params = _settings_params(settings)
-    plans = [Plan(opp, 1, None, "start") for _ in range(games) for opp in opponents]
+    plans: list[Plan[HtttxState]] = [Plan(opp, 1, None, "start") for _ in range(games) for opp in opponents]
     free = report.protocol == "stateless" or (bws is not None and bws.free_setup)
     if free:
         for i, state in enumerate(free_positions(games, 7, params)):
@@ -192,7 +195,7 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
         report.add("free-setup", SKIP, "not declared: games from the start only")
     for k, plan in enumerate(plans):
         plan.seat = (1 + k) % 2  # O first: O makes the first move of a game from the start
-        player: Any = _WatchedBws(url) if report.protocol == "bws" else StatelessPlayer(url, request_timeout=None)
+        player, raw = _under_test(report, url)
         result = await play_checked(
             report,
             HTTTX,
@@ -200,9 +203,7 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
             await opponent_player(plan.opponent, HTTTX.name),
             plan,
             settings,
-            raw=functools.partial(_last_raw, player)
-            if report.protocol == "bws"
-            else functools.partial(_ask_again, player),
+            raw=raw,
             diagnose=diagnose,
         )
         if plan.initial_state is not None:
@@ -232,8 +233,17 @@ async def run_htttx(report: Report, url: str, games: int, settings: Settings, op
         )
 
 
-async def _last_raw(player: Any, request: MoveRequest | None) -> str | None:
-    return getattr(player, "last_raw", None)
+def _under_test(report: Report, url: str) -> tuple[_WatchedBws | StatelessPlayer, Raw]:
+    """The adapter for the bot under test, and how to quote what it sent when an answer was not well-formed."""
+    if report.protocol == "bws":
+        bws = _WatchedBws(url)
+        return bws, functools.partial(_last_raw, bws)
+    stateless = StatelessPlayer(url, request_timeout=None)
+    return stateless, functools.partial(_ask_again, stateless)
+
+
+async def _last_raw(player: _WatchedBws, request: MoveRequest | None) -> str | None:
+    return player.last_raw
 
 
 async def _ask_again(player: StatelessPlayer, request: MoveRequest | None) -> str | None:
@@ -307,8 +317,8 @@ async def _check_eval_request(report: Report, url: str, bws: w.BwsV1Alpha) -> No
 # ----- raw bws probes -----
 
 
-def _move_request(side: str = "o", limit: float | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "move_request", "side": side, "previous": [], "board": ORIGIN_BOARD}
+def _move_request(side: str = "o", limit: float | None = None) -> JsonObject:
+    out: JsonObject = {"type": "move_request", "side": side, "previous": [], "board": ORIGIN_BOARD}
     if limit is not None:
         out["move_time_limit"] = limit
     return out
@@ -318,16 +328,17 @@ async def _open(url: str) -> ClientConnection:
     return await connect(url, open_timeout=REACT, ping_interval=None, max_size=1 << 20, compression=None)
 
 
-async def _next(ws: ClientConnection, timeout: float) -> Any:
+async def _next(ws: ClientConnection, timeout: float) -> JsonValue:
     """The next packet (parsed), None on silence; raises ConnectionClosed when the bot closes."""
     try:
         data = await asyncio.wait_for(ws.recv(), timeout)
     except TimeoutError:
         return None
     try:
-        return json.loads(data)
+        parsed: JsonValue = json.loads(data)
     except ValueError:
         return {"unparsed": clip(str(data))}
+    return parsed
 
 
 async def _closes(ws: ClientConnection, timeout: float) -> bool:
@@ -342,8 +353,8 @@ async def _closes(ws: ClientConnection, timeout: float) -> bool:
 
 
 async def _one_move(
-    ws: ClientConnection, settings: Settings, limit: float | None, board: dict[str, Any] | None = None
-) -> Any:
+    ws: ClientConnection, settings: Settings, limit: float | None, board: JsonObject | None = None
+) -> JsonValue:
     request = _move_request("o", limit)
     if board is not None:
         request["board"] = board
@@ -351,14 +362,32 @@ async def _one_move(
     return await _next(ws, (settings.clock.seconds or 10.0) + react())
 
 
-def _move_of(reply: Any) -> Any:
-    """The move of a move_response as the game's (q, r) pairs; None when it is not one."""
+def _move_of(reply: JsonValue) -> Move | None:
+    """The move of a move_response as the game's (q, r) pairs; None when it is not one.
+
+    Lenient as a probe should be: a coordinate is anything ``int()`` takes (a float, a numeric string).
+    """
+    move = reply.get("move") if isinstance(reply, Mapping) else None
+    pieces = move.get("pieces") if isinstance(move, Mapping) else None
+    if not isinstance(pieces, Sequence) or isinstance(pieces, str) or len(pieces) != 2:
+        return None
     try:
-        pieces = reply["move"]["pieces"]
-        (a, b) = pieces
-        return ((int(a["q"]), int(a["r"])), (int(b["q"]), int(b["r"])))
+        return (_cell_of(pieces[0]), _cell_of(pieces[1]))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def _cell_of(piece: JsonValue) -> Coord:
+    """A piece's ``(q, r)``; KeyError, TypeError or ValueError when it has no such two numbers."""
+    if not isinstance(piece, Mapping):
+        raise TypeError(f"a piece is an object, got {piece!r}")
+    return (_int(piece["q"]), _int(piece["r"]))
+
+
+def _int(value: JsonValue) -> int:
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"a coordinate is a number, got {value!r}")
 
 
 async def _probe_reconnection(
@@ -376,15 +405,13 @@ async def _probe_reconnection(
         first = None
     finally:
         ws.transport.abort()
-    state = HTTTX.new()
-    try:
-        state = HTTTX.play(HTTTX.play(state, first), HTTTX.random_move(HTTTX.play(state, first), random.Random(3)))
-    except Exception:  # no legal first move: the games' rows already say why
+    state = None if first is None else _answered(first)
+    if state is None:  # no legal first move: the games' rows already say why
         report.add("reconnection", SKIP, "not tried: the bot's first move of the probe was not a legal move")
         return
     resumed = bool(bws.free_setup)
-    board = msgspec.to_builtins(board_of(state)) if resumed else ORIGIN_BOARD
-    reply: Any = None
+    board: JsonObject = msgspec.to_builtins(board_of(state)) if resumed else ORIGIN_BOARD
+    reply: JsonValue = None
     try:
         ws = await _open(url)
         try:
@@ -415,7 +442,16 @@ async def _probe_reconnection(
     report.add("reconnection", PASS, f"accepted a new connection after a dropped one and {how}")
 
 
-def _is_legal(state: HtttxState, move: Any) -> bool:
+def _answered(first: Move) -> HtttxState | None:
+    """The opening after the bot's ``first`` move and a random answer to it; None if ``first`` is illegal there."""
+    try:
+        after = HTTTX.play(HTTTX.new(), first)
+        return HTTTX.play(after, HTTTX.random_move(after, random.Random(3)))
+    except Exception:  # the rules refuse it: what counts here is only whether they do
+        return None
+
+
+def _is_legal(state: HtttxState, move: Move) -> bool:
     try:
         HTTTX.play(state, move)
     except Exception:  # the rules refuse it: what counts here is only whether they do
@@ -428,10 +464,11 @@ async def _probe_bws(report: Report, caps_url: str, bws: w.BwsV1Alpha, settings:
     limit = settings.clock.seconds if bws.move_time_limit else None
     try:
         await _probe_heartbeats(report, socket_url, settings, limit)
-        for name, packet in (
+        packets: tuple[tuple[str, JsonObject], ...] = (
             ("nope", {"type": "nope", "reason": "check-bot: the server reports an error"}),
             ("game-end", {"type": "end", "winner": "x", "reason": "forfeit", "board": ORIGIN_BOARD}),
-        ):
+        )
+        for name, packet in packets:
             await _probe_after(report, name, packet, socket_url, settings, limit)
         await _probe_reconnection(report, socket_url, bws, settings, limit)
     except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
@@ -518,12 +555,12 @@ async def _probe_heartbeats(report: Report, url: str, settings: Settings, limit:
 
 
 async def _probe_after(
-    report: Report, name: str, packet: dict[str, Any], url: str, settings: Settings, limit: float | None
+    report: Report, name: str, packet: JsonObject, url: str, settings: Settings, limit: float | None
 ) -> None:
     """Send ``packet`` (nope, end) after a move, then check the bot is quiet and serves a new game."""
     what = packet["type"]
     ws = await _open(url)
-    answered: Any = None
+    answered: JsonValue = None
     try:
         await ws.send(json.dumps({"type": "setup", "board": ORIGIN_BOARD}))
         await _one_move(ws, settings, limit)

@@ -289,7 +289,7 @@ def _result_of(facts: RecordFacts) -> str:
     return "*"
 
 
-def record_headers(game: Game[Any, Any], params: Mapping[str, ParamValue], facts: RecordFacts) -> str:
+def record_headers(game: Game[S, M], params: Mapping[str, ParamValue], facts: RecordFacts) -> str:
     """The header block of an exported record, PGN-shaped so people and tools read it the same way in every game:
     ``Game``, ``First`` and ``Second`` (the players, seat 0 first), one ``Param "NAME=VALUE"`` per game
     parameter (defaults too, so the record sets up the same game whatever the defaults become), ``Result``,
@@ -306,16 +306,14 @@ def record_headers(game: Game[Any, Any], params: Mapping[str, ParamValue], facts
     return "\n".join(f'[{key} "{_quoted(value)}"]' for key, value in rows)
 
 
-def headed_record(
-    game: Game[Any, Any], params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts
-) -> str:
+def headed_record(game: Game[S, M], params: Mapping[str, ParamValue], moves: Sequence[str], facts: RecordFacts) -> str:
     """A whole game as exported (a replay's Copy and Download, ``GET /games/{id}``): ``record_headers``, a blank
     line, then the game's own record (``record_notation``: HTTTX Notation v1, Hive's UHP GameString, else the
     moves), which other tools of the game read once the header block is cut off."""
     return f"{record_headers(game, params, facts)}\n\n{game.record_notation(params, moves, facts)}"
 
 
-def read_headers(game: Game[Any, Any], text: str) -> tuple[dict[str, ParamValue], str]:
+def read_headers(game: Game[S, M], text: str) -> tuple[dict[str, ParamValue], str]:
     """The parameters a record's header block states, checked, and the text after the block (the game's own
     record). A record without headers is all body. Blank lines may come between headers; the block ends at the
     first other line. ConfigError says which line is wrong and why: a header that does not read, a ``Game``
@@ -362,7 +360,7 @@ def read_headers(game: Game[Any, Any], text: str) -> tuple[dict[str, ParamValue]
     return stated, "\n".join(lines[i:])
 
 
-def agree_params(game: Game[Any, Any], headers: Mapping[str, ParamValue], body: Mapping[str, Any]) -> dict[str, Any]:
+def agree_params(game: Game[S, M], headers: Mapping[str, ParamValue], body: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters a record states in its headers and in its own body (Hive's GameString names its
     expansions) as one; ConfigError when the two say different things."""
     known = {p.name: p for p in game.params}
@@ -482,7 +480,7 @@ NO_SETUP = "its positions are reached only by playing moves from the start"
 _LEAD_WORDS = {-1: "one stone fewer than", 0: "as many stones as", 1: "one stone more than"}
 
 
-def setup_refusal(game: Game[Any, Any]) -> str | None:
+def setup_refusal(game: Game[S, M]) -> str | None:
     """None when ``game`` can set up a position from stones, else why not (its ``setup_refused``).
 
     A game that can declares the optional method ``setup_position(params, stones, to_move, *, draft=False)``:
@@ -499,7 +497,7 @@ def setup_refusal(game: Game[Any, Any]) -> str | None:
     return str(getattr(game, "setup_refused", NO_SETUP))
 
 
-def setup_cell(game: Game[S, Any], cell: object, index: int) -> tuple[int, int]:
+def setup_cell(game: Game[S, M], cell: object, index: int) -> tuple[int, int]:
     """A setup stone's cell on a grid game (tic-tac-toe, Hex): its notation (``b2``), read by the game as a
     one-stone move; ConfigError naming the stone otherwise."""
     if not isinstance(cell, str):
@@ -513,7 +511,7 @@ def setup_cell(game: Game[S, Any], cell: object, index: int) -> tuple[int, int]:
     return move[0], move[1]
 
 
-def check_setup_counts(game: Game[Any, Any], counts: Sequence[int], to_move: Seat, lead: Mapping[Seat, int]) -> None:
+def check_setup_counts(game: Game[S, M], counts: Sequence[int], to_move: Seat, lead: Mapping[Seat, int]) -> None:
     """ConfigError unless seat 0 has ``lead[to_move]`` stones more than seat 1, as every game reaching a position
     with ``to_move`` to play has (tic-tac-toe: X as many as O with X to move, one more with O to move)."""
     if counts[0] - counts[1] == lead[to_move]:
@@ -526,7 +524,7 @@ def check_setup_counts(game: Game[Any, Any], counts: Sequence[int], to_move: Sea
     )
 
 
-def state_view(game: Game[S, Any], state: S, /, **fields: Any) -> JsonObject:
+def state_view(game: Game[S, M], state: S, /, **fields: Any) -> JsonObject:
     """The fields every game's ``to_json`` starts with, so every client reads whose turn it is the same way:
     ``to_move`` (the seat to move, None once over) and ``sides`` (what each seat plays now, seat 0 first)."""
     return {"to_move": game.to_move(state), "sides": [game.side_name(state, 0), game.side_name(state, 1)], **fields}

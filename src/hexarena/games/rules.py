@@ -19,12 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+# typing_extensions' TypedDict: RulesJson is the rules route's response model, which pydantic reads so on 3.11
+from typing_extensions import TypedDict
 
 from hexarena.core.errors import ConfigError, HexarenaError
-from hexarena.core.game import Game
+from hexarena.core.game import Game, ParamValue
 from hexarena.core.registry import describe_entry_point, discover
 from hexarena.games.pictures import Picture, to_svg
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 #: The entry-point group rules are declared in, one entry per game name.
 RULES_GROUP = "hexarena.rules"
@@ -45,7 +51,7 @@ class Example:
 
     caption: str
     moves: Sequence[str] = ()
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
     show: str = ""
 
 
@@ -67,6 +73,30 @@ class Rules:
     summary: str
     sections: Sequence[Section]
     draw: Draw | None = None
+
+
+class ExampleJson(TypedDict):
+    caption: str
+    moves: list[str]
+    params: dict[str, ParamValue]
+    #: The position, drawn by the game's own engine.
+    svg: str
+
+
+class SectionJson(TypedDict):
+    title: str
+    text: str
+    examples: list[ExampleJson]
+
+
+class RulesJson(TypedDict):
+    """A game's rules as the API and the docs site read them; ``published`` false: the game has none."""
+
+    game: str
+    title: str
+    published: bool
+    summary: str
+    sections: list[SectionJson]
 
 
 _RULES: dict[str, Rules] = {}
@@ -96,7 +126,7 @@ def rules_of(name: str) -> Rules | None:
     return _RULES.get(name)
 
 
-def no_rules_message(game: Game[Any, Any]) -> str:
+def no_rules_message(game: Game[S, M]) -> str:
     """What a reader is told about a game that publishes no rules."""
     return (
         f"No rules published for {game.title}: its package declares none (the hexarena.rules entry point; see "
@@ -120,7 +150,7 @@ def _check(name: str, rules: Rules) -> None:
                 raise ConfigError(f"the rules of {name!r} have examples but no draw function to picture them")
 
 
-def position(game: Game[Any, Any], example: Example) -> Any:
+def position(game: Game[S, M], example: Example) -> S:
     """The state ``example`` reaches, through the game's own ``parse`` and ``play``; a move the engine refuses
     is a ConfigError naming the example and the move."""
     state = game.new(**dict(example.params))
@@ -135,14 +165,14 @@ def position(game: Game[Any, Any], example: Example) -> Any:
     return state
 
 
-def picture(game: Game[Any, Any], rules: Rules, example: Example) -> str:
+def picture(game: Game[S, M], rules: Rules, example: Example) -> str:
     """The SVG of ``example``'s position, drawn by the game's ``draw`` from the replayed state."""
     if rules.draw is None:
         raise ConfigError(f"the rules of {game.name!r} have no draw function")
     return to_svg(rules.draw(game, position(game, example), example))
 
 
-def publish(game: Game[Any, Any], rules: Rules) -> dict[str, Any]:
+def publish(game: Game[S, M], rules: Rules) -> RulesJson:
     """The rules as JSON for the API and the docs: every example with its moves and its SVG picture."""
     _check(game.name, rules)
     return {
@@ -169,7 +199,7 @@ def publish(game: Game[Any, Any], rules: Rules) -> dict[str, Any]:
     }
 
 
-def unpublished(game: Game[Any, Any]) -> dict[str, Any]:
+def unpublished(game: Game[S, M]) -> RulesJson:
     """The answer for a game without rules: the same shape, no sections, and a message that says so."""
     return {
         "game": game.name,
@@ -180,7 +210,7 @@ def unpublished(game: Game[Any, Any]) -> dict[str, Any]:
     }
 
 
-def published(game: Game[Any, Any]) -> dict[str, Any]:
+def published(game: Game[S, M]) -> RulesJson:
     """:func:`publish` for a game with rules, :func:`unpublished` for one without."""
     rules = rules_of(game.name)
     return unpublished(game) if rules is None else publish(game, rules)

@@ -42,6 +42,9 @@ class BasePlayer(Generic[S, M]):
     #: token until somebody joins it, and ends the match when nobody has within its time. Set by the adapter's
     #: constructor (``BrowserPlayer(open_seat=True)``).
     open_seat: bool = False
+    #: Seconds an open seat waits for somebody to join it before its match ends ``aborted``; the match manager sets
+    #: it to its own expiry of open seats. Players that are never open seats leave it alone.
+    join_timeout: float = 600.0
     #: The seeded random source of a bot that draws random numbers in the server's process (``InProcessPlayer``),
     #: None for every other player. A tournament replaces it with one seeded by the match so a rerun plays alike.
     rng: random.Random | None = None

@@ -12,9 +12,10 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, overload
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.frames import Frame, Opcode
@@ -22,7 +23,7 @@ from websockets.protocol import Event, State
 
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest, PlayerResult
 from hexarena.core.errors import BotCrashed, BotError, BotTimeout, ConfigError, ProtocolViolation
-from hexarena.core.jsonvalue import JsonObject
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.games.htttx import HtttxState
 from hexarena.players.base import BasePlayer
 from hexarena.players.htttx_common import (
@@ -140,7 +141,7 @@ class BwsPlayer(BasePlayer):
         url: str,
         name: str | None = None,
         depth: int | None = None,
-        extras: dict[str, Any] | None = None,
+        extras: Mapping[str, JsonValue] | None = None,
         connect_timeout: float = 10.0,
     ) -> None:
         super().__init__()
@@ -156,7 +157,7 @@ class BwsPlayer(BasePlayer):
         self.caps: w.BwsV1Alpha | None = None
         self.meta: w.Meta | None = None
         self.ws: _ReplyConnection | None = None
-        self._pending: asyncio.Future[Any] | None = None
+        self._pending: asyncio.Future[w.BotPacket] | None = None
         self._pending_kind = ""
         self._cursor = 0
         self._tasks: list[asyncio.Task[None]] = []
@@ -166,7 +167,7 @@ class BwsPlayer(BasePlayer):
 
     def describe(self) -> JsonObject:
         # the spec that builds this player again, over the protocol it was played over (not a bare URL)
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "spec": f"bws:{self.url}"}
+        out: JsonObject = {"name": self.name, "kind": self.kind, "spec": f"bws:{self.url}"}
         if self.meta is not None and self.meta.name:
             out["bot_name"] = self.meta.name
         return out
@@ -207,7 +208,7 @@ class BwsPlayer(BasePlayer):
         self.ws = ws
         ws.on_text = self._on_message
         if bws.config is not None and (self.depth is not None or self.extras or rules):
-            config: dict[str, Any] = {"type": "config"}
+            config: JsonObject = {"type": "config"}
             if self.depth is not None:
                 config["depth"] = self.depth
             config.update({k: v for k, v in self.extras.items() if k.startswith("x-")})
@@ -237,7 +238,7 @@ class BwsPlayer(BasePlayer):
             considerations=considerations_of(reply.considerations),
         )
 
-    async def evaluate(self, time_limit: float | None = None) -> dict[str, Any] | None:
+    async def evaluate(self, time_limit: float | None = None) -> dict[str, float | int] | None:
         """Ask for an evaluation of the current position (only if the bot declares ``evaluation``)."""
         if not (self.caps and self.caps.evaluation):
             return None
@@ -248,7 +249,7 @@ class BwsPlayer(BasePlayer):
         ev = reply.evaluation
         return {k: v for k, v in (("heuristic", ev.heuristic), ("win_in", ev.win_in)) if v is not None}
 
-    async def analyse(self, state: HtttxState, time_limit: float = 10.0) -> dict[str, Any]:
+    async def analyse(self, state: HtttxState, time_limit: float = 10.0) -> dict[str, float | int]:
         """Evaluate ``state`` for its side to move on a connection of its own, with no referee or match.
 
         Why here: the capabilities fetch, the socket, the reader and the packet checks are the match adapter's;
@@ -314,7 +315,7 @@ class BwsPlayer(BasePlayer):
 
     # ----- internals -----
 
-    async def _send(self, packet: Any) -> None:
+    async def _send(self, packet: msgspec.Struct | JsonObject | bytes) -> None:
         """Send a packet (a wire struct, a dict, or JSON bytes already encoded) as a text frame."""
         assert self.ws is not None
         data = packet if isinstance(packet, bytes) else w.encode(packet)
@@ -323,7 +324,13 @@ class BwsPlayer(BasePlayer):
         except ConnectionClosed as exc:
             raise BotCrashed(f"the bot closed the connection ({exc})") from None
 
-    async def _request(self, packet: Any, kind: str) -> Any:
+    @overload
+    async def _request(self, packet: msgspec.Struct | bytes, kind: Literal["move"]) -> w.MoveResponse: ...
+    @overload
+    async def _request(self, packet: msgspec.Struct | bytes, kind: Literal["eval"]) -> w.EvalResponse: ...
+    async def _request(self, packet: msgspec.Struct | bytes, kind: Literal["move", "eval"]) -> w.BotPacket:
+        """Send a request and wait for its answer: a MoveResponse to ``move``, an EvalResponse to ``eval``
+        (``_on_message`` takes nothing else)."""
         if self.failure is not None:
             raise self.failure
         assert self.ws is not None
@@ -409,7 +416,7 @@ def _type_name(cls: type) -> str:
     return str(getattr(cls, "__struct_config__").tag)  # noqa: B009
 
 
-def _type_of(packet: Any) -> str:
+def _type_of(packet: object) -> str:
     return _type_name(type(packet))
 
 

@@ -39,6 +39,7 @@ from hexarena.store.ladder import ACTIVE, PAUSED, LadderBot
 
 if TYPE_CHECKING:
     from hexarena.store import Store
+    from hexarena.store.records import RatingRecord
 
 router = APIRouter(tags=["ladder"])
 
@@ -94,7 +95,7 @@ def _store(services: Services) -> Store:
     return services.store
 
 
-def ladder_of(app: Any) -> Ladder | None:
+def ladder_of(app: FastAPI) -> Ladder | None:
     found = getattr(app.state, "ladder", None)
     return found if isinstance(found, Ladder) else None
 
@@ -105,7 +106,7 @@ async def get_ladder(services: ServicesDep, game: Annotated[str | None, Query(ma
     if game is not None:
         game = get_game(game).name
     bots = await store.list_ladder_bots(game=game)
-    ratings: dict[tuple[str, str], Any] = {}
+    ratings: dict[tuple[str, str], RatingRecord] = {}
     for g in {b.game for b in bots}:
         names = {b.name for b in bots}
         ratings.update({(g, r.key): r for r in await store.list_ratings(g, limit=1000) if r.key in names})
@@ -127,7 +128,7 @@ async def get_ladder(services: ServicesDep, game: Annotated[str | None, Query(ma
     }
 
 
-def _standing(bot: LadderBot, rating: Any) -> dict[str, Any]:
+def _standing(bot: LadderBot, rating: RatingRecord | None) -> dict[str, Any]:
     out = bot.public()
     out["rating"] = round(rating.rating, 1) if rating is not None else 1500.0
     out["rd"] = round(rating.rd, 1) if rating is not None else 350.0

@@ -34,7 +34,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -119,20 +119,22 @@ class Spectator:
 
 
 @dataclass(eq=False)
-class LiveMatch:
+class LiveMatch(Generic[S, M]):
+    """One match of a game whose states are ``S`` and moves ``M``, from its creation until it is forgotten."""
+
     match_id: str
-    game: Game[Any, Any]
+    game: Game[S, M]
     players: list[BasePlayer]
-    referee: Referee
+    referee: Referee[S, M]
     created: float = field(default_factory=time.time)
-    task: asyncio.Task[MatchResult] | None = None
+    task: asyncio.Task[MatchResult[S]] | None = None
     spectators: set[Spectator] = field(default_factory=set)
     #: seat -> its token, held by the creator (their own seats) or by the seat's joiner; never listed anywhere
     tokens: dict[int, str] = field(default_factory=dict)
     #: seats created open to anyone that nobody has joined yet (such a seat has no token until it is joined)
     open_seats: set[int] = field(default_factory=set)
     expiry: asyncio.TimerHandle | None = None
-    result: MatchResult | None = None
+    result: MatchResult[S] | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     #: a rematch offered by one person to the other once it is over (``server.ui.rematch``)
     rematch: Rematch | None = None
@@ -143,18 +145,19 @@ class LiveMatch:
     records: list[MoveRecord] = field(default_factory=list)
 
     #: the starting position of a settled match that did not start from the game's own (``settle``)
-    start: Any = None
+    start: S | None = None
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S:
         """The position: the referee's while it plays; once settled, the replay of the moves (made when asked,
         never kept: prefer :meth:`snapshot`, :meth:`end_message` and :meth:`state_json`, which let it go)."""
         state = self.referee.state
-        if state is None and self.result is not None:
-            state = replay(self.game, self.start, self.referee.params, self.moves)
-        return state
+        if state is not None:
+            return state
+        assert self.result is not None, "only a settled match's referee forgets the position, and it has its result"
+        return replay(self.game, self.start, self.referee.params, self.moves)
 
-    def _done_with(self, state: Any) -> None:
+    def _done_with(self, state: S) -> None:
         """A settled match's replayed position, used: its memory goes now (``release_position``)."""
         if self.referee.state is None:
             release_position(self.game, state)
@@ -219,7 +222,7 @@ class LiveMatch:
             if not spectator.push(text):
                 self.spectators.discard(spectator)
 
-    def broadcast_move(self, record: PlayedMove, state: object) -> None:
+    def broadcast_move(self, record: PlayedMove, state: S) -> None:
         """A move to every spectator: each form (with the board, or moves only) built and encoded once, and only
         if someone watches in that form."""
         clocks = self.referee.clock.snapshot()
@@ -292,18 +295,18 @@ class MatchManager:
 
     async def create(
         self,
-        game: Game[Any, Any],
+        game: Game[S, M],
         players: Sequence[BasePlayer],
         *,
         params: dict[str, ParamValue] | None = None,
-        initial_state: Any = None,
+        initial_state: S | None = None,
         clock: ClockConfig | None = None,
         heartbeat_ms: int = 5000,
         meta: JsonObject | None = None,
         contest_id: str | None = None,
         tournament_id: str | None = None,
         start: bool = True,
-    ) -> LiveMatch:
+    ) -> LiveMatch[S, M]:
         """Register a match (and its human seats' tokens) and start its referee task."""
         config = MatchConfig(
             game=game,
@@ -343,8 +346,7 @@ class MatchManager:
                 continue
             if player.open_seat:
                 live.open_seats.add(seat)  # its token is made when somebody joins it
-                seated: Any = player
-                seated.join_timeout = self.open_seat_seconds  # its own wait for a person agrees with the expiry
+                player.join_timeout = self.open_seat_seconds  # its own wait for a person agrees with the expiry
             else:
                 self._issue_token(live, seat)  # the creator's own seat: the token goes back in the create answer
         self.live[live.match_id] = live
@@ -598,7 +600,7 @@ def replay(game: Game[S, M], start: S | None, params: Mapping[str, object], move
     return state
 
 
-def release_position(game: Game[S, M], state: S) -> None:
+def release_position(game: Game[S, M], state: S | None) -> None:
     """Let ``state`` and every position of its game go, when the game has a way (``RuleGame.release``)."""
     release = getattr(game, "release", None)
     if release is not None and state is not None:

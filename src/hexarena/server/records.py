@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hexarena.core.game import Game, RecordFacts, headed_record
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -15,10 +16,11 @@ from hexarena.server.live import LiveMatch, utc
 from hexarena.store.recorder import status_for
 
 if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
+    from hexarena.store import Store
     from hexarena.store.records import GameFacts, GameRecord, MoveRecord
 
 
-def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> dict[str, Any]:
+def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> JsonObject:
     """One move as the API sends it, stored or live; ``timestamp`` is given because a live move holds epoch seconds."""
     return {
         "ply": m.ply,
@@ -107,7 +109,7 @@ def live_record(live: LiveMatch) -> dict[str, Any]:
     return out
 
 
-async def stored_end_messages(store: Any, game_id: str) -> list[dict[str, Any]] | None:
+async def stored_end_messages(store: Store | None, game_id: str) -> list[JsonObject] | None:
     """For a late spectator of a game no longer in memory: the final snapshot and ``end`` at once."""
     if store is None or len(game_id) > 64:
         return None
@@ -118,7 +120,7 @@ async def stored_end_messages(store: Any, game_id: str) -> list[dict[str, Any]] 
     state = game.new(**record.params)
     for m in record.moves:
         state = game.play(state, game.parse(m.move))
-    players = [{"name": p.name, "kind": p.kind, "seat": i} for i, p in enumerate(record.players)]
+    players: list[JsonObject] = [{"name": p.name, "kind": p.kind, "seat": i} for i, p in enumerate(record.players)]
     snap = messages.snapshot(game_id, game, state, [], players)
     try:
         termination = Termination(record.termination or "aborted")

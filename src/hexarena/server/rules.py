@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from functools import lru_cache
-from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.registry import get_game
-from hexarena.games.rules import published
+from hexarena.games.rules import RulesJson, published
 
 router = APIRouter()
 
@@ -23,7 +22,7 @@ MAX_NAME = 64
 
 
 @lru_cache(maxsize=64)
-def _rules(name: str) -> dict[str, Any]:
+def _rules(name: str) -> RulesJson:
     return published(get_game(name))
 
 
@@ -32,7 +31,7 @@ def _rules(name: str) -> dict[str, Any]:
     tags=["games"],
     summary="A game's rules for people, each example position drawn as SVG by the game's own engine",
 )
-async def game_rules(name: str) -> dict[str, Any]:
+async def game_rules(name: str) -> RulesJson:
     """``published: false`` and a message in ``summary`` for a game that publishes no rules; 404 for an unknown
     game. Pictures are drawn in a worker thread the first time (a few milliseconds a game)."""
     if len(name) > MAX_NAME:

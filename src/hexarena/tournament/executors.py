@@ -26,7 +26,7 @@ from hexarena.core.game import ParamValue
 from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Seat, Termination
-from hexarena.players.base import close_players
+from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
@@ -130,7 +130,7 @@ async def play_job(job: GameJob) -> JobResult:
     started = time.time()
     game = get_game(job.game)
     state = play_opening(game, job.params, job.opening)
-    players: list[Any] = []
+    players: list[BasePlayer] = []  # in seat order when no error leaves a seat without its player
     errors: list[tuple[int, BaseException]] = []
     for seat, spec in enumerate(job.specs):
         try:
@@ -140,14 +140,13 @@ async def play_job(job: GameJob) -> JobResult:
                 player = await make_player(spec, game.name)
         except Exception as exc:
             errors.append((seat, exc))
-            players.append(None)
             continue
         player.name = job.names[seat]
         if player.rng is not None:
             player.rng = random.Random(f"{job.seed}:{job.match_id}:{seat}")
         players.append(player)
     if errors:
-        await close_players([p for p in players if p is not None])
+        await close_players(players)
         text = "; ".join(f"{job.names[s]} could not be created: {e}" for s, e in errors)
         return _result(job, Outcome(None, Termination.ABORTED, text), None, started)
     clock = ClockConfig(**job.clock) if job.clock else ClockConfig()

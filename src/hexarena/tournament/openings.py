@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Generic, TypeVar
 
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import Game
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -32,7 +35,7 @@ BALANCE_WINDOW = (0.3, 0.7)
 PLAYOUT_PLIES = 400
 
 
-def play_opening(game: Game[Any, Any], params: dict[str, Any], moves: Sequence[str]) -> Any:
+def play_opening(game: Game[S, M], params: Mapping[str, object], moves: Sequence[str]) -> S:
     """The state after ``moves`` from ``game.new(**params)``; ConfigError names the move that fails."""
     state = game.new(**params)
     for i, text in enumerate(moves):
@@ -47,7 +50,7 @@ def play_opening(game: Game[Any, Any], params: dict[str, Any], moves: Sequence[s
     return state
 
 
-def playout_score(game: Game[Any, Any], state: Any, rng: random.Random, playouts: int) -> float:
+def playout_score(game: Game[S, M], state: S, rng: random.Random, playouts: int) -> float:
     """Seat 0's mean score over ``playouts`` uniformly random games from ``state``."""
     total = 0.0
     for _ in range(playouts):
@@ -62,7 +65,7 @@ def playout_score(game: Game[Any, Any], state: Any, rng: random.Random, playouts
 
 
 def random_opening(
-    game: Game[Any, Any], params: dict[str, Any], plies: int, rng: random.Random, tries: int = 50, balance: int = 0
+    game: Game[S, M], params: Mapping[str, object], plies: int, rng: random.Random, tries: int = 50, balance: int = 0
 ) -> list[str]:
     """``plies`` random legal moves that leave the game open (retried up to ``tries`` times, then shortened).
 
@@ -95,7 +98,7 @@ def random_opening(
 
 
 def parse_openings(
-    text: str, game: Game[Any, Any], params: dict[str, Any], source: str = "openings"
+    text: str, game: Game[S, M], params: Mapping[str, object], source: str = "openings"
 ) -> list[list[str]]:
     """Openings from the text of an openings file, each replayed to check it."""
     out: list[list[str]] = []
@@ -114,7 +117,7 @@ def parse_openings(
     return out
 
 
-def load_openings(path: str | Path, game: Game[Any, Any], params: dict[str, Any]) -> list[list[str]]:
+def load_openings(path: str | Path, game: Game[S, M], params: Mapping[str, object]) -> list[list[str]]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -123,13 +126,13 @@ def load_openings(path: str | Path, game: Game[Any, Any], params: dict[str, Any]
     return parse_openings(text, game, params, source=str(p))
 
 
-class OpeningBook:
+class OpeningBook(Generic[S, M]):
     """Opening ``i`` of a tournament: from a fixed list (shuffled once by the seed) or random plies."""
 
     def __init__(
         self,
-        game: Game[Any, Any],
-        params: dict[str, Any],
+        game: Game[S, M],
+        params: Mapping[str, object],
         seed: int,
         plies: int = 0,
         lines: Sequence[Sequence[str]] | None = None,

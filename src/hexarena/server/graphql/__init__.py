@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query
 from starlette.requests import Request
@@ -31,17 +31,20 @@ from hexarena.server.graphql import data
 from hexarena.server.graphql.limits import MAX_PAGE, MAX_TURNS, GraphQLLimits, QueryGate
 from hexarena.server.services import services_of
 
+if TYPE_CHECKING:
+    from hexarena.store import Store
+
 __all__ = ["PATH", "GraphQLLimits", "LazyGraphQL", "lifespan", "rest_router", "router"]
 
 
-def _store(request: Request) -> Any:
+def _store(request: Request) -> Store:
     store = services_of(request.app).store
     if store is None:
         raise HTTPException(status_code=503, detail="this server has no database")
     return store
 
 
-def _type(game_type: str) -> dict[str, Any]:
+def _type(game_type: str) -> data.GameTypeJson:
     found = data.game_type(game_type)
     if found is None:
         raise HTTPException(status_code=404, detail=f"no game type {game_type[:80]!r}")
@@ -53,27 +56,29 @@ rest_router = APIRouter(prefix="/api/gametypes", tags=["records"])
 
 
 @rest_router.get("", summary="Game types (every hexarena game, by battlebot wire id)")
-async def types() -> list[dict[str, Any]]:
+async def types() -> list[data.GameTypeJson]:
     return data.game_types()
 
 
 @rest_router.get("/{game_type}", summary="One game type")
-async def one_type(game_type: str) -> dict[str, Any]:
+async def one_type(game_type: str) -> data.GameTypeJson:
     return _type(game_type)
 
 
 @rest_router.get("/{game_type}/bots", summary="Registered bots of a game type, by owner")
-async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> Any:
+async def bots(request: Request, game_type: str, owner: str | None = Query(None, max_length=200)) -> list[data.BotJson]:
     return await data.bots(_store(request), _type(game_type)["name"], owner)
 
 
 @rest_router.get("/{game_type}/contests", summary="Contests of a game type")
-async def contests(request: Request, game_type: str) -> Any:
+async def contests(request: Request, game_type: str) -> list[data.ContestJson]:
     return await data.contests(_store(request), _type(game_type)["name"])
 
 
 @rest_router.get("/{game_type}/contests/{name}", summary="One contest with its rankings")
-async def contest(request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)) -> Any:
+async def contest(
+    request: Request, game_type: str, name: str, method: str = Query("AMBITIOUS", max_length=16)
+) -> data.ContestJson:
     game = _type(game_type)["name"]
     found = await data.contest(_store(request), game, name)
     if found is None:
@@ -85,7 +90,9 @@ async def contest(request: Request, game_type: str, name: str, method: str = Que
     return found
 
 
-@rest_router.get("/{game_type}/games", summary="Games with the seed's filters")
+# The two routes of games hold JSON values of any shape (a game's parameters, its turns and state), which pydantic
+# cannot read from their type: they declare no response model and answer what `data` built, as it built it.
+@rest_router.get("/{game_type}/games", summary="Games with the seed's filters", response_model=None)
 async def games(
     request: Request,
     game_type: str,
@@ -95,8 +102,8 @@ async def games(
     contest: str | None = Query(None, max_length=64),
     anyPlayers: list[str] | None = Query(None),
     players: list[str] | None = Query(None),
-) -> Any:
-    filters = {
+) -> list[data.GameJson]:
+    filters: data.GameFilters = {
         "limit": limit,
         "offset": offset,
         "victor": victor,
@@ -107,18 +114,20 @@ async def games(
     return await data.games(_store(request), _type(game_type)["name"], filters)
 
 
-@rest_router.get("/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state")
+@rest_router.get(
+    "/{game_type}/games/{game_id}", summary="One game with a page of its turns and its final state", response_model=None
+)
 async def game(
     request: Request,
     game_type: str,
     game_id: str,
     turnsOffset: int = Query(0, ge=0),
     turnsLimit: int = Query(MAX_TURNS, ge=0, le=MAX_TURNS),
-) -> Any:
+) -> data.GameJson:
     found = await data.one_game(_store(request), _type(game_type)["name"], game_id)
     if found is None:
         raise HTTPException(status_code=404, detail=f"no game {game_id[:80]!r}")
-    found["turns"] = found["turns"][turnsOffset : turnsOffset + turnsLimit]
+    found["turns"] = found.get("turns", [])[turnsOffset : turnsOffset + turnsLimit]
     return found
 
 

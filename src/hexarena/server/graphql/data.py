@@ -1,6 +1,7 @@
 """The data behind GraphQL and its REST twin: game types, bots, contests with rankings, games with turns.
 
-Plain dicts built from the store, so ``/graphql`` and ``/api/gametypes/...`` serve exactly the same data. Game
+Plain dicts built from the store (the TypedDicts below name their keys), so ``/graphql`` and
+``/api/gametypes/...`` serve exactly the same data. Game
 types are the battlebot wire ids of every hexarena game (``noughtsandcrosses`` for tic-tac-toe); a game's turns
 are replayed through the rules to show each in its battlebot turn shape with its time.
 """
@@ -10,13 +11,17 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired
+
+# typing_extensions' TypedDict: some are the REST twin's response models, which pydantic reads on Python 3.11 only so
+from typing_extensions import TypedDict
 
 from hexarena.core.errors import HexarenaError
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.server.graphql.limits import MAX_PAGE
-from hexarena.store.contests import METHODS, contest_key, find_games, rankings
+from hexarena.store.contests import METHODS, Ranking, contest_key, find_games, rankings
 from hexarena.store.records import BotRecord, ContestRecord, GameFacts, GameRecord
 from hexarena.wire.battlebot import Shape, shape_for, shapes, wire_id_of, wire_reason
 
@@ -24,11 +29,76 @@ if TYPE_CHECKING:
     from hexarena.store import Store
 
 
+class GameTypeJson(TypedDict):
+    """A game type: its battlebot wire ``id``, hexarena ``name`` and ``title``."""
+
+    id: str
+    name: str
+    title: str
+
+
+class BotJson(TypedDict):
+    id: str
+    gameType: str
+    owner: str
+    dateRegistered: str | None
+
+
+class ContestJson(TypedDict):
+    id: str
+    name: str
+    gameType: str
+    created: str | None
+    #: Only in the REST twin's one contest (GraphQL asks for rankings as a field of their own).
+    rankings: NotRequired[list[Ranking]]
+
+
+class TurnJson(TypedDict):
+    player: str
+    time: str | None
+    move: str
+    thinkTime: float
+    #: The turn in its battlebot shape; None when the rules could not replay the record.
+    turn: JsonObject | None
+
+
+class GameJson(TypedDict):
+    """A game; a game replayed (:func:`game_json`) also has its turns, their count and its final state."""
+
+    id: str
+    gameType: str
+    players: list[str]
+    kinds: list[str]
+    status: str
+    victor: str | None
+    reason: str | None
+    detail: str
+    termination: str | None
+    startTime: str | None
+    endTime: str | None
+    contest: str | None
+    params: JsonObject
+    turns: NotRequired[list[TurnJson]]
+    turnCount: NotRequired[int]
+    state: NotRequired[JsonObject | None]
+
+
+class GameFilters(TypedDict, total=False):
+    """The seed's filters of a list of games; a missing or None one filters nothing (limit 50, offset 0)."""
+
+    limit: int | None
+    offset: int | None
+    victor: str | None
+    contest: str | None
+    anyPlayers: list[str] | None
+    players: list[str] | None
+
+
 def _iso(ts: datetime | None) -> str | None:
     return None if ts is None else ts.astimezone(UTC).isoformat()
 
 
-def game_type(wire_id: str) -> dict[str, Any] | None:
+def game_type(wire_id: str) -> GameTypeJson | None:
     """``{id, name, title}`` of a game type by wire id, hexarena name or alias; None if unknown."""
     try:
         shape = shape_for(wire_id)
@@ -37,12 +107,12 @@ def game_type(wire_id: str) -> dict[str, Any] | None:
     return {"id": shape.wire_id, "name": shape.game.name, "title": shape.game.title}
 
 
-def game_types() -> list[dict[str, Any]]:
+def game_types() -> list[GameTypeJson]:
     """Every registered game that the battlebot protocol offers (``Game.battlebot_shape``), the original's first."""
     return [{"id": s.wire_id, "name": s.game.name, "title": s.game.title} for s in shapes()]
 
 
-def bot_json(bot: BotRecord) -> dict[str, Any]:
+def bot_json(bot: BotRecord) -> BotJson:
     """A bot without its secret (BotRecord has no pass_hash field at all)."""
     return {
         "id": bot.bot_id,
@@ -52,19 +122,19 @@ def bot_json(bot: BotRecord) -> dict[str, Any]:
     }
 
 
-async def bots(store: Store, game: str, owner: str | None = None) -> list[dict[str, Any]]:
+async def bots(store: Store, game: str, owner: str | None = None) -> list[BotJson]:
     return [bot_json(b) for b in await store.list_bots(game=game, owner=owner)]
 
 
-def _contest_json(c: ContestRecord) -> dict[str, Any]:
+def _contest_json(c: ContestRecord) -> ContestJson:
     return {"id": c.name, "name": c.name, "gameType": wire_id_of(c.game), "created": _iso(c.created_at)}
 
 
-async def contests(store: Store, game: str) -> list[dict[str, Any]]:
+async def contests(store: Store, game: str) -> list[ContestJson]:
     return [_contest_json(c) for c in await store.list_contests(game=game)]
 
 
-async def contest(store: Store, game: str, name: str) -> dict[str, Any] | None:
+async def contest(store: Store, game: str, name: str) -> ContestJson | None:
     try:
         found = await store.get_contest(contest_key(game, name))
     except HexarenaError:
@@ -72,14 +142,10 @@ async def contest(store: Store, game: str, name: str) -> dict[str, Any] | None:
     return None if found is None else _contest_json(found)
 
 
-async def contest_rankings(store: Store, game: str, name: str, method: str = "AMBITIOUS") -> list[dict[str, Any]]:
+async def contest_rankings(store: Store, game: str, name: str, method: str = "AMBITIOUS") -> list[Ranking]:
     if method.upper() not in METHODS:
         raise ValueError(f"ranking method {method!r} is not one of {', '.join(METHODS)}")
-    rows = await rankings(store, game, contest_key(game, name), method)
-    return [
-        {"bot": r.bot, "wins": r.wins, "draws": r.draws, "losses": r.losses, "played": r.played, "score": r.score}
-        for r in rows
-    ]
+    return await rankings(store, game, contest_key(game, name), method)
 
 
 def _outcome(record: GameFacts) -> Outcome | None:
@@ -92,7 +158,7 @@ def _outcome(record: GameFacts) -> Outcome | None:
     return Outcome(record.winner, termination, record.reason)
 
 
-def _summary(record: GameFacts, shape: Shape) -> dict[str, Any]:
+def _summary(record: GameFacts, shape: Shape) -> GameJson:
     outcome = _outcome(record)
     contest_id = record.contest_id
     return {
@@ -112,9 +178,9 @@ def _summary(record: GameFacts, shape: Shape) -> dict[str, Any]:
     }
 
 
-async def games(store: Store, game: str, filters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+async def games(store: Store, game: str, filters: GameFilters | None = None) -> list[GameJson]:
     """Games of a type with the seed's filters: limit, offset, victor, contest, anyPlayers, players."""
-    f = filters or {}
+    f: GameFilters = filters or {}
     contest_name = f.get("contest")
     found = await find_games(
         store,
@@ -140,7 +206,7 @@ async def game_record(store: Store, game: str | None, game_id: str) -> GameRecor
     return record
 
 
-async def one_game(store: Store, game: str | None, game_id: str) -> dict[str, Any] | None:
+async def one_game(store: Store, game: str | None, game_id: str) -> GameJson | None:
     """One game with its turns (battlebot shapes, times) and final state; None if unknown or of another type."""
     record = await game_record(store, game, game_id)
     return None if record is None else await replayed(record)
@@ -152,12 +218,12 @@ async def one_game(store: Store, game: str | None, game_id: str) -> dict[str, An
 _REPLAYS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphql-replay")
 
 
-async def replayed(record: GameRecord) -> dict[str, Any]:
+async def replayed(record: GameRecord) -> GameJson:
     """:func:`game_json` in a worker thread."""
     return await asyncio.get_running_loop().run_in_executor(_REPLAYS, game_json, record)
 
 
-def game_json(record: GameRecord) -> dict[str, Any]:
+def game_json(record: GameRecord) -> GameJson:
     """A game replayed through its rules: every turn in its battlebot shape with its time, and the final state.
 
     ``turns`` holds every turn (callers page it) and ``turnCount`` how many there are.
@@ -168,7 +234,7 @@ def game_json(record: GameRecord) -> dict[str, Any]:
     padded = (*names, "", "")  # "" for a seat the record lacks
     players = (padded[0], padded[1])
     rules = shape.game
-    turns: list[dict[str, Any]] = []
+    turns: list[TurnJson] = []
     state = None
     try:
         state = rules.new(**record.params)

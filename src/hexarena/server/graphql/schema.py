@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import strawberry
 from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
@@ -44,8 +44,14 @@ from hexarena.server.graphql.limits import (
 )
 from hexarena.server.services import services_of
 
+if TYPE_CHECKING:
+    from hexarena.store import Store
+    from hexarena.store.contests import Ranking
 
-def _store(info: Info) -> Any:
+T = TypeVar("T")
+
+
+def _store(info: Info) -> Store:
     store = services_of(info.context["request"].app).store
     if store is None:
         raise ValueError("this server has no database")
@@ -58,7 +64,7 @@ def _db(info: Info) -> asyncio.Semaphore:
     return gate.db
 
 
-def _page(items: list[Any], limit: int, offset: int, cap: int = MAX_PAGE) -> list[Any]:
+def _page(items: list[T], limit: int, offset: int, cap: int = MAX_PAGE) -> list[T]:
     check_page(limit, offset, cap)
     return items[offset : offset + limit]
 
@@ -77,6 +83,12 @@ class Bot:
     owner: str
     dateRegistered: str | None
 
+    @classmethod
+    def of(cls, b: data.BotJson) -> Bot:
+        return cls(
+            id=strawberry.ID(b["id"]), gameType=b["gameType"], owner=b["owner"], dateRegistered=b["dateRegistered"]
+        )
+
 
 @strawberry.type
 class ContestRanking:
@@ -87,6 +99,10 @@ class ContestRanking:
     played: int
     score: int
 
+    @classmethod
+    def of(cls, r: Ranking) -> ContestRanking:
+        return cls(bot=r.bot, wins=r.wins, draws=r.draws, losses=r.losses, played=r.played, score=r.score)
+
 
 @strawberry.type
 class Turn:
@@ -95,6 +111,17 @@ class Turn:
     move: str
     thinkTime: float
     turn: JSON | None
+
+    @classmethod
+    def of(cls, t: data.TurnJson) -> Turn:
+        turn = t["turn"]
+        return cls(
+            player=t["player"],
+            time=t["time"],
+            move=t["move"],
+            thinkTime=t["thinkTime"],
+            turn=None if turn is None else JSON(turn),
+        )
 
 
 @strawberry.type
@@ -114,19 +141,37 @@ class Game:
     params: JSON
     turnCount: int | None = None
     state: JSON | None = None
-    all_turns: strawberry.Private[list[dict[str, Any]] | None] = None
+    all_turns: strawberry.Private[list[data.TurnJson] | None] = None
+
+    @classmethod
+    def of(cls, g: data.GameJson) -> Game:
+        """The game of a list (no turns) or a replayed one (with turns, their count and the final state)."""
+        state = g.get("state")
+        return cls(
+            id=strawberry.ID(g["id"]),
+            gameType=g["gameType"],
+            players=g["players"],
+            kinds=g["kinds"],
+            status=g["status"],
+            victor=g["victor"],
+            reason=g["reason"],
+            detail=g["detail"],
+            termination=g["termination"],
+            startTime=g["startTime"],
+            endTime=g["endTime"],
+            contest=g["contest"],
+            params=JSON(g["params"]),
+            turnCount=g.get("turnCount"),
+            state=None if state is None else JSON(state),
+            all_turns=g.get("turns"),
+        )
 
     @strawberry.field
     def turns(self, limit: int = MAX_TURNS, offset: int = 0) -> list[Turn] | None:
         """The game's turns in pages of at most MAX_TURNS; null in lists of games (ask ``game(id)``)."""
         if self.all_turns is None:
             return None
-        return [Turn(**t) for t in _page(self.all_turns, limit, offset, MAX_TURNS)]
-
-
-def _game(d: dict[str, Any]) -> Game:
-    fields = {k: v for k, v in d.items() if k != "turns"}
-    return Game(**fields, all_turns=d.get("turns"))
+        return [Turn.of(t) for t in _page(self.all_turns, limit, offset, MAX_TURNS)]
 
 
 @strawberry.input
@@ -146,6 +191,10 @@ class Contest:
     gameType: str
     created: str | None
 
+    @classmethod
+    def of(cls, c: data.ContestJson) -> Contest:
+        return cls(id=strawberry.ID(c["id"]), name=c["name"], gameType=c["gameType"], created=c["created"])
+
     @strawberry.field
     async def rankings(
         self,
@@ -159,7 +208,7 @@ class Contest:
         assert game is not None
         async with _db(info):
             rows = await data.contest_rankings(_store(info), game["name"], self.name, method.value)
-        return [ContestRanking(**r) for r in _page(rows, limit, offset)]
+        return [ContestRanking.of(r) for r in _page(rows, limit, offset)]
 
     @strawberry.field
     async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
@@ -169,15 +218,23 @@ class Contest:
         f["contest"] = self.name
         async with _db(info):
             found = await data.games(_store(info), game["name"], f)
-        return [_game(g) for g in found]
+        return [Game.of(g) for g in found]
 
 
-def _filters(filters: GameFilters | None) -> dict[str, Any]:
-    """The filters as a dict, after checking the page they ask for."""
-    f = {} if filters is None else dict(vars(filters))
-    limit, offset = f.get("limit"), f.get("offset")
+def _filters(filters: GameFilters | None) -> data.GameFilters:
+    """The filters as :mod:`data` takes them, after checking the page they ask for."""
+    if filters is None:
+        return {}
+    limit, offset = filters.limit, filters.offset
     check_page(50 if limit is None else limit, 0 if offset is None else offset, MAX_PAGE)
-    return f
+    return {
+        "limit": limit,
+        "offset": offset,
+        "victor": filters.victor,
+        "contest": filters.contest,
+        "anyPlayers": filters.anyPlayers,
+        "players": filters.players,
+    }
 
 
 @strawberry.type
@@ -186,50 +243,54 @@ class GameType:
     name: str
     title: str
 
+    @classmethod
+    def of(cls, t: data.GameTypeJson) -> GameType:
+        return cls(id=strawberry.ID(t["id"]), name=t["name"], title=t["title"])
+
     @strawberry.field
     async def bots(self, info: Info, owner: str | None = None, limit: int = MAX_PAGE, offset: int = 0) -> list[Bot]:
         check_page(limit, offset, MAX_PAGE)
         async with _db(info):
             found = await data.bots(_store(info), self.name, owner)
-        return [Bot(**b) for b in _page(found, limit, offset)]
+        return [Bot.of(b) for b in _page(found, limit, offset)]
 
     @strawberry.field
     async def contests(self, info: Info, limit: int = MAX_PAGE, offset: int = 0) -> list[Contest]:
         check_page(limit, offset, MAX_PAGE)
         async with _db(info):
             found = await data.contests(_store(info), self.name)
-        return [Contest(**c) for c in _page(found, limit, offset)]
+        return [Contest.of(c) for c in _page(found, limit, offset)]
 
     @strawberry.field
     async def contest(self, info: Info, id: strawberry.ID) -> Contest | None:
         async with _db(info):
             found = await data.contest(_store(info), self.name, str(id))
-        return None if found is None else Contest(**found)
+        return None if found is None else Contest.of(found)
 
     @strawberry.field
     async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
         f = _filters(filters)
         async with _db(info):
             found = await data.games(_store(info), self.name, f)
-        return [_game(g) for g in found]
+        return [Game.of(g) for g in found]
 
     @strawberry.field
     async def game(self, info: Info, id: strawberry.ID) -> Game | None:
         async with _db(info):
             record = await data.game_record(_store(info), self.name, str(id))
-        return None if record is None else _game(await data.replayed(record))
+        return None if record is None else Game.of(await data.replayed(record))
 
 
 @strawberry.type
 class Query:
     @strawberry.field
     def gameTypes(self) -> list[GameType]:
-        return [GameType(**t) for t in data.game_types()]
+        return [GameType.of(t) for t in data.game_types()]
 
     @strawberry.field
     def gameType(self, id: strawberry.ID) -> GameType | None:
         found = data.game_type(str(id))
-        return None if found is None else GameType(**found)
+        return None if found is None else GameType.of(found)
 
 
 #: The depth and alias limits as validation rules, built once. Validating a query was most of a small query's CPU
