@@ -46,6 +46,8 @@ def test_moves_read(text: str, move: tuple[tuple[int, int], tuple[int, int]]) ->
         _reply([{"q": 1, "r": 0}, {"q": "1.5", "r": 0}]),
         _reply([{"q": 1, "r": 0}, {"q": [1], "r": 0}]),
         _reply([{"q": 1, "r": 0}, {"q": float("nan"), "r": 0}]),
+        _reply([{"q": 1, "r": 0}, {"q": float("inf"), "r": 0}]),
+        '{"move": {"pieces": [{"q": 1, "r": 0}, {"q": 1e400, "r": 0}]}}',
     ],
     ids=[
         "null",
@@ -64,13 +66,19 @@ def test_moves_read(text: str, move: tuple[tuple[int, int], tuple[int, int]]) ->
         "q-decimal-string",
         "q-array",
         "q-nan",
+        "q-infinity",
+        "q-overflowing-number",
     ],
 )
 def test_not_moves(text: str) -> None:
     assert _move_of(json.loads(text)) is None
 
 
-@pytest.mark.parametrize("move", [None, 3, ((1, 0),), ((1, 0), (None, 0))], ids=["none", "int", "one", "none-q"])
+@pytest.mark.parametrize(
+    "move",
+    [None, 3, ((1, 0),), ((1, 0), (None, 0)), ((1, 0), (float("inf"), 0))],
+    ids=["none", "int", "one", "none-q", "infinite-q"],
+)
 def test_diagnose_names_a_malformed_move(move: object) -> None:
     sent, _, fix = diagnose(HTTTX.new(), move)
     assert sent == repr(move)

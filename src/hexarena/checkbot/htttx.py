@@ -83,7 +83,7 @@ def diagnose(state: HtttxState, move: object) -> tuple[str, str, str]:
             raise TypeError("not two pieces")
         (a, b) = move
         pieces = [(int(a[0]), int(a[1])), (int(b[0]), int(b[1]))]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # int(inf) overflows
         return repr(move), expected, "send exactly two pieces, each {q, r} with integer axial coordinates"
     sent = f"pieces {pieces[0]} and {pieces[1]}"
     seat = state.to_move_seat if state.to_move_seat is not None else 0
@@ -373,7 +373,7 @@ def _move_of(reply: JsonValue) -> Move | None:
         return None
     try:
         return (_cell_of(pieces[0]), _cell_of(pieces[1]))
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # JSON's 1e400 is an infinite float
         return None
 
 
