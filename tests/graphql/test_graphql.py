@@ -61,7 +61,7 @@ async def seed(store: Any) -> None:
 
 
 async def gql(base: str, query: str, **variables: Any) -> dict[str, Any]:
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=30) as http:  # the first request imports the schema: slow on a loaded machine
         r = await http.post(f"{base}/graphql", json={"query": query, "variables": variables})
     body = r.json()
     assert r.status_code == 200 and "errors" not in body, body
@@ -130,7 +130,7 @@ async def test_game_filters_and_one_game_with_turns(served: tuple[str, Any]) -> 
 async def test_rest_twin_serves_the_same_data(served: tuple[str, Any]) -> None:
     base, app = served
     await seed(app.state.services.store)
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         assert [t["id"] for t in (await http.get("/api/gametypes")).json()][:2] == ["numberwang", "noughtsandcrosses"]
         bots = (await http.get("/api/gametypes/noughtsandcrosses/bots", params={"owner": "owner2"})).json()
         assert [b["id"] for b in bots] == ["C"] and "pass_hash" not in bots[0]
