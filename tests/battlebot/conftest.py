@@ -51,12 +51,14 @@ FAST = dict(turn_seconds=1.0, login_seconds=1.0, idle_seconds=3.0, grace=0.3)
 
 
 @pytest.fixture
-def make_server(database_url: str) -> Callable[..., Any]:
+def make_server(migrated_database_url: str) -> Callable[..., Any]:
     """``async with make_server(turn_seconds=...) as srv``: a served app with the given battlebot settings."""
 
     @contextlib.asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[Server]:
-        app = create_app(Settings(database_url=database_url, battlebot=BattlebotSettings(**{**FAST, **overrides})))
+        app = create_app(
+            Settings(database_url=migrated_database_url, battlebot=BattlebotSettings(**{**FAST, **overrides}))
+        )
         async with serve(app) as host:
             yield Server(host, app)
 

@@ -37,10 +37,12 @@ class DotsServer:
 
 
 @pytest.fixture
-def make_dots(database_url: str) -> Callable[..., Any]:
+def make_dots(migrated_database_url: str) -> Callable[..., Any]:
     @contextlib.asynccontextmanager
     async def factory(**overrides: Any) -> AsyncIterator[DotsServer]:
-        app = create_app(Settings(database_url=database_url, dots=DotsSettings(**{"turn_seconds": 1.0, **overrides})))
+        app = create_app(
+            Settings(database_url=migrated_database_url, dots=DotsSettings(**{"turn_seconds": 1.0, **overrides}))
+        )
         async with serve(app) as base, serve(dots_app(app), lifespan="off") as port_base:
             yield DotsServer(base, port_base, app)
 

@@ -19,7 +19,7 @@ async def serve(app: Any) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def served(database_url: str) -> AsyncIterator[tuple[str, Any]]:
-    app = create_app(Settings(database_url=database_url))
+async def served(migrated_database_url: str) -> AsyncIterator[tuple[str, Any]]:
+    app = create_app(Settings(database_url=migrated_database_url))
     async with serve(app) as base:
         yield base, app

@@ -29,8 +29,8 @@ from hexarena.wire.htttx import MAX_BOT_PACKET_BYTES
 
 
 @pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    s = await Store.open(database_url)
+async def store(migrated_database_url: str) -> AsyncIterator[Store]:
+    s = await Store.open(migrated_database_url)
     try:
         yield s
     finally:

@@ -362,7 +362,9 @@ async def test_moves_stored_in_bulk_are_stored_exactly_as_one_by_one(store: Stor
     assert stored[bulk] == stored[reference] == stored[single] and len(stored[reference]) == len(shapes)
 
 
-async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(store: Store, database_url: str) -> None:
+async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(
+    store: Store, migrated_database_url: str
+) -> None:
     """The recorder's batches hold every move of every game since the last flush (a thousand and more on a busy
     server). On SQLite they go in statements of many rows, because Python's sqlite3 gives the GIL up around every
     step and an ``executemany`` of N rows took it back N times from the busy event loop (see
@@ -397,7 +399,7 @@ async def test_a_large_batch_of_moves_is_a_few_statement_steps_on_sqlite(store: 
         assert game is not None and list(game.moves) == [m for g, m in batch if g == gid]
     game = await store.get_game(ended)
     assert game is not None and list(game.moves) == finished
-    if database_url.startswith("sqlite"):
+    if migrated_database_url.startswith("sqlite"):
         # 690 rows: two statements of 256 rows and one of 178, not 690 steps; three writes like it in all
         assert steps and max(steps) <= 2, steps
         assert sum(steps) <= 3 * 3, steps

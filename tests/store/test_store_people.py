@@ -97,7 +97,7 @@ async def test_the_store_rates_at_most_max_people(
 
 
 async def test_the_cli_leaderboard_tells_two_people_of_one_name_apart(
-    store: Store, recorder: Recorder, database_url: str
+    store: Store, recorder: Recorder, migrated_database_url: str
 ) -> None:
     import asyncio
 
@@ -107,7 +107,7 @@ async def test_the_cli_leaderboard_tells_two_people_of_one_name_apart(
 
     await play(recorder, (person("Ann", ANN), person("Ann", OTHER_ANN)), people=True)
     out = await asyncio.to_thread(
-        CliRunner().invoke, main, ["tournament", "leaderboard", "hex", "--database-url", database_url]
+        CliRunner().invoke, main, ["tournament", "leaderboard", "hex", "--database-url", migrated_database_url]
     )
     assert out.exit_code == 0, out.output
     assert f"Ann (person {ANN[7:15]})" in out.output and f"Ann (person {OTHER_ANN[7:15]})" in out.output
