@@ -100,68 +100,19 @@ _CHROMIUM_ARGS = (
 )
 
 
-class _Chromium:
-    """The worker's chromium (and Playwright driver), kept open from one browser test to the next.
-
-    Why: starting both took about 2 s of CPU, once per test module. It stays open only while browser tests follow
-    one another: the sync Playwright API runs an event loop in this thread, so it is closed before any test that
-    does not use it (``pytest_runtest_teardown``), e.g. an asyncio test. Each test still gets browser contexts of
-    its own, and any it leaves open are closed after it (``browser``).
-    """
-
-    def __init__(self) -> None:
-        self._playwright: Any = None
-        self._manager: Any = None
-        self._browser: Any = None
-
-    def get(self) -> Any:
-        if self._browser is not None and not self._browser.is_connected():
-            self.close()  # a test crashed it: the next one gets a new one
-        if self._browser is None:
-            path = _chromium_or_skip()
-            from playwright.sync_api import sync_playwright
-
-            self._manager = sync_playwright()
-            self._playwright = self._manager.start()
-            try:
-                self._browser = self._playwright.chromium.launch(
-                    executable_path=path, headless=True, args=list(_CHROMIUM_ARGS)
-                )
-            except BaseException:
-                self.close()
-                raise
-        return self._browser
-
-    def close(self) -> None:
-        browser, manager = self._browser, self._manager
-        self._browser = self._playwright = self._manager = None
-        try:
-            if browser is not None:
-                browser.close()
-        finally:
-            if manager is not None:
-                manager.__exit__(None, None, None)
-
-
-_CHROMIUM = _Chromium()
-
-
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """The worker's chromium (``_Chromium``); any context a test left open is closed after it."""
-    b = _CHROMIUM.get()
-    yield b
-    if b.is_connected():
-        for context in b.contexts:
-            context.close()
+    """One chromium per test module: the sync Playwright API runs an event loop in this thread, so it must be
+    gone before any asyncio test of another module starts."""
+    path = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
 
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """After a test's fixtures are gone: close the worker's chromium unless the next test uses it too."""
-    yield
-    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
-        _CHROMIUM.close()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True, args=list(_CHROMIUM_ARGS))
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 @pytest.fixture
