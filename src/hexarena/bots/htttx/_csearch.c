@@ -876,6 +876,10 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     i64 best = stand;
     if (stand > alpha) alpha = stand;
     Pair *m = threat_moves(s, sd, &n);
+    if (n > 0 && m[0].score >= 3) { /* won next turn (alphabeta's reason) */
+        free(m);
+        return WIN - ply - 2;
+    }
     for (int i = 0; i < n; i++) {
         i64 v = child_q(s, m[i].a, m[i].b, alpha, beta, ply, qd);
         if (s->aborted) break;
@@ -923,20 +927,31 @@ static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
             return -(WIN - ply - 1);
         }
     } else {
-        m = pair_moves(s, sd, K_INNER, M_INNER, &n);
         int nt;
         Pair *t = threat_moves(s, sd, &nt);
-        if (nt > T_INNER) nt = T_INNER;
-        m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(n + nt + 1));
-        for (int i = 0; i < nt; i++) {
-            int dup = 0;
-            for (int j = 0; j < n; j++)
-                if (m[j].a == t[i].a && m[j].b == t[i].b) {
-                    dup = 1;
-                    break;
-                }
-            if (!dup) m[n++] = t[i];
+        if (nt > 0 && t[0].score >= 3) {
+            /* a turn leaving more threats than two stones can spoil, and the opponent has none: won next turn */
+            free(t);
+            return WIN - ply - 2;
         }
+        if (nt > T_INNER) nt = T_INNER;
+        int np;
+        Pair *p = pair_moves(s, sd, K_INNER, M_INNER, &np);
+        m = (Pair *)malloc(sizeof(Pair) * (size_t)(np + nt + 1));
+        n = 0;
+        /* double threats first (the opponent's whole turn goes to blocking them), then the pairs by worth, then
+         * the single threats */
+        for (int pass = 0; pass < 3; pass++) {
+            int k = pass == 1 ? np : nt;
+            for (int i = 0; i < k; i++) {
+                Pair q = pass == 1 ? p[i] : t[i];
+                if (pass != 1 && (pass == 0) != (q.score >= 2)) continue;
+                int dup = 0;
+                for (int j = 0; j < n && !dup; j++) dup = m[j].a == q.a && m[j].b == q.b;
+                if (!dup) m[n++] = q;
+            }
+        }
+        free(p);
         free(t);
     }
     if (tta >= 0) {

@@ -412,13 +412,15 @@ class PySearch:
         out = sorted(pairs.items(), key=lambda e: (-e[1], e[0][0], e[0][1]))
         return [p for p, _ in out]
 
-    def threat_moves(self, s: int) -> list[tuple[int, int]]:
-        """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first."""
+    def threat_moves(self, s: int) -> list[tuple[int, int, int]]:
+        """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first, as
+        (blockers, a, b)."""
         return self.blocker_pairs(s, KT, 1)[:MT]
 
-    def blocker_pairs(self, s: int, k: int, least: int) -> list[tuple[int, int]]:
+    def blocker_pairs(self, s: int, k: int, least: int) -> list[tuple[int, int, int]]:
         """Pairs of the ``k`` best threat cells of ``s`` after which the opponent needs at least ``least`` stones
-        to spoil s's new threats (``blockers``), most first (ties: the cells' scores, then the cells)."""
+        to spoil s's new threats (``blockers``), most first (ties: the cells' scores, then the cells), as
+        (blockers, a, b)."""
         cells = self.threat_cells(s, k)
         found = []
         for i in range(len(cells)):
@@ -434,7 +436,7 @@ class PySearch:
                 if n >= least:
                     found.append((n, sa + sb, a, b))
         found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
-        return [(a, b) for _, _, a, b in found]
+        return [(n, a, b) for n, _, a, b in found]
 
     def threat_cells(self, s: int, k: int) -> list[tuple[int, int]]:
         """The ``k`` best (cell, score) cells of ``s``'s building windows (two stones from a threat or three), by
@@ -520,7 +522,7 @@ class PySearch:
         opponent's whole turn to blocking (None: none found within the node bound). Neither side may have a
         threat: a defender's block that makes a threat of its own breaks the chain (not followed)."""
         # pairs leaving the opponent both stones of its turn to block (2), or more than it has (3: the last turn)
-        for a, b in self.blocker_pairs(s, KT_TSS, 3 if turns == 1 else 2):
+        for _, a, b in self.blocker_pairs(s, KT_TSS, 3 if turns == 1 else 2):
             if not self.tss_spend():
                 return None
             self.place(a, s)
@@ -605,7 +607,10 @@ class PySearch:
         best = stand
         if stand > alpha:
             alpha = stand
-        for a, b in self.threat_moves(s):
+        threats = self.threat_moves(s)
+        if threats and threats[0][0] >= 3:  # won next turn (alphabeta's reason)
+            return WIN - ply - 2
+        for _, a, b in threats:
             v = self._child_q(a, b, alpha, beta, ply, qd)
             if v > best:
                 best = v
@@ -654,8 +659,18 @@ class PySearch:
             if not moves:
                 return -(WIN - ply - 1)
         else:
-            moves = self.pair_moves(s, K_INNER, M_INNER)
-            for m in self.threat_moves(s)[:T_INNER]:
+            threats = self.threat_moves(s)[:T_INNER]
+            if threats and threats[0][0] >= 3:
+                # a turn leaving more threats than two stones can spoil, and the opponent has none: won next turn
+                return WIN - ply - 2
+            # double threats first (the opponent's whole turn goes to blocking them), then the pairs by worth, then
+            # the single threats
+            moves = []
+            for m in [
+                *[(a, b) for n, a, b in threats if n >= 2],
+                *self.pair_moves(s, K_INNER, M_INNER),
+                *[(a, b) for n, a, b in threats if n < 2],
+            ]:
                 if m not in moves:
                     moves.append(m)
         if tt_move >= 0:
@@ -706,7 +721,8 @@ class PySearch:
             if moves:
                 return moves
         moves = self.pair_moves(s, K_ROOT, K_ROOT * K_ROOT)
-        for m in self.threat_moves(s):
+        for _, a, b in self.threat_moves(s):
+            m = (a, b)
             if m not in moves:
                 moves.append(m)
         return moves
