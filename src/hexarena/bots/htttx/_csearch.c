@@ -38,6 +38,8 @@
 #define KT_TSS 12
 #define TSS_SHARE 0.3
 #define T_INNER 2
+#define MAX_EXT 1
+#define LEAF_TSS 48
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
 #define LOWER 1
@@ -95,6 +97,7 @@ typedef struct {
     int32_t csc[2][NN];
     int blo;
     int side;
+    int ext;
     int q0, r0;
     unsigned char grid[NN];
     unsigned char nearc[NN];
@@ -765,7 +768,7 @@ static Pair *defences(S *s, Pair *moves, int *n) {
         nc++;
     }
     Pair *out = (Pair *)malloc(sizeof(Pair) * (size_t)(nc + 1));
-    int nr = 0, checked = 0;
+    int nr = 0;
     for (int i = 0; i < nc; i++) {
         if (s->tss_left <= 0) break;
         place(s, c[i].a, sd);
@@ -776,18 +779,12 @@ static Pair *defences(S *s, Pair *moves, int *n) {
         undo(s, c[i].b, sd);
         undo(s, c[i].a, sd);
         if (spent) break;
-        checked++;
         if (!lost) out[nr++] = c[i];
     }
     if (nr == 0) {
         free(c);
         free(out);
         return moves;
-    }
-    for (int i = checked; i < nc; i++) {
-        int in_moves = 0;
-        for (int j = 0; j < *n && !in_moves; j++) in_moves = moves[j].a == c[i].a && moves[j].b == c[i].b;
-        if (in_moves) out[nr++] = c[i];
     }
     free(c);
     free(moves);
@@ -840,6 +837,19 @@ static i64 child_q(S *s, int a, int b, i64 alpha, i64 beta, int ply, int qd) {
     return v;
 }
 
+/* search_py.PySearch.leaf_tss: the attacking turns of a threat-space win of sd within LEAF_TSS positions (0: none),
+ * the root's bound and clock share left as they were */
+static int leaf_tss(S *s, int sd) {
+    i64 left = s->tss_left;
+    double deadline = s->tss_deadline;
+    s->tss_left = LEAF_TSS;
+    s->tss_deadline = 0;
+    int fa, fb, turns = tss_win(s, sd, &fa, &fb);
+    s->tss_left = left;
+    s->tss_deadline = deadline;
+    return turns;
+}
+
 static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     tick(s);
     if (s->aborted) return 0;
@@ -873,6 +883,10 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     }
     i64 stand = eval_side(s, sd);
     if (stand >= beta || qd <= 0) return stand;
+    if (qd == QDEPTH) {
+        int turns = leaf_tss(s, sd);
+        if (turns > 0) return WIN - ply - 2 * turns;
+    }
     i64 best = stand;
     if (stand > alpha) alpha = stand;
     Pair *m = threat_moves(s, sd, &n);
@@ -895,8 +909,28 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     return s->aborted ? 0 : best;
 }
 
+/* search_py.PySearch.horizon_threat: a quiet position whose side not to move has a double threat to make */
+static int horizon_threat(S *s) {
+    int sd = s->side, n;
+    if (s->nthreat[0] || s->nthreat[1]) return 0;
+    Pair *t = threat_moves(s, 1 - sd, &n);
+    int yes = n > 0 && t[0].score >= 2;
+    free(t);
+    return yes;
+}
+
+static i64 alphabeta_full(S *s, int depth, i64 alpha, i64 beta, int ply);
+
 static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
-    if (depth <= 0) return qsearch(s, alpha, beta, ply, QDEPTH);
+    if (depth > 0) return alphabeta_full(s, depth, alpha, beta, ply);
+    if (s->ext >= MAX_EXT || !horizon_threat(s)) return qsearch(s, alpha, beta, ply, QDEPTH);
+    s->ext++;
+    i64 v = alphabeta_full(s, 1, alpha, beta, ply);
+    s->ext--;
+    return v;
+}
+
+static i64 alphabeta_full(S *s, int depth, i64 alpha, i64 beta, int ply) {
     tick(s);
     if (s->aborted) return 0;
     int sd = s->side;

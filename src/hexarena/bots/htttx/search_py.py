@@ -46,6 +46,11 @@ KT = 8
 MT = 6
 #: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
 T_INNER = 2
+#: Whole turns the search may add to a path at its horizon (``horizon_threat``): a quiet leaf whose side not to
+#: move has a double threat to make is not quiet (the stand-pat of its side to move ignores the combination).
+MAX_EXT = 1
+#: Positions the threat-space search may visit at each horizon leaf (``leaf_tss``).
+LEAF_TSS = 48
 #: threat-space search: attacking turns it chains (double threats, then a triple), cells its attacking pairs are
 #: formed from, and the positions it may visit by default (a deterministic bound, not the clock)
 TSS_TURNS = 3
@@ -157,6 +162,7 @@ class PySearch:
             if 0 < max(abs(dx), abs(dy), abs(dx + dy)) <= near
         ]
         self.hist = [0] * NN
+        self.ext = 0
         self.tt_mask = (1 << tt_bits) - 1
         self.tt: list[tuple[int, int, int, int, int, int] | None] = [None] * (1 << tt_bits)
         self.nodes = 0
@@ -580,6 +586,18 @@ class PySearch:
         move ordering)."""
         return self.sum_own[s] - self.sum_opp[1 - s]
 
+    def leaf_tss(self, s: int) -> int:
+        """The attacking turns of a threat-space win of ``s`` within ``LEAF_TSS`` positions (0: none found): the
+        horizon's combinations, which the quiescence search's few threat turns miss. The root's bound and clock
+        share are left as they were."""
+        left, deadline = self.tss_left, self.tss_deadline
+        self.tss_left, self.tss_deadline = LEAF_TSS, 0.0
+        try:
+            found = self.tss_win(s)
+        finally:
+            self.tss_left, self.tss_deadline = left, deadline
+        return 0 if found is None else found[1]
+
     def qsearch(self, alpha: int, beta: int, ply: int, qd: int) -> int:
         self._tick()
         s = self.side
@@ -604,6 +622,10 @@ class PySearch:
         stand = self.eval_side(s)
         if stand >= beta or qd <= 0:
             return stand
+        if qd == QDEPTH:
+            turns = self.leaf_tss(s)
+            if turns:
+                return WIN - ply - 2 * turns
         best = stand
         if stand > alpha:
             alpha = stand
@@ -632,9 +654,26 @@ class PySearch:
             self.undo(b, s)
             self.undo(a, s)
 
+    def horizon_threat(self) -> bool:
+        """A quiet position whose side not to move has a double threat to make: the side to move must spend its
+        turn on it, which the quiescence search's stand-pat would not see."""
+        if self.nthreat[0] or self.nthreat[1]:
+            return False
+        threats = self.threat_moves(1 - self.side)
+        return bool(threats) and threats[0][0] >= 2
+
     def alphabeta(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        if depth <= 0:
+        if depth > 0:
+            return self._alphabeta(depth, alpha, beta, ply)
+        if self.ext >= MAX_EXT or not self.horizon_threat():
             return self.qsearch(alpha, beta, ply, QDEPTH)
+        self.ext += 1
+        try:
+            return self._alphabeta(1, alpha, beta, ply)
+        finally:
+            self.ext -= 1
+
+    def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         s = self.side
         if self.nthreat[s] > 0:
@@ -769,8 +808,9 @@ class PySearch:
 
     def defences(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``moves`` less those after which the opponent still has a threat-space win, when the opponent has one
-        now: the turns that refute it first (the root's own, then turns through the cells of its first attacking
-        turn), then any the node bound left unchecked. Unchanged when none refutes it (the game is lost anyway)."""
+        now: the turns shown to refute it (the root's own, then turns through the cells of its first attacking turn;
+        those the node bound left unchecked are dropped: an unverified turn is no answer to a proven win). Unchanged
+        when none refutes it (the game is lost anyway)."""
         s = self.side
         o = 1 - s
         threat = self.tss_win(o)
@@ -785,7 +825,6 @@ class PySearch:
                 seen.add(m)
                 cands.append(m)
         refuting: list[tuple[int, int]] = []
-        checked = 0
         for a, b in cands:
             if self.tss_left <= 0:
                 break
@@ -797,12 +836,9 @@ class PySearch:
             self.undo(a, s)
             if spent:
                 break
-            checked += 1
             if not lost:
                 refuting.append((a, b))
-        if not refuting:
-            return moves
-        return refuting + [m for m in cands[checked:] if m in moves]
+        return refuting if refuting else moves
 
     def run(
         self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None, tss_nodes: int = 0
