@@ -38,8 +38,8 @@
 #define KT_TSS 12
 #define TSS_SHARE 0.3
 #define T_INNER 2
-#define MAX_EXT 1
-#define LEAF_TSS 48
+#define LEAF_TSS 24
+#define LEAF_TURNS 2
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
 #define LOWER 1
@@ -97,7 +97,6 @@ typedef struct {
     int32_t csc[2][NN];
     int blo;
     int side;
-    int ext;
     int q0, r0;
     unsigned char grid[NN];
     unsigned char nearc[NN];
@@ -727,10 +726,10 @@ static int tss_every_block_loses(S *s, int sd, int turns) {
     return all;
 }
 
-/* the shortest threat-space win of sd: its attacking turns (0: none found), its first turn into *fa, *fb */
-static int tss_win(S *s, int sd, int *fa, int *fb) {
+/* the shortest threat-space win of sd within most attacking turns: its attacking turns (0: none found), its first turn into *fa, *fb */
+static int tss_win(S *s, int sd, int most, int *fa, int *fb) {
     if (s->nthreat[0] || s->nthreat[1]) return 0;
-    for (int turns = 1; turns <= TSS_TURNS; turns++)
+    for (int turns = 1; turns <= most; turns++)
         if (tss(s, sd, turns, fa, fb)) return turns;
     return 0;
 }
@@ -740,7 +739,7 @@ static int top_cells(S *s, int sd, int k, Cell *out);
 /* search_py.PySearch.defences: the root's turns less those the opponent's threat-space win survives */
 static Pair *defences(S *s, Pair *moves, int *n) {
     int sd = s->side, o = 1 - sd, ta, tb;
-    if (!tss_win(s, o, &ta, &tb)) return moves;
+    if (!tss_win(s, o, TSS_TURNS, &ta, &tb)) return moves;
     Cell top[K_ROOT];
     int nt = top_cells(s, sd, K_ROOT, top);
     int cap = *n + 1 + 2 * nt;
@@ -774,7 +773,8 @@ static Pair *defences(S *s, Pair *moves, int *n) {
         place(s, c[i].a, sd);
         place(s, c[i].b, sd);
         int fa, fb;
-        int lost = s->nthreat[sd] == 0 && tss_win(s, o, &fa, &fb);
+        /* a turn making a threat of its own only delays the combination (it stands after the block): no answer */
+        int lost = s->nthreat[sd] > 0 || tss_win(s, o, TSS_TURNS, &fa, &fb);
         int spent = s->tss_left <= 0;
         undo(s, c[i].b, sd);
         undo(s, c[i].a, sd);
@@ -837,14 +837,15 @@ static i64 child_q(S *s, int a, int b, i64 alpha, i64 beta, int ply, int qd) {
     return v;
 }
 
-/* search_py.PySearch.leaf_tss: the attacking turns of a threat-space win of sd within LEAF_TSS positions (0: none),
+/* search_py.PySearch.leaf_tss: the attacking turns of a threat-space win of sd in at most LEAF_TURNS within LEAF_TSS
+ * positions (0: none),
  * the root's bound and clock share left as they were */
 static int leaf_tss(S *s, int sd) {
     i64 left = s->tss_left;
     double deadline = s->tss_deadline;
     s->tss_left = LEAF_TSS;
     s->tss_deadline = 0;
-    int fa, fb, turns = tss_win(s, sd, &fa, &fb);
+    int fa, fb, turns = tss_win(s, sd, LEAF_TURNS, &fa, &fb);
     s->tss_left = left;
     s->tss_deadline = deadline;
     return turns;
@@ -883,7 +884,7 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     }
     i64 stand = eval_side(s, sd);
     if (stand >= beta || qd <= 0) return stand;
-    if (qd == QDEPTH) {
+    if (qd == QDEPTH && LEAF_TSS > 0) {
         int turns = leaf_tss(s, sd);
         if (turns > 0) return WIN - ply - 2 * turns;
     }
@@ -909,28 +910,8 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     return s->aborted ? 0 : best;
 }
 
-/* search_py.PySearch.horizon_threat: a quiet position whose side not to move has a double threat to make */
-static int horizon_threat(S *s) {
-    int sd = s->side, n;
-    if (s->nthreat[0] || s->nthreat[1]) return 0;
-    Pair *t = threat_moves(s, 1 - sd, &n);
-    int yes = n > 0 && t[0].score >= 2;
-    free(t);
-    return yes;
-}
-
-static i64 alphabeta_full(S *s, int depth, i64 alpha, i64 beta, int ply);
-
 static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
-    if (depth > 0) return alphabeta_full(s, depth, alpha, beta, ply);
-    if (s->ext >= MAX_EXT || !horizon_threat(s)) return qsearch(s, alpha, beta, ply, QDEPTH);
-    s->ext++;
-    i64 v = alphabeta_full(s, 1, alpha, beta, ply);
-    s->ext--;
-    return v;
-}
-
-static i64 alphabeta_full(S *s, int depth, i64 alpha, i64 beta, int ply) {
+    if (depth <= 0) return qsearch(s, alpha, beta, ply, QDEPTH);
     tick(s);
     if (s->aborted) return 0;
     int sd = s->side;
@@ -1327,7 +1308,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (tss_nodes > 0) {
         int ta = -1, tb = -1, turns;
         Py_BEGIN_ALLOW_THREADS
-        turns = tss_win(s, sd, &ta, &tb);
+        turns = tss_win(s, sd, TSS_TURNS, &ta, &tb);
         Py_END_ALLOW_THREADS
         if (turns > 0) {
             PyObject *mv = coords(s, ta, tb);

@@ -46,11 +46,10 @@ KT = 8
 MT = 6
 #: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
 T_INNER = 2
-#: Whole turns the search may add to a path at its horizon (``horizon_threat``): a quiet leaf whose side not to
-#: move has a double threat to make is not quiet (the stand-pat of its side to move ignores the combination).
-MAX_EXT = 1
-#: Positions the threat-space search may visit at each horizon leaf (``leaf_tss``).
-LEAF_TSS = 48
+#: Positions the threat-space search may visit at each horizon leaf, and the attacking turns it looks for there
+#: (``leaf_tss``): a few, as it runs at every leaf.
+LEAF_TSS = 24
+LEAF_TURNS = 2
 #: threat-space search: attacking turns it chains (double threats, then a triple), cells its attacking pairs are
 #: formed from, and the positions it may visit by default (a deterministic bound, not the clock)
 TSS_TURNS = 3
@@ -162,7 +161,6 @@ class PySearch:
             if 0 < max(abs(dx), abs(dy), abs(dx + dy)) <= near
         ]
         self.hist = [0] * NN
-        self.ext = 0
         self.tt_mask = (1 << tt_bits) - 1
         self.tt: list[tuple[int, int, int, int, int, int] | None] = [None] * (1 << tt_bits)
         self.nodes = 0
@@ -559,11 +557,12 @@ class PySearch:
                 return False
         return True
 
-    def tss_win(self, s: int) -> tuple[tuple[int, int], int] | None:
-        """The shortest threat-space win of ``s`` (its first turn, attacking turns) within the node bound."""
+    def tss_win(self, s: int, most: int = TSS_TURNS) -> tuple[tuple[int, int], int] | None:
+        """The shortest threat-space win of ``s`` in at most ``most`` attacking turns (its first turn, attacking
+        turns) within the node bound."""
         if self.nthreat[0] or self.nthreat[1]:
             return None
-        for turns in range(1, TSS_TURNS + 1):
+        for turns in range(1, most + 1):
             mv = self.tss(s, turns)
             if mv is not None:
                 return mv, turns
@@ -587,13 +586,13 @@ class PySearch:
         return self.sum_own[s] - self.sum_opp[1 - s]
 
     def leaf_tss(self, s: int) -> int:
-        """The attacking turns of a threat-space win of ``s`` within ``LEAF_TSS`` positions (0: none found): the
-        horizon's combinations, which the quiescence search's few threat turns miss. The root's bound and clock
-        share are left as they were."""
+        """The attacking turns of a threat-space win of ``s`` in at most ``LEAF_TURNS`` within ``LEAF_TSS`` positions
+        (0: none found): the horizon's combinations, which the quiescence search's few threat turns miss. The
+        root's bound and clock share are left as they were."""
         left, deadline = self.tss_left, self.tss_deadline
         self.tss_left, self.tss_deadline = LEAF_TSS, 0.0
         try:
-            found = self.tss_win(s)
+            found = self.tss_win(s, LEAF_TURNS)
         finally:
             self.tss_left, self.tss_deadline = left, deadline
         return 0 if found is None else found[1]
@@ -622,7 +621,7 @@ class PySearch:
         stand = self.eval_side(s)
         if stand >= beta or qd <= 0:
             return stand
-        if qd == QDEPTH:
+        if qd == QDEPTH and LEAF_TSS > 0:
             turns = self.leaf_tss(s)
             if turns:
                 return WIN - ply - 2 * turns
@@ -654,26 +653,9 @@ class PySearch:
             self.undo(b, s)
             self.undo(a, s)
 
-    def horizon_threat(self) -> bool:
-        """A quiet position whose side not to move has a double threat to make: the side to move must spend its
-        turn on it, which the quiescence search's stand-pat would not see."""
-        if self.nthreat[0] or self.nthreat[1]:
-            return False
-        threats = self.threat_moves(1 - self.side)
-        return bool(threats) and threats[0][0] >= 2
-
     def alphabeta(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        if depth > 0:
-            return self._alphabeta(depth, alpha, beta, ply)
-        if self.ext >= MAX_EXT or not self.horizon_threat():
+        if depth <= 0:
             return self.qsearch(alpha, beta, ply, QDEPTH)
-        self.ext += 1
-        try:
-            return self._alphabeta(1, alpha, beta, ply)
-        finally:
-            self.ext -= 1
-
-    def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         s = self.side
         if self.nthreat[s] > 0:
@@ -808,7 +790,7 @@ class PySearch:
 
     def defences(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``moves`` less those after which the opponent still has a threat-space win, when the opponent has one
-        now: the turns shown to refute it (the root's own, then turns through the cells of its first attacking turn;
+        now: the quiet turns shown to refute it (the root's own, then turns through the cells of its first attacking turn;
         those the node bound left unchecked are dropped: an unverified turn is no answer to a proven win). Unchanged
         when none refutes it (the game is lost anyway)."""
         s = self.side
@@ -830,7 +812,8 @@ class PySearch:
                 break
             self.place(a, s)
             self.place(b, s)
-            lost = self.nthreat[s] == 0 and self.tss_win(o) is not None
+            # a turn making a threat of its own only delays the combination (it stands after the block): no answer
+            lost = self.nthreat[s] > 0 or self.tss_win(o) is not None
             spent = self.tss_left <= 0
             self.undo(b, s)
             self.undo(a, s)
