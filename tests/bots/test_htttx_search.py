@@ -179,7 +179,7 @@ def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
     assert compared == 40 and 0 < mates < 40  # both quiet positions and forced wins were compared
 
 
-#: positions searched to depth 3 by main's C engine before it was made faster (``bench/htttx_search_ab.py --record``)
+#: positions searched to depth 3 by the C engine (``bench/htttx_search_ab.py --record``; a search change re-records them)
 RECORDED = Path(__file__).parent.parent / "data" / "htttx" / "search_depth3.json"
 
 
