@@ -22,6 +22,7 @@ from htttx_positions import random_position
 
 from hexarena.bots.htttx import search as search_mod
 from hexarena.bots.htttx.heuristic import winning_move
+from hexarena.bots.htttx.learned_eval import shipped_tables
 from hexarena.bots.htttx.search import SearchBot, engine, win_in
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN, PySearch
 from hexarena.bots.registry import builtin_bots, make_builtin
@@ -130,6 +131,27 @@ def test_it_defends_against_the_opponents_combination(implementation: str) -> No
         assert threat_space_win(stones, 0) is None or PySearch(stones, 0, 6, 2).nthreat[1] > 0, considered
 
 
+@pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")
+def test_the_tree_sees_a_three_turn_combination_without_the_roots_threat_space_search() -> None:
+    # the root's threat-space search off: the combination is found inside the tree (a threat-space search at the
+    # horizon leaves), two whole turns deep
+    table = shipped_tables()[6]
+    move, score, depth, *_ = engine("C")(COMBINATION, 1, 6, 2, 2, 400_000, 0.0, None, 18, 0, table)
+    assert depth == 2 and score > WIN - MATE_BAND and win_in(score) == 4, (move, score, depth)
+
+
+@pytest.mark.skipif(not HAVE_C, reason="the C search engine is not built")
+@pytest.mark.parametrize("depth", [2, 3])
+def test_every_turn_the_deeper_root_searches_refutes_the_opponents_combination(depth: int) -> None:
+    state = HTTTX.from_cells(DEFEND, 1)
+    move, bot = choose(state, "C", nodes=400_000, depth=depth)
+    assert bot.last_considerations
+    for considered in [{"pieces": [list(move[0]), list(move[1])]}, *bot.last_considerations]:
+        (q1, r1), (q2, r2) = considered["pieces"]
+        stones = [*DEFEND, (q1, r1, 1), (q2, r2, 1)]
+        assert threat_space_win(stones, 0) is None or PySearch(stones, 0, 6, 2).nthreat[1] > 0, considered
+
+
 def test_mate_scores_read_as_turns() -> None:
     assert win_in(WIN - 0) == 1 and win_in(WIN - 2) == 2 and win_in(-(WIN - 1)) == -1 and win_in(-(WIN - 3)) == -2
     assert win_in(500) is None
@@ -157,7 +179,7 @@ def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
     assert compared == 40 and 0 < mates < 40  # both quiet positions and forced wins were compared
 
 
-#: positions searched to depth 3 by main's C engine before it was made faster (``bench/htttx_search_ab.py --record``)
+#: positions searched to depth 3 by the C engine (``bench/htttx_search_ab.py --record``; a search change re-records them)
 RECORDED = Path(__file__).parent.parent / "data" / "htttx" / "search_depth3.json"
 
 

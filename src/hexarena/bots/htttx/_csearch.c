@@ -38,6 +38,8 @@
 #define KT_TSS 12
 #define TSS_SHARE 0.3
 #define T_INNER 2
+#define LEAF_TSS 24
+#define LEAF_TURNS 2
 #define SIDE_KEY 0x9E3779B97F4A7C15ULL
 #define EXACT 0
 #define LOWER 1
@@ -724,10 +726,10 @@ static int tss_every_block_loses(S *s, int sd, int turns) {
     return all;
 }
 
-/* the shortest threat-space win of sd: its attacking turns (0: none found), its first turn into *fa, *fb */
-static int tss_win(S *s, int sd, int *fa, int *fb) {
+/* the shortest threat-space win of sd within most attacking turns: its attacking turns (0: none found), its first turn into *fa, *fb */
+static int tss_win(S *s, int sd, int most, int *fa, int *fb) {
     if (s->nthreat[0] || s->nthreat[1]) return 0;
-    for (int turns = 1; turns <= TSS_TURNS; turns++)
+    for (int turns = 1; turns <= most; turns++)
         if (tss(s, sd, turns, fa, fb)) return turns;
     return 0;
 }
@@ -737,7 +739,7 @@ static int top_cells(S *s, int sd, int k, Cell *out);
 /* search_py.PySearch.defences: the root's turns less those the opponent's threat-space win survives */
 static Pair *defences(S *s, Pair *moves, int *n) {
     int sd = s->side, o = 1 - sd, ta, tb;
-    if (!tss_win(s, o, &ta, &tb)) return moves;
+    if (!tss_win(s, o, TSS_TURNS, &ta, &tb)) return moves;
     Cell top[K_ROOT];
     int nt = top_cells(s, sd, K_ROOT, top);
     int cap = *n + 1 + 2 * nt;
@@ -765,29 +767,24 @@ static Pair *defences(S *s, Pair *moves, int *n) {
         nc++;
     }
     Pair *out = (Pair *)malloc(sizeof(Pair) * (size_t)(nc + 1));
-    int nr = 0, checked = 0;
+    int nr = 0;
     for (int i = 0; i < nc; i++) {
         if (s->tss_left <= 0) break;
         place(s, c[i].a, sd);
         place(s, c[i].b, sd);
         int fa, fb;
-        int lost = s->nthreat[sd] == 0 && tss_win(s, o, &fa, &fb);
+        /* a turn making a threat of its own only delays the combination (it stands after the block): no answer */
+        int lost = s->nthreat[sd] > 0 || tss_win(s, o, TSS_TURNS, &fa, &fb);
         int spent = s->tss_left <= 0;
         undo(s, c[i].b, sd);
         undo(s, c[i].a, sd);
         if (spent) break;
-        checked++;
         if (!lost) out[nr++] = c[i];
     }
     if (nr == 0) {
         free(c);
         free(out);
         return moves;
-    }
-    for (int i = checked; i < nc; i++) {
-        int in_moves = 0;
-        for (int j = 0; j < *n && !in_moves; j++) in_moves = moves[j].a == c[i].a && moves[j].b == c[i].b;
-        if (in_moves) out[nr++] = c[i];
     }
     free(c);
     free(moves);
@@ -840,6 +837,20 @@ static i64 child_q(S *s, int a, int b, i64 alpha, i64 beta, int ply, int qd) {
     return v;
 }
 
+/* search_py.PySearch.leaf_tss: the attacking turns of a threat-space win of sd in at most LEAF_TURNS within LEAF_TSS
+ * positions (0: none),
+ * the root's bound and clock share left as they were */
+static int leaf_tss(S *s, int sd) {
+    i64 left = s->tss_left;
+    double deadline = s->tss_deadline;
+    s->tss_left = LEAF_TSS;
+    s->tss_deadline = 0;
+    int fa, fb, turns = tss_win(s, sd, LEAF_TURNS, &fa, &fb);
+    s->tss_left = left;
+    s->tss_deadline = deadline;
+    return turns;
+}
+
 static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     tick(s);
     if (s->aborted) return 0;
@@ -873,9 +884,17 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
     }
     i64 stand = eval_side(s, sd);
     if (stand >= beta || qd <= 0) return stand;
+    if (qd == QDEPTH && LEAF_TSS > 0) {
+        int turns = leaf_tss(s, sd);
+        if (turns > 0) return WIN - ply - 2 * turns;
+    }
     i64 best = stand;
     if (stand > alpha) alpha = stand;
     Pair *m = threat_moves(s, sd, &n);
+    if (n > 0 && m[0].score >= 3) { /* won next turn (alphabeta's reason) */
+        free(m);
+        return WIN - ply - 2;
+    }
     for (int i = 0; i < n; i++) {
         i64 v = child_q(s, m[i].a, m[i].b, alpha, beta, ply, qd);
         if (s->aborted) break;
@@ -923,20 +942,31 @@ static i64 alphabeta(S *s, int depth, i64 alpha, i64 beta, int ply) {
             return -(WIN - ply - 1);
         }
     } else {
-        m = pair_moves(s, sd, K_INNER, M_INNER, &n);
         int nt;
         Pair *t = threat_moves(s, sd, &nt);
-        if (nt > T_INNER) nt = T_INNER;
-        m = (Pair *)realloc(m, sizeof(Pair) * (size_t)(n + nt + 1));
-        for (int i = 0; i < nt; i++) {
-            int dup = 0;
-            for (int j = 0; j < n; j++)
-                if (m[j].a == t[i].a && m[j].b == t[i].b) {
-                    dup = 1;
-                    break;
-                }
-            if (!dup) m[n++] = t[i];
+        if (nt > 0 && t[0].score >= 3) {
+            /* a turn leaving more threats than two stones can spoil, and the opponent has none: won next turn */
+            free(t);
+            return WIN - ply - 2;
         }
+        if (nt > T_INNER) nt = T_INNER;
+        int np;
+        Pair *p = pair_moves(s, sd, K_INNER, M_INNER, &np);
+        m = (Pair *)malloc(sizeof(Pair) * (size_t)(np + nt + 1));
+        n = 0;
+        /* double threats first (the opponent's whole turn goes to blocking them), then the pairs by worth, then
+         * the single threats */
+        for (int pass = 0; pass < 3; pass++) {
+            int k = pass == 1 ? np : nt;
+            for (int i = 0; i < k; i++) {
+                Pair q = pass == 1 ? p[i] : t[i];
+                if (pass != 1 && (pass == 0) != (q.score >= 2)) continue;
+                int dup = 0;
+                for (int j = 0; j < n && !dup; j++) dup = m[j].a == q.a && m[j].b == q.b;
+                if (!dup) m[n++] = q;
+            }
+        }
+        free(p);
         free(t);
     }
     if (tta >= 0) {
@@ -1278,7 +1308,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (tss_nodes > 0) {
         int ta = -1, tb = -1, turns;
         Py_BEGIN_ALLOW_THREADS
-        turns = tss_win(s, sd, &ta, &tb);
+        turns = tss_win(s, sd, TSS_TURNS, &ta, &tb);
         Py_END_ALLOW_THREADS
         if (turns > 0) {
             PyObject *mv = coords(s, ta, tb);

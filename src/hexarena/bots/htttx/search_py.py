@@ -46,6 +46,10 @@ KT = 8
 MT = 6
 #: forcing moves (the best threat moves) added to the ordinary pairs of an inner node
 T_INNER = 2
+#: Positions the threat-space search may visit at each horizon leaf, and the attacking turns it looks for there
+#: (``leaf_tss``): a few, as it runs at every leaf.
+LEAF_TSS = 24
+LEAF_TURNS = 2
 #: threat-space search: attacking turns it chains (double threats, then a triple), cells its attacking pairs are
 #: formed from, and the positions it may visit by default (a deterministic bound, not the clock)
 TSS_TURNS = 3
@@ -412,13 +416,15 @@ class PySearch:
         out = sorted(pairs.items(), key=lambda e: (-e[1], e[0][0], e[0][1]))
         return [p for p, _ in out]
 
-    def threat_moves(self, s: int) -> list[tuple[int, int]]:
-        """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first."""
+    def threat_moves(self, s: int) -> list[tuple[int, int, int]]:
+        """Pairs of ``s`` that leave ``s`` with a threat window (the defender must answer), most threats first, as
+        (blockers, a, b)."""
         return self.blocker_pairs(s, KT, 1)[:MT]
 
-    def blocker_pairs(self, s: int, k: int, least: int) -> list[tuple[int, int]]:
+    def blocker_pairs(self, s: int, k: int, least: int) -> list[tuple[int, int, int]]:
         """Pairs of the ``k`` best threat cells of ``s`` after which the opponent needs at least ``least`` stones
-        to spoil s's new threats (``blockers``), most first (ties: the cells' scores, then the cells)."""
+        to spoil s's new threats (``blockers``), most first (ties: the cells' scores, then the cells), as
+        (blockers, a, b)."""
         cells = self.threat_cells(s, k)
         found = []
         for i in range(len(cells)):
@@ -434,7 +440,7 @@ class PySearch:
                 if n >= least:
                     found.append((n, sa + sb, a, b))
         found.sort(key=lambda e: (-e[0], -e[1], e[2], e[3]))
-        return [(a, b) for _, _, a, b in found]
+        return [(n, a, b) for n, _, a, b in found]
 
     def threat_cells(self, s: int, k: int) -> list[tuple[int, int]]:
         """The ``k`` best (cell, score) cells of ``s``'s building windows (two stones from a threat or three), by
@@ -520,7 +526,7 @@ class PySearch:
         opponent's whole turn to blocking (None: none found within the node bound). Neither side may have a
         threat: a defender's block that makes a threat of its own breaks the chain (not followed)."""
         # pairs leaving the opponent both stones of its turn to block (2), or more than it has (3: the last turn)
-        for a, b in self.blocker_pairs(s, KT_TSS, 3 if turns == 1 else 2):
+        for _, a, b in self.blocker_pairs(s, KT_TSS, 3 if turns == 1 else 2):
             if not self.tss_spend():
                 return None
             self.place(a, s)
@@ -551,11 +557,12 @@ class PySearch:
                 return False
         return True
 
-    def tss_win(self, s: int) -> tuple[tuple[int, int], int] | None:
-        """The shortest threat-space win of ``s`` (its first turn, attacking turns) within the node bound."""
+    def tss_win(self, s: int, most: int = TSS_TURNS) -> tuple[tuple[int, int], int] | None:
+        """The shortest threat-space win of ``s`` in at most ``most`` attacking turns (its first turn, attacking
+        turns) within the node bound."""
         if self.nthreat[0] or self.nthreat[1]:
             return None
-        for turns in range(1, TSS_TURNS + 1):
+        for turns in range(1, most + 1):
             mv = self.tss(s, turns)
             if mv is not None:
                 return mv, turns
@@ -577,6 +584,18 @@ class PySearch:
         """The position's worth to ``s`` when ``s`` is to move, by the evaluation table (``evalx`` is ``W``'s, for
         move ordering)."""
         return self.sum_own[s] - self.sum_opp[1 - s]
+
+    def leaf_tss(self, s: int) -> int:
+        """The attacking turns of a threat-space win of ``s`` in at most ``LEAF_TURNS`` within ``LEAF_TSS`` positions
+        (0: none found): the horizon's combinations, which the quiescence search's few threat turns miss. The
+        root's bound and clock share are left as they were."""
+        left, deadline = self.tss_left, self.tss_deadline
+        self.tss_left, self.tss_deadline = LEAF_TSS, 0.0
+        try:
+            found = self.tss_win(s, LEAF_TURNS)
+        finally:
+            self.tss_left, self.tss_deadline = left, deadline
+        return 0 if found is None else found[1]
 
     def qsearch(self, alpha: int, beta: int, ply: int, qd: int) -> int:
         self._tick()
@@ -602,10 +621,17 @@ class PySearch:
         stand = self.eval_side(s)
         if stand >= beta or qd <= 0:
             return stand
+        if qd == QDEPTH and LEAF_TSS > 0:
+            turns = self.leaf_tss(s)
+            if turns:
+                return WIN - ply - 2 * turns
         best = stand
         if stand > alpha:
             alpha = stand
-        for a, b in self.threat_moves(s):
+        threats = self.threat_moves(s)
+        if threats and threats[0][0] >= 3:  # won next turn (alphabeta's reason)
+            return WIN - ply - 2
+        for _, a, b in threats:
             v = self._child_q(a, b, alpha, beta, ply, qd)
             if v > best:
                 best = v
@@ -654,8 +680,18 @@ class PySearch:
             if not moves:
                 return -(WIN - ply - 1)
         else:
-            moves = self.pair_moves(s, K_INNER, M_INNER)
-            for m in self.threat_moves(s)[:T_INNER]:
+            threats = self.threat_moves(s)[:T_INNER]
+            if threats and threats[0][0] >= 3:
+                # a turn leaving more threats than two stones can spoil, and the opponent has none: won next turn
+                return WIN - ply - 2
+            # double threats first (the opponent's whole turn goes to blocking them), then the pairs by worth, then
+            # the single threats
+            moves = []
+            for m in [
+                *[(a, b) for n, a, b in threats if n >= 2],
+                *self.pair_moves(s, K_INNER, M_INNER),
+                *[(a, b) for n, a, b in threats if n < 2],
+            ]:
                 if m not in moves:
                     moves.append(m)
         if tt_move >= 0:
@@ -706,7 +742,8 @@ class PySearch:
             if moves:
                 return moves
         moves = self.pair_moves(s, K_ROOT, K_ROOT * K_ROOT)
-        for m in self.threat_moves(s):
+        for _, a, b in self.threat_moves(s):
+            m = (a, b)
             if m not in moves:
                 moves.append(m)
         return moves
@@ -753,8 +790,9 @@ class PySearch:
 
     def defences(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``moves`` less those after which the opponent still has a threat-space win, when the opponent has one
-        now: the turns that refute it first (the root's own, then turns through the cells of its first attacking
-        turn), then any the node bound left unchecked. Unchanged when none refutes it (the game is lost anyway)."""
+        now: the quiet turns shown to refute it (the root's own, then turns through the cells of its first attacking turn;
+        those the node bound left unchecked are dropped: an unverified turn is no answer to a proven win). Unchanged
+        when none refutes it (the game is lost anyway)."""
         s = self.side
         o = 1 - s
         threat = self.tss_win(o)
@@ -769,24 +807,21 @@ class PySearch:
                 seen.add(m)
                 cands.append(m)
         refuting: list[tuple[int, int]] = []
-        checked = 0
         for a, b in cands:
             if self.tss_left <= 0:
                 break
             self.place(a, s)
             self.place(b, s)
-            lost = self.nthreat[s] == 0 and self.tss_win(o) is not None
+            # a turn making a threat of its own only delays the combination (it stands after the block): no answer
+            lost = self.nthreat[s] > 0 or self.tss_win(o) is not None
             spent = self.tss_left <= 0
             self.undo(b, s)
             self.undo(a, s)
             if spent:
                 break
-            checked += 1
             if not lost:
                 refuting.append((a, b))
-        if not refuting:
-            return moves
-        return refuting + [m for m in cands[checked:] if m in moves]
+        return refuting if refuting else moves
 
     def run(
         self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None, tss_nodes: int = 0
