@@ -86,7 +86,7 @@ async def test_hex_reports_scores_and_a_line_that_plays(client: httpx.AsyncClien
     # the MCTS's line: its move, then the most visited replies of its tree, each a legal move from the position
     assert a["reports"]["pv"] and len(a["pv"]) >= 2 and a["pv"][0] == a["best_move"]
     assert not any("no best line" in n for n in out["notes"]), out["notes"]
-    line = await ok(client, "/api/analysis/hex/position", {"params": params, "moves": ["b2", *a["pv"]]})
+    line = await ok(client, "/api/analysis/hex/position", {"params": params, "moves": ["c3", *a["pv"]]})
     assert line["ply"] == 1 + len(a["pv"])
 
 
