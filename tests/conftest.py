@@ -222,11 +222,22 @@ def migrated_database_url(
     test of the migrations themselves takes ``database_url``.
     """
     if request.param == "sqlite":
-        path = tmp_path / "hexarena.sqlite3"
-        shutil.copyfile(_sqlite_migrated(), path)
-        yield f"sqlite+aiosqlite:///{path}"
+        yield _migrated_sqlite_copy(tmp_path, _sqlite_migrated)
     else:
         yield from _fresh_postgres(_postgres_databases(True))
+
+
+@pytest.fixture
+def migrated_sqlite_url(tmp_path: Path, _sqlite_migrated: Callable[[], Path]) -> str:
+    """``migrated_database_url``'s SQLite variant alone (no parameter, so the test's id stays as it is): for a test
+    that runs on SQLite only and does not test the migrations."""
+    return _migrated_sqlite_copy(tmp_path, _sqlite_migrated)
+
+
+def _migrated_sqlite_copy(tmp_path: Path, migrated: Callable[[], Path]) -> str:
+    path = tmp_path / "hexarena.sqlite3"
+    shutil.copyfile(migrated(), path)
+    return f"sqlite+aiosqlite:///{path}"
 
 
 @pytest.fixture(autouse=True, scope="session")

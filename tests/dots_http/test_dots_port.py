@@ -11,8 +11,8 @@ from hexarena.server.app import Settings, create_app
 from hexarena.server.dots.routes import dots_servers, run_servers
 
 
-async def test_both_ports_share_the_tables(database_url: str) -> None:
-    app = create_app(Settings(database_url=database_url))
+async def test_both_ports_share_the_tables(migrated_database_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_database_url))
     main, dots = dots_servers(app, "127.0.0.1", 0, 0, log_level="warning")
     task = asyncio.create_task(run_servers(main, dots))
     try:

@@ -243,9 +243,9 @@ async def test_queries_beyond_the_concurrency_bound_are_refused(served: tuple[st
     assert gate.running == 0
 
 
-async def test_a_query_that_runs_too_long_is_cancelled(database_url: str) -> None:
+async def test_a_query_that_runs_too_long_is_cancelled(migrated_database_url: str) -> None:
     """A query still waiting for the database when its time is up gets a clear error; its slot is given back."""
-    app = create_app(Settings(database_url=database_url, graphql=graphql.GraphQLLimits(timeout=0.3)))
+    app = create_app(Settings(database_url=migrated_database_url, graphql=graphql.GraphQLLimits(timeout=0.3)))
     async with serve_app(app) as base:
         await add_htttx_game(app.state.services.store, "g1", 3)
         gate = app.state.graphql_gate

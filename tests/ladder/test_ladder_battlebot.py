@@ -37,8 +37,8 @@ def choose_htttx(state: dict[str, Any], me: str) -> dict[str, Any]:
     return {"pieces": [list(a), list(b)]}
 
 
-async def test_a_battlebot_client_plays_rated_ladder_games(database_url: str, tmp_path: Any) -> None:
-    app = create_app(settings(database_url, tmp_path))
+async def test_a_battlebot_client_plays_rated_ladder_games(migrated_database_url: str, tmp_path: Any) -> None:
+    app = create_app(settings(migrated_database_url, tmp_path))
     async with (
         sdk_bots("random") as (rand,),
         serve_app(app) as url,

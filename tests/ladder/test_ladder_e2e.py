@@ -56,13 +56,13 @@ async def register(client: httpx.AsyncClient, name: str, spec: str, **more: Any)
 
 
 async def test_the_ladder_plays_rates_and_pauses_a_failing_bot(
-    database_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    migrated_database_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     illegal = FakeBot([move_response([[0, 0], [1, 0]])] * 200)  # the occupied origin, every time
     # each pause's check-bot report: the scripted bot answers at once and never closes on a stray heartbeat, so
     # check-bot's default margin for real bots (5 s) would only be waited out, twice
     monkeypatch.setenv(REACT_ENV, "0.5")
-    app = create_app(settings(database_url, tmp_path))
+    app = create_app(settings(migrated_database_url, tmp_path))
     async with (
         sdk_bots("heuristic", "random", "random") as (heuristic, random1, random2),
         fake_bot(illegal) as broken,
@@ -119,11 +119,11 @@ async def test_the_ladder_plays_rates_and_pauses_a_failing_bot(
         await until(client, "/api/ladder/bots/broken", lambda b: b["status"] == "paused", "paused again")
 
 
-async def test_a_bot_whose_games_cannot_start_is_paused(database_url: str, tmp_path: Any) -> None:
+async def test_a_bot_whose_games_cannot_start_is_paused(migrated_database_url: str, tmp_path: Any) -> None:
     """It answers its capabilities, but its socket is not where they say: each game is aborted, its fault."""
     caps = {"meta": {"name": "lost"}, "basic_websocket": {"versions": {"v1-alpha": {"api_root": "nowhere"}}}}
     lost = FakeBot(capabilities=caps, api_root="elsewhere")
-    app = create_app(settings(database_url, tmp_path))
+    app = create_app(settings(migrated_database_url, tmp_path))
     async with (
         sdk_bots("random") as (rand,),
         fake_bot(lost) as lost_url,
@@ -138,18 +138,18 @@ async def test_a_bot_whose_games_cannot_start_is_paused(database_url: str, tmp_p
         assert rand_now["failures_in_row"] == 0 and rand_now["games"] == 0  # no result, and not its fault
 
 
-async def test_a_restart_resumes_the_ladder(database_url: str, tmp_path: Any) -> None:
+async def test_a_restart_resumes_the_ladder(migrated_database_url: str, tmp_path: Any) -> None:
     """The entries live in the database: a new server on it pairs them again, and the game the first one left
     unfinished is settled (interrupted: no result, nobody's failure)."""
     endless = {"htttx": {"turn_limit": 100_000}}  # the first server's game is still running when it stops
     async with sdk_bots("random", "random") as (a, b):
-        first = settings(database_url, tmp_path / "1", concurrency=1, params=endless)
+        first = settings(migrated_database_url, tmp_path / "1", concurrency=1, params=endless)
         async with serve_app(create_app(first)) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
             assert (await register(client, "one", a)).status_code == 201
             assert (await register(client, "two", b)).status_code == 201
             started = await until(client, "/api/ladder", lambda j: j["recent"], "a game")
         left = started["recent"][0]["game_id"]
-        app = create_app(settings(database_url, tmp_path / "2", concurrency=1))
+        app = create_app(settings(migrated_database_url, tmp_path / "2", concurrency=1))
         async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
             ladder = await until(
                 client,
@@ -164,10 +164,10 @@ async def test_a_restart_resumes_the_ladder(database_url: str, tmp_path: Any) ->
             assert one == two >= 2  # both played every game counted
 
 
-async def test_a_removed_bot_leaves_nothing_in_the_scheduler(database_url: str, tmp_path: Any) -> None:
+async def test_a_removed_bot_leaves_nothing_in_the_scheduler(migrated_database_url: str, tmp_path: Any) -> None:
     """What pairing remembers of a bot between passes goes with the bot: a server left up for months forgets
     the bots taken off its ladder."""
-    app = create_app(settings(database_url, tmp_path, concurrency=1))
+    app = create_app(settings(migrated_database_url, tmp_path, concurrency=1))
     async with (
         sdk_bots("random", "random") as (a, b),
         serve_app(app) as url,
@@ -185,8 +185,8 @@ async def test_a_removed_bot_leaves_nothing_in_the_scheduler(database_url: str, 
         assert app.state.ladder.remembered() == {"one"}
 
 
-async def test_registration_is_bounded_and_takes_only_network_bots(database_url: str, tmp_path: Any) -> None:
-    app = create_app(settings(database_url, tmp_path, max_bots=2, enabled=False))
+async def test_registration_is_bounded_and_takes_only_network_bots(migrated_database_url: str, tmp_path: Any) -> None:
+    app = create_app(settings(migrated_database_url, tmp_path, max_bots=2, enabled=False))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         for spec in ("uais:./mybot", "htp:python3 bot.py", "engine:mybot", "builtin:random", "human:me"):
             r = await register(client, "x", spec)
@@ -209,15 +209,17 @@ async def test_registration_is_bounded_and_takes_only_network_bots(database_url:
         assert {"/api/ladder", "/api/ladder/bots", "/api/ladder/bots/{name}/resume"} <= set(schema["paths"])
 
 
-async def test_public_mode_needs_a_token_and_refuses_private_bot_addresses(database_url: str, tmp_path: Any) -> None:
+async def test_public_mode_needs_a_token_and_refuses_private_bot_addresses(
+    migrated_database_url: str, tmp_path: Any
+) -> None:
     from hexarena.store import Store
 
-    store = await Store.open(database_url)
+    store = await Store.open(migrated_database_url)
     try:
         _, token = await store.create_api_token("ladder-admin")
     finally:
         await store.close()
-    public = settings(database_url, tmp_path, enabled=False)
+    public = settings(migrated_database_url, tmp_path, enabled=False)
     public.public = True
     async with serve_app(create_app(public)) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         r = await register(client, "mine", "http://127.0.0.1:8002")

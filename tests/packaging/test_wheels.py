@@ -58,11 +58,14 @@ def one(folder: Path, pattern: str) -> Path:
 
 
 def make_venv(where: Path, *wheels: Path) -> Path:
-    """A venv of its own holding ``wheels`` and their dependencies; returns its ``bin`` folder."""
+    """A venv of its own holding ``wheels`` and their dependencies; returns its ``bin`` folder.
+
+    ``--no-compile``: pip would otherwise byte-compile every module of every dependency, most of an install's CPU,
+    and no test here reads the compiled files (Python compiles what a test imports, as it imports it)."""
     run([sys.executable, "-m", "venv", str(where)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
     bin_dir = where / "bin"
     run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", *map(str, wheels)],
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-compile", *map(str, wheels)],
         cwd=where.parent,
         timeout=INSTALL_TIMEOUT,
     )

@@ -117,8 +117,8 @@ async def bots() -> AsyncIterator[Bots]:
 
 
 @pytest.fixture
-async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=database_url))
+async def api(migrated_database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=migrated_database_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         yield client
     assert_no_adapter_tasks()
@@ -326,7 +326,7 @@ async def test_a_compact_position_of_many_stones_is_still_analysed(api: httpx.As
     await until_closed(bots.counters["eval"])
 
 
-async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_url: str, bots: Bots) -> None:
+async def test_the_event_loop_keeps_ticking_while_a_position_is_built(migrated_database_url: str, bots: Bots) -> None:
     """A heartbeat task in the server's own event loop keeps running while a big position is built and checked.
 
     The server's region cap is raised so that a build takes long enough to watch: 2,000 scattered stones at view
@@ -348,7 +348,7 @@ async def test_the_event_loop_keeps_ticking_while_a_position_is_built(database_u
             await asyncio.sleep(0.002)
 
     body = {"bot_url": bots.urls["silent"], "cells": cells, "to_move": "o", "view_distance": MAX_VIEW_DISTANCE}
-    app = create_app(Settings(database_url=database_url, analysis=AnalysisLimits(max_region=2_000_000)))
+    app = create_app(Settings(database_url=migrated_database_url, analysis=AnalysisLimits(max_region=2_000_000)))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as api:
         task = asyncio.create_task(heartbeat())
         await asyncio.sleep(0.01)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,8 +25,8 @@ from hexarena.server.app import Settings, create_app
 
 
 @pytest.fixture
-async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+async def client(migrated_sqlite_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=migrated_sqlite_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as c:
         yield c
 

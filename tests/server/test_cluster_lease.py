@@ -110,7 +110,7 @@ async def test_claiming_without_redis_is_a_503() -> None:
 
 
 async def test_a_remote_watcher_catches_up_from_the_store_before_the_end(
-    pair: tuple[Cluster, Cluster], tmp_path: os.PathLike[str]
+    migrated_sqlite_url: str, pair: tuple[Cluster, Cluster]
 ) -> None:
     """A match that ends before its owner noticed the watcher published no move, only its end: the watcher
     sends the moves from the store first (once the owner announces the end, they are stored)."""
@@ -121,7 +121,7 @@ async def test_a_remote_watcher_catches_up_from_the_store_before_the_end(
     from hexarena.store import MoveRecord, PlayerRecord, Store
 
     a, b = pair
-    store = await Store.open(f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/w.sqlite3")
+    store = await Store.open(migrated_sqlite_url)
     game = get_game("tictactoe")
     match = uuid.uuid4().hex
     players = [PlayerRecord("p", "builtin", "builtin:random"), PlayerRecord("q", "builtin", "builtin:random")]

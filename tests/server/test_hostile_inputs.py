@@ -30,8 +30,8 @@ SMALL_ANSWER = 4 * MAX_ECHO + 1000
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=database_url))
+async def server(migrated_database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=migrated_database_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         yield client
 
@@ -285,12 +285,12 @@ def test_every_json_body_route_is_bounded() -> None:
     assert bodiless == HAND_PARSED
 
 
-async def test_the_store_keeps_text_with_lone_surrogates_as_replacement_characters(database_url: str) -> None:
+async def test_the_store_keeps_text_with_lone_surrogates_as_replacement_characters(migrated_database_url: str) -> None:
     """Bot data is cleaned, not refused (a game must never be lost over a bot's odd string): a lone surrogate,
     which no UTF-8 database can encode, is stored as U+FFFD like a NUL."""
     from hexarena.store import Store
 
-    store = await Store.open(database_url)
+    store = await Store.open(migrated_database_url)
     try:
         record = await store.create_tournament(
             name="cup \ud800", game="tictactoe", config={"note": "x\udfff", "k\ud83d": 1}, state={"s": ["\ud800"]}

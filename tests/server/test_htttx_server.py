@@ -31,8 +31,8 @@ async def game_server(database_url: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def server(database_url: str) -> AsyncIterator[str]:
-    async with game_server(database_url) as url:
+async def server(migrated_database_url: str) -> AsyncIterator[str]:
+    async with game_server(migrated_database_url) as url:
         yield url
 
 
@@ -235,16 +235,16 @@ async def test_unrequested_human_packet_forfeits(server: str, bots: dict[str, st
         assert end["winner"] == "o" and end["reason"] == "forfeit"
 
 
-async def test_late_spectator_after_a_restart_reads_the_store(database_url: str, bots: dict[str, str]) -> None:
+async def test_late_spectator_after_a_restart_reads_the_store(migrated_database_url: str, bots: dict[str, str]) -> None:
     body = {
         "player_x": {"type": "bot", "bot_url": bots["heuristic"]},
         "player_o": {"type": "bot", "bot_url": bots["random"]},
         "match_config": {"turn_limit": 6},
     }
-    async with game_server(database_url) as url:
+    async with game_server(migrated_database_url) as url:
         game_id = (await new_game(url, body))["game_id"]
         rec = await finished(url, game_id)
-    async with game_server(database_url) as url, connect(ws_url(url, f"/spectate/{game_id}")) as ws:
+    async with game_server(migrated_database_url) as url, connect(ws_url(url, f"/spectate/{game_id}")) as ws:
         snap, end = await recv(ws, 5), await recv(ws, 5)
 
         def key(c: dict[str, Any]) -> tuple[int, int, str]:
@@ -347,15 +347,15 @@ async def test_bot_servers_are_told_non_default_rules(server: str) -> None:
     assert all(t in ("normal", "turn_limit") for t, _ in results), results
 
 
-async def test_shutdown_ends_live_games_and_stores_them(database_url: str) -> None:
+async def test_shutdown_ends_live_games_and_stores_them(migrated_database_url: str) -> None:
     body = {"player_x": {"type": "human"}, "player_o": {"type": "human"}}
-    async with game_server(database_url) as url:
+    async with game_server(migrated_database_url) as url:
         game_id = (await new_game(url, body))["game_id"]
         async with httpx.AsyncClient() as client:
             assert (await client.get(f"{url}/games/{game_id}")).json()["status"] == "running"
     from hexarena.store import Store
 
-    store = await Store.open(database_url)
+    store = await Store.open(migrated_database_url)
     try:
         rec = await store.get_game(game_id)
     finally:

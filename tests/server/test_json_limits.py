@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 import pytest
 
@@ -47,9 +46,9 @@ async def _exchange(
     ids=["graphql", "rest"],
 )
 async def test_an_unparsable_json_body_is_a_400_and_the_connection_lives_on(
-    tmp_path: Any, path: str, body: str, bad: str
+    migrated_sqlite_url: str, path: str, body: str, bad: str
 ) -> None:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+    app = create_app(Settings(database_url=migrated_sqlite_url))
     async with serve_app(app) as url:
         port = int(url.rsplit(":", 1)[1])
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -64,9 +63,9 @@ async def test_an_unparsable_json_body_is_a_400_and_the_connection_lives_on(
 
 
 @pytest.mark.parametrize("path", ["/bots/htttx", "/dots/"])
-async def test_the_connect_in_protocols_refuse_deep_json_with_a_400(tmp_path: Any, path: str) -> None:
+async def test_the_connect_in_protocols_refuse_deep_json_with_a_400(migrated_sqlite_url: str, path: str) -> None:
     """Their bodies are small (4 to 16 KB), still room for nesting deeper than the parser goes."""
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+    app = create_app(Settings(database_url=migrated_sqlite_url))
     async with serve_app(app) as url:
         reader, writer = await asyncio.open_connection("127.0.0.1", int(url.rsplit(":", 1)[1]))
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,12 +101,12 @@ async def test_close_interrupts_live_matches() -> None:
     assert len(x.calls.finished) == 1 and match.done.is_set()
 
 
-async def test_finished_bot_games_update_the_leaderboard(tmp_path: Path) -> None:
+async def test_finished_bot_games_update_the_leaderboard(migrated_sqlite_url: str) -> None:
     """A bot-vs-bot match run by the server moves both players' ratings; the winner gains what the loser drops."""
     from hexarena.players.inprocess import InProcessPlayer
     from hexarena.store import Store
 
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'r.sqlite3'}")
+    store = await Store.open(migrated_sqlite_url)
     try:
         manager = MatchManager(None if store is None else Recorder(store))
         players = [InProcessPlayer.builtin("tictactoe", "perfect"), InProcessPlayer.builtin("tictactoe", "random")]

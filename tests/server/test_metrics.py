@@ -197,12 +197,12 @@ async def test_public_metrics_are_refused_while_no_token_is_configured(tmp_path:
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL")
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_leases_held_follow_the_live_match(database_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("migrated_database_url", ["postgresql"], indirect=True)
+async def test_leases_held_follow_the_live_match(migrated_database_url: str, tmp_path: Path) -> None:
     redis_url = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
     app = create_app(
         Settings(
-            database_url=database_url,
+            database_url=migrated_database_url,
             redis_url=redis_url,
             data_dir=tmp_path / "data",
             create_rate_limit=None,

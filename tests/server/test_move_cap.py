@@ -22,8 +22,8 @@ async def _ended(client: httpx.AsyncClient, game_id: str) -> dict[str, Any]:
     raise AssertionError(f"match {game_id} still running: {record}")
 
 
-async def test_a_silent_bot_loses_on_time_under_the_servers_move_cap(database_url: str) -> None:
-    app = create_app(Settings(database_url=database_url, move_cap=1.0))
+async def test_a_silent_bot_loses_on_time_under_the_servers_move_cap(migrated_database_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_database_url, move_cap=1.0))
     async with (
         fake_bot(FakeBot([SILENCE] * 100)) as bot,
         serve_app(app) as url,
@@ -54,8 +54,8 @@ def test_the_cap_is_one_rule_shared_with_the_cli() -> None:
     assert capped(clocked, 7.0) is clocked  # a clock of the user's own is kept
 
 
-async def test_a_tournament_without_a_clock_ends_despite_a_silent_bot(database_url: str) -> None:
-    app = create_app(Settings(database_url=database_url, move_cap=1.0))
+async def test_a_tournament_without_a_clock_ends_despite_a_silent_bot(migrated_database_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_database_url, move_cap=1.0))
     async with (
         fake_bot(FakeBot([SILENCE] * 100)) as bot,
         serve_app(app) as url,

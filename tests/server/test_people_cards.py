@@ -10,8 +10,8 @@ from hexarena.store import RatingRecord, Store
 ANN = person_key("a" * 43)
 
 
-async def test_cards_show_each_rated_player_and_nothing_while_the_store_is_away(database_url: str) -> None:
-    store = await Store.open(database_url)
+async def test_cards_show_each_rated_player_and_nothing_while_the_store_is_away(migrated_database_url: str) -> None:
+    store = await Store.open(migrated_database_url)
     seats = [
         {"name": "Ann", "kind": "human", "spec": ANN},
         {"name": "builtin:random", "kind": "builtin", "spec": "builtin:random"},

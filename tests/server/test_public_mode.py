@@ -207,8 +207,8 @@ async def test_open_writes_still_answer_and_registration_draws_on_the_create_bud
         assert r.status_code == 200 and "errors" not in r.json(), r.text
 
 
-async def test_local_mode_needs_no_token(tmp_path: Path) -> None:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+async def test_local_mode_needs_no_token(migrated_sqlite_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_sqlite_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         settings = app.state.services.settings
         assert settings.bot_hosts is None and not settings.public

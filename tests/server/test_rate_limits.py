@@ -11,7 +11,6 @@ import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,10 +34,8 @@ REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
 
 @pytest.fixture
-async def servers(tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
-    app = create_app(
-        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", create_rate_limit="2/minute")
-    )
+async def servers(migrated_sqlite_url: str) -> AsyncIterator[tuple[str, str]]:
+    app = create_app(Settings(database_url=migrated_sqlite_url, create_rate_limit="2/minute"))
     async with serve_app(app) as url, serve_app(dots_app(app), lifespan="off") as dots_url:
         yield url, dots_url
 
@@ -132,8 +129,8 @@ async def test_no_limit_and_bad_limits() -> None:
         create_app(Settings(use_store=False, create_rate_limit="lots"))
 
 
-async def test_the_default_limit_is_generous(tmp_path: Path) -> None:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"))
+async def test_the_default_limit_is_generous(migrated_sqlite_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_sqlite_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         for _ in range(30):
             r = await client.post("/dots/", json=DOTS)

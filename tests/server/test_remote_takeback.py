@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import uuid
 from datetime import UTC, datetime
@@ -22,9 +21,9 @@ from hexarena.store import MoveRecord, PlayerRecord, Store
 __all__ = ["pair"]  # the fixture: two instances on a real Redis
 
 
-async def test_a_remote_watcher_follows_a_takeback(pair: tuple[Cluster, Cluster], tmp_path: os.PathLike[str]) -> None:
+async def test_a_remote_watcher_follows_a_takeback(migrated_sqlite_url: str, pair: tuple[Cluster, Cluster]) -> None:
     a, b = pair
-    store = await Store.open(f"sqlite+aiosqlite:///{os.fspath(tmp_path)}/w.sqlite3")
+    store = await Store.open(migrated_sqlite_url)
     game = get_game("tictactoe")
     match = uuid.uuid4().hex
     players = [PlayerRecord("ann", "human", "browser"), PlayerRecord("bob", "human", "browser")]

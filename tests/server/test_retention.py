@@ -57,11 +57,11 @@ def _held() -> int:
 
 
 async def test_a_finished_game_leaves_only_a_small_summary_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    migrated_sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(live_module, "KEEP_FINISHED", KEEP_FINISHED)
     assert GAMES - WARM >= 2 * KEEP_FINISHED
-    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'soak.sqlite3'}")
+    store = await Store.open(migrated_sqlite_url)
     recorder = Recorder(store, tmp_path)
     await recorder.start()
     manager = MatchManager(recorder)

@@ -33,8 +33,8 @@ def search_url() -> Iterator[str]:
 
 
 @pytest.fixture
-async def api(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(Settings(database_url=database_url))
+async def api(migrated_database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(Settings(database_url=migrated_database_url))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=60) as client:
         yield client
 

@@ -11,9 +11,9 @@ from procs import ServeProcess, people_game, play_turns
 from websockets.asyncio.client import connect
 
 
-async def test_the_server_logs_no_seat_token(tmp_path: Path) -> None:
+async def test_the_server_logs_no_seat_token(migrated_sqlite_url: str, tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
-    server = ServeProcess(f"sqlite+aiosqlite:///{tmp_path / 'h.sqlite3'}", tmp_path / "data", log, log_level="debug")
+    server = ServeProcess(migrated_sqlite_url, tmp_path / "data", log, log_level="debug")
     await server.start()
     try:
         _, x, o = await people_game(server)

@@ -170,10 +170,10 @@ def probes(spec: str, game: str) -> dict[tuple[str, str], Any]:
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[tuple[str, FastAPI]]:
+async def server(migrated_sqlite_url: str, tmp_path: Path) -> AsyncIterator[tuple[str, FastAPI]]:
     control = tmp_path / "engine-ran"
     settings = Settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}",
+        database_url=migrated_sqlite_url,
         engines={"control": f"uais:{touch_command(control)}"},
     )
     app = create_app(settings)
@@ -343,8 +343,8 @@ async def test_bot_addresses_pass_the_policy(tmp_path: Path) -> None:
         await make_remote_player("stateless:http://127.0.0.1:1/", "htttx", public)
 
 
-async def test_the_servers_bot_host_setting_guards_every_route(tmp_path: Path) -> None:
-    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", bot_hosts=[]))
+async def test_the_servers_bot_host_setting_guards_every_route(migrated_sqlite_url: str) -> None:
+    app = create_app(Settings(database_url=migrated_sqlite_url, bot_hosts=[]))
     bot = "http://127.0.0.1:9/"
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         answers = [
@@ -372,7 +372,7 @@ def test_tournaments_stored_by_the_api_before_the_flag_are_remote_too() -> None:
 
 
 async def test_a_stored_engine_player_shows_its_public_name_not_the_operators_command(
-    database_url: str, tmp_path: Path
+    migrated_database_url: str, tmp_path: Path
 ) -> None:
     """``engine:NAME`` is what the client chose and all it may know: the stored and live records show it, never the
     operator's command line (its paths, its interpreter)."""
@@ -380,7 +380,7 @@ async def test_a_stored_engine_player_shows_its_public_name_not_the_operators_co
 
     bot = Path(__file__).resolve().parents[2] / "examples" / "uais_random_bot.py"
     command = f"uais:{sys.executable} {bot}"
-    app = create_app(Settings(database_url=database_url, engines={"rando": command}))
+    app = create_app(Settings(database_url=migrated_database_url, engines={"rando": command}))
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
         body = {"game": "hex", "params": {"size": 3}, "players": ["engine:rando", "builtin:random"]}
         r = await client.post("/api/matches", json=body)

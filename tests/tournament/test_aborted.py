@@ -132,8 +132,8 @@ async def test_an_unreachable_bot_aborts_its_games_and_they_score_nothing() -> N
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(f"sqlite:///{tmp_path / 't.sqlite3'}")
+async def store(migrated_sqlite_url: str) -> AsyncIterator[Store]:
+    s = await Store.open(migrated_sqlite_url)
     yield s
     await s.close()
 

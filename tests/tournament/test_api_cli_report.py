@@ -22,8 +22,8 @@ from hexarena.tournament.runner import Runner, TournamentConfig
 
 
 @pytest.fixture
-async def client(tmp_path: Path) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
-    store = await Store.open(f"sqlite:///{tmp_path / 'api.sqlite3'}")
+async def client(migrated_sqlite_url: str) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
+    store = await Store.open(migrated_sqlite_url)
     async with (
         module_app(tournaments.router, tournaments.lifespan, store) as app,
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,

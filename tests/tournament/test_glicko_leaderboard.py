@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 
 from fakes.apps import module_app
@@ -14,8 +12,10 @@ from hexarena.store import Store
 from hexarena.store.records import RatingRecord
 
 
-async def test_leaderboard_and_history_answer_the_deviation_and_mark_provisional_players(tmp_path: Path) -> None:
-    store = await Store.open(f"sqlite:///{tmp_path / 'board.sqlite3'}")
+async def test_leaderboard_and_history_answer_the_deviation_and_mark_provisional_players(
+    migrated_sqlite_url: str,
+) -> None:
+    store = await Store.open(migrated_sqlite_url)
     try:
         await store.upsert_ratings(
             [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from hexarena.store import Store
@@ -12,8 +10,8 @@ from hexarena.tournament.runner import Runner, TournamentConfig
 
 
 @pytest.mark.parametrize("processes", [0, 1])
-async def test_tournament_moves_are_stored_with_their_evaluations(tmp_path: Path, processes: int) -> None:
-    store = await Store.open(f"sqlite:///{tmp_path / 't.sqlite3'}")
+async def test_tournament_moves_are_stored_with_their_evaluations(migrated_sqlite_url: str, processes: int) -> None:
+    store = await Store.open(migrated_sqlite_url)
     try:
         config = TournamentConfig(
             game="htttx",

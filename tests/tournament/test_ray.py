@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from hexarena.store import Store
@@ -13,8 +11,8 @@ from hexarena.tournament.runner import Runner, TournamentConfig
 ray = pytest.importorskip("ray", reason="ray is an optional extra (pip install ray==2.60.0)")
 
 
-async def test_ray_executor_plays_a_round_robin_into_the_store(tmp_path: Path) -> None:
-    store = await Store.open(f"sqlite:///{tmp_path / 'ray.sqlite3'}")
+async def test_ray_executor_plays_a_round_robin_into_the_store(migrated_sqlite_url: str) -> None:
+    store = await Store.open(migrated_sqlite_url)
     try:
         config = TournamentConfig(
             game="numberwang",

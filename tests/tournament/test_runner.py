@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +15,8 @@ from hexarena.tournament.runner import Runner, TournamentConfig
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(f"sqlite:///{tmp_path / 't.sqlite3'}")
+async def store(migrated_sqlite_url: str) -> AsyncIterator[Store]:
+    s = await Store.open(migrated_sqlite_url)
     yield s
     await s.close()
 

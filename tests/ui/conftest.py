@@ -12,8 +12,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -72,11 +71,9 @@ def serve_in_thread() -> Any:
 
 
 @pytest.fixture
-def server(tmp_path: Path, _sqlite_migrated: Callable[[], Path]) -> Iterator[str]:
+def server(migrated_sqlite_url: str) -> Iterator[str]:
     """The full app on a SQLite database of this test's own, its schema migrated already (``tests/conftest.py``)."""
-    database = tmp_path / "ui.db"
-    shutil.copyfile(_sqlite_migrated(), database)
-    with ServerThread(make_app(f"sqlite+aiosqlite:///{database}")) as srv:
+    with ServerThread(make_app(migrated_sqlite_url)) as srv:
         yield srv.url
 
 

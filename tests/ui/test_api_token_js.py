@@ -47,13 +47,11 @@ console.log(JSON.stringify(out));
 """
 
 
-async def test_the_page_asks_for_a_token_once_and_sends_it(tmp_path: Path) -> None:
+async def test_the_page_asks_for_a_token_once_and_sends_it(migrated_sqlite_url: str) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node not found; this test runs the UI's api.js with it")
-    app = create_app(
-        Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}", public=True, create_rate_limit=None)
-    )
+    app = create_app(Settings(database_url=migrated_sqlite_url, public=True, create_rate_limit=None))
     async with serve_app(app) as url:
         _, token = await app.state.services.store.create_api_token("browser")
         proc = await asyncio.create_subprocess_exec(

@@ -19,8 +19,8 @@ from fakes.servers import serve_app
 
 
 @pytest.fixture
-async def server(database_url: str, app_factory: Any) -> AsyncIterator[str]:
-    async with serve_app(app_factory(database_url)) as url:
+async def server(migrated_database_url: str, app_factory: Any) -> AsyncIterator[str]:
+    async with serve_app(app_factory(migrated_database_url)) as url:
         yield url
 
 

@@ -21,8 +21,8 @@ ANN, BOB = "a" * 43, "b" * 43
 
 
 @pytest.fixture
-async def server(database_url: str, app_factory: Any) -> AsyncIterator[str]:
-    async with serve_app(app_factory(database_url)) as url:
+async def server(migrated_database_url: str, app_factory: Any) -> AsyncIterator[str]:
+    async with serve_app(app_factory(migrated_database_url)) as url:
         yield url
 
 

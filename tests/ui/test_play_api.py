@@ -23,8 +23,8 @@ from hexarena.server.live import MatchManager
 
 
 @pytest.fixture
-async def server(database_url: str, app_factory: Any) -> AsyncIterator[str]:
-    async with serve_app(app_factory(database_url)) as url:
+async def server(migrated_database_url: str, app_factory: Any) -> AsyncIterator[str]:
+    async with serve_app(app_factory(migrated_database_url)) as url:
         yield url
 
 
@@ -312,7 +312,9 @@ async def test_a_rematch_is_answered_by_the_other_person_only(server: str) -> No
         assert [p["name"] for p in players] == ["bob", "ann"]
 
 
-async def test_a_takeback_against_a_bot_undoes_both_moves_and_the_store_agrees(server: str, database_url: str) -> None:
+async def test_a_takeback_against_a_bot_undoes_both_moves_and_the_store_agrees(
+    server: str, migrated_database_url: str
+) -> None:
     """Issue 15: on the person's turn a takeback undoes their last move and the bot's reply, restores both
     clocks, tells spectators, and the store deletes the moves taken back: the replay, the stored moves and the
     final record all show the game as it stands."""
@@ -346,7 +348,7 @@ async def test_a_takeback_against_a_bot_undoes_both_moves_and_the_store_agrees(s
             await recv(sock, "your_turn")
             played = [x["move"] for x in (await client.get(f"{server}/api/ui/replay/{gid}")).json()["moves"]]
             assert played[0] == "a1" and len(played) == 2
-            store = await Store.open(database_url)
+            store = await Store.open(migrated_database_url)
             try:
                 for _ in range(200):  # moves reach the store within a flush interval
                     if [x.move for x in await store.get_moves(gid)] == played:

@@ -32,9 +32,9 @@ from hexarena.server.live import OPEN_SEAT_SECONDS, MatchManager
 
 
 @pytest.fixture
-async def served(database_url: str, app_factory: Any) -> AsyncIterator[tuple[str, Any]]:
+async def served(migrated_database_url: str, app_factory: Any) -> AsyncIterator[tuple[str, Any]]:
     """The full app on loopback, and the app (so a test can shorten the open-seat expiry)."""
-    app = app_factory(database_url)
+    app = app_factory(migrated_database_url)
     async with serve_app(app) as url:
         yield url, app
 
@@ -234,8 +234,10 @@ GRAPHQL = """query($type: ID!, $id: ID!) { gameType(id: $type) {
 } }"""
 
 
-async def test_tokens_never_show_in_lists_spectator_streams_or_logs(database_url: str, app_factory: Any) -> None:
-    app = app_factory(database_url)
+async def test_tokens_never_show_in_lists_spectator_streams_or_logs(
+    migrated_database_url: str, app_factory: Any
+) -> None:
+    app = app_factory(migrated_database_url)
     texts: list[str] = []  # every answer and spectator message, as received
     async with serve_app(app, log_level="debug") as url, httpx.AsyncClient() as client:
         with server_logs() as logs:
@@ -309,9 +311,9 @@ async def test_tokens_never_show_in_lists_spectator_streams_or_logs(database_url
 
 @pytest.mark.parametrize("players", [["browser:alice", "open"], ["open", "browser:alice"]], ids=["second", "first"])
 async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
-    database_url: str, app_factory: Any, players: list[str]
+    migrated_database_url: str, app_factory: Any, players: list[str]
 ) -> None:
-    app = app_factory(database_url)
+    app = app_factory(migrated_database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
         app.state.services.manager.open_seat_seconds = 0.5
         m = await new_match(url, "tictactoe", players)
@@ -326,8 +328,8 @@ async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
         assert await live_entry(client, url, m["game_id"]) is None
 
 
-async def test_a_joined_seat_does_not_expire(database_url: str, app_factory: Any) -> None:
-    app = app_factory(database_url)
+async def test_a_joined_seat_does_not_expire(migrated_database_url: str, app_factory: Any) -> None:
+    app = app_factory(migrated_database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
         app.state.services.manager.open_seat_seconds = 0.3
         m = await new_match(url, "tictactoe", ["open", "builtin:random"])
@@ -340,8 +342,8 @@ async def test_a_joined_seat_does_not_expire(database_url: str, app_factory: Any
             assert (await client.get(f"{url}/games/{m['game_id']}")).json()["status"] == "running"
 
 
-async def test_a_joined_seat_nobody_connects_to_expires_too(database_url: str, app_factory: Any) -> None:
-    app = app_factory(database_url)
+async def test_a_joined_seat_nobody_connects_to_expires_too(migrated_database_url: str, app_factory: Any) -> None:
+    app = app_factory(migrated_database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
         app.state.services.manager.open_seat_seconds = 0.3
         m = await new_match(url, "tictactoe", ["open", "builtin:random"])

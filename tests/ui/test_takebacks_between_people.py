@@ -24,8 +24,8 @@ from hexarena.server.live import MatchManager
 
 
 @pytest.fixture
-async def server(database_url: str, app_factory: Any) -> AsyncIterator[str]:
-    async with serve_app(app_factory(database_url)) as url:
+async def server(migrated_database_url: str, app_factory: Any) -> AsyncIterator[str]:
+    async with serve_app(app_factory(migrated_database_url)) as url:
         yield url
 
 
@@ -65,7 +65,7 @@ async def two_people(server: str, **clock: Any) -> tuple[dict[str, Any], Any, An
 
 
 async def test_a_takeback_asked_on_either_turn_and_accepted_undoes_the_askers_move(
-    server: str, database_url: str
+    server: str, migrated_database_url: str
 ) -> None:
     m, ann_c, bob_c = await two_people(server, type="match", seconds=60)
     gid = m["game_id"]
@@ -99,7 +99,7 @@ async def test_a_takeback_asked_on_either_turn_and_accepted_undoes_the_askers_mo
             await ann.send(move("c3"))  # her turn went with the takeback
             assert "not your turn" in (await recv(ann, "illegal"))["reason"]
             assert await replayed(client, server, gid) == ["b2"]
-            assert await stored_moves(database_url, gid, ["b2"]) == ["b2"]
+            assert await stored_moves(migrated_database_url, gid, ["b2"]) == ["b2"]
             # now ann asks on bob's turn for her b2: he accepts, and it is her first move again
             await ann.send(takeback())
             assert (await recv(ann, "takeback"))["event"] == "offered"
@@ -111,13 +111,13 @@ async def test_a_takeback_asked_on_either_turn_and_accepted_undoes_the_askers_mo
             assert turn["time_left"] > 59  # the clocks went back with the moves
             fresh = await recv(spectator, "setup")
             assert fresh["moves"] == [] and fresh["clocks"] == [60.0, 60.0]
-            assert await stored_moves(database_url, gid, []) == []
+            assert await stored_moves(migrated_database_url, gid, []) == []
         await ann.send(move("a3"))
         await recv(bob, "your_turn")
         await bob.send(move("c1"))
         await recv(ann, "your_turn")
         assert await replayed(client, server, gid) == ["a3", "c1"]
-        assert await stored_moves(database_url, gid, ["a3", "c1"]) == ["a3", "c1"]
+        assert await stored_moves(migrated_database_url, gid, ["a3", "c1"]) == ["a3", "c1"]
 
 
 async def test_a_takeback_declined_or_lapsed_leaves_the_game_as_it_was(server: str) -> None:
