@@ -217,7 +217,7 @@ def migrated_database_url(
     """The URL of a fresh database of this test's own whose schema is at the newest migration, as ``Store.open``
     leaves an empty one (the ``postgres`` variant too, as in ``database_url``).
 
-    Why: migrating took about a second a test on PostgreSQL and a tenth of that on SQLite. So the schema is migrated
+    Why: migrating a new database is most of a store test's setup, on PostgreSQL above all. So the schema is migrated
     once per worker, and each test gets a copy (``CREATE DATABASE ... TEMPLATE``, a copy of the SQLite file); a
     test of the migrations themselves takes ``database_url``.
     """
