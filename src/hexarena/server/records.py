@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hexarena.core.game import Game, RecordFacts, headed_record
 from hexarena.core.jsonvalue import JsonObject
@@ -18,6 +18,9 @@ from hexarena.store.recorder import status_for
 if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
     from hexarena.store import Store
     from hexarena.store.records import GameFacts, GameRecord, MoveRecord
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> JsonObject:
@@ -65,7 +68,7 @@ def record_json(record: GameRecord) -> dict[str, Any]:
     return out
 
 
-def notations(game: Game[Any, Any], params: Mapping[str, Any], moves: list[str], facts: RecordFacts) -> dict[str, str]:
+def notations(game: Game[S, M], params: Mapping[str, Any], moves: list[str], facts: RecordFacts) -> dict[str, str]:
     """``notation``: the game's own record as other tools of the game read it (HTTTX Notation v1, Hive's UHP
     GameString, else the moves), unchanged for API clients that parse it; ``export``: the same under the header
     block (``headed_record``), what a replay's Copy and Download give and the analysis board reads back."""

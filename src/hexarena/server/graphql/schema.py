@@ -133,7 +133,7 @@ def fields_of(shape: type) -> Callable[[type[T]], type[T]]:
 
 def serving(graphql_type: object) -> StrawberryField:
     """``@strawberry.field(graphql_type=...)``, typed: for a resolver that returns :mod:`data`'s dicts, the Python
-    values of a type built by :func:`fields_of` (strawberry types that call with options as ``Any``)."""
+    values of a type built by :func:`fields_of` (strawberry leaves that call, with options and no resolver yet, untyped)."""
     field: StrawberryField = strawberry.field(graphql_type=graphql_type)
     return field
 

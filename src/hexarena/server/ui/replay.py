@@ -10,7 +10,7 @@ A game longer than :data:`MAX_REPLAY_PLIES` is cut there (``truncated``). Replay
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Query
 
@@ -28,9 +28,12 @@ CHUNK = 100
 
 router = APIRouter()
 
+S = TypeVar("S")
+M = TypeVar("M")
+
 
 def positions(
-    game: Game[Any, Any], record: dict[str, Any], start: int, stop: int
+    game: Game[S, M], record: dict[str, Any], start: int, stop: int
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The JSON views of plies ``start`` .. ``stop - 1`` (ply 0 is the start position), replaying the moves with
     the rules; a move that no longer replays stops the list there, with the reason."""
@@ -49,7 +52,7 @@ def positions(
     return out, None
 
 
-def winner_side(game: Game[Any, Any], record: dict[str, Any]) -> str:
+def winner_side(game: Game[S, M], record: dict[str, Any]) -> str:
     """The side the winner played at the end (after a Hex swap the second seat plays black), from the moves; the
     seat's name when the moves no longer replay."""
     seat = int(record["winner"])
