@@ -7,7 +7,7 @@ every create draws on the client's create budget (``limit_creates``).
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
@@ -187,7 +187,7 @@ def _live_here(services: ServicesDep) -> list[LiveMatchJson]:
     ]
 
 
-@router.get("/games", tags=["records"], summary="Stored games, newest first")
+@router.get("/games", tags=["records"], summary="Stored games, newest first", response_model=OBJECTS)
 async def list_games(
     services: ServicesDep,
     game: str | None = Query(default=None, max_length=64),
@@ -195,7 +195,7 @@ async def list_games(
     status: GameStatus | None = Query(default=None),
     limit: int = Query(default=50, ge=1, le=500),
     offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
-) -> list[dict[str, Any]]:
+) -> list[records.GameSummary]:
     if game is not None:  # an alias (battlebot's noughtsandcrosses) is its game; unknown: 400 with the list
         game = get_game(game).name
     store = services.store
@@ -205,7 +205,7 @@ async def list_games(
     return [records.summary_json(r) for r in rows]
 
 
-async def game_record(services: ServicesDep, game_id: str) -> dict[str, Any]:
+async def game_record(services: ServicesDep, game_id: str) -> records.GameRecordJson:
     """A game as JSON, live or stored; 404 for neither. Also the UI's replay source (``server.ui.replay``)."""
     live = services.manager.get(game_id)
     if live is not None:
@@ -217,8 +217,13 @@ async def game_record(services: ServicesDep, game_id: str) -> dict[str, Any]:
     return records.record_json(record)
 
 
-@router.get("/games/{game_id}", tags=["records"], summary="One game: players, moves, result and notation")
-async def get_one(services: ServicesDep, game_id: str) -> dict[str, Any]:
+@router.get(
+    "/games/{game_id}",
+    tags=["records"],
+    summary="One game: players, moves, result and notation",
+    response_model=AN_OBJECT,
+)
+async def get_one(services: ServicesDep, game_id: str) -> records.GameRecordJson:
     return await game_record(services, game_id)
 
 
