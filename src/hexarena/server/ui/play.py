@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, HTTPException, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
@@ -149,8 +149,21 @@ def seat_index(live: LiveMatch, asked: str) -> int:
     return seat
 
 
-@router.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open seat (once: the first joiner)")
-async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[str, Any]:
+class Joined(TypedDict):
+    """``POST /api/ui/matches/{id}/join``: the seat taken, by name, and its token."""
+
+    game_id: str
+    seat: str
+    token: str
+
+
+@router.post(
+    "/api/ui/matches/{game_id}/join",
+    tags=["ui"],
+    summary="Take an open seat (once: the first joiner)",
+    response_model=dict[str, object],
+)
+async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> Joined:
     """A new token for a seat created open (``open`` spec), for the first who asks; 409 for everyone later
     and for seats that were never open (the creator's own, a bot's): their tokens are never handed out."""
     live = services.manager.live.get(game_id)
