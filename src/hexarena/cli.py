@@ -9,15 +9,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from hexarena import __version__
+from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import Game
 from hexarena.referee.clock import DEFAULT_MOVE_CAP
 from hexarena.server.cluster_timing import SHORTEST, ClusterTiming
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def _fail(message: str) -> None:
@@ -553,7 +557,7 @@ def hiveai_serve(bot_name: str, host: str, port: int, stdio: bool) -> None:
         pass
 
 
-def _parse_extra(game: Game[Any, Any], args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
+def _parse_extra(game: Game[S, M], args: list[str]) -> tuple[dict[str, str], dict[str, Any]]:
     """Split ``--<seat> SPEC`` and ``--<param> VALUE`` pairs (e.g. ``--black X --size 7``)."""
     seats: dict[str, str] = {}
     params: dict[str, Any] = {}
@@ -607,7 +611,7 @@ class PlayCommand(click.Command):
             formatter.write_dl(_game_options(game))
 
 
-def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
+def _game_options(game: Game[S, M]) -> list[tuple[str, str]]:
     """``--<seat> SPEC`` and ``--<param> VALUE`` rows for ``game``'s help."""
     from hexarena.bots.registry import builtin_bots
 
@@ -629,7 +633,7 @@ def _game_options(game: Game[Any, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-def _default_clock(game: Game[Any, Any]) -> Any:
+def _default_clock(game: Game[S, M]) -> ClockConfig:
     """The game's own clock (``Game.default_clock``, the lobby's default preset), said on stderr."""
     from hexarena.referee.clock import clock_from
 

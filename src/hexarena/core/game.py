@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from hexarena.core.battlebot import BattlebotShape
 from hexarena.core.errors import ConfigError, HexarenaError
@@ -471,6 +471,13 @@ class Game(Protocol[S, M]):
     def battlebot_shape(self) -> BattlebotShape[S, M] | None:
         """The game's state keys and turn shapes on the battlebot wire; None if it is not offered there."""
         ...
+
+
+#: A game whose state and move types are not known where it is held: a registry's entry, a game named by a request.
+#: Python cannot say "a ``Game[S, M]`` for some S and M", so its states and moves are ``Any`` here; code that works
+#: on one game's states takes a ``Game[S, M]`` (generic) instead, and one that only keeps a state to hand it back to
+#: its game holds it as ``object``.
+AnyGame: TypeAlias = "Game[Any, Any]"
 
 
 #: Why a game cannot be set up when it does not say (``setup_refusal``).

@@ -9,11 +9,22 @@ objects are the read-only ``Sequence`` and ``Mapping`` (``json.dumps`` writes a 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 #: Any JSON value.
 JsonValue: TypeAlias = "bool | int | float | str | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
 #: A JSON object, as a message or a view is built.
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 
-__all__ = ["JsonObject", "JsonValue"]
+N = TypeVar("N", int, float)
+
+
+def number(value: JsonValue, kind: type[N]) -> N:
+    """``int(value)`` or ``float(value)`` of a JSON value that holds a number (or its text); TypeError otherwise,
+    ValueError for a text that is no number."""
+    if isinstance(value, int | float | str):
+        return kind(value)
+    raise TypeError(f"expected a number, got {value!r}")
+
+
+__all__ = ["JsonObject", "JsonValue", "number"]

@@ -23,7 +23,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, TypeVar
 
 from hexarena.core.errors import ConfigError
-from hexarena.core.game import Game
+from hexarena.core.game import AnyGame, Game
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ GAMES_GROUP = "hexarena.games"
 S = TypeVar("S")
 M = TypeVar("M")
 
-_GAMES: dict[str, Game[Any, Any]] = {}
+_GAMES: dict[str, AnyGame] = {}
 _ALIASES: dict[str, str] = {}
 #: Game name -> why its plugin was left out (filled while loading entry points).
 _BROKEN: dict[str, str] = {}
@@ -132,7 +132,7 @@ def _protocol_members() -> list[str]:
     return sorted(n for n in (*Game.__annotations__, *vars(Game)) if not n.startswith("_"))
 
 
-def get_game(name: str) -> Game[Any, Any]:
+def get_game(name: str) -> AnyGame:
     """The game registered as ``name`` or an alias of it; ConfigError lists the known names otherwise, or says
     why the plugin that declares ``name`` was left out."""
     _load()
@@ -150,7 +150,7 @@ def get_game(name: str) -> Game[Any, Any]:
         raise ConfigError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}") from None
 
 
-def available_games() -> dict[str, Game[Any, Any]]:
+def available_games() -> dict[str, AnyGame]:
     """Every registered game by name (plugins that failed to load are left out: see :func:`plugin_errors`)."""
     _load()
     return dict(_GAMES)

@@ -7,9 +7,7 @@ time except the test that checks it names the same games as the entry points (te
 
 from __future__ import annotations
 
-from typing import Any
-
-from hexarena.core.game import Game
+from hexarena.core.game import AnyGame
 from hexarena.games.hex.game import GAME as HEX
 from hexarena.games.hexdots.game import GAME as HEXDOTS
 from hexarena.games.hive.game import GAME as HIVE
@@ -17,4 +15,4 @@ from hexarena.games.htttx.game import HTTTX
 from hexarena.games.numberwang.game import GAME as NUMBERWANG
 from hexarena.games.tictactoe.game import GAME as TICTACTOE
 
-BUILTIN: tuple[Game[Any, Any], ...] = (HEX, HEXDOTS, HIVE, HTTTX, NUMBERWANG, TICTACTOE)
+BUILTIN: tuple[AnyGame, ...] = (HEX, HEXDOTS, HIVE, HTTTX, NUMBERWANG, TICTACTOE)

@@ -15,7 +15,7 @@ import asyncio
 import random
 import threading
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from hexarena.bots.base import MatchMemory, think
 from hexarena.bots.registry import make_builtin
@@ -32,6 +32,9 @@ INLINE_AFTER = 3
 BACK_TO_THREAD = 0.002
 #: Thread hops timed when a match starts (off the clock): the slowest is the match's first lateness.
 PROBE_HOPS = 4
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 class InProcessPlayer(BasePlayer):
@@ -81,8 +84,8 @@ class InProcessPlayer(BasePlayer):
                 self.lateness.record(time.perf_counter() - sent)
 
     def _timed_choose(
-        self, game: Game[Any, Any], state: Any, deadline: float | None, stop: threading.Event | None = None
-    ) -> tuple[Any, float]:
+        self, game: Game[S, M], state: S, deadline: float | None, stop: threading.Event | None = None
+    ) -> tuple[M, float]:
         """The bot's move, told what is left until ``deadline`` (``time.perf_counter``; None: no clock), and how
         long it took. Why a deadline and not a budget: the hop to the worker thread (waiting for a CPU on a loaded
         machine) is on the referee's clock, so it comes off the bot's thinking instead of being added to it."""

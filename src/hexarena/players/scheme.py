@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
-from hexarena.core.game import Game
+from hexarena.core.game import AnyGame, Game
 from hexarena.players.base import BasePlayer
 
 Factory = Callable[[str, str], Awaitable[BasePlayer]]  # (game name, the spec after "scheme:") -> player
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +40,7 @@ class Scheme:
     needs_server: bool = False
     #: Which games the scheme can seat (True for the games its protocol speaks); None: any game. The lobby offers
     #: an address scheme for exactly these games, so no page names a game to decide which bots it can seat.
-    plays: Callable[[Game[Any, Any]], bool] | None = None
+    plays: Callable[[AnyGame], bool] | None = None
     #: An address of the form the scheme takes, shown as the example in the lobby's field ("127.0.0.1:8100").
     example: str = ""
 
@@ -45,7 +48,7 @@ class Scheme:
         if self.starts_program and self.remote:
             raise ValueError(f"scheme {self.name!r} starts programs, so it cannot be remote: register it as an engine")
 
-    def seats(self, game: Game[Any, Any]) -> bool:
+    def seats(self, game: Game[S, M]) -> bool:
         """Whether the scheme can seat a player of ``game`` (its protocol speaks the game)."""
         return self.plays is None or self.plays(game)
 

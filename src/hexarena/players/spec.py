@@ -17,7 +17,7 @@ use it): a new scheme is refused remotely until its author says it is safe.
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint
-from typing import Any
+from typing import TypeVar
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.game import Game
@@ -27,6 +27,9 @@ from hexarena.players.scheme import Factory, Scheme
 
 #: The entry-point group player schemes are declared in; each entry names a :class:`Scheme` of the same name.
 PLAYERS_GROUP = "hexarena.players"
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 _SCHEMES: dict[str, Scheme] = {}  # loaded or registered at run time
@@ -174,13 +177,13 @@ async def _builtin(game: str, name: str) -> BasePlayer:
     return InProcessPlayer.builtin(game, name)
 
 
-def remote_address_schemes(game: Game[Any, Any]) -> list[Scheme]:
+def remote_address_schemes(game: Game[S, M]) -> list[Scheme]:
     """The schemes a remote client may use to seat a bot of ``game`` reached at an address it gives (a bot URL,
     ``HOST:PORT``): each scheme declares whether it is remote-safe, takes an address and which games it plays."""
     return [s for s in registered_schemes().values() if s.remote_allowed and s.address and s.seats(game)]
 
 
-def _is_htttx(game: Game[Any, Any]) -> bool:
+def _is_htttx(game: Game[S, M]) -> bool:
     from hexarena.games.htttx import HtttxGame
 
     return isinstance(game, HtttxGame)

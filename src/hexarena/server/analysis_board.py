@@ -47,6 +47,7 @@ from hexarena.bots.base import think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import (
+    AnyGame,
     Game,
     M,
     ParamValue,
@@ -143,7 +144,7 @@ class AnalysisRequest(PositionRequest):
     time_limit: Annotated[float, FINITE] = Field(default=DEFAULT_TIME, gt=0, le=MAX_TIME)
 
 
-def game_of(name: str) -> Game[Any, Any]:
+def game_of(name: str) -> AnyGame:
     """The game called ``name``; 404 naming the known ones otherwise."""
     try:
         return get_game(name)

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TypeVar
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.game import Game
@@ -26,6 +26,9 @@ WEB_DIR = Path(str(resources.files("hexarena"))) / "web"
 
 #: No board module is larger; the bound keeps a mistaken declaration from serving an arbitrary large file.
 MAX_BOARD_BYTES = 512 * 1024
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def board_file(declared: str) -> Traversable:
@@ -65,12 +68,12 @@ def _board_url(name: str, declared: str | None) -> str | None:
     return _inside_web(file) or f"/api/games/{name}/board.js"
 
 
-def board_url(game: Game[Any, Any]) -> str | None:
+def board_url(game: Game[S, M]) -> str | None:
     """The URL the web UI imports the game's board from; None: the generic board."""
     return _board_url(game.name, game.board_module)
 
 
-def board_source(game: Game[Any, Any]) -> bytes:
+def board_source(game: Game[S, M]) -> bytes:
     """The text of the game's board module, for the plugin route; ConfigError when it has none to serve."""
     if game.board_module is None:
         raise ConfigError(f"game {game.name!r} has no board module of its own (the web UI uses the generic board)")

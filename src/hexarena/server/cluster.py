@@ -50,7 +50,6 @@ import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
 
 import redis.asyncio as redis
 
@@ -506,7 +505,7 @@ class Cluster:
                 self._pending.popleft()
 
     @contextlib.asynccontextmanager
-    async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[dict[str, Any]]]:
+    async def events(self, match_id: str) -> AsyncIterator[asyncio.Queue[JsonObject]]:
         """Subscribe to a match's events: a queue of them, filled from the moment this is entered (moves: once
         the owner's next lease renewal saw the ``match-watched`` key this keeps alive meanwhile).
 
@@ -515,7 +514,7 @@ class Cluster:
         meanwhile are lost, and the reader catches up from the store."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(match_id))
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        queue: asyncio.Queue[JsonObject] = asyncio.Queue()
         watching = asyncio.Event()
 
         async def read() -> None:

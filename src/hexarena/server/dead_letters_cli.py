@@ -12,11 +12,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.server.store_cli import database_option, with_store
+
+if TYPE_CHECKING:
+    from hexarena.store import Store
+    from hexarena.store.records import DeadLetter
 
 #: Characters of an error shown per row of ``list`` (``show`` prints it whole).
 ERROR_WIDTH = 70
@@ -93,7 +98,7 @@ def replay(letter_ids: tuple[int, ...], replay_all: bool, entry_file: Path | Non
 def drop(letter_ids: tuple[int, ...], database_url: str | None) -> None:
     """Forget dead letters given up on (the writes they hold are lost)."""
 
-    async def run(store: Any) -> list[int]:
+    async def run(store: Store) -> list[int]:
         return [i for i in letter_ids if not await store.drop_dead_letter(i)]
 
     missing = with_store(database_url, run)
@@ -102,11 +107,12 @@ def drop(letter_ids: tuple[int, ...], database_url: str | None) -> None:
         _no_letter(missing[0])
 
 
-async def _replay(store: Any, ids: tuple[int, ...], replay_all: bool, mended: dict[str, Any] | None) -> int:
+async def _replay(store: Store, ids: tuple[int, ...], replay_all: bool, mended: JsonObject | None) -> int:
     from hexarena.store import StoreError
     from hexarena.store.errors import Conflict, InvalidRecord, NotFound
     from hexarena.store.recorder import write_entry
 
+    found: list[tuple[int, DeadLetter | None]]
     if replay_all:
         found = [(d.letter_id, d) for d in reversed(await store.list_dead_letters(limit=1000))]
     else:
@@ -133,7 +139,7 @@ async def _replay(store: Any, ids: tuple[int, ...], replay_all: bool, mended: di
     return failed
 
 
-def _read_entry(path: Path) -> dict[str, Any]:
+def _read_entry(path: Path) -> JsonObject:
     try:
         entry = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -143,6 +149,6 @@ def _read_entry(path: Path) -> dict[str, Any]:
     return entry
 
 
-def _no_letter(letter_id: int) -> Any:
+def _no_letter(letter_id: int) -> NoReturn:
     click.echo(f"error: no dead letter {letter_id} (see `hexarena dead-letters list`)", err=True)
     sys.exit(1)

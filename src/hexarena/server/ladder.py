@@ -28,9 +28,10 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hexarena.core.errors import ConfigError, HexarenaError
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import Termination, is_result
 from hexarena.players.base import BasePlayer, close_players
@@ -55,7 +56,8 @@ CHECK_TIMEOUT = 300.0
 #: The cluster home whose holder pairs.
 ROLE = "ladder"
 
-Checker = Callable[[str, str], Awaitable[dict[str, Any]]]
+#: What checks a paused bot: its spec and game in, the report its owner is shown out.
+Checker = Callable[[str, str], Awaitable[JsonObject]]
 
 
 def failed_seat(winner: int | None, termination: str | None, culprit: int | None = None) -> int | None:
@@ -277,7 +279,7 @@ class Ladder:
         assert store is not None
         checker = self.settings.checker
         if checker is None:
-            report: dict[str, Any] = {"ok": None, "note": "this server runs no check-bot; run `hexarena check-bot`"}
+            report: JsonObject = {"ok": None, "note": "this server runs no check-bot; run `hexarena check-bot`"}
         else:
             try:
                 report = await asyncio.wait_for(_as_checker(checker)(bot.spec, bot.game), CHECK_TIMEOUT)

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from hexarena.server.ladder_pairing import MAX_BOT_CONCURRENT, MAX_LADDER_BOTS
 from hexarena.server.store_cli import database_option, with_store
+
+if TYPE_CHECKING:
+    from hexarena.store import Store
+    from hexarena.store.ladder import LadderBot
 
 
 @click.group()
@@ -68,7 +72,7 @@ def register(
     except ConfigError as exc:
         _fail(str(exc))
 
-    async def add(store: Any) -> Any:
+    async def add(store: Store) -> LadderBot:
         if await store.count_ladder_bots() >= MAX_LADDER_BOTS:
             raise ConfigError(f"the ladder holds {MAX_LADDER_BOTS} bots already; remove one first")
         return await store.add_ladder_bot(
@@ -138,7 +142,7 @@ def remove(name: str, database_url: str | None) -> None:
 
 
 def _set(database_url: str | None, name: str, status: str, reason: str | None) -> None:
-    async def change(store: Any) -> Any:
+    async def change(store: Store) -> LadderBot | None:
         if await store.get_ladder_bot(name) is None:
             return None
         return await store.set_ladder_status(name, status, reason=reason)

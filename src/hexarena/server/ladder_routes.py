@@ -20,13 +20,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from hexarena.core.errors import ConfigError
 from hexarena.core.glicko2 import is_provisional
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.players.policy import SpecPolicy, vet_remote_spec
 from hexarena.players.spec import scheme_of
@@ -35,13 +36,55 @@ from hexarena.server.ladder_pairing import MAX_BOT_CONCURRENT
 from hexarena.server.schemas import STRICT, VALID_UNICODE, GameName, Spec
 from hexarena.server.services import Services, ServicesDep, limit_creates, services_of
 from hexarena.store.errors import Conflict, NotFound
-from hexarena.store.ladder import ACTIVE, PAUSED, LadderBot
+from hexarena.store.ladder import ACTIVE, PAUSED, LadderBot, LadderBotJson, LadderGameJson
 
 if TYPE_CHECKING:
     from hexarena.store import Store
     from hexarena.store.records import RatingRecord
 
 router = APIRouter(tags=["ladder"])
+
+#: The response model of the routes below, as the OpenAPI schema states it: an object. Their bodies are the
+#: TypedDicts below, which hold JSON values (a check-bot report) that pydantic cannot read from their type.
+AN_OBJECT = dict[str, object]
+
+
+class Standing(LadderBotJson):
+    """A bot on the ladder with its rating (1500 and 350 until it has one)."""
+
+    rating: float
+    rd: float
+    provisional: bool
+
+
+class BotPage(Standing):
+    """``GET /api/ladder/bots/{name}``: a standing with the bot's check-bot report and its recent games."""
+
+    report: JsonObject | None
+    games_list: list[LadderGameJson]
+
+
+class Pace(TypedDict):
+    games_per_hour: int
+    concurrency: int
+    fail_limit: int
+    max_bots: int
+    move_seconds: float
+    running: bool
+
+
+class LadderPage(TypedDict):
+    """``GET /api/ladder``: how fast it pairs, the standings (active bots first, by rating), the recent games."""
+
+    pace: Pace
+    standings: list[Standing]
+    recent: list[LadderGameJson]
+
+
+class Removed(TypedDict):
+    name: str
+    removed: bool
+
 
 #: Ladder names are rating keys and appear in URLs: letters, digits, '_', '.', '-' (not first '.').
 NAME_PATTERN = r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,47}$"
@@ -100,8 +143,8 @@ def ladder_of(app: FastAPI) -> Ladder | None:
     return found if isinstance(found, Ladder) else None
 
 
-@router.get("/api/ladder", summary="The ladder: standings, running and recent games")
-async def get_ladder(services: ServicesDep, game: Annotated[str | None, Query(max_length=64)] = None) -> dict[str, Any]:
+@router.get("/api/ladder", summary="The ladder: standings, running and recent games", response_model=AN_OBJECT)
+async def get_ladder(services: ServicesDep, game: Annotated[str | None, Query(max_length=64)] = None) -> LadderPage:
     store = _store(services)
     if game is not None:
         game = get_game(game).name
@@ -128,31 +171,39 @@ async def get_ladder(services: ServicesDep, game: Annotated[str | None, Query(ma
     }
 
 
-def _standing(bot: LadderBot, rating: RatingRecord | None) -> dict[str, Any]:
-    out = bot.public()
-    out["rating"] = round(rating.rating, 1) if rating is not None else 1500.0
-    out["rd"] = round(rating.rd, 1) if rating is not None else 350.0
-    out["provisional"] = is_provisional(out["rd"])
-    return out
+def _standing(bot: LadderBot, rating: RatingRecord | None) -> Standing:
+    rd = round(rating.rd, 1) if rating is not None else 350.0
+    return {
+        **bot.public(),
+        "rating": round(rating.rating, 1) if rating is not None else 1500.0,
+        "rd": rd,
+        "provisional": is_provisional(rd),
+    }
 
 
-@router.get("/api/ladder/bots/{name}", summary="One ladder bot: record, pause reason, check-bot report, games")
-async def get_ladder_bot(services: ServicesDep, name: str) -> dict[str, Any]:
+@router.get(
+    "/api/ladder/bots/{name}",
+    summary="One ladder bot: record, pause reason, check-bot report, games",
+    response_model=AN_OBJECT,
+)
+async def get_ladder_bot(services: ServicesDep, name: str) -> BotPage:
     store = _store(services)
     bot = await store.get_ladder_bot(name)
     if bot is None:
         raise HTTPException(404, f"no ladder bot named {name[:64]!r}")
     ratings = {r.key: r for r in await store.list_ratings(bot.game, limit=1000)}
-    out = _standing(bot, ratings.get(bot.name))
-    out["report"] = bot.report
-    out["games_list"] = [g.to_json() for g in await store.list_ladder_games(bot=bot.name, limit=50)]
-    return out
+    games = [g.to_json() for g in await store.list_ladder_games(bot=bot.name, limit=50)]
+    return {**_standing(bot, ratings.get(bot.name)), "report": bot.report, "games_list": games}
 
 
 @router.post(
-    "/api/ladder/bots", status_code=201, summary="Register a bot on the ladder", dependencies=[Depends(limit_creates)]
+    "/api/ladder/bots",
+    status_code=201,
+    summary="Register a bot on the ladder",
+    dependencies=[Depends(limit_creates)],
+    response_model=AN_OBJECT,
 )
-async def register_ladder_bot(body: LadderRegistration, services: ServicesDep) -> dict[str, Any]:
+async def register_ladder_bot(body: LadderRegistration, services: ServicesDep) -> LadderBotJson:
     store = _store(services)
     try:
         game, spec = await vet_ladder_entry(body.game, body.spec, services.policy)
@@ -170,7 +221,7 @@ async def register_ladder_bot(body: LadderRegistration, services: ServicesDep) -
     return bot.public()
 
 
-async def _set_status(services: Services, name: str, status: str, reason: str | None = None) -> dict[str, Any]:
+async def _set_status(services: Services, name: str, status: str, reason: str | None = None) -> LadderBotJson:
     try:
         bot = await _store(services).set_ladder_status(name, status, reason=reason)
     except NotFound as exc:
@@ -178,18 +229,24 @@ async def _set_status(services: Services, name: str, status: str, reason: str | 
     return bot.public()
 
 
-@router.post("/api/ladder/bots/{name}/pause", summary="Take a bot out of pairing")
-async def pause_ladder_bot(services: ServicesDep, name: str, body: PauseRequest | None = None) -> dict[str, Any]:
+@router.post("/api/ladder/bots/{name}/pause", summary="Take a bot out of pairing", response_model=AN_OBJECT)
+async def pause_ladder_bot(services: ServicesDep, name: str, body: PauseRequest | None = None) -> LadderBotJson:
     return await _set_status(services, name, PAUSED, (body or PauseRequest()).reason)
 
 
-@router.post("/api/ladder/bots/{name}/resume", summary="Pair a paused bot again (its failure streak starts over)")
-async def resume_ladder_bot(services: ServicesDep, name: str) -> dict[str, Any]:
+@router.post(
+    "/api/ladder/bots/{name}/resume",
+    summary="Pair a paused bot again (its failure streak starts over)",
+    response_model=AN_OBJECT,
+)
+async def resume_ladder_bot(services: ServicesDep, name: str) -> LadderBotJson:
     return await _set_status(services, name, ACTIVE)
 
 
-@router.delete("/api/ladder/bots/{name}", summary="Take a bot off the ladder (its games and rating stay)")
-async def remove_ladder_bot(services: ServicesDep, name: str) -> dict[str, Any]:
+@router.delete(
+    "/api/ladder/bots/{name}", summary="Take a bot off the ladder (its games and rating stay)", response_model=AN_OBJECT
+)
+async def remove_ladder_bot(services: ServicesDep, name: str) -> Removed:
     if not await _store(services).remove_ladder_bot(name):
         raise HTTPException(404, f"no ladder bot named {name[:64]!r}")
     return {"name": name, "removed": True}

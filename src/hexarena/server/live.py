@@ -40,7 +40,7 @@ import msgspec
 
 from hexarena.core.contract import ClockConfig, MatchEnded
 from hexarena.core.game import Game, ParamValue
-from hexarena.core.jsonvalue import JsonObject, JsonValue
+from hexarena.core.jsonvalue import JsonObject, JsonValue, number
 from hexarena.core.types import Outcome, Termination
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.referee.match import MatchConfig, Referee
@@ -634,6 +634,24 @@ def move_event(m: PlayedMove, clocks: list[float | None]) -> JsonObject:
         "considerations": m.considerations,
         "clocks": clocks,
     }
+
+
+def moved_of(event: JsonObject) -> tuple[PlayedMove, list[float | None] | None]:
+    """The move and the clocks a :func:`move_event` carries, as another instance reads it; TypeError or ValueError
+    when a field is not what ``move_event`` writes there."""
+    evaluation, considerations, clocks = event.get("evaluation"), event.get("considerations"), event.get("clocks")
+    record = PlayedMove(
+        ply=number(event["ply"], int),
+        seat=number(event["seat"], int),
+        move=str(event["move"]),
+        timestamp=number(event["timestamp"], float),
+        think_time=number(event["think_time"], float),
+        evaluation=evaluation if isinstance(evaluation, dict) else None,
+        considerations=considerations if isinstance(considerations, list) else None,
+    )
+    if not isinstance(clocks, list):
+        return record, None
+    return record, [None if c is None else number(c, float) for c in clocks]
 
 
 def move_record(m: PlayedMove) -> MoveRecord:

@@ -7,12 +7,13 @@ every create draws on the client's create budget (``limit_creates``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import Response
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import SpecPolicy, make_answering_player
@@ -24,6 +25,39 @@ from hexarena.server.services import ServicesDep, limit_creates
 from hexarena.store.records import GameStatus
 
 router = APIRouter()
+
+#: The response models of the routes below whose bodies are TypedDicts (or a forwarded response), as the OpenAPI
+#: schema states them: any value, an object, a list of objects.
+ANY_VALUE = object
+AN_OBJECT = dict[str, object]
+OBJECTS = list[dict[str, object]]
+
+
+class NewGameReply(TypedDict):
+    """``POST /game/new``: the game, and the token of each seat a person takes (``token_x``, ``token_o``)."""
+
+    game_id: str
+    token_x: NotRequired[str]
+    token_o: NotRequired[str]
+
+
+class NewMatchReply(TypedDict):
+    """``POST /api/matches``: the match, the tokens of its people's seats by seat name, where to watch it."""
+
+    game_id: str
+    tokens: dict[str, str]
+    spectate: str
+
+
+class LiveMatchJson(TypedDict):
+    """A match this instance plays, in ``GET /api/matches/live``."""
+
+    game_id: str
+    game: str
+    players: list[JsonObject]
+    ply: int
+    #: Seats created open to anyone and not joined yet (a seat created for the creator never is).
+    open_seats: list[str]
 
 
 def seat_spec(seat: SeatSpec) -> str:
@@ -48,8 +82,9 @@ async def seat_player(seat: SeatSpec, game: str, policy: SpecPolicy) -> BasePlay
     tags=["htttx"],
     summary="Start an HTTTX game (Hivemaker-compatible)",
     dependencies=[Depends(limit_creates)],
+    response_model=ANY_VALUE,
 )
-async def new_game(body: NewGameRequest, services: ServicesDep, request: Request) -> Any:
+async def new_game(body: NewGameRequest, services: ServicesDep, request: Request) -> NewGameReply | Response:
     forwarded = await _to_battlebot_home(services, request, [seat_spec(body.player_x), seat_spec(body.player_o)])
     if forwarded is not None:
         return forwarded
@@ -70,14 +105,22 @@ async def new_game(body: NewGameRequest, services: ServicesDep, request: Request
         clock=clock,
         heartbeat_ms=cfg.heartbeat,
     )
-    out: dict[str, Any] = {"game_id": live.match_id}
+    out: NewGameReply = {"game_id": live.match_id}
     for seat, token in live.tokens.items():
-        out["token_x" if seat == 0 else "token_o"] = token
+        if seat == 0:
+            out["token_x"] = token
+        else:
+            out["token_o"] = token
     return out
 
 
-@router.post("/api/matches", tags=["matches"], summary="Start a match of any game between any two players")
-async def new_match(body: NewMatchRequest, services: ServicesDep, request: Request) -> Any:
+@router.post(
+    "/api/matches",
+    tags=["matches"],
+    summary="Start a match of any game between any two players",
+    response_model=ANY_VALUE,
+)
+async def new_match(body: NewMatchRequest, services: ServicesDep, request: Request) -> NewMatchReply | Response:
     forwarded = await _to_battlebot_home(services, request, body.players)
     if forwarded is not None:
         return forwarded  # the instance it went to counted it against the client's budget: once, not twice
@@ -115,10 +158,11 @@ async def _to_battlebot_home(services: ServicesDep, request: Request, specs: lis
     return await forward_request(request, home, await request.body())
 
 
-@router.get("/api/matches/live", tags=["matches"], summary="Matches being played now")
-async def live_matches(services: ServicesDep, local: bool = False) -> list[dict[str, Any]]:
+@router.get("/api/matches/live", tags=["matches"], summary="Matches being played now", response_model=OBJECTS)
+async def live_matches(services: ServicesDep, local: bool = False) -> list[LiveMatchJson | dict[str, JsonValue]]:
     """This instance's live matches; with several instances (and not ``local``), every instance's."""
-    here = _live_here(services)
+    # the other instances' as they sent them (their own ``local`` lists: a LiveMatchJson each, unchecked here)
+    here: list[LiveMatchJson | dict[str, JsonValue]] = [*_live_here(services)]
     if services.cluster is None or local:
         return here
     from hexarena.server.cluster import gather_json
@@ -129,7 +173,7 @@ async def live_matches(services: ServicesDep, local: bool = False) -> list[dict[
     return here
 
 
-def _live_here(services: ServicesDep) -> list[dict[str, Any]]:
+def _live_here(services: ServicesDep) -> list[LiveMatchJson]:
     return [
         {
             "game_id": m.match_id,
@@ -143,7 +187,7 @@ def _live_here(services: ServicesDep) -> list[dict[str, Any]]:
     ]
 
 
-@router.get("/games", tags=["records"], summary="Stored games, newest first")
+@router.get("/games", tags=["records"], summary="Stored games, newest first", response_model=OBJECTS)
 async def list_games(
     services: ServicesDep,
     game: str | None = Query(default=None, max_length=64),
@@ -151,7 +195,7 @@ async def list_games(
     status: GameStatus | None = Query(default=None),
     limit: int = Query(default=50, ge=1, le=500),
     offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
-) -> list[dict[str, Any]]:
+) -> list[records.GameSummary]:
     if game is not None:  # an alias (battlebot's noughtsandcrosses) is its game; unknown: 400 with the list
         game = get_game(game).name
     store = services.store
@@ -161,7 +205,7 @@ async def list_games(
     return [records.summary_json(r) for r in rows]
 
 
-async def game_record(services: ServicesDep, game_id: str) -> dict[str, Any]:
+async def game_record(services: ServicesDep, game_id: str) -> records.GameRecordJson:
     """A game as JSON, live or stored; 404 for neither. Also the UI's replay source (``server.ui.replay``)."""
     live = services.manager.get(game_id)
     if live is not None:
@@ -173,8 +217,13 @@ async def game_record(services: ServicesDep, game_id: str) -> dict[str, Any]:
     return records.record_json(record)
 
 
-@router.get("/games/{game_id}", tags=["records"], summary="One game: players, moves, result and notation")
-async def get_one(services: ServicesDep, game_id: str) -> dict[str, Any]:
+@router.get(
+    "/games/{game_id}",
+    tags=["records"],
+    summary="One game: players, moves, result and notation",
+    response_model=AN_OBJECT,
+)
+async def get_one(services: ServicesDep, game_id: str) -> records.GameRecordJson:
     return await game_record(services, game_id)
 
 

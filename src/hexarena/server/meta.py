@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse, Response
@@ -20,6 +20,9 @@ from hexarena.server.board_modules import board_source, board_url
 from hexarena.server.services import ServicesDep
 
 router = APIRouter()
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 @router.get("/healthz", tags=["meta"], summary="Liveness, the store's and Redis's state (503 while either is degraded)")
@@ -47,7 +50,7 @@ async def healthz(services: ServicesDep) -> JSONResponse:
     return JSONResponse(status_code=503 if degraded else 200, content=body)
 
 
-def game_meta(game: Game[Any, Any]) -> JsonObject:
+def game_meta(game: Game[S, M]) -> JsonObject:
     """Everything the lobby and the board pages need to know of a game, so that no page names a game: its
     parameters (in words) and clock presets (``describe``), its built-in bots, the bots at an address that can
     take a seat (each scheme declares the games it plays) and the URL of its board module (None: generic)."""

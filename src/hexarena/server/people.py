@@ -56,7 +56,7 @@ def join_as(players: Sequence[BasePlayer], seat: int, secret: str | None, *, rat
             raise HTTPException(status_code=400, detail=_NEEDS_IDENTITY)
         return
     key = person_key(secret)
-    if rated and any(getattr(p, "person", None) == key for i, p in enumerate(players) if i != seat):
+    if rated and any(isinstance(p, BrowserPlayer) and p.person == key for i, p in enumerate(players) if i != seat):
         raise HTTPException(status_code=400, detail=_AGAINST_ONESELF)
     player = players[seat]
     if isinstance(player, BrowserPlayer):

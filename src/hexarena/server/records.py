@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
 
-from hexarena.core.game import Game, RecordFacts, headed_record
-from hexarena.core.jsonvalue import JsonObject
+from hexarena.core.game import Game, ParamValue, RecordFacts, headed_record
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Termination
 from hexarena.referee.result import MatchResult, PlayedMove
@@ -18,6 +18,60 @@ from hexarena.store.recorder import status_for
 if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a server has a database
     from hexarena.store import Store
     from hexarena.store.records import GameFacts, GameRecord, MoveRecord
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class GameFactsJson(TypedDict):
+    """What a game in a list and a game's record both say, in this order (``moves`` comes after)."""
+
+    game_id: str
+    game: str
+    params: Mapping[str, JsonValue]
+    #: Each seat's ``name``, ``kind`` and ``spec`` (a live match's players say more: ``describe``).
+    players: list[JsonObject]
+    status: str
+    winner: int | None
+    #: From the store only (a match in memory leaves it out).
+    winner_name: NotRequired[str | None]
+    termination: str | None
+    reason: str
+    created_at: str | None
+    finished_at: str | None
+
+
+class GameSummary(GameFactsJson):
+    """A game in a list (``GET /games``, the web UI's lists): how many moves it has (None: not counted)."""
+
+    moves: int | None
+
+
+class Notations(TypedDict):
+    """A game's records as other tools read them (:func:`notations`)."""
+
+    notation: str
+    export: str
+
+
+class GameRecordJson(GameFactsJson):
+    """A game's record (``GET /games/{id}``, the replay's source): its moves and its records (:func:`notations`)."""
+
+    moves: list[JsonObject]
+    notation: str | None
+    export: str | None
+
+
+class LiveRecordJson(GameRecordJson):
+    """The record of a match in memory: also its position."""
+
+    state: JsonObject
+
+
+class UnreadRecordJson(GameRecordJson):
+    """The record of a stored game that no longer parses: no records (None), and why."""
+
+    notation_error: str
 
 
 def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> JsonObject:
@@ -33,7 +87,11 @@ def _move_json(m: MoveRecord | PlayedMove, timestamp: datetime) -> JsonObject:
     }
 
 
-def summary_json(row: GameFacts) -> dict[str, Any]:
+def summary_json(row: GameFacts) -> GameSummary:
+    return {**_facts(row), "moves": getattr(row, "move_count", None)}
+
+
+def _facts(row: GameFacts) -> GameFactsJson:
     return {
         "game_id": row.game_id,
         "game": row.game,
@@ -46,26 +104,29 @@ def summary_json(row: GameFacts) -> dict[str, Any]:
         "reason": row.reason,
         "created_at": row.created_at.isoformat() if row.created_at else None,
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-        "moves": getattr(row, "move_count", None),
     }
 
 
-def record_json(record: GameRecord) -> dict[str, Any]:
-    out = summary_json(record)
-    moves = [m.move for m in record.moves]
-    out["moves"] = [_move_json(m, m.timestamp) for m in record.moves]
+def record_json(record: GameRecord) -> GameRecordJson:
+    moves = [_move_json(m, m.timestamp) for m in record.moves]
     facts = RecordFacts(
         [p.name for p in record.players], record.termination, record.winner, record.finished_at, record.created_at
     )
     try:
-        out |= notations(get_game(record.game), record.params, moves, facts)
+        found = notations(get_game(record.game), record.params, [m.move for m in record.moves], facts)
     except Exception as exc:  # a stored game that no longer parses must still be served
-        out["notation"] = out["export"] = None
-        out["notation_error"] = str(exc)
-    return out
+        unread: UnreadRecordJson = {
+            **_facts(record),
+            "moves": moves,
+            "notation": None,
+            "export": None,
+            "notation_error": str(exc),
+        }
+        return unread
+    return {**_facts(record), "moves": moves, **found}
 
 
-def notations(game: Game[Any, Any], params: Mapping[str, Any], moves: list[str], facts: RecordFacts) -> dict[str, str]:
+def notations(game: Game[S, M], params: Mapping[str, ParamValue], moves: list[str], facts: RecordFacts) -> Notations:
     """``notation``: the game's own record as other tools of the game read it (HTTTX Notation v1, Hive's UHP
     GameString, else the moves), unchanged for API clients that parse it; ``export``: the same under the header
     block (``headed_record``), what a replay's Copy and Download give and the analysis board reads back."""
@@ -75,7 +136,11 @@ def notations(game: Game[Any, Any], params: Mapping[str, Any], moves: list[str],
     }
 
 
-def live_summary(live: LiveMatch) -> dict[str, Any]:
+def live_summary(live: LiveMatch) -> GameSummary:
+    return {**_live_facts(live), "moves": len(live.moves)}
+
+
+def _live_facts(live: LiveMatch) -> GameFactsJson:
     result = live.result
     return {
         "game_id": live.match_id,
@@ -89,14 +154,10 @@ def live_summary(live: LiveMatch) -> dict[str, Any]:
         "reason": result.outcome.reason if result else "",
         "created_at": utc(live.created).isoformat(),
         "finished_at": utc(result.finished).isoformat() if result else None,
-        "moves": len(live.moves),
     }
 
 
-def live_record(live: LiveMatch) -> dict[str, Any]:
-    out = live_summary(live)
-    out["moves"] = [_move_json(m, utc(m.timestamp)) for m in live.moves]
-    out["state"] = live.state_json()
+def live_record(live: LiveMatch) -> LiveRecordJson:
     result = live.result
     facts = RecordFacts(
         [str(p.get("name")) for p in live.describe_players()],
@@ -105,8 +166,9 @@ def live_record(live: LiveMatch) -> dict[str, Any]:
         utc(result.finished) if result else None,
         utc(live.created),
     )
-    out |= notations(live.game, live.referee.params, [m.move for m in live.moves], facts)
-    return out
+    found = notations(live.game, live.referee.params, [m.move for m in live.moves], facts)
+    moves = [_move_json(m, utc(m.timestamp)) for m in live.moves]
+    return {**_live_facts(live), "moves": moves, "state": live.state_json(), **found}
 
 
 async def stored_end_messages(store: Store | None, game_id: str) -> list[JsonObject] | None:

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from hexarena.core.game import AnyGame
+from hexarena.core.jsonvalue import JsonObject, number
 from hexarena.core.registry import get_game
 from hexarena.referee.result import PlayedMove
 from hexarena.server import messages
 from hexarena.server.failover import as_played, contiguous, played_moves
-from hexarena.server.live import Send, Spectator
+from hexarena.server.live import Send, Spectator, moved_of
 from hexarena.store.records import UNFINISHED, GameRecord
 
 if TYPE_CHECKING:
@@ -50,11 +52,11 @@ class RemoteWatch:
         self.match_id = match_id
         self.spectator = Spectator(send, moves_only)
         self.task: asyncio.Task[None] | None = None
-        self.game: Any = None
-        self.state: Any = None
+        self.game: AnyGame | None = None  # set with the states below by the snapshot (``_load``), before any move
+        self.state: object = None
         self.moves: list[PlayedMove] = []
-        self.players: list[dict[str, Any]] = []
-        self.start_state: Any = None  # the game's first position: a takeback replays the moves kept from it
+        self.players: list[JsonObject] = []
+        self.start_state: object = None  # the game's first position: a takeback replays the moves kept from it
 
     async def start(self) -> bool:
         """Subscribe, send the snapshot, follow; False (nothing sent) when the store has no such game."""
@@ -84,7 +86,7 @@ class RemoteWatch:
         finally:
             self.spectator.push(None)
 
-    async def _watch(self, record: GameRecord | None, events: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _watch(self, record: GameRecord | None, events: asyncio.Queue[JsonObject]) -> None:
         """Snapshot and follow; a failure on the way (the database or Redis slow or away a moment) starts again
         from the store with a fresh snapshot, a few times, rather than leaving the spectator without the end."""
         for attempt in range(RETRIES + 1):
@@ -101,16 +103,16 @@ class RemoteWatch:
 
     async def _load(self, record: GameRecord) -> bool:
         """Position and snapshot from a stored record; False when the game is over (its end was sent too)."""
-        self.game = get_game(record.game)
+        game = self.game = get_game(record.game)
         self.players = [
             {"name": p.name, "kind": p.kind, "spec": p.spec, "seat": i} for i, p in enumerate(record.players)
         ]
         self.moves = played_moves(record.moves)
-        state = self.start_state = self.game.new(**record.params)
+        state = self.start_state = game.new(**record.params)
         for m in contiguous(record.moves):
-            state = self.game.play(state, self.game.parse(m.move))
+            state = game.play(state, game.parse(m.move))
         self.state = state
-        self.spectator.push(messages.snapshot(self.match_id, self.game, state, self.moves, self.players))
+        self.spectator.push(messages.snapshot(self.match_id, game, state, self.moves, self.players))
         if record.status in UNFINISHED:
             return True
         from hexarena.server.records import stored_end_messages
@@ -124,7 +126,7 @@ class RemoteWatch:
         record = await self.store.get_game(self.match_id)
         return record is not None and await self._load(record)
 
-    async def _follow(self, events: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _follow(self, events: asyncio.Queue[JsonObject]) -> None:
         while not self.spectator.closed.is_set():
             try:
                 event = await asyncio.wait_for(events.get(), QUIET_CHECK)
@@ -138,7 +140,7 @@ class RemoteWatch:
             if kind == "end":
                 # the moves not published yet (played before the owner saw this watcher) are stored by now: the
                 # owner announces the end once it is stored
-                plies = int(event.pop("plies", 0))
+                plies = number(event.pop("plies", 0), int)
                 if plies > len(self.moves) and not await self._fill_gap(plies):
                     await self._reload()
                     return
@@ -153,25 +155,17 @@ class RemoteWatch:
             elif kind == "move" and not await self._move(event):
                 return
             elif kind == "takeback":
-                self._take_back(int(event["ply"]))
+                self._take_back(number(event["ply"], int))
 
-    async def _move(self, event: dict[str, Any]) -> bool:
+    async def _move(self, event: JsonObject) -> bool:
         """Play a published move; False when the game turned out to be over while catching up."""
-        ply = int(event["ply"])
+        record, clocks = moved_of(event)
+        ply = record.ply
         if ply < len(self.moves):
             return True  # already in the snapshot (stored before the subscription took effect)
         if ply > len(self.moves) and not await self._fill_gap(ply):
             return await self._reload()
-        record = PlayedMove(
-            ply=ply,
-            seat=int(event["seat"]),
-            move=str(event["move"]),
-            timestamp=float(event["timestamp"]),
-            think_time=float(event["think_time"]),
-            evaluation=event.get("evaluation"),
-            considerations=event.get("considerations"),
-        )
-        self._play(record, event.get("clocks"))
+        self._play(record, clocks)
         return True
 
     async def _catch_up(self) -> bool:
@@ -203,18 +197,26 @@ class RemoteWatch:
         """The moves from ``ply`` on were taken back: the position is replayed from the moves kept."""
         if ply >= len(self.moves):
             return
+        game = self._game()
         del self.moves[ply:]
         state = self.start_state
         for m in self.moves:
-            state = self.game.play(state, self.game.parse(m.move))
+            state = game.play(state, game.parse(m.move))
         self.state = state
-        self.spectator.push(messages.snapshot(self.match_id, self.game, state, self.moves, self.players))
+        self.spectator.push(messages.snapshot(self.match_id, game, state, self.moves, self.players))
 
-    def _play(self, record: PlayedMove, clocks: Any) -> None:
-        self.state = self.game.play(self.state, self.game.parse(record.move))
+    def _play(self, record: PlayedMove, clocks: list[float | None] | None) -> None:
+        game = self._game()
+        self.state = game.play(self.state, game.parse(record.move))
         self.moves.append(record)
         board = not self.spectator.moves_only
-        self.spectator.push(messages.update(self.match_id, self.game, record, self.state, clocks, board=board))
+        self.spectator.push(messages.update(self.match_id, game, record, self.state, clocks, board=board))
+
+    def _game(self) -> AnyGame:
+        """The game of the snapshot, which comes before any move is played here."""
+        if self.game is None:
+            raise RuntimeError("a move arrived before the snapshot")
+        return self.game
 
 
 __all__ = ["RemoteWatch"]

@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # the store (and SQLAlchemy) load only when a command runs
+    from hexarena.store import Store
 
 T = TypeVar("T")
 
@@ -20,7 +23,7 @@ database_option = click.option(
 )
 
 
-def with_store(database_url: str | None, action: Callable[[Any], Awaitable[T]]) -> T:
+def with_store(database_url: str | None, action: Callable[[Store], Awaitable[T]]) -> T:
     """Run ``action(store)`` on an open store (migrated if needed); store errors end the command with status 1."""
     from hexarena.store import Store, StoreError
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.store.base import MAX_LIMIT, StoreBase, now
 from hexarena.store.errors import Conflict, NotFound
 from hexarena.store.models import ladder_bots, ladder_games
@@ -23,6 +24,41 @@ from hexarena.store.validate import check_id, check_int, check_name, check_text,
 
 ACTIVE = "active"
 PAUSED = "paused"
+
+
+class LadderBotJson(TypedDict):
+    """A ladder entry as the API and the page show it (:meth:`LadderBot.public`)."""
+
+    name: str
+    game: str
+    spec: str
+    owner: str
+    status: str
+    max_concurrent: int
+    games_per_hour: int | None
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    forfeits: int
+    failures_in_row: int
+    pause_reason: str | None
+    created_at: str
+    updated_at: str
+
+
+class LadderGameJson(TypedDict):
+    """A ladder game as the API shows it (:meth:`LadderGame.to_json`); ``players``: first, second."""
+
+    game_id: str
+    game: str
+    players: list[str]
+    started_at: str
+    finished_at: str | None
+    winner: int | None
+    termination: str | None
+    reason: str | None
+    failed: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +79,12 @@ class LadderBot:
     forfeits: int
     failures_in_row: int
     pause_reason: str | None
-    report: Any
+    #: The check-bot report a paused bot's owner is shown; None when it has none.
+    report: JsonObject | None
     created_at: datetime
     updated_at: datetime
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> LadderBotJson:
         """The entry as the API and the page show it: secrets in its spec blanked, the report left out (it is
         served with the entry's own page)."""
         return {
@@ -85,7 +122,7 @@ class LadderGame:
     reason: str | None
     failed: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LadderGameJson:
         return {
             "game_id": self.game_id,
             "game": self.game,
@@ -172,7 +209,7 @@ class LadderMixin(StoreBase):
         assert found is not None
         return found
 
-    async def set_ladder_report(self, name: str, report: Any) -> None:
+    async def set_ladder_report(self, name: str, report: JsonObject) -> None:
         """Keep the check-bot report that tells a paused bot's owner what is wrong."""
         async with self._write("set_ladder_report") as conn:
             await conn.execute(

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Generic
+from typing import Generic
 
 from hexarena.core.battlebot import BattlebotShape, M, Players, S, short
 from hexarena.core.errors import ConfigError, IllegalMove, InvalidMove
@@ -120,7 +120,7 @@ class Shape(Generic[S, M]):
 _CACHE: dict[str, Shape] = {}
 
 
-def _shape_of(game: Game[Any, Any]) -> Shape | None:
+def _shape_of(game: Game[S, M]) -> Shape[S, M] | None:
     if game.name not in _CACHE:
         own = game.battlebot_shape()
         if own is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, NotRequired
+from typing import TYPE_CHECKING, NotRequired, TypeAlias
 
 # typing_extensions' TypedDict: some are the REST twin's response models, which pydantic reads on Python 3.11 only so
 from typing_extensions import TypedDict
@@ -27,6 +27,10 @@ from hexarena.wire.battlebot import Shape, shape_for, shapes, wire_id_of, wire_r
 
 if TYPE_CHECKING:
     from hexarena.store import Store
+
+
+#: An id that GraphQL serves as an ``ID`` (the schema builds its types from these dicts: ``schema.fields_of``).
+Id: TypeAlias = str
 
 
 class GameTypeJson(TypedDict):
@@ -63,9 +67,13 @@ class TurnJson(TypedDict):
 
 
 class GameJson(TypedDict):
-    """A game; a game replayed (:func:`game_json`) also has its turns, their count and its final state."""
+    """A game; a game replayed (:func:`game_json`) also has its turns, their count and its final state.
 
-    id: str
+    GraphQL's ``Game`` is built from these keys, in their order (``schema.fields_of``): a key added here is a field
+    there, and a ``NotRequired`` one a nullable field.
+    """
+
+    id: Id
     gameType: str
     players: list[str]
     kinds: list[str]

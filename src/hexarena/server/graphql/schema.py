@@ -21,15 +21,19 @@ list carry no turns (``turns`` is null there); ask ``game(id)`` for them.
 from __future__ import annotations
 
 import asyncio
+import inspect
+from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NotRequired, TypeVar, get_args, get_origin, get_type_hints
 
 import strawberry
 from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ValidationCache
 from strawberry.extensions.max_aliases import create_validator as aliases_rule
 from strawberry.extensions.query_depth_limiter import create_validator as depth_rule
 from strawberry.scalars import JSON
+from strawberry.schema.config import StrawberryConfig
 from strawberry.types import Info
+from strawberry.types.field import StrawberryField
 
 from hexarena.server.graphql import data
 from hexarena.server.graphql.client_errors import ClientErrors
@@ -104,74 +108,62 @@ class ContestRanking:
         return cls(bot=r.bot, wins=r.wins, draws=r.draws, losses=r.losses, played=r.played, score=r.score)
 
 
+def fields_of(shape: type) -> Callable[[type[T]], type[T]]:
+    """A class decorator, under ``@strawberry.type``: the keys of one of :mod:`data`'s TypedDicts become the type's
+    fields, in their order and before those the class declares itself (fields with arguments, which it resolves).
+
+    Why: GraphQL and its REST twin serve the same dicts, so their shape is declared once, in :mod:`data`. A JSON
+    value there is the ``JSON`` scalar here, a ``data.Id`` an ``ID``, and a ``NotRequired`` key a nullable field
+    (a game of a list has no turn count); :func:`read_field` reads the keys.
+    """
+
+    def add(cls: type[T]) -> type[T]:
+        hints = get_type_hints(shape, localns={"JsonObject": JSON, "Id": strawberry.ID}, include_extras=True)
+        own = inspect.get_annotations(cls)
+        fields = {
+            name: get_args(hint)[0] | None if get_origin(hint) is NotRequired else hint
+            for name, hint in hints.items()
+            if name not in own and name not in cls.__dict__
+        }
+        cls.__annotations__ = {**fields, **own}
+        return cls
+
+    return add
+
+
+def serving(graphql_type: object) -> StrawberryField:
+    """``@strawberry.field(graphql_type=...)``, typed: for a resolver that returns :mod:`data`'s dicts, the Python
+    values of a type built by :func:`fields_of` (strawberry leaves that call, with options and no resolver yet, untyped)."""
+    field: StrawberryField = strawberry.field(graphql_type=graphql_type)
+    return field
+
+
+def read_field(source: object, name: str) -> object:
+    """A field's value: the key of one of :mod:`data`'s dicts (None where a ``NotRequired`` key is missing), the
+    attribute of any other value (strawberry's default)."""
+    return source.get(name) if isinstance(source, dict) else getattr(source, name)
+
+
 @strawberry.type
+@fields_of(data.TurnJson)
 class Turn:
-    player: str
-    time: str | None
-    move: str
-    thinkTime: float
-    turn: JSON | None
+    """A turn of a game: ``data.TurnJson``."""
 
-    @classmethod
-    def of(cls, t: data.TurnJson) -> Turn:
-        turn = t["turn"]
-        return cls(
-            player=t["player"],
-            time=t["time"],
-            move=t["move"],
-            thinkTime=t["thinkTime"],
-            turn=None if turn is None else JSON(turn),
-        )
+
+def _turns(
+    root: strawberry.Parent[data.GameJson], limit: int = MAX_TURNS, offset: int = 0
+) -> list[data.TurnJson] | None:
+    turns = root.get("turns")
+    return None if turns is None else _page(turns, limit, offset, MAX_TURNS)
 
 
 @strawberry.type
+@fields_of(data.GameJson)
 class Game:
-    id: strawberry.ID
-    gameType: str
-    players: list[str]
-    kinds: list[str]
-    status: str
-    victor: str | None
-    reason: str | None
-    detail: str
-    termination: str | None
-    startTime: str | None
-    endTime: str | None
-    contest: str | None
-    params: JSON
-    turnCount: int | None = None
-    state: JSON | None = None
-    all_turns: strawberry.Private[list[data.TurnJson] | None] = None
+    """A game of a list (no turns) or a replayed one (with turns, their count and the final state): ``data.GameJson``."""
 
-    @classmethod
-    def of(cls, g: data.GameJson) -> Game:
-        """The game of a list (no turns) or a replayed one (with turns, their count and the final state)."""
-        state = g.get("state")
-        return cls(
-            id=strawberry.ID(g["id"]),
-            gameType=g["gameType"],
-            players=g["players"],
-            kinds=g["kinds"],
-            status=g["status"],
-            victor=g["victor"],
-            reason=g["reason"],
-            detail=g["detail"],
-            termination=g["termination"],
-            startTime=g["startTime"],
-            endTime=g["endTime"],
-            contest=g["contest"],
-            params=JSON(g["params"]),
-            turnCount=g.get("turnCount"),
-            state=None if state is None else JSON(state),
-            all_turns=g.get("turns"),
-        )
-
-    @strawberry.field
-    def turns(self, limit: int = MAX_TURNS, offset: int = 0) -> list[Turn] | None:
-        """The game's turns in pages of at most MAX_TURNS; null in lists of games (ask ``game(id)``)."""
-        if self.all_turns is None:
-            return None
-        return [Turn.of(t) for t in _page(self.all_turns, limit, offset, MAX_TURNS)]
+    #: The game's turns in pages of at most MAX_TURNS; null in lists of games (ask ``game(id)``).
+    turns = strawberry.field(resolver=_turns, graphql_type=list[Turn] | None)
 
 
 @strawberry.input
@@ -210,15 +202,14 @@ class Contest:
             rows = await data.contest_rankings(_store(info), game["name"], self.name, method.value)
         return [ContestRanking.of(r) for r in _page(rows, limit, offset)]
 
-    @strawberry.field
-    async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
+    @serving(list[Game])
+    async def games(self, info: Info, filters: GameFilters | None = None) -> list[data.GameJson]:
         game = data.game_type(self.gameType)
         assert game is not None
         f = _filters(filters)
         f["contest"] = self.name
         async with _db(info):
-            found = await data.games(_store(info), game["name"], f)
-        return [Game.of(g) for g in found]
+            return await data.games(_store(info), game["name"], f)
 
 
 def _filters(filters: GameFilters | None) -> data.GameFilters:
@@ -267,18 +258,17 @@ class GameType:
             found = await data.contest(_store(info), self.name, str(id))
         return None if found is None else Contest.of(found)
 
-    @strawberry.field
-    async def games(self, info: Info, filters: GameFilters | None = None) -> list[Game]:
+    @serving(list[Game])
+    async def games(self, info: Info, filters: GameFilters | None = None) -> list[data.GameJson]:
         f = _filters(filters)
         async with _db(info):
-            found = await data.games(_store(info), self.name, f)
-        return [Game.of(g) for g in found]
+            return await data.games(_store(info), self.name, f)
 
-    @strawberry.field
-    async def game(self, info: Info, id: strawberry.ID) -> Game | None:
+    @serving(Game | None)
+    async def game(self, info: Info, id: strawberry.ID) -> data.GameJson | None:
         async with _db(info):
             record = await data.game_record(_store(info), self.name, str(id))
-        return None if record is None else Game.of(await data.replayed(record))
+        return None if record is None else await data.replayed(record)
 
 
 @strawberry.type
@@ -303,6 +293,7 @@ VALIDATIONS_KEPT = 256
 
 schema = strawberry.Schema(
     query=Query,
+    config=StrawberryConfig(default_resolver=read_field),
     # checked while parsing and validating, before any resolver runs (factories: one instance per request)
     extensions=[
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),

@@ -19,7 +19,12 @@ RESULTS = ("win", "draw", "running", "aborted", "interrupted", "finished")
 router = APIRouter()
 
 
-@router.get("/api/ui/games", tags=["ui"], summary="Stored games filtered by game, player and result")
+@router.get(
+    "/api/ui/games",
+    tags=["ui"],
+    summary="Stored games filtered by game, player and result",
+    response_model=list[dict[str, object]],
+)
 async def ui_games(
     services: ServicesDep,
     game: str | None = Query(default=None, max_length=64),
@@ -27,7 +32,7 @@ async def ui_games(
     result: str | None = Query(default=None, max_length=20),
     limit: int = Query(default=50, ge=1, le=500),
     offset: int = Query(default=0, ge=0, le=MAX_OFFSET),
-) -> list[dict[str, Any]]:
+) -> list[records.GameSummary]:
     if result and result not in RESULTS:
         raise HTTPException(status_code=400, detail=f"result must be one of {list(RESULTS)}, got {result!r}")
     store = services.store
@@ -48,7 +53,7 @@ async def ui_games(
     return rows[:limit] if store is None else rows
 
 
-def in_memory_games(services: Services, game: str | None, player: str | None) -> list[dict[str, Any]]:
+def in_memory_games(services: Services, game: str | None, player: str | None) -> list[records.GameSummary]:
     """Without a database: the matches this server played and is playing, filtered by game and player."""
     manager = services.manager
     rows = [records.live_summary(m) for m in list(manager.finished.values()) + list(manager.live.values())]

@@ -15,11 +15,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, HTTPException, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.registry import get_game
 from hexarena.players.browser import BrowserPlayer
 from hexarena.server import records
@@ -68,41 +69,69 @@ async def play_socket(websocket: WebSocket, services: ServicesDep, token: str = 
     await serve_seat(websocket, attach=player.connect, handle=player.handle, detach=player.disconnect, done=player.done)
 
 
-@router.get("/api/ui/matches/{game_id}", tags=["ui"], summary="A match's players, params and clock")
-async def match_info(game_id: str, services: ServicesDep) -> dict[str, Any]:
+class MatchInfo(records.GameSummary):
+    """``GET /api/ui/matches/{id}`` of a stored game: the game, its seats' names, whether it is live, its clock
+    (None: the store does not keep it); each player with its ``rating``."""
+
+    seats: list[str]
+    live: bool
+    clock: JsonObject | None
+
+
+class LiveMatchInfo(MatchInfo):
+    """The same of a match in memory: also its open seats, whether it was created rated and how the page says it."""
+
+    open_seats: list[str]
+    rated: JsonValue
+    rating_mode: str
+
+
+@router.get(
+    "/api/ui/matches/{game_id}",
+    tags=["ui"],
+    summary="A match's players, params and clock",
+    response_model=dict[str, object],
+)
+async def match_info(game_id: str, services: ServicesDep) -> MatchInfo:
     live = services.manager.get(game_id)
     if live is None:
         store = services.store
         record = await store.get_game(game_id) if store is not None and len(game_id) <= 64 else None
         if record is None:
             raise HTTPException(status_code=404, detail=f"no game {game_id!r}")
-        out = records.summary_json(record)
-        out["seats"] = list(get_game(record.game).seat_names)
-        out["live"] = False
-        out["clock"] = None
-        await _with_ratings(services, record.game, out)
-        return out
+        stored: MatchInfo = {
+            **records.summary_json(record),
+            "seats": list(get_game(record.game).seat_names),
+            "live": False,
+            "clock": None,
+        }
+        await _with_ratings(services, record.game, stored["players"])
+        return stored
     clock = live.referee.config.clock
-    out = records.live_summary(live)
-    out["seats"] = list(live.game.seat_names)
-    out["live"] = live.result is None
-    out["clock"] = {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment}
-    out["open_seats"] = [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)]
-    out["rated"] = live.referee.config.meta.get("rated")
-    out["rating_mode"] = rating_mode(out["rated"], [str(p.get("kind")) for p in out["players"]])
-    await _with_ratings(services, live.game.name, out)
+    summary = records.live_summary(live)
+    rated = live.referee.config.meta.get("rated")
+    out: LiveMatchInfo = {
+        **summary,
+        "seats": list(live.game.seat_names),
+        "live": live.result is None,
+        "clock": {"kind": clock.kind, "seconds": clock.seconds, "increment": clock.increment},
+        "open_seats": [] if live.result is not None else [live.game.seat_names[s] for s in sorted(live.open_seats)],
+        "rated": rated,
+        "rating_mode": rating_mode(rated, [str(p.get("kind")) for p in summary["players"]]),
+    }
+    await _with_ratings(services, live.game.name, out["players"])
     return out
 
 
-def rating_mode(rated: bool | None, kinds: list[str]) -> str:
+def rating_mode(rated: JsonValue, kinds: list[str]) -> str:
     """``rated`` or ``casual``, as the page says it near the players: created rated, or left unset with no person
     in it (games between bots are rated), moves ratings (``store.recorder.rated`` decides the same at the end)."""
     return "rated" if rated is True or (rated is None and not any(k in PEOPLE for k in kinds)) else "casual"
 
 
-async def _with_ratings(services: ServicesDep, game: str, out: dict[str, Any]) -> None:
+async def _with_ratings(services: ServicesDep, game: str, players: list[JsonObject]) -> None:
     """Each player's rating in this game on their card (``rating``: null when not rated yet)."""
-    for player, rating in zip(out["players"], await ratings_of(services.store, game, out["players"]), strict=True):
+    for player, rating in zip(players, await ratings_of(services.store, game, players), strict=True):
         player["rating"] = rating
 
 
@@ -120,8 +149,21 @@ def seat_index(live: LiveMatch, asked: str) -> int:
     return seat
 
 
-@router.post("/api/ui/matches/{game_id}/join", tags=["ui"], summary="Take an open seat (once: the first joiner)")
-async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> dict[str, Any]:
+class Joined(TypedDict):
+    """``POST /api/ui/matches/{id}/join``: the seat taken, by name, and its token."""
+
+    game_id: str
+    seat: str
+    token: str
+
+
+@router.post(
+    "/api/ui/matches/{game_id}/join",
+    tags=["ui"],
+    summary="Take an open seat (once: the first joiner)",
+    response_model=dict[str, object],
+)
+async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> Joined:
     """A new token for a seat created open (``open`` spec), for the first who asks; 409 for everyone later
     and for seats that were never open (the creator's own, a bot's): their tokens are never handed out."""
     live = services.manager.live.get(game_id)
