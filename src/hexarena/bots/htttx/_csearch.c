@@ -170,14 +170,16 @@ static void ws_del(WSet *ws, int w) {
     ws->pos[w] = 0;
 }
 
+#define HOT static inline __attribute__((always_inline))
+
 /* The L windows through c along d (window i starting i cells before c) changed: their cells' scores change by
  * da[i] for sd and db[i] for the other side. A cell k cells past c lies in windows max(0, -k) .. min(L - 1,
  * L - 1 - k), so each of the 2 L - 1 cells takes one running sum of the windows' changes (instead of every window
  * adding to each of its L cells). */
-static inline void rescore(S *s, int c, int d, int sd, const int32_t *da, const int32_t *db) {
+HOT void rescore(S *s, int c, const int d, int sd, const int32_t *da, const int32_t *db, const int L) {
     int32_t *A = s->csc[sd] + c, *B = s->csc[1 - sd] + c;
-    int L = s->L;
     int32_t sa = 0, sb = 0;
+#pragma GCC unroll 10
     for (int i = L - 1; i >= 1; i--) { /* cells before c: windows i .. L - 1 */
         sa += da[i];
         sb += db[i];
@@ -188,6 +190,7 @@ static inline void rescore(S *s, int c, int d, int sd, const int32_t *da, const 
     sb += db[0];
     A[0] += sa;
     B[0] += sb;
+#pragma GCC unroll 10
     for (int k = 1; k < L; k++) { /* cells past c: windows 0 .. L - 1 - k */
         sa -= da[L - k];
         sb -= db[L - k];
@@ -196,112 +199,113 @@ static inline void rescore(S *s, int c, int d, int sd, const int32_t *da, const 
     }
 }
 
-static void place(S *s, int c, int sd) {
+/* place (up = 1) or undo (up = 0) sd's stone on c, for a win distance L the compiler may know (place_L6: every
+ * loop over a window's cells unrolled, every offset a constant) */
+HOT void move_stone(S *s, int c, int sd, const int L, const int up) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2, blo = s->blo;
+    const int t = L - 2, blo = L - 4 > 1 ? L - 4 : 1;
     i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
     int dts = 0, dto = 0;
     int32_t da[MAXL], db[MAXL];
+#pragma GCC unroll 3
     for (int a = 0; a < 3; a++) {
-        int d = s->axes[a], base = a * NN;
+        const int d = a == 0 ? 1 : (a == 1 ? N : 1 - N), base = a * NN;
+#pragma GCC unroll 10
         for (int i = 0; i < L; i++) {
             int w = base + c - i * d;
-            int x = cs[w], y = co[w];
+            /* x: sd's stones in the window without this one */
+            int x = up ? cs[w] : cs[w] - 1, y = co[w];
             if (y == 0) {
                 ds_own += s->own[x + 1] - s->own[x];
                 ds_opp += s->opp[x + 1] - s->opp[x];
                 if (x + 1 >= t && x < t) {
                     dts++;
-                    ws_add(&s->threats[sd], w);
+                    if (up)
+                        ws_add(&s->threats[sd], w);
+                    else
+                        ws_del(&s->threats[sd], w);
                 }
-                if (x >= blo && x < t) {
-                    if (x + 1 >= t) ws_del(&s->builds[sd], w);
-                } else if (x + 1 >= blo && x + 1 < t)
-                    ws_add(&s->builds[sd], w);
+                int was = x >= blo && x < t, now_ = x + 1 >= blo && x + 1 < t; /* a building window without / with */
+                if (was != now_) {
+                    if (was == up)
+                        ws_del(&s->builds[sd], w);
+                    else
+                        ws_add(&s->builds[sd], w);
+                }
             } else if (x == 0) {
                 do_own += s->own[y];
                 do_opp += s->opp[y];
                 if (y >= t) {
                     dto--;
-                    ws_del(&s->threats[1 - sd], w);
+                    if (up)
+                        ws_del(&s->threats[1 - sd], w);
+                    else
+                        ws_add(&s->threats[1 - sd], w);
                 }
-                if (y >= blo && y < t) ws_del(&s->builds[1 - sd], w);
+                if (y >= blo && y < t) {
+                    if (up)
+                        ws_del(&s->builds[1 - sd], w);
+                    else
+                        ws_add(&s->builds[1 - sd], w);
+                }
             }
-            cs[w] = (unsigned char)(x + 1);
-            da[i] = s->dfs[x][y];
-            db[i] = s->dfo[x][y];
+            cs[w] = (unsigned char)(up ? x + 1 : x);
+            da[i] = up ? s->dfs[x][y] : -s->dfs[x][y];
+            db[i] = up ? s->dfo[x][y] : -s->dfo[x][y];
         }
-        rescore(s, c, d, sd, da, db);
+        rescore(s, c, d, sd, da, db, L);
     }
-    s->sum_own[sd] += ds_own;
-    s->sum_opp[sd] += ds_opp;
-    s->sum_own[1 - sd] -= do_own;
-    s->sum_opp[1 - sd] -= do_opp;
-    s->nthreat[sd] += dts;
-    s->nthreat[1 - sd] += dto;
-    s->grid[c] = (unsigned char)(sd + 1);
-    s->avail[c] = 0;
-    if (s->cands.pos[c]) ws_del(&s->cands, c);
-    for (int k = 0; k < s->nnear; k++) {
-        int e = c + s->near_offs[k];
-        if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+    if (up) {
+        s->sum_own[sd] += ds_own;
+        s->sum_opp[sd] += ds_opp;
+        s->sum_own[1 - sd] -= do_own;
+        s->sum_opp[1 - sd] -= do_opp;
+        s->nthreat[sd] += dts;
+        s->nthreat[1 - sd] += dto;
+        s->grid[c] = (unsigned char)(sd + 1);
+        s->avail[c] = 0;
+        if (s->cands.pos[c]) ws_del(&s->cands, c);
+        for (int k = 0; k < s->nnear; k++) {
+            int e = c + s->near_offs[k];
+            if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+        }
+        s->nstones++;
+    } else {
+        s->sum_own[sd] -= ds_own;
+        s->sum_opp[sd] -= ds_opp;
+        s->sum_own[1 - sd] += do_own;
+        s->sum_opp[1 - sd] += do_opp;
+        s->nthreat[sd] -= dts;
+        s->nthreat[1 - sd] -= dto;
+        s->grid[c] = 0;
+        s->avail[c] = (unsigned char)safe(s, c);
+        for (int k = 0; k < s->nnear; k++) {
+            int e = c + s->near_offs[k];
+            if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
+        }
+        if (s->nearc[c] && s->avail[c]) ws_add(&s->cands, c);
+        s->nstones--;
     }
-    s->nstones++;
     s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
 }
 
+static void place_L6(S *s, int c, int sd) { move_stone(s, c, sd, 6, 1); }
+static void undo_L6(S *s, int c, int sd) { move_stone(s, c, sd, 6, 0); }
+static void place_any(S *s, int c, int sd) { move_stone(s, c, sd, s->L, 1); }
+static void undo_any(S *s, int c, int sd) { move_stone(s, c, sd, s->L, 0); }
+
+static void place(S *s, int c, int sd) {
+    if (s->L == 6)
+        place_L6(s, c, sd);
+    else
+        place_any(s, c, sd);
+}
+
 static void undo(S *s, int c, int sd) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2, blo = s->blo;
-    i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
-    int dts = 0, dto = 0;
-    int32_t da[MAXL], db[MAXL];
-    for (int a = 0; a < 3; a++) {
-        int d = s->axes[a], base = a * NN;
-        for (int i = 0; i < L; i++) {
-            int w = base + c - i * d;
-            int x = cs[w] - 1, y = co[w];
-            if (y == 0) {
-                ds_own += s->own[x + 1] - s->own[x];
-                ds_opp += s->opp[x + 1] - s->opp[x];
-                if (x + 1 >= t && x < t) {
-                    dts++;
-                    ws_del(&s->threats[sd], w);
-                }
-                if (x + 1 >= blo && x + 1 < t) {
-                    if (x < blo) ws_del(&s->builds[sd], w);
-                } else if (x >= blo && x < t)
-                    ws_add(&s->builds[sd], w);
-            } else if (x == 0) {
-                do_own += s->own[y];
-                do_opp += s->opp[y];
-                if (y >= t) {
-                    dto--;
-                    ws_add(&s->threats[1 - sd], w);
-                }
-                if (y >= blo && y < t) ws_add(&s->builds[1 - sd], w);
-            }
-            cs[w] = (unsigned char)x;
-            da[i] = -s->dfs[x][y];
-            db[i] = -s->dfo[x][y];
-        }
-        rescore(s, c, d, sd, da, db);
-    }
-    s->sum_own[sd] -= ds_own;
-    s->sum_opp[sd] -= ds_opp;
-    s->sum_own[1 - sd] += do_own;
-    s->sum_opp[1 - sd] += do_opp;
-    s->nthreat[sd] -= dts;
-    s->nthreat[1 - sd] -= dto;
-    s->grid[c] = 0;
-    s->avail[c] = (unsigned char)safe(s, c);
-    for (int k = 0; k < s->nnear; k++) {
-        int e = c + s->near_offs[k];
-        if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
-    }
-    if (s->nearc[c] && s->avail[c]) ws_add(&s->cands, c);
-    s->nstones--;
-    s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
+    if (s->L == 6)
+        undo_L6(s, c, sd);
+    else
+        undo_any(s, c, sd);
 }
 
 /* what a stone of sd on c adds to sd's windows by W (the ordering's value; kept by place/undo) */
