@@ -583,9 +583,9 @@ typedef struct {
     int lo[3 * MAXL];
 } Live;
 
-static void live_windows(S *s, int c, int sd, Live *out) {
+HOT void live_windows(S *s, int c, int sd, Live *out, const int L) {
     const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int t = s->L - 2, x = c % N, y = c / N;
+    int t = L - 2, x = c % N, y = c / N;
     out->n = 0;
     out->line[0] = y;
     out->at[0] = x;
@@ -593,9 +593,11 @@ static void live_windows(S *s, int c, int sd, Live *out) {
     out->at[1] = y;
     out->line[2] = x + y;
     out->at[2] = x;
+#pragma GCC unroll 3
     for (int ax = 0; ax < 3; ax++) {
-        int d = s->axes[ax], base = ax * NN;
-        for (int i = 0; i < s->L; i++) {
+        const int d = ax == 0 ? 1 : (ax == 1 ? N : 1 - N), base = ax * NN;
+#pragma GCC unroll 10
+        for (int i = 0; i < L; i++) {
             int w = base + c - i * d;
             if (co[w] == 0 && cs[w] + 2 >= t) {
                 out->w[out->n] = w;
@@ -616,8 +618,8 @@ static inline int live_holds(const Live *l, int k, const Live *m, int L) {
 /* Stones the opponent needs to spoil every threat window of sd through a or b once sd has stones on both (3:
  * more than a turn has, a win; 0: no such window), given each cell's live windows. The stones are not placed: a
  * window's count is taken with them added and its empty cells without them, which is what placing them gives. */
-static int blockers(S *s, int a, const Live *la, int b, const Live *lb) {
-    int t = s->L - 2, L = s->L;
+HOT int blockers(S *s, int a, const Live *la, int b, const Live *lb, const int L) {
+    int t = L - 2;
     int wins[2 * 3 * MAXL];
     int nw = 0;
     for (int k = 0; k < la->n; k++) {
@@ -634,6 +636,7 @@ static int blockers(S *s, int a, const Live *la, int b, const Live *lb) {
     const unsigned char *avail = s->avail;
     for (int k = 0; k < nw; k++) {
         int w = wins[k], ax = w / NN, st = w - ax * NN, d = s->axes[ax];
+#pragma GCC unroll 10
         for (int i = 0; i < L; i++) {
             int c = st + i * d;
             if (!avail[c] || c == a || c == b) continue;
@@ -685,18 +688,18 @@ static int threat_cells(S *s, int sd, int k, Cell *top) {
     return nt;
 }
 
-/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
-static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+/* blocker_pairs for a win distance L the compiler may know (blocker_pairs_L6) */
+HOT Pair *blocker_pairs_L(S *s, int sd, int k, int min_blockers, int *n, const int L) {
     Cell top[KT_TSS];
     int nt = threat_cells(s, sd, k, top);
     Live live[KT_TSS];
-    for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i]);
+    for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i], L);
     Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT_TSS * KT_TSS / 2 + 1));
     int np = 0;
     for (int i = 0; i < nt; i++)
         for (int j = i + 1; j < nt; j++) {
             int ca = top[i].c, cb = top[j].c;
-            int kk = blockers(s, ca, &live[i], cb, &live[j]);
+            int kk = blockers(s, ca, &live[i], cb, &live[j], L);
             if (kk >= min_blockers) {
                 p[np].score = kk;
                 p[np].score2 = top[i].score + top[j].score;
@@ -708,6 +711,16 @@ static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
     sort_pairs(p, np);
     *n = np;
     return p;
+}
+
+static Pair *blocker_pairs_L6(S *s, int sd, int k, int min_blockers, int *n) {
+    return blocker_pairs_L(s, sd, k, min_blockers, n, 6);
+}
+
+/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
+static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+    if (s->L == 6) return blocker_pairs_L6(s, sd, k, min_blockers, n);
+    return blocker_pairs_L(s, sd, k, min_blockers, n, s->L);
 }
 
 static Pair *threat_moves(S *s, int sd, int *n) {
