@@ -12,7 +12,7 @@ bot's depth- and node-bounded analyses of then were.
 
     PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py [--base 42c690b] [--depth 3] [--positions 24]
         [--rounds 3] [--callgrind]
-    PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py --clock 1.0 [--base main] [--positions 16]
+    PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py --clock 1.0 [--cpu] [--base main] [--positions 16]
 
 ``--clock S`` asks instead how deep each version gets in a turn clock of ``S`` seconds (issue 31 asks for a median
 of at least 4 whole turns at 1 s in the middle game): each position is searched as the bot searches it at that
@@ -20,7 +20,9 @@ clock (``SearchBot``'s budget for a move allowed ``S`` seconds, its root threat-
 table), by a wall-clock deadline like a real turn, the two versions alternating position by position so that a
 change in the machine's load hits both alike; it prints the completed depth in whole turns (median and how many
 positions reached each depth) and the share of the wall time each search got of a CPU, since a loaded machine
-takes depth away from both.
+takes depth away from both; ``--cpu`` stops each search on its own CPU clock instead (the search is the same, the
+stop request checked every few thousand nodes; the root threat-space search keeps its bound but not its share of the
+clock), which a loaded machine changes much less.
 
 The base is checked out with ``git worktree`` under ``.bench-cache/<commit>`` and its C accelerators compiled
 there (``ab_throughput.checkout``), and this checkout's engine is compiled the same way; each version's search runs in a subprocess of its own that loads that
@@ -124,7 +126,14 @@ def worker(so: str) -> None:
         t0, w0 = time.process_time(), time.monotonic()
         if "seconds" in job:  # as the bot searches at a turn clock
             secs = job["seconds"]
-            args = (stones, seat, 6, 2, 64, 1 << 62, secs, None, job["tt_bits"], job["tss"], job["table"])
+            stop = None
+            if job.get("cpu"):  # the deadline on this process's CPU clock: what other processes take is not lost
+
+                def stop(begun: float = t0, secs: float = secs) -> bool:
+                    return time.process_time() - begun >= secs
+
+                secs = 0.0
+            args = (stones, seat, 6, 2, 64, 1 << 62, secs, stop, job["tt_bits"], job["tss"], job["table"])
             mv, score, depth, nodes, _, _ = mod.search(*args)
         else:
             mv, score, depth, nodes, _, _ = mod.search(stones, seat, 6, 2, job["depth"], 1 << 62, 0.0, None, 18)
@@ -184,15 +193,20 @@ def clock_job(clock: float, stones: list[tuple[Stones, int]]) -> dict[str, Any]:
     return {"positions": stones, "seconds": secs, "tt_bits": tt_bits, "tss": tss, "table": table}
 
 
-def depth_at_clock(base_so: Path, head_so: Path, clock: float, stones: list[tuple[Stones, int]]) -> None:
-    """Completed depth of both versions at a turn clock, position by position, versions alternating."""
+def depth_at_clock(
+    base_so: Path, head_so: Path, clock: float, stones: list[tuple[Stones, int]], cpu: bool = False
+) -> None:
+    """Completed depth of both versions at a turn clock, position by position, versions alternating; ``cpu``: each
+    search's deadline on its process's CPU clock instead of the wall clock."""
     import statistics
     from collections import Counter
 
-    job = clock_job(clock, stones)
+    job = {**clock_job(clock, stones), "cpu": cpu}
+    clock_name = "CPU" if cpu else "wall"
     print(
-        f"base against head at a {clock:g} s turn clock (searches of {job['seconds']:.3f} s, root threat-space bound "
-        f"{job['tss']:,}): {len(stones)} positions; load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores",
+        f"base against head at a {clock:g} s turn clock (searches of {job['seconds']:.3f} s of {clock_name} time, "
+        f"root threat-space bound {job['tss']:,}): {len(stones)} positions; load {os.getloadavg()[0]:.2f} on "
+        f"{os.cpu_count()} cores",
         flush=True,
     )
     got: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
@@ -205,11 +219,13 @@ def depth_at_clock(base_so: Path, head_so: Path, clock: float, stones: list[tupl
         counts = Counter(depths)
         cpu = sum(r["cpu"] for r in results) / sum(r["wall"] for r in results)
         rate = sum(r["nodes"] for r in results) / sum(r["cpu"] for r in results)
-        proved = sum(abs(r["score"]) > 1_000_000 - 1000 for r in results)
+        # a search that proves a win or loss stops there, however little depth it took: told apart
+        open_ = [r["depth"] for r in results if abs(r["score"]) <= 1_000_000 - 1000]
+        unproved = f"median {statistics.median(open_):g} over the {len(open_)} not proved" if open_ else "all proved"
         print(
             f"{name}: median depth {statistics.median(depths):g} whole turns (mean {statistics.mean(depths):.2f}; "
             + ", ".join(f"{d}: {counts[d]}" for d in sorted(counts))
-            + f"); {rate:,.0f} nodes a CPU second; CPU share of the wall time {cpu:.0%}; {proved} proved won or lost"
+            + f"; {unproved}); {rate:,.0f} nodes a CPU second; CPU share of the wall time {cpu:.0%}"
         )
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
@@ -235,6 +251,11 @@ def main() -> None:
         metavar="SECONDS",
         help="report the depth each version completes at this turn clock (wall time, as the bot plays) instead",
     )
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --clock: stop each search on its own CPU clock, not the wall clock (a loaded machine's figure)",
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -250,7 +271,7 @@ def main() -> None:
     if args.clock is not None:
         if not 0.01 <= args.clock <= 30:
             ap.error("--clock must be 0.01-30 seconds")
-        depth_at_clock(base_so, head_so, args.clock, positions(args.positions, args.seed))
+        depth_at_clock(base_so, head_so, args.clock, positions(args.positions, args.seed), args.cpu)
         return
     job = {"positions": positions(args.positions, args.seed), "depth": args.depth}
     if args.record:
