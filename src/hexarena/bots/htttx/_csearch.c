@@ -201,12 +201,16 @@ HOT void rescore(S *s, int c, const int d, int sd, const int32_t *da, const int3
 
 /* place (up = 1) or undo (up = 0) sd's stone on c, for a win distance L the compiler may know (place_L6: every
  * loop over a window's cells unrolled, every offset a constant) */
+/* the cells within hex distance 2 (near = 2), as offsets on the grid: the search's near_offs when near is 2 */
+static const int NEAR2[18] = {-2 * N,     -2 * N + 1, -2 * N + 2, -N - 1, -N,    -N + 1, -N + 2, -2,    -1,
+                              1,          2,          N - 2,      N - 1,  N,     N + 1,  2 * N - 2, 2 * N - 1, 2 * N};
+
 HOT void move_stone(S *s, int c, int sd, const int L, const int up) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
     const int t = L - 2, blo = L - 4 > 1 ? L - 4 : 1;
     i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
     int dts = 0, dto = 0;
-    int32_t da[MAXL], db[MAXL];
+    int32_t da[MAXL] = {0}, db[MAXL] = {0}; /* (all L written before rescore reads them) */
 #pragma GCC unroll 3
     for (int a = 0; a < 3; a++) {
         const int d = a == 0 ? 1 : (a == 1 ? N : 1 - N), base = a * NN;
@@ -265,10 +269,17 @@ HOT void move_stone(S *s, int c, int sd, const int L, const int up) {
         s->grid[c] = (unsigned char)(sd + 1);
         s->avail[c] = 0;
         if (s->cands.pos[c]) ws_del(&s->cands, c);
-        for (int k = 0; k < s->nnear; k++) {
-            int e = c + s->near_offs[k];
-            if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
-        }
+        if (L == 6 && s->nnear == 18) {
+#pragma GCC unroll 18
+            for (int k = 0; k < 18; k++) {
+                int e = c + NEAR2[k];
+                if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+            }
+        } else
+            for (int k = 0; k < s->nnear; k++) {
+                int e = c + s->near_offs[k];
+                if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+            }
         s->nstones++;
     } else {
         s->sum_own[sd] -= ds_own;
@@ -279,10 +290,17 @@ HOT void move_stone(S *s, int c, int sd, const int L, const int up) {
         s->nthreat[1 - sd] -= dto;
         s->grid[c] = 0;
         s->avail[c] = (unsigned char)safe(s, c);
-        for (int k = 0; k < s->nnear; k++) {
-            int e = c + s->near_offs[k];
-            if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
-        }
+        if (L == 6 && s->nnear == 18) {
+#pragma GCC unroll 18
+            for (int k = 0; k < 18; k++) {
+                int e = c + NEAR2[k];
+                if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
+            }
+        } else
+            for (int k = 0; k < s->nnear; k++) {
+                int e = c + s->near_offs[k];
+                if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
+            }
         if (s->nearc[c] && s->avail[c]) ws_add(&s->cands, c);
         s->nstones--;
     }
