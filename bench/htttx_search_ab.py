@@ -12,6 +12,17 @@ bot's depth- and node-bounded analyses of then were.
 
     PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py [--base 42c690b] [--depth 3] [--positions 24]
         [--rounds 3] [--callgrind]
+    PYTHONPATH=src .venv/bin/python bench/htttx_search_ab.py --clock 1.0 [--cpu] [--base main] [--positions 16]
+
+``--clock S`` asks instead how deep each version gets in a turn clock of ``S`` seconds (issue 31 asks for a median
+of at least 4 whole turns at 1 s in the middle game): each position is searched as the bot searches it at that
+clock (``SearchBot``'s budget for a move allowed ``S`` seconds, its root threat-space search bound and its learned
+table), by a wall-clock deadline like a real turn, the two versions alternating position by position so that a
+change in the machine's load hits both alike; it prints the completed depth in whole turns (median and how many
+positions reached each depth) and the share of the wall time each search got of a CPU, since a loaded machine
+takes depth away from both; ``--cpu`` stops each search on its own CPU clock instead (the search is the same, the
+stop request checked every few thousand nodes; the root threat-space search keeps its bound but not its share of the
+clock), which a loaded machine changes much less.
 
 The base is checked out with ``git worktree`` under ``.bench-cache/<commit>`` and its C accelerators compiled
 there (``ab_throughput.checkout``), and this checkout's engine is compiled the same way; each version's search runs in a subprocess of its own that loads that
@@ -112,9 +123,22 @@ def worker(so: str) -> None:
     out = []
     for stones, seat in job["positions"]:
         stones = [tuple(s) for s in stones]
-        t0 = time.process_time()
-        mv, score, depth, nodes, _, _ = mod.search(stones, seat, 6, 2, job["depth"], 1 << 62, 0.0, None, 18)
-        out.append({"move": mv, "score": score, "depth": depth, "nodes": nodes, "cpu": time.process_time() - t0})
+        t0, w0 = time.process_time(), time.monotonic()
+        if "seconds" in job:  # as the bot searches at a turn clock
+            secs = job["seconds"]
+            stop = None
+            if job.get("cpu"):  # the deadline on this process's CPU clock: what other processes take is not lost
+
+                def stop(begun: float = t0, secs: float = secs) -> bool:
+                    return time.process_time() - begun >= secs
+
+                secs = 0.0
+            args = (stones, seat, 6, 2, 64, 1 << 62, secs, stop, job["tt_bits"], job["tss"], job["table"])
+            mv, score, depth, nodes, _, _ = mod.search(*args)
+        else:
+            mv, score, depth, nodes, _, _ = mod.search(stones, seat, 6, 2, job["depth"], 1 << 62, 0.0, None, 18)
+        cpu, wall = time.process_time() - t0, time.monotonic() - w0
+        out.append({"move": mv, "score": score, "depth": depth, "nodes": nodes, "cpu": cpu, "wall": wall})
     print(json.dumps(out))
 
 
@@ -155,6 +179,57 @@ def record(path: Path, base: str, so: Path, job: dict[str, Any], max_nodes: int)
     print(f"{len(kept)} of {len(results)} positions (searches of at most {max_nodes:,} nodes) written to {path}")
 
 
+def clock_job(clock: float, stones: list[tuple[Stones, int]]) -> dict[str, Any]:
+    """The search the bot makes for a move allowed ``clock`` seconds by a turn clock, early in a match (nothing late
+    yet): its seconds, table size, root threat-space bound and evaluation table, as ``SearchBot.analyse_board``."""
+    from hexarena.bots.htttx.learned_eval import shipped_tables
+    from hexarena.bots.htttx.search import TSS_MAX, TSS_PER_SECOND, SearchBot
+    from hexarena.bots.timing import budget_from
+
+    secs = SearchBot().budget(budget_from(clock, 0.0))
+    tt_bits = 16 if secs < 0.5 else 18 if secs < 5 else 19
+    table = shipped_tables().get(6)
+    tss = min(TSS_MAX, int(secs * TSS_PER_SECOND["C"]))
+    return {"positions": stones, "seconds": secs, "tt_bits": tt_bits, "tss": tss, "table": table}
+
+
+def depth_at_clock(
+    base_so: Path, head_so: Path, clock: float, stones: list[tuple[Stones, int]], cpu: bool = False
+) -> None:
+    """Completed depth of both versions at a turn clock, position by position, versions alternating; ``cpu``: each
+    search's deadline on its process's CPU clock instead of the wall clock."""
+    import statistics
+    from collections import Counter
+
+    job = {**clock_job(clock, stones), "cpu": cpu}
+    clock_name = "CPU" if cpu else "wall"
+    print(
+        f"base against head at a {clock:g} s turn clock (searches of {job['seconds']:.3f} s of {clock_name} time, "
+        f"root threat-space bound {job['tss']:,}): {len(stones)} positions; load {os.getloadavg()[0]:.2f} on "
+        f"{os.cpu_count()} cores",
+        flush=True,
+    )
+    got: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+    for i, position in enumerate(stones):
+        for name in ("base", "head") if i % 2 == 0 else ("head", "base"):
+            results, _ = run(base_so if name == "base" else head_so, {**job, "positions": [position]}, False)
+            got[name].append(results[0])
+    for name, results in got.items():
+        depths = [r["depth"] for r in results]
+        counts = Counter(depths)
+        cpu = sum(r["cpu"] for r in results) / sum(r["wall"] for r in results)
+        rate = sum(r["nodes"] for r in results) / sum(r["cpu"] for r in results)
+        # a search that proves a win or loss stops there, however little depth it took: told apart
+        open_ = [r["depth"] for r in results if abs(r["score"]) <= 1_000_000 - 1000]
+        unproved = f"median {statistics.median(open_):g} over the {len(open_)} not proved" if open_ else "all proved"
+        print(
+            f"{name}: median depth {statistics.median(depths):g} whole turns (mean {statistics.mean(depths):.2f}; "
+            + ", ".join(f"{d}: {counts[d]}" for d in sorted(counts))
+            + f"; {unproved}); {rate:,.0f} nodes a CPU second; CPU share of the wall time {cpu:.0%}"
+        )
+    print(f"load after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", default=ISSUE_31_BASE, help="the commit to compare with (default: main at issue 31)")
@@ -170,6 +245,17 @@ def main() -> None:
         "what tests/bots/test_htttx_search.py checks every engine against) and stop",
     )
     ap.add_argument("--record-nodes", type=int, default=60_000, help="largest search --record keeps (nodes)")
+    ap.add_argument(
+        "--clock",
+        type=float,
+        metavar="SECONDS",
+        help="report the depth each version completes at this turn clock (wall time, as the bot plays) instead",
+    )
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --clock: stop each search on its own CPU clock, not the wall clock (a loaded machine's figure)",
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -182,6 +268,11 @@ def main() -> None:
 
     base_so = module_path(checkout(args.base))
     head_so = same_flags(ROOT)
+    if args.clock is not None:
+        if not 0.01 <= args.clock <= 30:
+            ap.error("--clock must be 0.01-30 seconds")
+        depth_at_clock(base_so, head_so, args.clock, positions(args.positions, args.seed), args.cpu)
+        return
     job = {"positions": positions(args.positions, args.seed), "depth": args.depth}
     if args.record:
         record(Path(args.record), args.base, base_so, job, args.record_nodes)

@@ -87,7 +87,7 @@ BENCHES: dict[str, Bench] = {
     ),
     "htttx_search_ab": Bench(
         "the HTTTX search engine as an A/B against another commit: nodes a CPU second, instructions a node, same "
-        "move and score",
+        "move and score; with --clock S, the depth in whole turns each completes at an S-second turn clock",
         ("--positions", "4", "--depth", "3", "--rounds", "1"),
         skip="checks out and compiles another commit (git worktree): run it by hand",
     ),

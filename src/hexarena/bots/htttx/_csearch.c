@@ -6,9 +6,10 @@
  *
  * What differs is how the same values are found, because this is the engine that plays: what Python recomputes
  * from the windows' counts at every node, place/undo keep here as stones come and go (each colour's threat and
- * building windows as sets, every cell's ordering score), a pair's worth and the blockers a threat pair leaves
- * are computed from the counts without placing its stones, and the top cells are selected, not sorted.
- * cc -DCHECK_SCORES checks the kept scores against the counts at every read.
+ * building windows as sets, every cell's ordering score, the candidate cells as a set, which cells are empty and
+ * safe), a pair's worth and the blockers a threat pair leaves are computed from the counts without placing its
+ * stones, the top cells are selected, not sorted, and the short move lists are insertion-sorted.
+ * cc -DCHECK_SCORES checks the kept scores against the counts at every read, and the kept candidates against the grid.
  *
  * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
  * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
@@ -84,6 +85,9 @@ typedef struct {
     /* fv[x][y]: what a stone adds to the evaluation through one window holding x of its colour and y of the
      * other's (cell_score's term, a table instead of branches) */
     i64 fv[MAXL + 2][MAXL + 2];
+    /* dfs[x][y] / dfo[x][y]: what one more stone of sd in a window holding x of sd's and y of the other's changes a
+     * cell's score for sd (fv[x + 1][y] - fv[x][y]) and for the other side (fv[y][x + 1] - fv[y][x]) */
+    int32_t dfs[MAXL + 1][MAXL + 1], dfo[MAXL + 1][MAXL + 1];
     /* the evaluation table (search_py.check_table): own[count] for the side to move's windows, opp[count] for the
      * opponent's; sum_own[c] / sum_opp[c]: each summed over the windows holding colour c's stones only */
     i64 own[MAXL + 2], opp[MAXL + 2];
@@ -99,13 +103,15 @@ typedef struct {
     int side;
     int q0, r0;
     unsigned char grid[NN];
+    /* avail[c]: c is empty and safe (a cell a window's empties may name), kept by place/undo */
+    unsigned char avail[NN];
     unsigned char nearc[NN];
     unsigned char cnt[2][3 * NN];
     int nthreat[2];
     u64 key;
-    int minx, maxx, miny, maxy;
-    int *bstack;
-    int bsp, bcap;
+    /* the candidate cells: empty, safe and near a stone (nearc > 0), kept by place/undo */
+    WSet cands;
+    int nstones;
     int axes[3];
     int near_offs[64];
     int nnear;
@@ -164,120 +170,160 @@ static void ws_del(WSet *ws, int w) {
     ws->pos[w] = 0;
 }
 
-/* the window starting at cell st along d changed: its cells' scores change by ds for sd and do for the other side */
-static inline void rescore(S *s, int st, int d, int sd, int32_t ds, int32_t dO) {
-    int32_t *a = s->csc[sd] + st, *b = s->csc[1 - sd] + st;
-    for (int j = 0, L = s->L; j < L; j++) {
-        a[j * d] += ds;
-        b[j * d] += dO;
+#define HOT static inline __attribute__((always_inline))
+
+/* The L windows through c along d (window i starting i cells before c) changed: their cells' scores change by
+ * da[i] for sd and db[i] for the other side. A cell k cells past c lies in windows max(0, -k) .. min(L - 1,
+ * L - 1 - k), so each of the 2 L - 1 cells takes one running sum of the windows' changes (instead of every window
+ * adding to each of its L cells). */
+HOT void rescore(S *s, int c, const int d, int sd, const int32_t *da, const int32_t *db, const int L) {
+    int32_t *A = s->csc[sd] + c, *B = s->csc[1 - sd] + c;
+    int32_t sa = 0, sb = 0;
+#pragma GCC unroll 10
+    for (int i = L - 1; i >= 1; i--) { /* cells before c: windows i .. L - 1 */
+        sa += da[i];
+        sb += db[i];
+        A[-i * d] += sa;
+        B[-i * d] += sb;
+    }
+    sa += da[0];
+    sb += db[0];
+    A[0] += sa;
+    B[0] += sb;
+#pragma GCC unroll 10
+    for (int k = 1; k < L; k++) { /* cells past c: windows 0 .. L - 1 - k */
+        sa -= da[L - k];
+        sb -= db[L - k];
+        A[k * d] += sa;
+        B[k * d] += sb;
     }
 }
 
-static void place(S *s, int c, int sd) {
+/* place (up = 1) or undo (up = 0) sd's stone on c, for a win distance L the compiler may know (place_L6: every
+ * loop over a window's cells unrolled, every offset a constant) */
+/* the cells within hex distance 2 (near = 2), as offsets on the grid: the search's near_offs when near is 2 */
+static const int NEAR2[18] = {-2 * N,     -2 * N + 1, -2 * N + 2, -N - 1, -N,    -N + 1, -N + 2, -2,    -1,
+                              1,          2,          N - 2,      N - 1,  N,     N + 1,  2 * N - 2, 2 * N - 1, 2 * N};
+
+HOT void move_stone(S *s, int c, int sd, const int L, const int up) {
     unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2, blo = s->blo;
+    const int t = L - 2, blo = L - 4 > 1 ? L - 4 : 1;
     i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
     int dts = 0, dto = 0;
+    int32_t da[MAXL] = {0}, db[MAXL] = {0}; /* (all L written before rescore reads them) */
+#pragma GCC unroll 3
     for (int a = 0; a < 3; a++) {
-        int d = s->axes[a], base = a * NN;
+        const int d = a == 0 ? 1 : (a == 1 ? N : 1 - N), base = a * NN;
+#pragma GCC unroll 10
         for (int i = 0; i < L; i++) {
             int w = base + c - i * d;
-            int x = cs[w], y = co[w];
+            /* x: sd's stones in the window without this one */
+            int x = up ? cs[w] : cs[w] - 1, y = co[w];
             if (y == 0) {
                 ds_own += s->own[x + 1] - s->own[x];
                 ds_opp += s->opp[x + 1] - s->opp[x];
                 if (x + 1 >= t && x < t) {
                     dts++;
-                    ws_add(&s->threats[sd], w);
+                    if (up)
+                        ws_add(&s->threats[sd], w);
+                    else
+                        ws_del(&s->threats[sd], w);
                 }
-                if (x >= blo && x < t) {
-                    if (x + 1 >= t) ws_del(&s->builds[sd], w);
-                } else if (x + 1 >= blo && x + 1 < t)
-                    ws_add(&s->builds[sd], w);
+                int was = x >= blo && x < t, now_ = x + 1 >= blo && x + 1 < t; /* a building window without / with */
+                if (was != now_) {
+                    if (was == up)
+                        ws_del(&s->builds[sd], w);
+                    else
+                        ws_add(&s->builds[sd], w);
+                }
             } else if (x == 0) {
                 do_own += s->own[y];
                 do_opp += s->opp[y];
                 if (y >= t) {
                     dto--;
-                    ws_del(&s->threats[1 - sd], w);
+                    if (up)
+                        ws_del(&s->threats[1 - sd], w);
+                    else
+                        ws_add(&s->threats[1 - sd], w);
                 }
-                if (y >= blo && y < t) ws_del(&s->builds[1 - sd], w);
+                if (y >= blo && y < t) {
+                    if (up)
+                        ws_del(&s->builds[1 - sd], w);
+                    else
+                        ws_add(&s->builds[1 - sd], w);
+                }
             }
-            cs[w] = (unsigned char)(x + 1);
-            rescore(s, w - base, d, sd, (int32_t)(s->fv[x + 1][y] - s->fv[x][y]), (int32_t)(s->fv[y][x + 1] - s->fv[y][x]));
+            cs[w] = (unsigned char)(up ? x + 1 : x);
+            da[i] = up ? s->dfs[x][y] : -s->dfs[x][y];
+            db[i] = up ? s->dfo[x][y] : -s->dfo[x][y];
         }
+        rescore(s, c, d, sd, da, db, L);
     }
-    s->sum_own[sd] += ds_own;
-    s->sum_opp[sd] += ds_opp;
-    s->sum_own[1 - sd] -= do_own;
-    s->sum_opp[1 - sd] -= do_opp;
-    s->nthreat[sd] += dts;
-    s->nthreat[1 - sd] += dto;
-    s->grid[c] = (unsigned char)(sd + 1);
-    for (int k = 0; k < s->nnear; k++) s->nearc[c + s->near_offs[k]]++;
-    if (s->bsp + 4 > s->bcap) {
-        s->bcap *= 2;
-        s->bstack = (int *)realloc(s->bstack, sizeof(int) * (size_t)s->bcap);
+    if (up) {
+        s->sum_own[sd] += ds_own;
+        s->sum_opp[sd] += ds_opp;
+        s->sum_own[1 - sd] -= do_own;
+        s->sum_opp[1 - sd] -= do_opp;
+        s->nthreat[sd] += dts;
+        s->nthreat[1 - sd] += dto;
+        s->grid[c] = (unsigned char)(sd + 1);
+        s->avail[c] = 0;
+        if (s->cands.pos[c]) ws_del(&s->cands, c);
+        if (L == 6 && s->nnear == 18) {
+#pragma GCC unroll 18
+            for (int k = 0; k < 18; k++) {
+                int e = c + NEAR2[k];
+                if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+            }
+        } else
+            for (int k = 0; k < s->nnear; k++) {
+                int e = c + s->near_offs[k];
+                if (s->nearc[e]++ == 0 && s->avail[e]) ws_add(&s->cands, e);
+            }
+        s->nstones++;
+    } else {
+        s->sum_own[sd] -= ds_own;
+        s->sum_opp[sd] -= ds_opp;
+        s->sum_own[1 - sd] += do_own;
+        s->sum_opp[1 - sd] += do_opp;
+        s->nthreat[sd] -= dts;
+        s->nthreat[1 - sd] -= dto;
+        s->grid[c] = 0;
+        s->avail[c] = (unsigned char)safe(s, c);
+        if (L == 6 && s->nnear == 18) {
+#pragma GCC unroll 18
+            for (int k = 0; k < 18; k++) {
+                int e = c + NEAR2[k];
+                if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
+            }
+        } else
+            for (int k = 0; k < s->nnear; k++) {
+                int e = c + s->near_offs[k];
+                if (--s->nearc[e] == 0 && s->cands.pos[e]) ws_del(&s->cands, e);
+            }
+        if (s->nearc[c] && s->avail[c]) ws_add(&s->cands, c);
+        s->nstones--;
     }
-    s->bstack[s->bsp++] = s->minx;
-    s->bstack[s->bsp++] = s->maxx;
-    s->bstack[s->bsp++] = s->miny;
-    s->bstack[s->bsp++] = s->maxy;
-    int x = c % N, y = c / N;
-    if (x < s->minx) s->minx = x;
-    if (x > s->maxx) s->maxx = x;
-    if (y < s->miny) s->miny = y;
-    if (y > s->maxy) s->maxy = y;
-    s->key ^= zob(x + s->q0, y + s->r0, sd);
+    s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
+}
+
+static void place_L6(S *s, int c, int sd) { move_stone(s, c, sd, 6, 1); }
+static void undo_L6(S *s, int c, int sd) { move_stone(s, c, sd, 6, 0); }
+static void place_any(S *s, int c, int sd) { move_stone(s, c, sd, s->L, 1); }
+static void undo_any(S *s, int c, int sd) { move_stone(s, c, sd, s->L, 0); }
+
+static void place(S *s, int c, int sd) {
+    if (s->L == 6)
+        place_L6(s, c, sd);
+    else
+        place_any(s, c, sd);
 }
 
 static void undo(S *s, int c, int sd) {
-    unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int L = s->L, t = L - 2, blo = s->blo;
-    i64 ds_own = 0, ds_opp = 0, do_own = 0, do_opp = 0;
-    int dts = 0, dto = 0;
-    for (int a = 0; a < 3; a++) {
-        int d = s->axes[a], base = a * NN;
-        for (int i = 0; i < L; i++) {
-            int w = base + c - i * d;
-            int x = cs[w] - 1, y = co[w];
-            if (y == 0) {
-                ds_own += s->own[x + 1] - s->own[x];
-                ds_opp += s->opp[x + 1] - s->opp[x];
-                if (x + 1 >= t && x < t) {
-                    dts++;
-                    ws_del(&s->threats[sd], w);
-                }
-                if (x + 1 >= blo && x + 1 < t) {
-                    if (x < blo) ws_del(&s->builds[sd], w);
-                } else if (x >= blo && x < t)
-                    ws_add(&s->builds[sd], w);
-            } else if (x == 0) {
-                do_own += s->own[y];
-                do_opp += s->opp[y];
-                if (y >= t) {
-                    dto--;
-                    ws_add(&s->threats[1 - sd], w);
-                }
-                if (y >= blo && y < t) ws_add(&s->builds[1 - sd], w);
-            }
-            cs[w] = (unsigned char)x;
-            rescore(s, w - base, d, sd, (int32_t)(s->fv[x][y] - s->fv[x + 1][y]), (int32_t)(s->fv[y][x] - s->fv[y][x + 1]));
-        }
-    }
-    s->sum_own[sd] -= ds_own;
-    s->sum_opp[sd] -= ds_opp;
-    s->sum_own[1 - sd] += do_own;
-    s->sum_opp[1 - sd] += do_opp;
-    s->nthreat[sd] -= dts;
-    s->nthreat[1 - sd] -= dto;
-    s->grid[c] = 0;
-    for (int k = 0; k < s->nnear; k++) s->nearc[c + s->near_offs[k]]--;
-    s->maxy = s->bstack[--s->bsp];
-    s->miny = s->bstack[--s->bsp];
-    s->maxx = s->bstack[--s->bsp];
-    s->minx = s->bstack[--s->bsp];
-    s->key ^= zob(c % N + s->q0, c / N + s->r0, sd);
+    if (s->L == 6)
+        undo_L6(s, c, sd);
+    else
+        undo_any(s, c, sd);
 }
 
 /* what a stone of sd on c adds to sd's windows by W (the ordering's value; kept by place/undo) */
@@ -339,8 +385,6 @@ static i64 pair_gain(S *s, int a, i64 sa, int b, i64 sb, int sd) {
     return v;
 }
 
-static int imax(int a, int b) { return a > b ? a : b; }
-static int imin(int a, int b) { return a < b ? a : b; }
 
 static int cmp_cell(const void *pa, const void *pb) {
     const Cell *a = (const Cell *)pa, *b = (const Cell *)pb;
@@ -348,40 +392,56 @@ static int cmp_cell(const void *pa, const void *pb) {
     return a->c < b->c ? -1 : (a->c > b->c ? 1 : 0);
 }
 
-static int cmp_pair(const void *pa, const void *pb) {
-    const Pair *a = (const Pair *)pa, *b = (const Pair *)pb;
-    if (a->score != b->score) return a->score > b->score ? -1 : 1;
-    if (a->score2 != b->score2) return a->score2 > b->score2 ? -1 : 1;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    return a->b < b->b ? -1 : (a->b > b->b ? 1 : 0);
+/* a sorts before b: higher score, then higher score2, then lower cells (a total order: the pairs differ) */
+static inline int pair_before(const Pair *a, const Pair *b) {
+    if (a->score != b->score) return a->score > b->score;
+    if (a->score2 != b->score2) return a->score2 > b->score2;
+    if (a->a != b->a) return a->a < b->a;
+    return a->b < b->b;
+}
+
+/* the move lists are short (tens of pairs): an insertion sort beats qsort's calls, and the order being total, any
+ * sort gives the same list */
+static void sort_pairs(Pair *p, int n) {
+    for (int i = 1; i < n; i++) {
+        Pair x = p[i];
+        int j = i - 1;
+        while (j >= 0 && pair_before(&x, &p[j])) {
+            p[j + 1] = p[j];
+            j--;
+        }
+        p[j + 1] = x;
+    }
+}
+
+static void sort_ints(int *v, int n) {
+    for (int i = 1; i < n; i++) {
+        int x = v[i], j = i - 1;
+        while (j >= 0 && x < v[j]) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
 }
 
 /* all candidates scored for sd, sorted best first, into s->cells; returns how many */
 static int scored_candidates(S *s, int sd) {
-    int L = s->L;
-    int lo_x = imax(s->minx - 2, L), hi_x = imin(s->maxx + 2, N - L - 1);
-    int lo_y = imax(s->miny - 2, L), hi_y = imin(s->maxy + 2, N - L - 1);
-    int n = 0;
-    for (int y = lo_y; y <= hi_y; y++) {
-        int row = y * N;
-        for (int x = lo_x; x <= hi_x; x++) {
-            int c = row + x;
-            if (s->grid[c] == 0 && s->nearc[c] > 0) {
-                s->cells[n].score = cell_score(s, c, sd);
-                s->cells[n].c = c;
-                n++;
-            }
-        }
+    int n = s->cands.n;
+    for (int i = 0; i < n; i++) {
+        int c = s->cands.items[i];
+        s->cells[i].score = cell_score(s, c, sd);
+        s->cells[i].c = c;
     }
     qsort(s->cells, (size_t)n, sizeof(Cell), cmp_cell);
     return n;
 }
 
 /* a before b in the total order of cells: higher score, then lower index */
-static int cell_before(i64 sa, int ca, const Cell *b) { return sa > b->score || (sa == b->score && ca < b->c); }
+static inline int cell_before(i64 sa, int ca, const Cell *b) { return sa > b->score || (sa == b->score && ca < b->c); }
 
 /* keep out[0..*n) the best k of the cells offered so far (best first) */
-static void offer(Cell *out, int *n, int k, i64 sc, int c) {
+static inline void offer(Cell *out, int *n, int k, i64 sc, int c) {
     int m = *n;
     if (m == k) {
         if (!cell_before(sc, c, &out[m - 1])) return;
@@ -397,19 +457,24 @@ static void offer(Cell *out, int *n, int k, i64 sc, int c) {
     *n = m + 1;
 }
 
-/* top k cells for sd into out (best first, in scored_candidates' order, without sorting them all); returns count */
+/* top k cells for sd into out (best first, in scored_candidates' order, without sorting them all); returns count.
+ * The candidates' order in their set does not matter: the k best by a total order are the same in any order. */
 static int top_cells(S *s, int sd, int k, Cell *out) {
-    int L = s->L;
-    int lo_x = imax(s->minx - 2, L), hi_x = imin(s->maxx + 2, N - L - 1);
-    int lo_y = imax(s->miny - 2, L), hi_y = imin(s->maxy + 2, N - L - 1);
-    int n = 0;
+    int n = 0, nc = s->cands.n;
+    const int *items = s->cands.items;
+#ifdef CHECK_SCORES /* the kept set is every empty safe cell near a stone */
+    int every = 0;
+    for (int c = 0; c < NN; c++) every += s->avail[c] && s->nearc[c] > 0 && safe(s, c) && s->grid[c] == 0;
+    for (int i = 0; i < nc; i++)
+        if (!(s->avail[items[i]] && s->nearc[items[i]] > 0)) abort();
+    if (every != nc) abort();
+#endif
     if (k <= 0) return 0;
-    for (int y = lo_y; y <= hi_y; y++) {
-        int row = y * N;
-        for (int x = lo_x; x <= hi_x; x++) {
-            int c = row + x;
-            if (s->grid[c] == 0 && s->nearc[c] > 0) offer(out, &n, k, cell_score(s, c, sd), c);
-        }
+    for (int i = 0; i < nc; i++) {
+        int c = items[i];
+        i64 sc = cell_score(s, c, sd);
+        if (n == k && !cell_before(sc, c, &out[k - 1])) continue;
+        offer(out, &n, k, sc, c);
     }
     return n;
 }
@@ -426,7 +491,7 @@ static int window_empties(S *s, int w, int *out) {
     int a = w / NN, st = w - a * NN, d = s->axes[a], n = 0;
     for (int i = 0; i < s->L; i++) {
         int c = st + i * d;
-        if (s->grid[c] == 0 && safe(s, c)) out[n++] = c;
+        if (s->avail[c]) out[n++] = c;
     }
     return n;
 }
@@ -449,7 +514,7 @@ static Pair *pair_moves(S *s, int sd, int k, int m, int *n) {
             p[np].b = b;
             np++;
         }
-    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    sort_pairs(p, np);
     if (np > m) np = m;
     *n = np;
     return p;
@@ -477,7 +542,7 @@ static Pair *block_moves(S *s, int sd, int kb, int *n) {
         }
     }
     u64 full = nw == 64 ? ~0ULL : ((1ULL << nw) - 1);
-    qsort(hot, (size_t)nh, sizeof(int), cmp_int);
+    sort_ints(hot, nh);
     i64 score[MAXTW * MAXL];
     for (int i = 0; i < nh; i++) score[i] = cell_score(s, hot[i], sd);
     int nsingle = 0;
@@ -520,17 +585,9 @@ static Pair *block_moves(S *s, int sd, int kb, int *n) {
         }
     }
     for (int i = 0; i < nh; i++) s->mask[hot[i]] = 0;
-    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    sort_pairs(p, np);
     *n = np;
     return p;
-}
-
-/* 1 when window w (on axis ax) holds cell c */
-static int window_holds(int w, int ax, int c, int L) {
-    int st = w - ax * NN, xs = st % N, ys = st / N, xc = c % N, yc = c / N;
-    if (ax == 0) return yc == ys && xc >= xs && xc < xs + L;
-    if (ax == 1) return xc == xs && yc >= ys && yc < ys + L;
-    return xc + yc == xs + ys && xc >= xs && xc < xs + L;
 }
 
 /* The windows through a cell that one more turn of sd could make a threat (no enemy stone, at least L - 4 of sd's):
@@ -538,68 +595,87 @@ static int window_holds(int w, int ax, int c, int L) {
 typedef struct {
     int n;
     int w[3 * MAXL], ax[3 * MAXL], cnt[3 * MAXL];
+    /* the cell's line and place on it along each axis: a window along ax starting i cells before the cell holds
+     * another cell when that cell is on the same line within L places of its start (lo) */
+    int line[3], at[3];
+    int lo[3 * MAXL];
 } Live;
 
-static void live_windows(S *s, int c, int sd, Live *out) {
+HOT void live_windows(S *s, int c, int sd, Live *out, const int L) {
     const unsigned char *cs = s->cnt[sd], *co = s->cnt[1 - sd];
-    int t = s->L - 2;
+    int t = L - 2, x = c % N, y = c / N;
     out->n = 0;
+    out->line[0] = y;
+    out->at[0] = x;
+    out->line[1] = x;
+    out->at[1] = y;
+    out->line[2] = x + y;
+    out->at[2] = x;
+#pragma GCC unroll 3
     for (int ax = 0; ax < 3; ax++) {
-        int d = s->axes[ax], base = ax * NN;
-        for (int i = 0; i < s->L; i++) {
+        const int d = ax == 0 ? 1 : (ax == 1 ? N : 1 - N), base = ax * NN;
+#pragma GCC unroll 10
+        for (int i = 0; i < L; i++) {
             int w = base + c - i * d;
             if (co[w] == 0 && cs[w] + 2 >= t) {
                 out->w[out->n] = w;
                 out->ax[out->n] = ax;
+                out->lo[out->n] = out->at[ax] - i;
                 out->cnt[out->n++] = cs[w];
             }
         }
     }
 }
 
+/* 1 when l's window k holds m's cell */
+static inline int live_holds(const Live *l, int k, const Live *m, int L) {
+    int ax = l->ax[k];
+    return m->line[ax] == l->line[ax] && m->at[ax] >= l->lo[k] && m->at[ax] < l->lo[k] + L;
+}
+
 /* Stones the opponent needs to spoil every threat window of sd through a or b once sd has stones on both (3:
  * more than a turn has, a win; 0: no such window), given each cell's live windows. The stones are not placed: a
  * window's count is taken with them added and its empty cells without them, which is what placing them gives. */
-static int blockers(S *s, int a, const Live *la, int b, const Live *lb) {
-    int t = s->L - 2, L = s->L;
+HOT int blockers(S *s, int a, const Live *la, int b, const Live *lb, const int L) {
+    int t = L - 2;
     int wins[2 * 3 * MAXL];
     int nw = 0;
     for (int k = 0; k < la->n; k++) {
-        int both = window_holds(la->w[k], la->ax[k], b, L);
+        int both = la->cnt[k] + 2 >= t && live_holds(la, k, lb, L); /* (only matters when it decides) */
         if (la->cnt[k] + 1 + both >= t) wins[nw++] = la->w[k];
     }
     for (int k = 0; k < lb->n; k++)
-        if (lb->cnt[k] + 1 >= t && !window_holds(lb->w[k], lb->ax[k], a, L)) wins[nw++] = lb->w[k];
+        if (lb->cnt[k] + 1 >= t && !live_holds(lb, k, la, L)) wins[nw++] = lb->w[k];
     if (nw == 0) return 0;
+    /* the windows each empty cell blocks, as bits in s->mask (zero again before returning) */
     int cells[2 * 3 * MAXL * MAXL];
-    u64 masks[2 * 3 * MAXL * MAXL];
     int nc = 0;
-    int e[MAXL];
+    u64 *mask = s->mask;
+    const unsigned char *avail = s->avail;
     for (int k = 0; k < nw; k++) {
-        int ne = window_empties(s, wins[k], e);
-        for (int i = 0; i < ne; i++) {
-            if (e[i] == a || e[i] == b) continue;
-            int found = -1;
-            for (int j = 0; j < nc; j++)
-                if (cells[j] == e[i]) {
-                    found = j;
-                    break;
-                }
-            if (found >= 0)
-                masks[found] |= 1ULL << k;
-            else {
-                cells[nc] = e[i];
-                masks[nc++] = 1ULL << k;
-            }
+        int w = wins[k], ax = w / NN, st = w - ax * NN, d = s->axes[ax];
+#pragma GCC unroll 10
+        for (int i = 0; i < L; i++) {
+            int c = st + i * d;
+            if (!avail[c] || c == a || c == b) continue;
+            if (mask[c] == 0) cells[nc++] = c;
+            mask[c] |= 1ULL << k;
         }
     }
     u64 full = nw == 64 ? ~0ULL : ((1ULL << nw) - 1);
-    for (int i = 0; i < nc; i++)
-        if (masks[i] == full) return 1;
-    for (int i = 0; i < nc; i++)
+    int kk = 3;
+    for (int i = 0; i < nc && kk > 1; i++)
+        if (mask[cells[i]] == full) kk = 1;
+    for (int i = 0; i < nc && kk > 2; i++) {
+        u64 mi = mask[cells[i]];
         for (int j = i + 1; j < nc; j++)
-            if ((masks[i] | masks[j]) == full) return 2;
-    return 3;
+            if ((mi | mask[cells[j]]) == full) {
+                kk = 2;
+                break;
+            }
+    }
+    for (int i = 0; i < nc; i++) mask[cells[i]] = 0;
+    return kk;
 }
 
 /* the k best cells of sd's building windows by what they add to them (ties: lower index), best first */
@@ -615,7 +691,7 @@ static int threat_cells(S *s, int sd, int k, Cell *top) {
         i64 add = s->W[cs[w] + 1];
         for (int i = 0; i < L; i++) {
             int c = st + i * d;
-            if (s->grid[c] == 0 && safe(s, c)) {
+            if (s->avail[c]) {
                 if (s->tsc[c] == 0) touched[nc++].c = c;
                 s->tsc[c] += add;
             }
@@ -630,18 +706,18 @@ static int threat_cells(S *s, int sd, int k, Cell *top) {
     return nt;
 }
 
-/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
-static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+/* blocker_pairs for a win distance L the compiler may know (blocker_pairs_L6) */
+HOT Pair *blocker_pairs_L(S *s, int sd, int k, int min_blockers, int *n, const int L) {
     Cell top[KT_TSS];
     int nt = threat_cells(s, sd, k, top);
     Live live[KT_TSS];
-    for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i]);
+    for (int i = 0; i < nt; i++) live_windows(s, top[i].c, sd, &live[i], L);
     Pair *p = (Pair *)malloc(sizeof(Pair) * (size_t)(KT_TSS * KT_TSS / 2 + 1));
     int np = 0;
     for (int i = 0; i < nt; i++)
         for (int j = i + 1; j < nt; j++) {
             int ca = top[i].c, cb = top[j].c;
-            int kk = blockers(s, ca, &live[i], cb, &live[j]);
+            int kk = blockers(s, ca, &live[i], cb, &live[j], L);
             if (kk >= min_blockers) {
                 p[np].score = kk;
                 p[np].score2 = top[i].score + top[j].score;
@@ -650,9 +726,19 @@ static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
                 np++;
             }
         }
-    qsort(p, (size_t)np, sizeof(Pair), cmp_pair);
+    sort_pairs(p, np);
     *n = np;
     return p;
+}
+
+static Pair *blocker_pairs_L6(S *s, int sd, int k, int min_blockers, int *n) {
+    return blocker_pairs_L(s, sd, k, min_blockers, n, 6);
+}
+
+/* pairs of the k best threat cells with at least min_blockers blockers, most first (all of them) */
+static Pair *blocker_pairs(S *s, int sd, int k, int min_blockers, int *n) {
+    if (s->L == 6) return blocker_pairs_L6(s, sd, k, min_blockers, n);
+    return blocker_pairs_L(s, sd, k, min_blockers, n, s->L);
 }
 
 static Pair *threat_moves(S *s, int sd, int *n) {
@@ -1205,20 +1291,20 @@ static PyObject *search(PyObject *self, PyObject *args) {
     s->tt = (TTEntry *)calloc((size_t)1 << tt_bits, sizeof(TTEntry));
     s->cells = (Cell *)malloc(sizeof(Cell) * NN);
     /* one block for the four window sets: items and positions of 3 * NN windows each */
-    s->wsets = (int *)calloc((size_t)8 * 3 * NN, sizeof(int));
-    if (s->wsets != NULL)
+    s->wsets = (int *)calloc((size_t)8 * 3 * NN + 2 * NN, sizeof(int));
+    if (s->wsets != NULL) {
         for (int k = 0; k < 4; k++) {
             WSet *ws = k < 2 ? &s->threats[k] : &s->builds[k - 2];
             ws->items = s->wsets + (size_t)(2 * k) * 3 * NN;
             ws->pos = s->wsets + (size_t)(2 * k + 1) * 3 * NN;
         }
-    s->bcap = 4 * (int)(ns + 256);
-    s->bstack = (int *)malloc(sizeof(int) * (size_t)s->bcap);
-    if (s->tt == NULL || s->cells == NULL || s->bstack == NULL || s->wsets == NULL) {
+        s->cands.items = s->wsets + (size_t)8 * 3 * NN;
+        s->cands.pos = s->cands.items + NN;
+    }
+    if (s->tt == NULL || s->cells == NULL || s->wsets == NULL) {
         free(s->tt);
         free(s->wsets);
         free(s->cells);
-        free(s->bstack);
         free(s);
         free(sq);
         return PyErr_NoMemory();
@@ -1232,6 +1318,12 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     for (int x = 0; x <= MAXL; x++)
         for (int y = 0; y <= MAXL; y++) s->fv[x][y] = y == 0 ? s->W[x + 1] - s->W[x] : (x == 0 ? s->W[y] : 0);
+    for (int x = 0; x < MAXL + 1; x++)
+        for (int y = 0; y < MAXL + 1; y++) {
+            s->dfs[x][y] = (int32_t)(s->fv[x + 1][y] - s->fv[x][y]);
+            s->dfo[x][y] = (int32_t)(s->fv[y][x + 1] - s->fv[y][x]);
+        }
+    for (int c = 0; c < NN; c++) s->avail[c] = (unsigned char)safe(s, c);
     s->blo = L - 4 > 1 ? L - 4 : 1;
     /* on the empty grid every window is empty: each cell scores what a stone adds to its 3 L windows */
     for (int c = 0; c < NN; c++) s->csc[0][c] = s->csc[1][c] = (int32_t)(3 * L * s->fv[0][0]);
@@ -1252,8 +1344,6 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     s->q0 = cq - N / 2;
     s->r0 = cr - N / 2;
-    s->minx = s->miny = N;
-    s->maxx = s->maxy = -1;
     s->axes[0] = 1;
     s->axes[1] = N;
     s->axes[2] = 1 - N;
@@ -1273,7 +1363,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
 
     PyObject *result = NULL;
     int sd = s->side;
-    if (s->minx > s->maxx) {
+    if (s->nstones == 0) {
         result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
         goto done;
     }
@@ -1427,7 +1517,6 @@ done:
     free(s->tt);
     free(s->wsets);
     free(s->cells);
-    free(s->bstack);
     free(s);
     return result;
 }
