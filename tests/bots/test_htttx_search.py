@@ -168,9 +168,9 @@ def test_the_c_engine_searches_exactly_like_the_python_reference() -> None:
     for _ in range(40):
         state = random_position(rng)
         stones = list(state.stones)
-        nodes = rng.choice([40, 150, 600, 1500])
+        nodes = rng.choice([40, 150, 400])  # budgets that cut the search at every depth, small enough for Python
         depth = rng.choice([1, 2, 3, 8])
-        tss = rng.choice([0, 0, 300, 3000])  # with and without the threat-space search at the root
+        tss = rng.choice([0, 0, 300])  # with and without the threat-space search at the root
         args = (stones, state.to_move_seat, 6, 2, depth, nodes, 0.0, None, 12, tss)
         expected = py_search(*args)
         assert c_search(*args) == expected, (stones, state.to_move_seat, nodes, depth)
