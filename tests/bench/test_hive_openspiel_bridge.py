@@ -60,7 +60,7 @@ def test_bridge_follows_both_sides(expansions: str) -> None:
 
 
 def test_mcts_bot_plays_legal_moves_through_the_referee_state() -> None:
-    bot = OpenSpielMcts(simulations=20)
+    bot = OpenSpielMcts(simulations=2)  # what is checked is the move the bridge hands back, not its strength
     rng = random.Random(3)
     s = GAME.new()
     for _ in range(30):
@@ -69,4 +69,4 @@ def test_mcts_bot_plays_legal_moves_through_the_referee_state() -> None:
         m = bot.choose(GAME, s, None, rng)
         assert m in GAME.legal(s)
         s = GAME.play(s, m)
-    assert bot.stats["moves"] == 30 and bot.stats["simulations"] >= 20 * 30
+    assert bot.stats["moves"] == 30 and bot.stats["simulations"] >= 2 * 30

@@ -416,8 +416,8 @@ async def test_no_time_losses_on_a_short_turn_clock() -> None:
     of CPU: no budget can absorb that, so the margin does; a bot that spent what it is offered still loses.)"""
     moves = 0
     games = 0
-    while moves < 40:  # a game of each size: ~50 moves
-        for size in (5, 9):
+    while moves < 20:  # a game of each size: ~25 moves
+        for size in (5, 7):
             result = await play(size, ClockConfig("turn", 0.5), ["mcts", "mcts"], margin=0.2)
             out = result.outcome  # type: ignore[attr-defined]
             assert out.termination == Termination.NORMAL, out

@@ -141,7 +141,7 @@ async def test_no_time_losses_under_a_turn_clock_through_the_referee() -> None:
         if g % 2:
             names.reverse()
         players = [InProcessPlayer.builtin("hive", n, seed=g) for n in names]
-        config = MatchConfig(game=GAME, clock=ClockConfig("turn", 0.5), max_plies=40, time_margin=0.2)
+        config = MatchConfig(game=GAME, clock=ClockConfig("turn", 0.5), max_plies=16, time_margin=0.2)
         result = await Referee(config, players).run()
         assert result.outcome.termination in (Termination.NORMAL, Termination.TURN_LIMIT), result.outcome
         for seat, name in enumerate(names):
@@ -149,7 +149,7 @@ async def test_no_time_losses_under_a_turn_clock_through_the_referee() -> None:
                 mine = result.moves[seat::2]
                 moves += len(mine)
                 assert all(m.evaluation and "score" in m.evaluation and m.considerations for m in mine)
-    assert moves > 40
+    assert moves > 16  # past the placements: the queens are down and pieces move
 
 
 # Black to move and win in two: found by a depth-3 search in a greedy-vs-random game, checked by brute force below.

@@ -124,7 +124,9 @@ def drive(pair: Pair, rng: random.Random, steps: int) -> None:
 
 @pytest.mark.parametrize(("view", "win"), [(8, 6), (8, 3), (1, 2), (2, 3), (3, 4), (5, 5), (13, 4)])
 def test_random_sequences_agree_step_by_step(view: int, win: int) -> None:
-    for seed in range(3):
+    # the widest view's every-step snapshot (thousands of legal cells) costs most: one sequence of it, three of
+    # the others
+    for seed in range(1 if view > 8 else 3):
         pair = Pair(view, win)
         drive(pair, random.Random(seed * 1000 + view * 10 + win), 400)
 
