@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: the inner pytest runs leave out schemathesis's plugin: none of their files fuzzes, and loading it (with
+#: Hypothesis's engine) is much of what a pytest start costs
 def run_without(module: str, code: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh interpreter where ``import module`` raises ImportError."""
     prelude = f"import sys; sys.modules[{module!r}] = None\n"
@@ -29,7 +31,7 @@ def run_without(module: str, code: str, timeout: float = 300) -> subprocess.Comp
 def test_bws_frames_are_read_and_written_without_websockets_c_module() -> None:
     code = """
 import pytest
-status = pytest.main(["-q", "-p", "no:cacheprovider", "tests/players/test_bws_frames.py",
+status = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:schemathesis", "tests/players/test_bws_frames.py",
                       "tests/bots/sdk/test_ws_protocol.py", "tests/bots/sdk/test_end_to_end.py"])
 from websockets.utils import apply_mask
 from hexarena_sdk.wire import ws_frames
@@ -104,8 +106,9 @@ class CheckFails:  # applied once pytest runs (importing the store earlier impor
         sqlite_cursor.missing = lambda: ["aiosqlite Connection._execute (removed by the test)"]
         sqlite_cursor.use_one_call_cursors = sqlite_cursor.defer_begin = sqlite_cursor.reset = unusable
 
-status = pytest.main(["-q", "-p", "no:cacheprovider", "-k", "not postgresql", "tests/store/test_store_games.py",
-                      "tests/store/test_store_schema.py", "tests/store/test_recorder.py"], plugins=[CheckFails])
+status = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:schemathesis", "-k", "not postgresql",
+                      "tests/store/test_store_games.py", "tests/store/test_store_schema.py",
+                      "tests/store/test_recorder.py"], plugins=[CheckFails])
 from hexarena.store.engine import one_call_cursors
 assert one_call_cursors() is False
 sys.exit(status)

@@ -57,23 +57,26 @@ def one(folder: Path, pattern: str) -> Path:
     return found[0]
 
 
+def pip(bin_dir: Path) -> list[str]:
+    """This checkout's pip, installing into (or listing) the venv of ``bin_dir``: the venvs are made without a pip of
+    their own, since bootstrapping one (``ensurepip``) costs each venv seconds of CPU and installs nothing a test
+    uses. What gets installed is the same: pip resolves against the venv's interpreter and site-packages."""
+    return [sys.executable, "-m", "pip", "--python", str(bin_dir / "python")]
+
+
 def make_venv(where: Path, *wheels: Path) -> Path:
     """A venv of its own holding ``wheels`` and their dependencies; returns its ``bin`` folder.
 
     ``--no-compile``: pip would otherwise byte-compile every module of every dependency, most of an install's CPU,
     and no test here reads the compiled files (Python compiles what a test imports, as it imports it)."""
-    run([sys.executable, "-m", "venv", str(where)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
+    run([sys.executable, "-m", "venv", "--without-pip", str(where)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
     bin_dir = where / "bin"
-    run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-compile", *map(str, wheels)],
-        cwd=where.parent,
-        timeout=INSTALL_TIMEOUT,
-    )
+    run([*pip(bin_dir), "install", "-q", "--no-compile", *map(str, wheels)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
     return bin_dir
 
 
 def installed(bin_dir: Path, cwd: Path) -> set[str]:
-    out = run([str(bin_dir / "python"), "-m", "pip", "list", "--format=json"], cwd=cwd, timeout=120)
+    out = run([*pip(bin_dir), "list", "--format=json"], cwd=cwd, timeout=120)
     return {re.sub(r"[-_.]+", "-", d["name"]).lower() for d in json.loads(out)}
 
 
