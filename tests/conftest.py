@@ -275,6 +275,9 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ[name] = value
 
 
+#: The browser tests (``tests/ui``): each module is an xdist group of its own (``_browser_group``).
+UI_TESTS = Path(__file__).resolve().parent / "ui"
+
 #: The xdist group of every ``fault`` test (``--dist loadgroup``): they run one at a time, in one worker.
 FAULT_GROUP = "fault"
 
@@ -283,9 +286,22 @@ FAULT_GROUP = "fault"
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fault tests stop and restart servers and time how the rest recovers: two of them at once on a 2-core
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
-    next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
+    next to the ordinary tests of the other workers. Each browser test module is a group too: its chromium starts
+    in one worker only. (First, before pytest-xdist reads the groups.)"""
     if not config.pluginmanager.hasplugin("xdist"):
         return  # pytest-xdist is not installed: no groups to give
     for item in items:
         if item.get_closest_marker("fault") is not None:
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))
+        elif item.get_closest_marker("xdist_group") is None and _is_browser_test(item):
+            item.add_marker(pytest.mark.xdist_group(_browser_group(item)))
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    return UI_TESTS in item.path.resolve().parents
+
+
+def _browser_group(item: pytest.Item) -> str:
+    """A browser test module is a group of its own: its chromium, Playwright driver and module servers start in one
+    worker, not in each worker that got one of its tests."""
+    return "ui/" + item.path.stem
