@@ -255,8 +255,10 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """(pytest-xdist, in the controller) Tell each worker the terminal width variables the run was started with."""
+    """(pytest-xdist, in the controller) Tell each worker the terminal width variables the run was started with,
+    and whether the run distributes by group."""
     node.workerinput["hexarena_environ"] = {name: os.environ.get(name) for name in _TERMINAL_VARIABLES}
+    node.workerinput["hexarena_loadgroup"] = node.config.option.dist == "loadgroup"
 
 
 #: pytest-xdist's workers start with ``COLUMNS=80`` set: rich then folds the wide tables the command line prints
@@ -265,7 +267,10 @@ _TERMINAL_VARIABLES = ("COLUMNS", "LINES")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    started_with = getattr(config, "workerinput", {}).get("hexarena_environ")
+    workerinput = getattr(config, "workerinput", {})
+    if workerinput.get("hexarena_loadgroup"):  # a worker reads --dist from the command line: ``pytest_cmdline_main``
+        config.option.loadgroup = True
+    started_with = workerinput.get("hexarena_environ")
     if started_with is None:
         return
     for name, value in started_with.items():
@@ -280,6 +285,17 @@ UI_TESTS = Path(__file__).resolve().parent / "ui"
 
 #: The xdist group of every ``fault`` test (``--dist loadgroup``): they run one at a time, in one worker.
 FAULT_GROUP = "fault"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n N`` without ``--dist`` means ``--dist loadgroup`` (as ``make test`` runs), not pytest-xdist's ``load``,
+    which ignores the groups: the fault tests would run side by side, and every worker would start a chromium for
+    each browser module. (Before pytest-xdist's own hook, which reads ``--dist``; a ``--dist`` given is kept.)"""
+    option = config.option
+    grouped = getattr(option, "dist", None) == "no" and not getattr(option, "distload", False)
+    if getattr(option, "numprocesses", None) and grouped:
+        option.dist = "loadgroup"
 
 
 @pytest.hookimpl(tryfirst=True)
