@@ -77,19 +77,12 @@ def server(migrated_sqlite_url: str) -> Iterator[str]:
         yield srv.url
 
 
-#: What Debian's ``/usr/bin/chromium`` (a shell script) runs after adding the flags of ``/etc/chromium.d``
-#: (extensions to load, GPU rasterization): the tests launch it themselves, with their own flags alone.
-DEBIAN_CHROMIUM_BINARY = "/usr/lib/chromium/chromium"
-
-
 def _chromium_or_skip() -> str:
     path = shutil.which(CHROMIUM) or (CHROMIUM if os.path.exists(CHROMIUM) else None)
     if path is None:
         if os.environ.get("CI"):
             pytest.fail(f"chromium not found at {CHROMIUM}; CI must install it (apt-get install chromium)")
         pytest.skip(f"chromium not found at {CHROMIUM} (set HEXARENA_CHROMIUM); the browser tests need it")
-    if path == "/usr/bin/chromium" and os.access(DEBIAN_CHROMIUM_BINARY, os.X_OK):
-        return DEBIAN_CHROMIUM_BINARY
     return path
 
 
@@ -104,16 +97,6 @@ _CHROMIUM_ARGS = (
 )
 
 
-def _shm_args() -> list[str]:
-    """Debian's launcher's rule, kept now that the tests skip it: a small ``/dev/shm`` (a container's) would make
-    chromium's renderers crash, so it writes to the temporary directory instead."""
-    try:
-        shm = os.statvfs("/dev/shm")
-    except OSError:
-        return ["--disable-dev-shm-usage"]
-    return ["--disable-dev-shm-usage"] if shm.f_bavail * shm.f_frsize < 3_800_000_000 else []
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One chromium per test module: the sync Playwright API runs an event loop in this thread, so it must be
@@ -122,7 +105,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=[*_CHROMIUM_ARGS, *_shm_args()])
+        b = p.chromium.launch(executable_path=path, headless=True, args=list(_CHROMIUM_ARGS))
         try:
             yield b
         finally:
