@@ -255,8 +255,10 @@ def _data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """(pytest-xdist, in the controller) Tell each worker the terminal width variables the run was started with."""
+    """(pytest-xdist, in the controller) Tell each worker the terminal width variables the run was started with,
+    and whether the run distributes by group."""
     node.workerinput["hexarena_environ"] = {name: os.environ.get(name) for name in _TERMINAL_VARIABLES}
+    node.workerinput["hexarena_loadgroup"] = node.config.option.dist == "loadgroup"
 
 
 #: pytest-xdist's workers start with ``COLUMNS=80`` set: rich then folds the wide tables the command line prints
@@ -265,7 +267,10 @@ _TERMINAL_VARIABLES = ("COLUMNS", "LINES")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    started_with = getattr(config, "workerinput", {}).get("hexarena_environ")
+    workerinput = getattr(config, "workerinput", {})
+    if workerinput.get("hexarena_loadgroup"):  # a worker reads --dist from the command line: ``pytest_cmdline_main``
+        config.option.loadgroup = True
+    started_with = workerinput.get("hexarena_environ")
     if started_with is None:
         return
     for name, value in started_with.items():
@@ -275,17 +280,44 @@ def pytest_configure(config: pytest.Config) -> None:
             os.environ[name] = value
 
 
+#: The browser tests (``tests/ui``): each module is an xdist group of its own (``_browser_group``).
+UI_TESTS = Path(__file__).resolve().parent / "ui"
+
 #: The xdist group of every ``fault`` test (``--dist loadgroup``): they run one at a time, in one worker.
 FAULT_GROUP = "fault"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n N`` without ``--dist`` means ``--dist loadgroup`` (as ``make test`` runs), not pytest-xdist's ``load``,
+    which ignores the groups: the fault tests would run side by side, and every worker would start a chromium for
+    each browser module. (Before pytest-xdist's own hook, which reads ``--dist``; a ``--dist`` given is kept.)"""
+    option = config.option
+    grouped = getattr(option, "dist", None) == "no" and not getattr(option, "distload", False)
+    if getattr(option, "numprocesses", None) and grouped:
+        option.dist = "loadgroup"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fault tests stop and restart servers and time how the rest recovers: two of them at once on a 2-core
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
-    next to the ordinary tests of the other workers. (First, before pytest-xdist reads the groups.)"""
+    next to the ordinary tests of the other workers. Each browser test module is a group too: its chromium starts
+    in one worker only. (First, before pytest-xdist reads the groups.)"""
     if not config.pluginmanager.hasplugin("xdist"):
         return  # pytest-xdist is not installed: no groups to give
     for item in items:
         if item.get_closest_marker("fault") is not None:
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))
+        elif item.get_closest_marker("xdist_group") is None and _is_browser_test(item):
+            item.add_marker(pytest.mark.xdist_group(_browser_group(item)))
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    return UI_TESTS in item.path.resolve().parents
+
+
+def _browser_group(item: pytest.Item) -> str:
+    """A browser test module is a group of its own: its chromium, Playwright driver and module servers start in one
+    worker, not in each worker that got one of its tests."""
+    return "ui/" + item.path.stem
