@@ -13,11 +13,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make test-lowest`: the lowest releases pyproject.toml allows (constraints/lowest.txt), in a venv of its own
 LOWEST_VENV := .venv-lowest
-# pytest-xdist: one worker a core, at most 4 (each takes a Redis database of its own: tests/conftest.py);
+# pytest-xdist: two workers a core (a test spends much of its time waiting on a browser, a database or a subprocess,
+# so one a core leaves the CPUs idle much of the run), at most 4 (each takes a Redis database of its own: tests/conftest.py);
 # `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run
 # after the others, alone, so no other test's load can stretch their timings. docs/guide/testing.md says what a
 # test must do to run next to the others.
-JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+JOBS ?= $(shell n=$$(( 2 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
