@@ -269,6 +269,9 @@ _TERMINAL_VARIABLES = ("COLUMNS", "LINES")
 def pytest_configure(config: pytest.Config) -> None:
     workerinput = getattr(config, "workerinput", {})
     if workerinput.get("hexarena_loadgroup"):  # a worker reads --dist from the command line: ``pytest_cmdline_main``
+        # ``loadgroup`` is the flag pytest-xdist's own ``pytest_cmdline_main`` sets from ``--dist``, not a documented
+        # option. Should a release drop it, a plain ``-n`` run ignores the groups again (as xdist's ``load`` does);
+        # ``make test`` passes ``--dist loadgroup`` itself and never depends on this.
         config.option.loadgroup = True
     started_with = workerinput.get("hexarena_environ")
     if started_with is None:
