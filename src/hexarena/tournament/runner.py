@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack, cast
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.game import ParamValue
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
 from hexarena.players.policy import SpecPolicy
@@ -44,7 +46,7 @@ from hexarena.tournament.standings import (
     not_played,
     standings,
 )
-from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
+from hexarena.tournament.stats import SprtConfig, SprtJson, SprtState, SprtStateJson, pair_index, sprt_status
 
 if TYPE_CHECKING:
     from hexarena.store import Store
@@ -61,6 +63,15 @@ EXECUTOR_RETRIES = 2
 CULPRIT_TERMINATIONS = ("time", "illegal_move", "protocol", "disconnect")
 
 
+class ClockJson(TypedDict, total=False):
+    """A tournament's clock as JSON: what ``referee.clock.clock_from`` takes (a client may leave any out), all
+    three once the config is validated."""
+
+    kind: str
+    seconds: float | None
+    increment: float | None
+
+
 @dataclass(slots=True)
 class TournamentConfig:
     """Everything that defines a tournament; stored as JSON so a resume needs nothing else."""
@@ -72,8 +83,8 @@ class TournamentConfig:
     games_per_pairing: int = 2  # even: pairs of games with colours swapped
     rounds: int = 1  # round robin cycles, or Swiss rounds
     seeds: int = 1  # gauntlet: how many leading players meet the rest
-    params: dict[str, Any] = field(default_factory=dict)
-    clock: dict[str, Any] = field(default_factory=dict)  # {"kind", "seconds", "increment"}
+    params: dict[str, ParamValue] = field(default_factory=dict)
+    clock: ClockJson = field(default_factory=lambda: ClockJson())
     opening_plies: int = 0  # random openings of this many plies (0: the initial position)
     openings: list[list[str]] | None = None  # a fixed opening set (from a file), overrides opening_plies
     opening_balance: int = 0  # random playouts judging each random opening (0: no balance check)
@@ -81,7 +92,7 @@ class TournamentConfig:
     seed: int = 0
     max_plies: int | None = None
     time_margin: float = 0.0  # overrun forgiven before a time forfeit (fastchess's timemargin)
-    sprt: dict[str, Any] | None = None  # SprtConfig fields; two-player matches only
+    sprt: SprtJson | None = None  # two-player matches only
     name: str = ""
     rated: bool = True  # update the persistent leaderboard ratings
     #: The players came from a remote client (the API): every game builds them under the remote spec policy, so
@@ -140,7 +151,7 @@ class TournamentConfig:
                 raise ConfigError(f"bad SPRT settings {self.sprt!r}: {exc}") from None
         return self
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
     @classmethod
@@ -165,7 +176,7 @@ class TournamentState(TypedDict):
     next_pair: int
     status: str  # pending, running, finished or stopped
     stop_reason: str | None
-    sprt: dict[str, Any] | None  # ``SprtState.to_json()``
+    sprt: SprtStateJson | None
     champion: NotRequired[int]  # knockout: the winner, once decided
     origin: NotRequired[str]  # ``api``: created by a remote client (older records; see ``TournamentConfig.remote``)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from hexarena.core.elo import elo_to_score, elo_update
 
@@ -263,6 +263,26 @@ def sprt_llr(results: Sequence[float], elo0: float, elo1: float, model: EloModel
     return n * per_result
 
 
+class SprtJson(TypedDict, total=False):
+    """An SPRT's settings as JSON (a tournament's config, an API body): any of :class:`SprtConfig`'s fields, the
+    others taking its defaults; :meth:`SprtConfig.to_json` gives them all."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: EloModel
+
+
+class SprtStateJson(TypedDict):
+    """:class:`SprtState` as JSON (a tournament's saved state)."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class SprtConfig:
     """An SPRT: H0 ``elo <= elo0`` against H1 ``elo >= elo1`` with error rates alpha (false H1) and beta."""
@@ -280,8 +300,8 @@ class SprtConfig:
         if self.model not in MODELS:
             raise ValueError(f"unknown Elo model {self.model!r}; use one of {', '.join(MODELS)}")
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> SprtJson:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model}
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,8 +313,8 @@ class SprtState:
     upper: float
     decision: str | None
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> SprtStateJson:
+        return {"llr": self.llr, "lower": self.lower, "upper": self.upper, "decision": self.decision}
 
 
 def sprt_status(results: Sequence[float], config: SprtConfig) -> SprtState:
