@@ -289,7 +289,7 @@ class Runner:
         if tournament_id is not None and not 0 < len(tournament_id) <= 48:
             raise ConfigError(f"a tournament id has 1 to 48 characters (game ids append to it), got {tournament_id!r}")
         policy = kwargs.get("policy")
-        await check_players(config, engines=getattr(policy, "engines", None))
+        await check_players(config, engines=None if policy is None else policy.engines)
         if store is None:
             import uuid
 
