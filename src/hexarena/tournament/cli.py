@@ -315,7 +315,7 @@ def run_cmd(
             rounds=rounds,
             seeds=seeds,
             params=game_params,
-            clock={"kind": clock_type, "seconds": clock_seconds, "increment": increment},
+            clock={"kind": clock_type, "seconds": clock_seconds, "increment": 0.0 if increment is None else increment},
             opening_plies=opening_plies,
             opening_balance=opening_balance,
             openings=load_openings(openings_file, game, game_params) if openings_file else None,

@@ -30,7 +30,7 @@ from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
 from hexarena.players.policy import SpecPolicy
-from hexarena.referee.clock import clock_from
+from hexarena.referee.clock import ClockJson, clock_from
 from hexarena.store.errors import StoreError
 from hexarena.store.recorder import Recorder, default_data_dir
 from hexarena.tournament import pairings
@@ -61,15 +61,6 @@ SAVE_INTERVAL = 1.0
 EXECUTOR_RETRIES = 2
 #: Terminations the referee charges to the loser (so its culprit is the seat that did not win).
 CULPRIT_TERMINATIONS = ("time", "illegal_move", "protocol", "disconnect")
-
-
-class ClockJson(TypedDict, total=False):
-    """A tournament's clock as JSON: what ``referee.clock.clock_from`` takes (a client may leave any out), all
-    three once the config is validated."""
-
-    kind: str
-    seconds: float | None
-    increment: float | None
 
 
 @dataclass(slots=True)
@@ -481,7 +472,7 @@ class Runner:
             names=[c.names[i] for i in g["seats"]],
             params=dict(c.params),
             opening=list(g["opening"]),
-            clock=dict(c.clock),
+            clock=c.clock.copy(),
             max_plies=c.max_plies,
             time_margin=c.time_margin,
             seed=c.seed,
