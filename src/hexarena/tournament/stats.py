@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from hexarena.core.elo import elo_to_score, elo_update
+from hexarena.core.jsonvalue import JsonObject
 
 #: Two-sided 95% quantile of the standard normal distribution (cutechess' phiInv(0.975)).
 Z95 = 1.959963984540054
@@ -80,7 +81,7 @@ class EloEstimate:
     nelo: float = 0.0
     nelo_error: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
 
     def __str__(self) -> str:
