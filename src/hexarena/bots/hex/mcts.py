@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
@@ -219,7 +218,7 @@ class MctsHexBot(MatchLateness):
 
     def _report(
         self,
-        game: Any,
+        game: Game[HexState, HexMove],
         state: HexState,
         seat: int,
         move: HexMove,
