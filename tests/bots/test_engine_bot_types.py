@@ -7,12 +7,9 @@ Checked with mypy itself (its API, on a file written here) because what is teste
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from mypy import api
-
-ROOT = Path(__file__).resolve().parents[2]
+from mypy_snippet import check
 
 SNIPPET = """
 from collections.abc import Callable
@@ -34,15 +31,6 @@ wrong: EngineBot[TicTacToeState, Move] = RandomHexBot()  # WRONG
 
 
 def test_mypy_sees_which_game_a_bot_plays(tmp_path: Path) -> None:
-    source = tmp_path / "uses_bots.py"
-    source.write_text(SNIPPET)
-    limit = sys.getrecursionlimit()
-    try:
-        out, err, _ = api.run(["--strict", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"), str(source)])
-    finally:
-        sys.setrecursionlimit(limit)  # mypy raises it for the whole process: the tests after this one keep theirs
-    lines = [line for line in out.splitlines() if line.strip()]
-    wrong = SNIPPET.splitlines().index(next(s for s in SNIPPET.splitlines() if s.endswith("# WRONG"))) + 1
-    errors = [line for line in lines if ": error:" in line]
-    assert [line.split(":")[1] for line in errors] == [str(wrong)], out + err
+    errors, wrong, out = check(SNIPPET, tmp_path / "uses_bots.py")
+    assert errors == wrong, out
     assert 'Revealed type is "tuple[int, int]"' in out, out

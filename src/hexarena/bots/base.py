@@ -20,6 +20,7 @@ from typing_extensions import TypeVar
 from hexarena.bots.stopping import stoppable
 from hexarena.bots.timing import collector_paused
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 
 #: The game's state and move types; a bare ``EngineBot`` (a plugin written before they were spelled out, or a
 #: registry of bots of any game) means ``EngineBot[Any, Any]``.
@@ -50,6 +51,27 @@ class MatchMemory(Protocol):
 
     def new_match(self) -> None:
         """Forget what the last match taught: the next move is the first of a new match."""
+        ...
+
+
+@runtime_checkable
+class ReportsSearch(Protocol):
+    """A bot that says what its last ``choose`` saw: the evaluation of the position after its move (``heuristic``,
+    ``pv``, ``win_in`` ...) and the moves it weighed, each ``{"move": ..., "evaluation": {...}}``.
+
+    A separate protocol rather than members of ``EngineBot`` so that a bot which reports nothing (a random one, a
+    plugin's) stays an ``EngineBot`` as it is; a host (the in-process player, the SDK adapter, the analysis board)
+    passes them on with the move when the bot has them. Read-only here: hosts only read them.
+    """
+
+    @property
+    def last_evaluation(self) -> JsonObject | None:
+        """The evaluation after the last move chosen; None before one, or when the search saw nothing."""
+        ...
+
+    @property
+    def last_considerations(self) -> list[JsonValue] | None:
+        """The moves the last search weighed, best first; None when it weighed none."""
         ...
 
 

@@ -17,6 +17,7 @@ from hexarena.checkbot.opponents import opponent_player
 from hexarena.checkbot.report import FAIL, PASS, SKIP, Report
 from hexarena.core.game import Game
 from hexarena.core.types import Termination
+from hexarena.players.base import BasePlayer
 from hexarena.players.spec import make_player
 
 #: The game each stdio protocol plays when ``--game`` is not given.
@@ -37,18 +38,6 @@ def no_reconnection(report: Report) -> None:
     report.add("reconnection", SKIP, NO_RECONNECTION.get(report.protocol, NO_RECONNECTION["uais"]))
 
 
-def _process(player: object) -> object:
-    """The engine's process, wherever its adapter keeps it; None for one reached over the network."""
-    own: object = getattr(player, "process", None)
-    if own is not None:  # hiveai-stdio
-        return own
-    for attr in ("bot", "engine"):
-        proc = getattr(getattr(player, attr, None), "process", None)
-        if proc is not None:
-            return proc
-    return None
-
-
 async def run_engine(
     report: Report, spec: str, game: Game[S, M], games: int, settings: Settings, opponents: list[str]
 ) -> None:
@@ -67,8 +56,8 @@ async def run_engine(
         )
         if result.outcome.termination == Termination.ABORTED:
             return  # it never started: the next games would only repeat it
-        proc = _process(player)
-        code = getattr(proc, "returncode", None)
+        proc = player.engine_process
+        code = None if proc is None else proc.returncode
         if proc is None:  # a module reached over TCP: its process is its operator's
             report.add("clean-exit", SKIP, "no process of ours to exit (a network bot)")
         elif code == 0:
@@ -86,12 +75,12 @@ async def run_engine(
             )
 
 
-def _stderr(player: object) -> str:
-    return str(getattr(player, "stderr", "") or "")
+def _stderr(player: BasePlayer) -> str:
+    return player.stderr
 
 
-def _tail(player: object) -> str:
-    text = _stderr(player).strip()
+def _tail(player: BasePlayer) -> str:
+    text = player.stderr.strip()
     return f" (its stderr ends: {text[-200:]!r})" if text else ""
 
 

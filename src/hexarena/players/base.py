@@ -12,11 +12,14 @@ import functools
 import logging
 import random
 from collections.abc import Iterable
-from typing import Generic
+from typing import TYPE_CHECKING, Generic
 
 from hexarena.core.contract import M, MatchInfo, MoveReply, MoveRequest, OfferNews, PlayerResult, S
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
+
+if TYPE_CHECKING:
+    from hexarena.players.process import BotProcess
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,19 @@ class BasePlayer(Generic[S, M]):
         """Whether somebody sits at this seat: True for every player except a person's seat nobody has taken yet
         (``BrowserPlayer`` says so); the match manager expires an open seat that is not attached in time."""
         return True
+
+    @property
+    def engine_process(self) -> BotProcess | None:
+        """The program this adapter started and talks to over its standard input and output (``uais:``, ``htp:``,
+        ``uhp:``, a ``hiveai:`` module run as a command), once started: ``hexarena checkbot`` reads how it exited.
+        None for every other player (a network bot's process is its operator's)."""
+        return None
+
+    @property
+    def stderr(self) -> str:
+        """What this adapter shows of its program's standard error, for a report on how it failed (UAIS: the last
+        lines); empty where it shows none."""
+        return ""
 
     @property
     def adapter(self) -> type[BasePlayer]:

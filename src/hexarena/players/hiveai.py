@@ -77,6 +77,10 @@ class HiveAiPlayer(BasePlayer[HiveState, HiveMove]):
         self.history: list[dict[str, Any]] = []
         self.game_id = uuid.uuid4().hex
 
+    @property
+    def engine_process(self) -> BotProcess | None:
+        return self.process
+
     def describe(self) -> JsonObject:
         out: JsonObject = {
             "name": self.name,

@@ -68,6 +68,10 @@ class HtpPlayer(BasePlayer[HexState, HexMove]):
         self.limits = limits or Limits()
         self.engine: GtpEngine | None = None
 
+    @property
+    def engine_process(self) -> BotProcess | None:
+        return None if self.engine is None else self.engine.process
+
     def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 

@@ -15,6 +15,7 @@ import httpx
 
 from hexarena.core.contract import MatchEnded, PlayerResult
 from hexarena.core.errors import BotCrashed, BotTimeout, ConfigError, ProtocolViolation
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.core.types import Outcome, Termination
 from hexarena.games.htttx import HtttxState, Move
 from hexarena.wire import htttx as w
@@ -152,7 +153,10 @@ async def _read_capabilities(url: str, timeout: float) -> _Caps:
 
 
 def _read_done(
-    inflight: dict[str, asyncio.Task[_Caps]], recent: dict[str, tuple[float, _Caps]], caps_url: str, task: Any
+    inflight: dict[str, asyncio.Task[_Caps]],
+    recent: dict[str, tuple[float, _Caps]],
+    caps_url: str,
+    task: asyncio.Task[_Caps],
 ) -> None:
     inflight.pop(caps_url, None)
     if task.cancelled() or task.exception() is not None:  # retrieved: no "never retrieved" for an abandoned read
@@ -203,7 +207,7 @@ class BoardJson:
         self._empty = not self._initial
         self._applied = self._played
 
-    def parts(self, history: Sequence[tuple[int, Any]]) -> tuple[bytearray, bytes]:
+    def parts(self, history: Sequence[tuple[int, Move]]) -> tuple[bytearray, bytes]:
         """The board's JSON in two parts to join (the buffer, valid until the next call, and its end)."""
         if len(history) < self._applied:  # a different game: start again
             self._reset()
@@ -217,7 +221,7 @@ class BoardJson:
         self._applied = len(history)
         return buf, b"]}"
 
-    def encode(self, history: Sequence[tuple[int, Any]]) -> bytes:
+    def encode(self, history: Sequence[tuple[int, Move]]) -> bytes:
         return b"".join(self.parts(history))
 
 
@@ -283,10 +287,10 @@ def wire_move(seat: int, move: Move) -> w.Move:
     return w.Move(side=w.side_of(seat), pieces=[w.Coord(q=q, r=r) for q, r in move])
 
 
-def evaluation_of(option: w.MoveOption) -> dict[str, Any] | None:
+def evaluation_of(option: w.MoveOption) -> JsonObject | None:
     if option.evaluation is None:
         return None
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     if option.evaluation.heuristic is not None:
         out["heuristic"] = option.evaluation.heuristic
     if option.evaluation.win_in is not None:
@@ -294,7 +298,7 @@ def evaluation_of(option: w.MoveOption) -> dict[str, Any] | None:
     return out
 
 
-def considerations_of(options: list[w.MoveOption] | None) -> list[Any] | None:
+def considerations_of(options: list[w.MoveOption] | None) -> list[JsonValue] | None:
     if not options:
         return None
     return [{"pieces": [[p.q, p.r] for p in o.pieces], "evaluation": evaluation_of(o)} for o in options[:32]]

@@ -15,9 +15,9 @@ import asyncio
 import random
 import threading
 import time
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from hexarena.bots.base import MatchMemory, think
+from hexarena.bots.base import EngineBot, MatchMemory, ReportsSearch, think
 from hexarena.bots.registry import make_builtin
 from hexarena.bots.timing import FIRST_LATENESS, Lateness, allowance, budget_from, cpu_pressure
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
@@ -43,9 +43,12 @@ class InProcessPlayer(BasePlayer):
     kind = "builtin"
     rng: random.Random  # always one: the bot's random draws (``BasePlayer.rng``)
 
-    def __init__(self, bot: Any, name: str | None = None, seed: int | None = None, threaded: bool = True) -> None:
+    def __init__(self, bot: EngineBot, name: str | None = None, seed: int | None = None, threaded: bool = True) -> None:
         super().__init__()
         self.bot = bot
+        #: The bot as one that reports its search, asked once: a check against a runtime protocol costs more than
+        #: an instant bot's whole move (a bot has the attributes from its construction on, None before its move).
+        self._reports = bot if isinstance(bot, ReportsSearch) else None
         self.name = name or f"builtin:{getattr(bot, 'name', type(bot).__name__)}"
         self.rng = random.Random(seed)
         self.threaded = threaded
@@ -125,9 +128,11 @@ class InProcessPlayer(BasePlayer):
             self._fast_streak += 1
         else:
             self._fast_streak = 0
-        evaluation = getattr(self.bot, "last_evaluation", None)
-        considerations = getattr(self.bot, "last_considerations", None)
-        return MoveReply(move=move, evaluation=evaluation, considerations=considerations)
+        if isinstance(self.bot, ReportsSearch):
+            return MoveReply(
+                move=move, evaluation=self.bot.last_evaluation, considerations=self.bot.last_considerations
+            )
+        return MoveReply(move=move)
 
 
 def _warm() -> None:

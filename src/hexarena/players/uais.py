@@ -133,6 +133,10 @@ class UaisPlayer(BasePlayer[HexState, HexMove]):
             await self.bot.quit()
 
     @property
+    def engine_process(self) -> BotProcess | None:
+        return None if self.bot is None else self.bot.process
+
+    @property
     def stderr(self) -> str:
         return self.bot.process.stderr_excerpt() if self.bot else ""
 

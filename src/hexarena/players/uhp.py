@@ -107,6 +107,10 @@ class UhpPlayer(BasePlayer[HiveState, HiveMove]):
         self.limits = limits or Limits()
         self.engine: UhpEngineProcess | None = None
 
+    @property
+    def engine_process(self) -> BotProcess | None:
+        return None if self.engine is None else self.engine.process
+
     def describe(self) -> JsonObject:
         return {"name": self.name, "kind": self.kind, "spec": self.command}
 

@@ -5,6 +5,8 @@ Pure arithmetic on seconds given by the referee (the only place that reads the t
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from hexarena.core.contract import ClockConfig
 from hexarena.core.errors import ConfigError
 
@@ -21,6 +23,15 @@ def capped(clock: ClockConfig, move_cap: float | None) -> ClockConfig:
     if clock.kind != "none" or not move_cap:
         return clock
     return clock_from("turn", move_cap)
+
+
+class ClockJson(TypedDict, total=False):
+    """A clock as JSON (a tournament's config, a game job): what :func:`clock_from` takes (a client may leave any
+    out), :class:`ClockConfig`'s fields once validated."""
+
+    kind: str
+    seconds: float | None
+    increment: float
 
 
 def clock_from(kind: str | None, seconds: float | None = None, increment: float | None = None) -> ClockConfig:

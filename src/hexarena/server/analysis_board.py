@@ -43,7 +43,7 @@ from typing import Annotated, Any, Literal, cast
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
-from hexarena.bots.base import think
+from hexarena.bots.base import ReportsSearch, think
 from hexarena.bots.registry import builtin_bots, make_builtin
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import (
@@ -384,7 +384,10 @@ def _think(game: Game[S, M], state: S, seconds: float, stop: threading.Event) ->
     bot = make_builtin(game.name, "best")
     begun = time.perf_counter()
     move = think(bot, game, state, seconds, random.Random(0), stop)
-    out = bot_report(game, bot, move, getattr(bot, "last_evaluation", None), getattr(bot, "last_considerations", None))
+    if isinstance(bot, ReportsSearch):
+        out = bot_report(game, bot, move, bot.last_evaluation, bot.last_considerations)
+    else:
+        out = bot_report(game, bot, move, None, None)
     out["seconds"] = round(time.perf_counter() - begun, 3)
     return out
 

@@ -33,14 +33,26 @@ from __future__ import annotations
 import collections
 import inspect
 import sqlite3
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from weakref import WeakKeyDictionary
 
 import aiosqlite.core
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
 from sqlalchemy.util import EMPTY_DICT
 from sqlalchemy.util.concurrency import await_
+
+if TYPE_CHECKING:
+    from sqlalchemy.connectors.asyncio import (
+        AsyncAdapt_dbapi_connection,
+        AsyncAdapt_dbapi_cursor,
+        AsyncIODBAPIConnection,
+    )
+    from sqlalchemy.engine.interfaces import DBAPIConnection, _DBAPIMultiExecuteParams, _DBAPISingleExecuteParams
+    from sqlalchemy.pool import ConnectionPoolEntry, PoolResetState
+
+#: One statement's parameters, as ``sqlite3`` takes them: by position or by name.
+Parameters: TypeAlias = "Sequence[object] | Mapping[str, object]"
 
 #: what the classes below set or override on SQLAlchemy's adapter cursor and connection
 _CURSOR_SLOTS = ("_adapt_connection", "_connection", "_cursor", "_rows", "_soft_closed_memoized")
@@ -78,8 +90,10 @@ def missing() -> list[str]:
     return gaps
 
 
-def _parameters(function: Any) -> list[str]:
+def _parameters(function: object) -> list[str]:
     """``function``'s parameters as written (``*args``, ``**kwargs``), or none when it is not a function."""
+    if not callable(function):
+        return []
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
@@ -110,10 +124,10 @@ class _Transaction:
 
 
 #: per aiosqlite connection (weakly: it goes when the pool closes it)
-_TRANSACTIONS: WeakKeyDictionary[Any, _Transaction] = WeakKeyDictionary()
+_TRANSACTIONS: WeakKeyDictionary[AsyncIODBAPIConnection, _Transaction] = WeakKeyDictionary()
 
 
-def _transaction(driver: Any) -> _Transaction:
+def _transaction(driver: AsyncIODBAPIConnection) -> _Transaction:
     state = _TRANSACTIONS.get(driver)
     if state is None:
         state = _TRANSACTIONS[driver] = _Transaction()
@@ -121,8 +135,12 @@ def _transaction(driver: Any) -> _Transaction:
 
 
 def _run(
-    conn: sqlite3.Connection, operation: str, parameters: Any, many: bool, begin: str | None = None
-) -> tuple[sqlite3.Cursor, list[Any] | None]:
+    conn: sqlite3.Connection,
+    operation: str,
+    parameters: Parameters | Sequence[Parameters],
+    many: bool,
+    begin: str | None = None,
+) -> tuple[sqlite3.Cursor, list[tuple[object, ...]] | None]:
     """On the driver's thread: the transaction's ``begin`` if it is still to be sent, then one statement from
     cursor to close; (the closed cursor, its rows or None)."""
     if begin is not None:
@@ -130,7 +148,7 @@ def _run(
     cursor = conn.cursor()
     try:
         if many:
-            cursor.executemany(operation, parameters)
+            cursor.executemany(operation, cast("Sequence[Parameters]", parameters))  # many: one set a row
         else:
             cursor.execute(operation, parameters)
         rows = cursor.fetchall() if cursor.description else None
@@ -144,14 +162,16 @@ class OneCallCursor(AsyncAdapt_aiosqlite_cursor):
 
     __slots__ = ()
 
-    def __init__(self, adapt_connection: Any) -> None:  # no driver cursor yet: each execute makes its own
+    def __init__(
+        self, adapt_connection: AsyncAdapt_dbapi_connection
+    ) -> None:  # no driver cursor yet: each execute makes its own
         self._adapt_connection = adapt_connection
         self._connection = adapt_connection._connection
         self._cursor = None  # type: ignore[assignment]
         self._soft_closed_memoized = EMPTY_DICT
         self._rows = collections.deque()
 
-    async def _call(self, operation: str, parameters: Any, many: bool) -> None:
+    async def _call(self, operation: str, parameters: Parameters | Sequence[Parameters], many: bool) -> None:
         async with self._adapt_connection._execute_mutex:
             driver = self._connection
             state = _transaction(driver)
@@ -160,10 +180,12 @@ class OneCallCursor(AsyncAdapt_aiosqlite_cursor):
             self._cursor = cursor
             self._rows = collections.deque(rows or ())
 
-    async def _execute_async(self, operation: Any, parameters: Any) -> Any:
+    async def _execute_async(
+        self, operation: Any, parameters: _DBAPISingleExecuteParams | None
+    ) -> None:  # (its base's)
         await self._call(operation, () if parameters is None else parameters, False)
 
-    async def _executemany_async(self, operation: Any, seq_of_parameters: Sequence[Any]) -> Any:
+    async def _executemany_async(self, operation: Any, seq_of_parameters: _DBAPIMultiExecuteParams) -> None:
         await self._call(operation, seq_of_parameters, True)
 
     async def _async_soft_close(self) -> None:
@@ -180,7 +202,7 @@ class OneCallConnection(AsyncAdapt_aiosqlite_connection):
     __slots__ = ()
     _cursor_cls = OneCallCursor
 
-    def cursor(self, server_side: bool = False) -> Any:
+    def cursor(self, server_side: bool = False) -> AsyncAdapt_dbapi_cursor:
         """A server-side (streaming) cursor runs its statements itself: a BEGIN still to be sent goes first."""
         if server_side:
             state = _transaction(self._connection)
@@ -195,7 +217,7 @@ class OneCallConnection(AsyncAdapt_aiosqlite_connection):
     def rollback(self) -> None:
         self._end(super().rollback)
 
-    def _end(self, end: Any) -> None:
+    def _end(self, end: Callable[[], None]) -> None:
         state = _transaction(self._connection)
         if state.begin is not None:  # the transaction sent nothing: there is nothing to end
             state.begin = None
@@ -205,7 +227,7 @@ class OneCallConnection(AsyncAdapt_aiosqlite_connection):
         state.clean = True
 
 
-def use_one_call_cursors(dbapi_connection: Any) -> None:
+def use_one_call_cursors(dbapi_connection: object) -> None:
     """Make a new SQLAlchemy aiosqlite connection (the ``connect`` event's) hand out one-call cursors.
 
     The class is swapped in place (the same slots, only ``_cursor_cls`` and the transaction's ends differ): the
@@ -215,7 +237,7 @@ def use_one_call_cursors(dbapi_connection: Any) -> None:
         dbapi_connection.__class__ = OneCallConnection
 
 
-def defer_begin(dbapi_connection: Any, begin: str) -> bool:
+def defer_begin(dbapi_connection: object, begin: str) -> bool:
     """Keep ``begin`` (``BEGIN`` or ``BEGIN IMMEDIATE``) to send with the transaction's first statement; False
     for a connection that is not a :class:`OneCallConnection` (the caller sends it at once then)."""
     if not isinstance(dbapi_connection, OneCallConnection):
@@ -224,7 +246,7 @@ def defer_begin(dbapi_connection: Any, begin: str) -> bool:
     return True
 
 
-def reset(dbapi_connection: Any, _record: Any, state: Any) -> None:
+def reset(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry, state: PoolResetState) -> None:
     """The pool's ``reset`` of a connection given back (with ``pool_reset_on_return=None``: this is the only
     one). Rolls back unless the connection is known clean (see the module docstring); like SQLAlchemy's own
     reset, does nothing where it may not await (``asyncio_safe`` false: a connection being thrown away)."""

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from hexarena.core.jsonvalue import JsonObject
 
 #: Elo points per natural-log unit of the odds: P(win) = 1 / (1 + 10^(-d/400)) = logistic(d * ln(10) / 400).
 ELO_PER_NAT = 400.0 / math.log(10.0)
@@ -41,7 +42,7 @@ class Rating:
     upper: float
     games: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"elo": self.elo, "error": self.error, "lower": self.lower, "upper": self.upper, "games": self.games}
 
 

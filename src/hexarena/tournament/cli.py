@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # imported where used: the CLI starts without the store and t
     from hexarena.tournament.executors import Executor
     from hexarena.tournament.runner import Runner, TournamentConfig
     from hexarena.tournament.standings import TournamentGame
+    from hexarena.tournament.stats import EloModel, SprtJson
 
 #: Exit statuses of ``run`` and ``resume`` (see the module docstring).
 EXIT_OK = 0
@@ -265,7 +266,7 @@ def run_cmd(
     sprt: str | None,
     alpha: float,
     beta: float,
-    elo_model: str,
+    elo_model: EloModel,  # click's Choice of MODELS
     name: str,
     tournament_id: str | None,
     database_url: str | None,
@@ -298,7 +299,7 @@ def run_cmd(
         game = get_game(game_name)
         specs, names = _parse_players(players)
         game_params = game.validate_params(param_assignments(params))
-        sprt_cfg = None
+        sprt_cfg: SprtJson | None = None
         if sprt:
             try:
                 elo0, elo1 = (float(x) for x in sprt.split(","))
@@ -314,7 +315,7 @@ def run_cmd(
             rounds=rounds,
             seeds=seeds,
             params=game_params,
-            clock={"kind": clock_type, "seconds": clock_seconds, "increment": increment},
+            clock={"kind": clock_type, "seconds": clock_seconds, "increment": 0.0 if increment is None else increment},
             opening_plies=opening_plies,
             opening_balance=opening_balance,
             openings=load_openings(openings_file, game, game_params) if openings_file else None,

@@ -29,6 +29,7 @@ from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
+from hexarena.referee.clock import ClockJson
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.tournament.openings import play_opening
 
@@ -75,7 +76,7 @@ class GameJob:
     names: list[str]  # display names in seat order
     params: dict[str, ParamValue] = field(default_factory=dict)
     opening: list[str] = field(default_factory=list)
-    clock: dict[str, Any] = field(default_factory=dict)  # ClockConfig fields
+    clock: ClockJson = field(default_factory=lambda: ClockJson())
     max_plies: int | None = None
     seed: int = 0
     start_timeout: float = 30.0

@@ -17,23 +17,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.players.spec import check_spec
+
+if TYPE_CHECKING:
+    from hexarena.tournament.runner import TournamentConfig
 
 #: Seconds to wait for a bot's capabilities.json when checking free_setup.
 CAPABILITIES_TIMEOUT = 5.0
 
 
-def uses_openings(config: Any) -> bool:
+def uses_openings(config: TournamentConfig) -> bool:
     """Whether some game of the tournament starts from a position other than the game's initial one."""
     if config.openings is not None:
         return any(len(opening) > 0 for opening in config.openings)
     return bool(config.opening_plies > 0)
 
 
-async def check_players(config: Any, engines: Mapping[str, str] | None = None) -> None:
+async def check_players(config: TournamentConfig, engines: Mapping[str, str] | None = None) -> None:
     """Raise ConfigError naming every player that cannot play this tournament (a validated TournamentConfig).
 
     ``engines`` are the server's operator-registered engines: ``engine:NAME`` is checked as the spec it names.

@@ -21,7 +21,7 @@ th{background:#f4f4f4}td.name,th.name{text-align:left}.bad{color:#b00020;font-we
 """
 
 
-def _e(value: Any) -> str:
+def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 

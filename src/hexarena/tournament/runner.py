@@ -25,10 +25,12 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack, cast
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.game import ParamValue
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import is_result
 from hexarena.players.policy import SpecPolicy
-from hexarena.referee.clock import clock_from
+from hexarena.referee.clock import ClockJson, clock_from
 from hexarena.store.errors import StoreError
 from hexarena.store.recorder import Recorder, default_data_dir
 from hexarena.tournament import pairings
@@ -44,7 +46,7 @@ from hexarena.tournament.standings import (
     not_played,
     standings,
 )
-from hexarena.tournament.stats import SprtConfig, SprtState, pair_index, sprt_status
+from hexarena.tournament.stats import SprtConfig, SprtJson, SprtState, SprtStateJson, pair_index, sprt_status
 
 if TYPE_CHECKING:
     from hexarena.store import Store
@@ -72,8 +74,8 @@ class TournamentConfig:
     games_per_pairing: int = 2  # even: pairs of games with colours swapped
     rounds: int = 1  # round robin cycles, or Swiss rounds
     seeds: int = 1  # gauntlet: how many leading players meet the rest
-    params: dict[str, Any] = field(default_factory=dict)
-    clock: dict[str, Any] = field(default_factory=dict)  # {"kind", "seconds", "increment"}
+    params: dict[str, ParamValue] = field(default_factory=dict)
+    clock: ClockJson = field(default_factory=lambda: ClockJson())
     opening_plies: int = 0  # random openings of this many plies (0: the initial position)
     openings: list[list[str]] | None = None  # a fixed opening set (from a file), overrides opening_plies
     opening_balance: int = 0  # random playouts judging each random opening (0: no balance check)
@@ -81,7 +83,7 @@ class TournamentConfig:
     seed: int = 0
     max_plies: int | None = None
     time_margin: float = 0.0  # overrun forgiven before a time forfeit (fastchess's timemargin)
-    sprt: dict[str, Any] | None = None  # SprtConfig fields; two-player matches only
+    sprt: SprtJson | None = None  # two-player matches only
     name: str = ""
     rated: bool = True  # update the persistent leaderboard ratings
     #: The players came from a remote client (the API): every game builds them under the remote spec policy, so
@@ -140,7 +142,7 @@ class TournamentConfig:
                 raise ConfigError(f"bad SPRT settings {self.sprt!r}: {exc}") from None
         return self
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return asdict(self)
 
     @classmethod
@@ -165,7 +167,7 @@ class TournamentState(TypedDict):
     next_pair: int
     status: str  # pending, running, finished or stopped
     stop_reason: str | None
-    sprt: dict[str, Any] | None  # ``SprtState.to_json()``
+    sprt: SprtStateJson | None
     champion: NotRequired[int]  # knockout: the winner, once decided
     origin: NotRequired[str]  # ``api``: created by a remote client (older records; see ``TournamentConfig.remote``)
 
@@ -278,7 +280,7 @@ class Runner:
         if tournament_id is not None and not 0 < len(tournament_id) <= 48:
             raise ConfigError(f"a tournament id has 1 to 48 characters (game ids append to it), got {tournament_id!r}")
         policy = kwargs.get("policy")
-        await check_players(config, engines=getattr(policy, "engines", None))
+        await check_players(config, engines=None if policy is None else policy.engines)
         if store is None:
             import uuid
 
@@ -470,7 +472,7 @@ class Runner:
             names=[c.names[i] for i in g["seats"]],
             params=dict(c.params),
             opening=list(g["opening"]),
-            clock=dict(c.clock),
+            clock=c.clock.copy(),
             max_plies=c.max_plies,
             time_margin=c.time_margin,
             seed=c.seed,

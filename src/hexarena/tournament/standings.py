@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat, is_result
 from hexarena.tournament.bayes import Rating, bayes_ratings
 from hexarena.tournament.stats import EloEstimate, pair_index, pentanomial_elo, trinomial_elo
@@ -82,7 +83,7 @@ class Row:
     def score(self) -> float:
         return self.points / self.games if self.games else 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "index": self.index,
             "name": self.name,

@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from hexarena.core.elo import elo_to_score, elo_update
+from hexarena.core.jsonvalue import JsonObject
 
 #: Two-sided 95% quantile of the standard normal distribution (cutechess' phiInv(0.975)).
 Z95 = 1.959963984540054
@@ -80,7 +81,7 @@ class EloEstimate:
     nelo: float = 0.0
     nelo_error: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
 
     def __str__(self) -> str:
@@ -263,6 +264,26 @@ def sprt_llr(results: Sequence[float], elo0: float, elo1: float, model: EloModel
     return n * per_result
 
 
+class SprtJson(TypedDict, total=False):
+    """An SPRT's settings as JSON (a tournament's config, an API body): any of :class:`SprtConfig`'s fields, the
+    others taking its defaults; :meth:`SprtConfig.to_json` gives them all."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: EloModel
+
+
+class SprtStateJson(TypedDict):
+    """:class:`SprtState` as JSON (a tournament's saved state)."""
+
+    llr: float
+    lower: float
+    upper: float
+    decision: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class SprtConfig:
     """An SPRT: H0 ``elo <= elo0`` against H1 ``elo >= elo1`` with error rates alpha (false H1) and beta."""
@@ -280,8 +301,8 @@ class SprtConfig:
         if self.model not in MODELS:
             raise ValueError(f"unknown Elo model {self.model!r}; use one of {', '.join(MODELS)}")
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> SprtJson:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model}
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,8 +314,8 @@ class SprtState:
     upper: float
     decision: str | None
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_json(self) -> SprtStateJson:
+        return {"llr": self.llr, "lower": self.lower, "upper": self.upper, "decision": self.decision}
 
 
 def sprt_status(results: Sequence[float], config: SprtConfig) -> SprtState:

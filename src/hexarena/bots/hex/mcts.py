@@ -24,12 +24,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
 
 from hexarena.bots.hex import engine_py
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import CPU_SHARE, MatchLateness, SearchShare
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.hex import SWAP, HexMove, HexState
 from hexarena.games.hex.geometry import cell_tuples
@@ -126,8 +126,8 @@ class MctsHexBot(MatchLateness):
         self.implementation = "Python" if self.search is engine_py.search else "C"
         self.max_nodes = max_nodes if self.implementation == "C" else min(max_nodes, MAX_NODES_PYTHON)
         self.stats = SearchStats()
-        self.last_evaluation: dict[str, Any] | None = None
-        self.last_considerations: list[dict[str, Any]] | None = None
+        self.last_evaluation: JsonObject | None = None
+        self.last_considerations: list[JsonValue] | None = None
         self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def budget(self, time_limit: float | None) -> float:
@@ -218,7 +218,7 @@ class MctsHexBot(MatchLateness):
 
     def _report(
         self,
-        game: Any,
+        game: Game[HexState, HexMove],
         state: HexState,
         seat: int,
         move: HexMove,
@@ -237,7 +237,7 @@ class MctsHexBot(MatchLateness):
             h = 2.0 * v - 1.0
             return round(h if seat == 0 else -h, 4)
 
-        evaluation: dict[str, Any] = {
+        evaluation: JsonObject = {
             "heuristic": seat0(value),
             "win_probability": round(value, 4),
             "move": game.format(move),
@@ -251,10 +251,10 @@ class MctsHexBot(MatchLateness):
             evaluation["pv"] = pv
         self.last_evaluation = evaluation
         ranked = sorted(children, key=lambda ch: (-ch[1], ch[0]))[:CONSIDERED]
-        considerations = []
+        considerations: list[JsonValue] = []
         for m, sims, wins, visits, proof in ranked:
             v = 1.0 if proof == engine_py.WIN else 0.0 if proof == engine_py.LOSS else wins / visits
-            ev: dict[str, Any] = {"heuristic": seat0(v), "win_probability": round(v, 4), "simulations": sims}
+            ev: JsonObject = {"heuristic": seat0(v), "win_probability": round(v, 4), "simulations": sims}
             if proof:
                 ev["proven"] = "win" if proof == engine_py.WIN else "loss"
             considerations.append({"move": game.format(cells_t[m]), "evaluation": ev})

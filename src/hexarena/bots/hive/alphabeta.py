@@ -31,13 +31,13 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from hexarena.bots.hive.evaluation import WIN, assess
 from hexarena.bots.hive.simple import hive_rules
 from hexarena.bots.stopping import stop_requested, think_cap
 from hexarena.bots.timing import MatchLateness, SearchShare
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.games.hive.board import DIRS, PASS, Board, Move
 from hexarena.games.hive.game import HiveGame, HiveMove, HiveState
 
@@ -316,10 +316,10 @@ class AlphaBeta:
         return pv
 
 
-def white_view(score: int, color: int) -> dict[str, Any]:
+def white_view(score: int, color: int) -> JsonObject:
     """The bar's fields from white's point of view: ``heuristic`` in -1..1, ``win_in`` (turns; +: white wins)."""
     sw = score if color == 0 else -score
-    out: dict[str, Any] = {"heuristic": round(math.tanh(sw / BAR_SCALE), 4)}
+    out: JsonObject = {"heuristic": round(math.tanh(sw / BAR_SCALE), 4)}
     w = win_in(sw)
     if w is not None:
         out["win_in"] = w
@@ -353,8 +353,8 @@ class AlphaBetaBot(MatchLateness):
         self.default_time = default_time
         self.last_depth = 0
         self.last_nodes = 0
-        self.last_evaluation: dict[str, Any] | None = None
-        self.last_considerations: list[dict[str, Any]] | None = None
+        self.last_evaluation: JsonObject | None = None
+        self.last_considerations: list[JsonValue] | None = None
         self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def deadlines(self, time_limit: float | None, start: float) -> tuple[float, float]:
@@ -386,7 +386,7 @@ class AlphaBetaBot(MatchLateness):
             board.play(m)
         for _ in search.pv:
             board.undo()
-        evaluation: dict[str, Any] = {
+        evaluation: JsonObject = {
             **white_view(search.score, color),
             "score": search.score,
             "depth": search.depth_reached,

@@ -26,6 +26,7 @@ from hexarena.bots.htttx.search_py import search as py_search
 from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
 from hexarena.bots.timing import MatchLateness, SearchShare
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.games.accel_env import pure_python_forced
 from hexarena.games.htttx.board import Board
 
@@ -92,10 +93,10 @@ def win_in(score: int) -> int | None:
     return None
 
 
-def x_view(score: int, seat: int) -> dict[str, Any]:
+def x_view(score: int, seat: int) -> JsonObject:
     """The bar's fields (X's point of view): ``heuristic`` in -1..1 and ``win_in`` (+: X wins)."""
     sx = score if seat == 0 else -score
-    out: dict[str, Any] = {"heuristic": round(math.tanh(sx / BAR_SCALE), 4)}
+    out: JsonObject = {"heuristic": round(math.tanh(sx / BAR_SCALE), 4)}
     w = win_in(sx)
     if w is not None:
         out["win_in"] = w
@@ -126,8 +127,8 @@ class SearchBot(MatchLateness):
         self.tables = shipped_tables() if tables is None else tables
         self.max_nodes = max_nodes
         self.search = engine(implementation)
-        self.last_evaluation: dict[str, Any] | None = None
-        self.last_considerations: list[dict[str, Any]] | None = None
+        self.last_evaluation: JsonObject | None = None
+        self.last_considerations: list[JsonValue] | None = None
         self.new_match()  # how late this bot's searches returned in this match (``MatchLateness``)
 
     def budget(self, time_limit: float | None) -> float:
@@ -144,7 +145,7 @@ class SearchBot(MatchLateness):
 
     def analyse_board(
         self, board: Board, seat: int, seconds: float, begun: float | None = None
-    ) -> tuple[Move, dict[str, Any]]:
+    ) -> tuple[Move, JsonObject]:
         """The move for ``seat`` and the evaluation (also kept in ``last_evaluation`` / ``last_considerations``)."""
         begun = time.monotonic() if begun is None else begun
         self.last_evaluation = None
@@ -182,7 +183,7 @@ class SearchBot(MatchLateness):
                 move = cand
         if move is None:  # nothing searched (odd geometry) or a move the real board refuses: play safe
             move = choose_on_board(board, seat)
-        evaluation: dict[str, Any] = {
+        evaluation: JsonObject = {
             **x_view(score, seat),
             "score": score,
             "depth": done,

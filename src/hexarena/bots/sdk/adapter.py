@@ -12,10 +12,10 @@ sent with its move; one that can analyse a position (``analyse_board``) also dec
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, TypedDict, cast
 
-from hexarena.bots.base import EngineBot, think
+from hexarena.bots.base import EngineBot, ReportsSearch, think
 from hexarena.core.errors import ConfigError
 from hexarena_sdk.bot import BaseBot, MoveResult, PositionEvaluation
 from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
@@ -55,6 +55,20 @@ def state_for(cells: list[Cell], player: Player, match: Match) -> tuple[Any, Any
     return HTTTX, state
 
 
+class _Evaluation(TypedDict, total=False):
+    """What bws takes of an HTTTX engine's evaluation (it holds more: ``score``, ``depth``, ``pv`` ...)."""
+
+    heuristic: float
+    win_in: int
+
+
+class _Considered(TypedDict, total=False):
+    """A turn an HTTTX engine weighed (``ReportsSearch.last_considerations``): its two cells, and its evaluation."""
+
+    pieces: Sequence[Sequence[int]]
+    evaluation: _Evaluation | None
+
+
 class EngineBotAdapter(BaseBot):
     """A ``BaseBot`` that delegates to an HTTTX ``EngineBot`` (set ``engine_factory`` in a subclass)."""
 
@@ -63,6 +77,8 @@ class EngineBotAdapter(BaseBot):
 
     def __init__(self, seed: int | None = None) -> None:
         self.engine = type(self).engine_factory()
+        #: The engine as one that reports its search, asked once (a runtime protocol check is slow for every move).
+        self._reports = self.engine if isinstance(self.engine, ReportsSearch) else None
         self.rng = random.Random(seed)
 
     @classmethod
@@ -104,8 +120,11 @@ class EngineBotAdapter(BaseBot):
             game.release(state)  # a position made for this one move: its board goes now, not at a collection
         (aq, ar), (bq, br) = move
         pieces = (Coord(q=aq, r=ar), Coord(q=bq, r=br))
-        evaluation = getattr(self.engine, "last_evaluation", None)
-        considered = getattr(self.engine, "last_considerations", None)
+        reports = self._reports
+        if reports is None:
+            return pieces
+        evaluation = cast("_Evaluation | None", reports.last_evaluation)
+        considered = cast("list[_Considered] | None", reports.last_considerations)  # an HTTTX bot's turns
         if not evaluation and not considered:
             return pieces
         return MoveResult(
@@ -164,7 +183,7 @@ def bot_class_for(name: str) -> type[BaseBot]:
     )
 
 
-def _position_evaluation(evaluation: dict[str, Any] | None) -> PositionEvaluation | None:
+def _position_evaluation(evaluation: _Evaluation | None) -> PositionEvaluation | None:
     """The bws fields (``heuristic``, ``win_in``) of an engine's evaluation dict."""
     if not evaluation:
         return None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
 
 from hexarena.bots.base import EngineBot
 from hexarena.core.game import Game
+from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.games.tictactoe import GAME, TicTacToeState
 from hexarena.games.tictactoe.game import Move
 
@@ -67,8 +67,8 @@ class PerfectTicTacToeBot:
     name = "perfect"
 
     def __init__(self) -> None:
-        self.last_evaluation: dict[str, Any] | None = None
-        self.last_considerations: list[dict[str, Any]] | None = None
+        self.last_evaluation: JsonObject | None = None
+        self.last_considerations: list[JsonValue] | None = None
 
     def choose(
         self, game: Game[TicTacToeState, Move], state: TicTacToeState, time_limit: float | None, rng: random.Random

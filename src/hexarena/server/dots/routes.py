@@ -25,13 +25,14 @@ import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.requests import HTTPConnection, Request
 
 from hexarena.core.errors import ConfigError
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.games.hexdots.wire import parse_new_game
 from hexarena.server.dots.tables import DotsLobby, DotsTable
 from hexarena.server.ratelimit import client_of, refusal
@@ -39,6 +40,9 @@ from hexarena.server.schemas import text_problem
 from hexarena.server.services import services_of
 from hexarena.server.sockets import WS_MAX_SIZE
 from hexarena.wire.http import read_limited_body
+
+if TYPE_CHECKING:
+    from hexarena.server.serving import ArenaServer
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +79,7 @@ def observer_wrapper(body: bytes) -> tuple[str, str] | str:
     return head.replace("%%", "%"), tail.replace("%%", "%")
 
 
-def lobby_of(app: Any) -> DotsLobby:
+def lobby_of(app: FastAPI) -> DotsLobby:
     """The app's tables (made by :func:`lifespan` when it starts)."""
     lobby = getattr(app.state, "dots", None)
     if not isinstance(lobby, DotsLobby):
@@ -139,7 +143,7 @@ async def create(request: Request, lobby: LobbyDep, prefix: PrefixDep) -> Respon
 
 
 @routes.get("/", summary="Games and their state")
-async def listing(lobby: LobbyDep) -> list[dict[str, Any]]:
+async def listing(lobby: LobbyDep) -> list[dict[str, Any]]:  # Any: FastAPI builds no model of a JsonObject
     lobby.expire()
     return [t.summary() for t in lobby.tables.values()]
 
@@ -252,7 +256,7 @@ async def observers(request: Request, lobby: LobbyDep, game_id: str) -> Response
 
 
 async def observe(
-    table: DotsTable, queue: asyncio.Queue[dict[str, Any] | None], head: str, tail: str
+    table: DotsTable, queue: asyncio.Queue[JsonObject | None], head: str, tail: str
 ) -> AsyncIterator[bytes]:
     """The Game, then a Delta per move (from ``queue``), each document printed into the observer's wrapper."""
     try:
@@ -318,7 +322,7 @@ def dots_servers(
     ws_max_size: int = WS_MAX_SIZE,
     header_timeout: float | None = None,
     force_exit_after: float | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[ArenaServer, ArenaServer]:
     """Two uvicorn servers: the main app on ``port``, the dots-only app on ``dots_port`` (run with ``run_servers``),
     both configured as ``hexarena serve`` configures its one port (``server.serving``)."""
     from hexarena.server.serving import HEADER_TIMEOUT, ArenaServer, server_config
@@ -331,7 +335,7 @@ def dots_servers(
     return ArenaServer(main_config, force_exit_after), ArenaServer(dots_config)
 
 
-async def run_servers(main: Any, dots: Any) -> None:
+async def run_servers(main: ArenaServer, dots: ArenaServer) -> None:
     """Run both in this event loop; the dots server starts once the main app's start-up made the tables, and
     stops with the main server.
 

@@ -16,13 +16,18 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hexarena.core.contract import ClockConfig, PlayerResult
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.types import Seat
 from hexarena.games.hexdots import GAME, DotsState
 from hexarena.games.hexdots.wire import COMPLETED, delta_json, game_json
 from hexarena.players.turntoken import TurnTokenPlayer, disqualified_seat
+
+if TYPE_CHECKING:
+    from hexarena.server.live import MatchManager
+    from hexarena.server.ratelimit import CreateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +58,7 @@ class DotsTable:
     used: dict[str, Seat] = field(default_factory=dict)
     disqualified: set[Seat] = field(default_factory=set)
     reasons: dict[Seat, str] = field(default_factory=dict)
-    observers: set[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=set)
+    observers: set[asyncio.Queue[JsonObject | None]] = field(default_factory=set)
     result: PlayerResult | None = None
     match_id: str | None = None
     handed_out: int = 0  # by GET /match
@@ -68,13 +73,13 @@ class DotsTable:
     def status(self) -> str | None:
         return COMPLETED if self.over else None
 
-    def game(self) -> dict[str, Any]:
+    def game(self) -> JsonObject:
         return game_json(self.state, self.names, self.status(), self.disqualified)
 
-    def delta(self, since_ply: int) -> dict[str, Any]:
+    def delta(self, since_ply: int) -> JsonObject:
         return delta_json(since_ply, self.state, self.names, self.status(), self.disqualified)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         return {"id": self.id, "state": self.game()["state"]}
 
     # ----- called by the adapters -----
@@ -100,16 +105,16 @@ class DotsTable:
         self._publish(None)
         self.observers.clear()
 
-    def _publish(self, message: dict[str, Any] | None) -> None:
+    def _publish(self, message: JsonObject | None) -> None:
         for queue in list(self.observers):
             try:
                 queue.put_nowait(message)
             except asyncio.QueueFull:
                 self.observers.discard(queue)
 
-    def observe(self) -> asyncio.Queue[dict[str, Any] | None]:
+    def observe(self) -> asyncio.Queue[JsonObject | None]:
         """A queue with the Game now, then a Delta per move, then None at the end."""
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OBSERVER_QUEUE)
+        queue: asyncio.Queue[JsonObject | None] = asyncio.Queue(OBSERVER_QUEUE)
         queue.put_nowait(self.game())
         if self.over:
             queue.put_nowait(None)
@@ -121,7 +126,9 @@ class DotsTable:
 class DotsLobby:
     """Every dots table of one server."""
 
-    def __init__(self, manager: Any, settings: DotsSettings | None = None, limiter: Any = None) -> None:
+    def __init__(
+        self, manager: MatchManager, settings: DotsSettings | None = None, limiter: CreateLimiter | None = None
+    ) -> None:
         self.manager = manager
         self.settings = settings or DotsSettings()
         self.tables: dict[str, DotsTable] = {}

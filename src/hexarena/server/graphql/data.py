@@ -36,20 +36,20 @@ Id: TypeAlias = str
 class GameTypeJson(TypedDict):
     """A game type: its battlebot wire ``id``, hexarena ``name`` and ``title``."""
 
-    id: str
+    id: Id
     name: str
     title: str
 
 
 class BotJson(TypedDict):
-    id: str
+    id: Id
     gameType: str
     owner: str
     dateRegistered: str | None
 
 
 class ContestJson(TypedDict):
-    id: str
+    id: Id
     name: str
     gameType: str
     created: str | None
@@ -69,8 +69,8 @@ class TurnJson(TypedDict):
 class GameJson(TypedDict):
     """A game; a game replayed (:func:`game_json`) also has its turns, their count and its final state.
 
-    GraphQL's ``Game`` is built from these keys, in their order (``schema.fields_of``): a key added here is a field
-    there, and a ``NotRequired`` one a nullable field.
+    GraphQL's ``Game`` is built from these keys, in their order (``schema.fields_of``, like the types of the other
+    dicts here): a key added here is a field there, and a ``NotRequired`` one a nullable field.
     """
 
     id: Id

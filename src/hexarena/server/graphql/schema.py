@@ -47,10 +47,10 @@ from hexarena.server.graphql.limits import (
     check_page,
 )
 from hexarena.server.services import services_of
+from hexarena.store.contests import Ranking
 
 if TYPE_CHECKING:
     from hexarena.store import Store
-    from hexarena.store.contests import Ranking
 
 T = TypeVar("T")
 
@@ -80,37 +80,9 @@ class RankingMethod(Enum):
     BALANCED = "BALANCED"
 
 
-@strawberry.type
-class Bot:
-    id: strawberry.ID
-    gameType: str
-    owner: str
-    dateRegistered: str | None
-
-    @classmethod
-    def of(cls, b: data.BotJson) -> Bot:
-        return cls(
-            id=strawberry.ID(b["id"]), gameType=b["gameType"], owner=b["owner"], dateRegistered=b["dateRegistered"]
-        )
-
-
-@strawberry.type
-class ContestRanking:
-    bot: str
-    wins: int
-    draws: int
-    losses: int
-    played: int
-    score: int
-
-    @classmethod
-    def of(cls, r: Ranking) -> ContestRanking:
-        return cls(bot=r.bot, wins=r.wins, draws=r.draws, losses=r.losses, played=r.played, score=r.score)
-
-
 def fields_of(shape: type) -> Callable[[type[T]], type[T]]:
-    """A class decorator, under ``@strawberry.type``: the keys of one of :mod:`data`'s TypedDicts become the type's
-    fields, in their order and before those the class declares itself (fields with arguments, which it resolves).
+    """A class decorator, under ``@strawberry.type``: the keys of one of :mod:`data`'s TypedDicts (or the fields of a
+    store dataclass served as it is, ``Ranking``) become the type's fields, in their order and before those the class declares itself (fields with arguments, which it resolves).
 
     Why: GraphQL and its REST twin serve the same dicts, so their shape is declared once, in :mod:`data`. A JSON
     value there is the ``JSON`` scalar here, a ``data.Id`` an ``ID``, and a ``NotRequired`` key a nullable field
@@ -145,6 +117,18 @@ def read_field(source: object, name: str) -> object:
 
 
 @strawberry.type
+@fields_of(data.BotJson)
+class Bot:
+    """A registered bot: ``data.BotJson``."""
+
+
+@strawberry.type
+@fields_of(Ranking)
+class ContestRanking:
+    """A bot's line of a contest's rankings: ``store.contests.Ranking``."""
+
+
+@strawberry.type
 @fields_of(data.TurnJson)
 class Turn:
     """A turn of a game: ``data.TurnJson``."""
@@ -176,40 +160,39 @@ class GameFilters:
     players: list[str] | None = None
 
 
+async def _rankings(
+    root: strawberry.Parent[data.ContestJson],
+    info: Info,
+    method: RankingMethod = RankingMethod.AMBITIOUS,
+    limit: int = MAX_PAGE,
+    offset: int = 0,
+) -> list[Ranking]:
+    check_page(limit, offset, MAX_PAGE)
+    game = data.game_type(root["gameType"])
+    assert game is not None
+    async with _db(info):
+        rows = await data.contest_rankings(_store(info), game["name"], root["name"], method.value)
+    return _page(rows, limit, offset)
+
+
+async def _contest_games(
+    root: strawberry.Parent[data.ContestJson], info: Info, filters: GameFilters | None = None
+) -> list[data.GameJson]:
+    game = data.game_type(root["gameType"])
+    assert game is not None
+    f = _filters(filters)
+    f["contest"] = root["name"]
+    async with _db(info):
+        return await data.games(_store(info), game["name"], f)
+
+
 @strawberry.type
+@fields_of(data.ContestJson)
 class Contest:
-    id: strawberry.ID
-    name: str
-    gameType: str
-    created: str | None
+    """A contest of a game type: ``data.ContestJson``, with its rankings and games as fields that take arguments."""
 
-    @classmethod
-    def of(cls, c: data.ContestJson) -> Contest:
-        return cls(id=strawberry.ID(c["id"]), name=c["name"], gameType=c["gameType"], created=c["created"])
-
-    @strawberry.field
-    async def rankings(
-        self,
-        info: Info,
-        method: RankingMethod = RankingMethod.AMBITIOUS,
-        limit: int = MAX_PAGE,
-        offset: int = 0,
-    ) -> list[ContestRanking]:
-        check_page(limit, offset, MAX_PAGE)
-        game = data.game_type(self.gameType)
-        assert game is not None
-        async with _db(info):
-            rows = await data.contest_rankings(_store(info), game["name"], self.name, method.value)
-        return [ContestRanking.of(r) for r in _page(rows, limit, offset)]
-
-    @serving(list[Game])
-    async def games(self, info: Info, filters: GameFilters | None = None) -> list[data.GameJson]:
-        game = data.game_type(self.gameType)
-        assert game is not None
-        f = _filters(filters)
-        f["contest"] = self.name
-        async with _db(info):
-            return await data.games(_store(info), game["name"], f)
+    rankings = strawberry.field(resolver=_rankings, graphql_type=list[ContestRanking])
+    games = strawberry.field(resolver=_contest_games, graphql_type=list[Game])
 
 
 def _filters(filters: GameFilters | None) -> data.GameFilters:
@@ -228,59 +211,70 @@ def _filters(filters: GameFilters | None) -> data.GameFilters:
     }
 
 
+async def _bots(
+    root: strawberry.Parent[data.GameTypeJson],
+    info: Info,
+    owner: str | None = None,
+    limit: int = MAX_PAGE,
+    offset: int = 0,
+) -> list[data.BotJson]:
+    check_page(limit, offset, MAX_PAGE)
+    async with _db(info):
+        found = await data.bots(_store(info), root["name"], owner)
+    return _page(found, limit, offset)
+
+
+async def _contests(
+    root: strawberry.Parent[data.GameTypeJson], info: Info, limit: int = MAX_PAGE, offset: int = 0
+) -> list[data.ContestJson]:
+    check_page(limit, offset, MAX_PAGE)
+    async with _db(info):
+        found = await data.contests(_store(info), root["name"])
+    return _page(found, limit, offset)
+
+
+async def _contest(
+    root: strawberry.Parent[data.GameTypeJson], info: Info, id: strawberry.ID
+) -> data.ContestJson | None:
+    async with _db(info):
+        return await data.contest(_store(info), root["name"], str(id))
+
+
+async def _games(
+    root: strawberry.Parent[data.GameTypeJson], info: Info, filters: GameFilters | None = None
+) -> list[data.GameJson]:
+    f = _filters(filters)
+    async with _db(info):
+        return await data.games(_store(info), root["name"], f)
+
+
+async def _game(root: strawberry.Parent[data.GameTypeJson], info: Info, id: strawberry.ID) -> data.GameJson | None:
+    async with _db(info):
+        record = await data.game_record(_store(info), root["name"], str(id))
+    return None if record is None else await data.replayed(record)
+
+
 @strawberry.type
+@fields_of(data.GameTypeJson)
 class GameType:
-    id: strawberry.ID
-    name: str
-    title: str
+    """A game type: ``data.GameTypeJson``, with its bots, contests and games as fields that take arguments."""
 
-    @classmethod
-    def of(cls, t: data.GameTypeJson) -> GameType:
-        return cls(id=strawberry.ID(t["id"]), name=t["name"], title=t["title"])
-
-    @strawberry.field
-    async def bots(self, info: Info, owner: str | None = None, limit: int = MAX_PAGE, offset: int = 0) -> list[Bot]:
-        check_page(limit, offset, MAX_PAGE)
-        async with _db(info):
-            found = await data.bots(_store(info), self.name, owner)
-        return [Bot.of(b) for b in _page(found, limit, offset)]
-
-    @strawberry.field
-    async def contests(self, info: Info, limit: int = MAX_PAGE, offset: int = 0) -> list[Contest]:
-        check_page(limit, offset, MAX_PAGE)
-        async with _db(info):
-            found = await data.contests(_store(info), self.name)
-        return [Contest.of(c) for c in _page(found, limit, offset)]
-
-    @strawberry.field
-    async def contest(self, info: Info, id: strawberry.ID) -> Contest | None:
-        async with _db(info):
-            found = await data.contest(_store(info), self.name, str(id))
-        return None if found is None else Contest.of(found)
-
-    @serving(list[Game])
-    async def games(self, info: Info, filters: GameFilters | None = None) -> list[data.GameJson]:
-        f = _filters(filters)
-        async with _db(info):
-            return await data.games(_store(info), self.name, f)
-
-    @serving(Game | None)
-    async def game(self, info: Info, id: strawberry.ID) -> data.GameJson | None:
-        async with _db(info):
-            record = await data.game_record(_store(info), self.name, str(id))
-        return None if record is None else await data.replayed(record)
+    bots = strawberry.field(resolver=_bots, graphql_type=list[Bot])
+    contests = strawberry.field(resolver=_contests, graphql_type=list[Contest])
+    contest = strawberry.field(resolver=_contest, graphql_type=Contest | None)
+    games = strawberry.field(resolver=_games, graphql_type=list[Game])
+    game = strawberry.field(resolver=_game, graphql_type=Game | None)
 
 
 @strawberry.type
 class Query:
-    @strawberry.field
-    def gameTypes(self) -> list[GameType]:
-        return [GameType.of(t) for t in data.game_types()]
+    @serving(list[GameType])
+    def gameTypes(self) -> list[data.GameTypeJson]:
+        return data.game_types()
 
-    @strawberry.field
-    def gameType(self, id: strawberry.ID) -> GameType | None:
-        found = data.game_type(str(id))
-        return None if found is None else GameType.of(found)
+    @serving(GameType | None)
+    def gameType(self, id: strawberry.ID) -> data.GameTypeJson | None:
+        return data.game_type(str(id))
 
 
 #: The depth and alias limits as validation rules, built once. Validating a query was most of a small query's CPU

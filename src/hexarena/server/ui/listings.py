@@ -3,16 +3,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 from fastapi import APIRouter, HTTPException, Query
 
 from hexarena.bots.registry import builtin_bots
+from hexarena.core.jsonvalue import JsonValue
 from hexarena.core.person import is_person_key
 from hexarena.core.registry import available_games, get_game
 from hexarena.server import records
 from hexarena.server.schemas import MAX_OFFSET
 from hexarena.server.services import Services, ServicesDep
+
+
+class BotRow(TypedDict):
+    """A row of ``GET /api/ui/bots``: a built-in, a registered bot or a rated player of one game, and its rating
+    once it has one (``spec`` is a registered bot's stored spec, a built-in's ``builtin:NAME``)."""
+
+    game: str
+    name: str
+    kind: str
+    spec: JsonValue
+    owner: NotRequired[str]
+    rating: NotRequired[float]
+    games: NotRequired[int]
+
 
 RESULTS = ("win", "draw", "running", "aborted", "interrupted", "finished")
 
@@ -64,20 +80,27 @@ def in_memory_games(services: Services, game: str | None, player: str | None) ->
 
 
 @router.get("/api/ui/bots", tags=["ui"], summary="Built-in and registered bots, and ratings, by game")
-async def ui_bots(services: ServicesDep, game: str | None = Query(default=None, max_length=64)) -> list[dict[str, Any]]:
+async def ui_bots(
+    services: ServicesDep, game: str | None = Query(default=None, max_length=64)
+) -> list[Mapping[str, object]]:  # not list[BotRow]: a response model would validate and reorder the rows
     """One row per player of each game, best rated first: a built-in and its rating (stored under
     ``builtin:NAME``) are one row, as are a registered bot and the rating under its id."""
     names = sorted(available_games()) if not game else [get_game(game).name]
-    out: list[dict[str, Any]] = []
+    out: list[Mapping[str, object]] = []
     for name in names:
         rows = await bot_rows(services, name)
-        out.extend(sorted(rows.values(), key=lambda row: (-row.get("rating", float("-inf")), row["name"])))
+        ranked: list[BotRow] = sorted(rows.values(), key=_best_rated_first)
+        out.extend(ranked)
     return out
 
 
-async def bot_rows(services: Services, name: str) -> dict[str, dict[str, Any]]:
+def _best_rated_first(row: BotRow) -> tuple[float, str]:
+    return -row.get("rating", float("-inf")), row["name"]
+
+
+async def bot_rows(services: Services, name: str) -> dict[str, BotRow]:
     """The built-ins of game ``name``, its registered bots and its rated players, one row per key."""
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, BotRow] = {}
     for bot in sorted(builtin_bots(name)):
         rows[f"builtin:{bot}"] = {"game": name, "name": bot, "kind": "builtin", "spec": f"builtin:{bot}"}
     store = services.store
@@ -88,7 +111,8 @@ async def bot_rows(services: Services, name: str) -> dict[str, dict[str, Any]]:
             if is_person_key(r.key):
                 continue  # a person, not a bot: on the leaderboard only
             row = rows.setdefault(r.key, {"game": name, "name": r.key, "kind": "rated", "spec": r.key})
-            row.update(rating=round(r.rating, 1), games=r.games)
+            row["rating"] = round(r.rating, 1)
+            row["games"] = r.games
     return rows
 
 
