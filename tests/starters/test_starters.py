@@ -23,6 +23,7 @@ from hexarena.core.registry import get_game
 from hexarena.core.types import Termination
 from hexarena.play import play_one
 from hexarena.referee.clock import clock_from
+from hexarena_sdk.connection import CROSSING_WINDOW
 
 #: each language's server builds into its starter's own build/ folder in the checkout: one worker builds them all
 pytestmark = pytest.mark.xdist_group("starters")
@@ -147,15 +148,48 @@ async def test_follows_previous_without_a_board_and_applies_config(starter: Star
     assert _pieces(reply) & {(-dq, -dr), (3 * dq, 3 * dr)}, (dq, dr, reply)
 
 
-async def test_heartbeat_waiting_with_no_request_open_closes_the_connection(starter: StarterServer) -> None:
+async def test_waiting_heartbeats_sent_before_the_reply_was_read_are_tolerated(starter: StarterServer) -> None:
+    """The game server says ``waiting: true`` at every heartbeat until it has read the reply: those it sent while
+    the bot thought (a starter reads nothing while it computes) or before it got round to reading the reply reach
+    the bot after its reply, several when the server's heartbeats are short or the machine is loaded. Here they
+    go out with the request, before the reply is read, as a server's heartbeats do."""
+    async with connect(f"ws://127.0.0.1:{starter.port}/bws/v1-alpha/game") as ws:
+        await ws.send(json.dumps({"type": "setup", "board": _board([(0, 0)], [])}))
+        await ws.send(json.dumps({"type": "move_request", "side": "o", "previous": []}))
+        for _ in range(4):
+            await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
+        first = _pieces(json.loads(await asyncio.wait_for(ws.recv(), WAIT)))
+        # the server reads the reply: its next heartbeat says it waits no more, and the game goes on
+        await ws.send(json.dumps({"type": "heartbeat", "waiting": False}))
+        reply = await _ask(ws, {"type": "move_request", "side": "x", "previous": []})
+    assert not _pieces(reply) & (first | {(0, 0)})
+
+
+async def test_heartbeat_waiting_after_the_server_read_the_reply_closes_the_connection(
+    starter: StarterServer,
+) -> None:
+    """``waiting: false`` says the server read the reply; a ``waiting: true`` after it, with no request since,
+    means the server lost track of the requests (the spec's error state): the bot closes."""
     async with connect(f"ws://127.0.0.1:{starter.port}/bws/v1-alpha/game") as ws:
         await ws.send(json.dumps({"type": "setup", "board": _board([(0, 0)], [])}))
         await ws.send(json.dumps({"type": "heartbeat", "waiting": False}))
-        reply = await _ask(ws, {"type": "move_request", "side": "o", "previous": []})
-        _pieces(reply)
-        # one waiting heartbeat may have crossed the reply on the wire: tolerated; the next one is an error state
-        await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
+        _pieces(await _ask(ws, {"type": "move_request", "side": "o", "previous": []}))
+        await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))  # crossed the reply: tolerated
+        await ws.send(json.dumps({"type": "heartbeat", "waiting": False}))  # the server read it
         await ws.send(json.dumps({"type": "some_future_packet"}))  # unknown packets are ignored
+        await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(ws.recv(), WAIT)
+    assert ws.close_code == 1008
+
+
+async def test_heartbeat_waiting_long_after_the_reply_closes_the_connection(starter: StarterServer) -> None:
+    """A server that never reads the reply says ``waiting: true`` for ever: past the window in which a heartbeat
+    can still be one sent before the reply arrived (the SDK's, which the starters share), the bot closes."""
+    async with connect(f"ws://127.0.0.1:{starter.port}/bws/v1-alpha/game") as ws:
+        await ws.send(json.dumps({"type": "setup", "board": _board([(0, 0)], [])}))
+        _pieces(await _ask(ws, {"type": "move_request", "side": "o", "previous": []}))
+        await asyncio.sleep(CROSSING_WINDOW + 0.5)  # the bot took its clock before it replied: past it, however late
         await ws.send(json.dumps({"type": "heartbeat", "waiting": True}))
         with pytest.raises(ConnectionClosed):
             await asyncio.wait_for(ws.recv(), WAIT)

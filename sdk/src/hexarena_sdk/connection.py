@@ -7,8 +7,11 @@ while a request is being answered are queued behind it, except ``heartbeat``, ``
 
 Heartbeat rule (spec): ``waiting: true`` while no request is open means the client lost track, and the bot
 closes the connection. A request is open from the moment it is read until its answer is sent (or it is
-interrupted). Because a heartbeat sent just before our reply reached the server can arrive after we replied,
-one ``waiting: true`` right after a reply is tolerated; the next one closes.
+interrupted). The client says ``waiting: true`` until it has read the reply, so those it sent before can arrive
+after we replied: one crossing the reply on the wire, several when the client is slow to read or the reader here
+was held up while the bot thought (they queue in the socket). They are tolerated within ``CROSSING_WINDOW`` of
+our last reply, unless a ``waiting: false`` (the client's first heartbeat after reading) or a new request came
+since; any other closes.
 
 Requests may carry an integer ``request_id`` (newer spec revisions); it is echoed in the reply, and
 ``interrupt{request_id?}`` cancels that request (or the latest open one): its reply is never sent and the board
@@ -45,6 +48,11 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # the client broke the protocol (bad packet, stray waiting heartbeat)
 
 _QUEUED = ("setup", "config", "move_request", "eval_request")
+
+#: Seconds after our reply in which ``waiting: true`` with no request open is one the client sent before it read
+#: the reply. Long enough for a loaded client to read it; a client that lost track says ``waiting: true`` at every
+#: heartbeat, so it is caught soon after. hexarena's starter bots (starters/) keep the same rule and window.
+CROSSING_WINDOW = 5.0
 
 
 class Transport(Protocol):
@@ -155,7 +163,7 @@ class BwsSession:
         self.boards = BoardCache()
         self.queue = Inbox()
         self.open: list[OpenRequest] = []
-        self.grace = False  # one waiting heartbeat may cross our last reply
+        self.replied_at: float | None = None  # our last reply, until the client shows it read it (monotonic)
         self.closed = False
         self.close_reason = ""
         self.replies = 0
@@ -212,8 +220,6 @@ class BwsSession:
             if not isinstance(kind, str):
                 await self.close(CLOSE_POLICY, f"packet without a string 'type': {raw[:80]!r}")
                 return
-            if kind not in ("heartbeat", "interrupt"):
-                self.grace = False
             try:
                 if not await self._dispatch(kind, raw, head):
                     return
@@ -226,14 +232,11 @@ class BwsSession:
         if kind == "heartbeat":
             beat = wire.decode_server_packet(raw)
             if not beat.waiting:
-                self.grace = False
-            elif not self.open:
-                if self.grace:
-                    self.grace = False
-                else:
-                    log.warning("heartbeat waiting=true with no open request: closing (spec error state)")
-                    await self.close(CLOSE_POLICY, "heartbeat waiting=true but no request is open")
-                    return False
+                self.replied_at = None  # the client has read our reply
+            elif not self.open and not self._crossing_reply():
+                log.warning("heartbeat waiting=true with no open request: closing (spec error state)")
+                await self.close(CLOSE_POLICY, "heartbeat waiting=true but no request is open")
+                return False
             return True
         if kind == "interrupt":
             self._interrupt(_request_id(head.request_id))
@@ -251,12 +254,17 @@ class BwsSession:
             if isinstance(packet, wire.MoveRequestPacket | wire.EvalRequest):
                 req = OpenRequest(packet, _request_id(head.request_id), time.monotonic())
                 self.open.append(req)
+                self.replied_at = None  # asked again: the client read our last reply
                 self.queue.put_nowait((req, None))
             else:
                 self.queue.put_nowait((packet, msgspec.json.decode(raw) if kind == "config" else None))
             return True
         log.debug("ignoring packet of unknown type %r", kind)
         return True
+
+    def _crossing_reply(self) -> bool:
+        """Whether a ``waiting: true`` read now can be one the client sent before it read our reply."""
+        return self.replied_at is not None and time.monotonic() - self.replied_at <= CROSSING_WINDOW
 
     def _fast_move_request(self, raw: str | bytes) -> bool:
         """Queue a move request laid out as our game server writes them without reading its board as JSON.
@@ -285,7 +293,6 @@ class BwsSession:
         board = self.boards.cells_of(data[start + len(b',"board":') : end])
         if board is None:
             return False
-        self.grace = False
         self._queue(lazy, lazy.request_id, board)
         return True
 
@@ -307,6 +314,7 @@ class BwsSession:
         )
         req = OpenRequest(packet, _request_id(request_id), time.monotonic(), board=board)
         self.open.append(req)
+        self.replied_at = None  # asked again: the client read our last reply
         self.queue.put_nowait((req, None))
 
     def _interrupt(self, request_id: int | None) -> None:
@@ -374,7 +382,7 @@ class BwsSession:
     async def _reply(self, req: OpenRequest, packet: wire.MoveResponse | wire.EvalResponse) -> None:
         if req in self.open:
             self.open.remove(req)
-        self.grace = True
+        self.replied_at = time.monotonic()  # before the send, so never later than the client got the reply
         if req.request_id is None:
             text = wire.encode(packet).decode()
         else:

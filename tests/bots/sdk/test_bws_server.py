@@ -34,6 +34,7 @@ from hexarena.bots.sdk import (
     valid_placement_cells,
 )
 from hexarena.games.htttx.board import Board
+from hexarena_sdk.connection import CROSSING_WINDOW
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -196,7 +197,8 @@ async def test_heartbeats_while_thinking_do_not_disconnect() -> None:
             await asyncio.sleep(0.1)
             await send(ws, type="heartbeat", waiting=True)
         assert len(_pieces(await recv(ws))) == 2
-        # a waiting heartbeat that crossed our reply is tolerated once
+        # waiting heartbeats that crossed our reply are tolerated
+        await send(ws, type="heartbeat", waiting=True)
         await send(ws, type="heartbeat", waiting=True)
         await send(ws, type="heartbeat", waiting=False)
         await send(ws, type="config", depth=1)
@@ -214,15 +216,49 @@ async def test_waiting_heartbeat_when_idle_closes_the_connection() -> None:
     assert info.value.rcvd is not None and info.value.rcvd.code == 1008
 
 
-async def test_second_waiting_heartbeat_after_a_reply_closes() -> None:
+async def test_waiting_heartbeats_sent_before_the_client_read_the_reply_are_tolerated() -> None:
+    """The client says ``waiting: true`` at every heartbeat until it has read the reply: a client slow to read (or
+    a reader held up while the bot thought) leaves several behind the reply, which the bot cannot tell from these."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
+        await send(ws, type="move_request", side="o", previous=[])
+        first = await recv(ws)
+        for _ in range(4):
+            await send(ws, type="heartbeat", waiting=True)
+        await send(ws, type="heartbeat", waiting=False)  # the client has read the reply
+        await send(
+            ws, type="move_request", side="o", previous=[first["move"] | {"side": "o"}, move("x", (3, 0), (4, 0))]
+        )
+        assert len(_pieces(await recv(ws))) == 2
+
+
+async def test_waiting_heartbeat_after_the_client_read_the_reply_closes() -> None:
+    """``waiting: false`` says the client read the reply: a ``waiting: true`` after it, with no request since,
+    means it lost track of the requests (error state)."""
     async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
         await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
         await send(ws, type="move_request", side="o", previous=[])
         await recv(ws)
         await send(ws, type="heartbeat", waiting=True)  # may have crossed the reply: tolerated
-        await send(ws, type="heartbeat", waiting=True)  # no: error state
-        with pytest.raises(ConnectionClosed):
+        await send(ws, type="heartbeat", waiting=False)
+        await send(ws, type="heartbeat", waiting=True)  # error state
+        with pytest.raises(ConnectionClosed) as info:
             await asyncio.wait_for(ws.recv(), 10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008
+
+
+async def test_waiting_heartbeat_long_after_the_reply_closes() -> None:
+    """A client that never reads the reply says ``waiting: true`` for ever: past ``CROSSING_WINDOW`` the bot
+    closes."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        await send(ws, type="setup", board={"cells": cells((0, 0, "x"))})
+        await send(ws, type="move_request", side="o", previous=[])
+        await recv(ws)
+        await asyncio.sleep(CROSSING_WINDOW + 0.5)  # the bot took its clock before it replied: past it, however late
+        await send(ws, type="heartbeat", waiting=True)
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008
 
 
 async def test_eval_request_with_request_id() -> None:
@@ -417,6 +453,7 @@ async def test_hivemaker_serve_pattern_with_websockets_serve() -> None:
             await send(ws, type="move_request", side="o", previous=[])
             assert _pieces(await recv(ws)) == [(-1, 0), (-1, 1)]
             await send(ws, type="heartbeat", waiting=True)  # crossed the reply: fine
+            await send(ws, type="heartbeat", waiting=False)  # the client read the reply
             await send(ws, type="heartbeat", waiting=True)  # error state: the bot closes
             with pytest.raises(ConnectionClosed):
                 await asyncio.wait_for(ws.recv(), 10)

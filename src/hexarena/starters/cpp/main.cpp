@@ -7,10 +7,12 @@
 // Packets in: setup {board}, config {depth?, x-*}, move_request {side, previous[], board?, request_id?},
 // heartbeat {waiting}, end, nope. Out: move_response {move: {pieces: [{q, r}, {q, r}]}}.
 // The move itself is chosen in strategy.cpp. One thread serves every connection: each answer is instant.
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,6 +31,14 @@ namespace {
 
 const size_t MAX_PACKET = 1 << 20;  // the largest packet a game server sends (a whole board near the stone cap)
 const std::set<std::string> SOCKET_PATHS = {"/bws/v1-alpha/game", "/bws/v1-alpha/game/game", "/"};
+using Clock = std::chrono::steady_clock;
+// The server says heartbeat {waiting: true} until it has read our reply, and we read nothing while we compute: the
+// heartbeats it sent meanwhile, and any crossing the reply on the wire, come after the reply, several when its
+// heartbeats are short or the machine is loaded. Its first heartbeat after reading says waiting: false. So with
+// no request open, waiting: true is one of those within this window after our reply (unless a waiting: false came
+// since); past it the server has lost track of the requests, and the spec says to close. Long enough for a loaded
+// server to read the reply; one that lost track says waiting: true at every heartbeat, so it is caught soon after.
+const Clock::duration CROSSING_WINDOW = std::chrono::seconds(5);
 
 const json CAPABILITIES = {
     {"meta",
@@ -53,7 +63,7 @@ const json CAPABILITIES = {
 struct Game {
     Board board{{{0, 0}, 'x'}};  // the standard start until `setup` says otherwise
     Rules rules;
-    bool grace = false;  // one heartbeat {waiting: true} may cross our reply on the wire
+    std::optional<Clock::time_point> replied_at;  // our last reply, until the server shows it has read it
 };
 
 std::string path_of(const std::string& resource) { return resource.substr(0, resource.find('?')); }
@@ -72,7 +82,6 @@ struct Close {
 
 std::string handle(Game& game, const json& packet) {
     const std::string type = packet.at("type").get<std::string>();
-    if (type != "heartbeat" && type != "interrupt") game.grace = false;
     if (type == "setup") {
         if (packet.contains("board") && !packet["board"].is_null())
             game.board = board_from(packet["board"].at("cells"));
@@ -98,12 +107,14 @@ std::string handle(Game& game, const json& packet) {
         }
         if (packet.contains("request_id") && packet["request_id"].is_number_integer())
             reply["request_id"] = packet["request_id"];
-        game.grace = true;
+        game.replied_at = Clock::now();  // before the send, so never later than the server got the reply
         return reply.dump();
     } else if (type == "heartbeat") {
-        // We answer at once, so no request is ever open while we read: `waiting` means the server lost track.
-        if (!packet.value("waiting", false) || game.grace) game.grace = false;
-        else throw Close{close_code::policy_violation, "heartbeat waiting=true but no request is open"};
+        // We answer each request before we read on, so no request is open here (see CROSSING_WINDOW).
+        if (!packet.value("waiting", false))
+            game.replied_at.reset();  // the server has read our reply
+        else if (!game.replied_at || Clock::now() - *game.replied_at > CROSSING_WINDOW)
+            throw Close{close_code::policy_violation, "heartbeat waiting=true but no request is open"};
     } else if (type == "end" || type == "nope") {
         throw Close{close_code::normal, type};
     }  // unknown packets are ignored, as the spec asks

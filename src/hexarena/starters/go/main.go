@@ -15,11 +15,20 @@ import (
 	"log"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/gorilla/websocket"
 )
 
 const maxPacket = 1 << 20 // the largest packet a game server sends (a whole board near the stone cap)
+
+// The server says heartbeat {waiting: true} until it has read our reply, and we read nothing while we compute: the
+// heartbeats it sent meanwhile, and any crossing the reply on the wire, come after the reply, several when its
+// heartbeats are short or the machine is loaded. Its first heartbeat after reading says waiting: false. So with
+// no request open, waiting: true is one of those within this window after our reply (unless a waiting: false came
+// since); past it the server has lost track of the requests, and the spec says to close. Long enough for a loaded
+// server to read the reply; one that lost track says waiting: true at every heartbeat, so it is caught soon after.
+const crossingWindow = 5 * time.Second
 
 var socketPaths = map[string]bool{"/bws/v1-alpha/game": true, "/bws/v1-alpha/game/game": true, "/": true}
 
@@ -79,7 +88,7 @@ func playGame(ws *websocket.Conn) {
 	ws.SetReadLimit(maxPacket)
 	board := Board{{0, 0}: "x"} // the standard start until `setup` says otherwise
 	rules := Rules{ViewDistance: 8, WinDistance: 6}
-	grace := false // one heartbeat {waiting: true} may cross our reply on the wire
+	var repliedAt time.Time // when we sent our last reply (zero: none since the server showed it read one)
 	closeWith := func(code int, reason string) {
 		msg := websocket.FormatCloseMessage(code, reason)
 		_ = ws.WriteMessage(websocket.CloseMessage, msg)
@@ -93,9 +102,6 @@ func playGame(ws *websocket.Conn) {
 		if err := json.Unmarshal(data, &p); err != nil || p.Type == "" {
 			closeWith(websocket.ClosePolicyViolation, "packet is not JSON with a string 'type'")
 			return
-		}
-		if p.Type != "heartbeat" && p.Type != "interrupt" {
-			grace = false
 		}
 		switch p.Type {
 		case "setup":
@@ -129,15 +135,15 @@ func playGame(ws *websocket.Conn) {
 			for _, c := range pieces { // our answer is played as sent
 				board[c] = p.Side
 			}
+			repliedAt = time.Now() // before the send, so never later than the server got the reply
 			if err := ws.WriteJSON(reply); err != nil {
 				return
 			}
-			grace = true
 		case "heartbeat":
-			// We answer at once, so no request is ever open while we read: `waiting` means the server lost track.
-			if !p.Waiting || grace {
-				grace = false
-			} else {
+			// We answer each request before we read on, so no request is open here (see crossingWindow).
+			if !p.Waiting {
+				repliedAt = time.Time{} // the server has read our reply
+			} else if repliedAt.IsZero() || time.Since(repliedAt) > crossingWindow {
 				closeWith(websocket.ClosePolicyViolation, "heartbeat waiting=true but no request is open")
 				return
 			}

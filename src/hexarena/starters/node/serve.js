@@ -16,6 +16,13 @@ const { chooseMove, key } = require("./strategy");
 
 const MAX_PACKET = 1 << 20; // the largest packet a game server sends (a whole board near the stone cap)
 const SOCKET_PATHS = new Set(["/bws/v1-alpha/game", "/bws/v1-alpha/game/game", "/"]);
+// The server says heartbeat {waiting: true} until it has read our reply, and we read nothing while we compute: the
+// heartbeats it sent meanwhile, and any crossing the reply on the wire, come after the reply, several when its
+// heartbeats are short or the machine is loaded. Its first heartbeat after reading says waiting: false. So with
+// no request open, waiting: true is one of those within this window after our reply (unless a waiting: false came
+// since); past it the server has lost track of the requests, and the spec says to close. Long enough for a loaded
+// server to read the reply; one that lost track says waiting: true at every heartbeat, so it is caught soon after.
+const CROSSING_WINDOW_MS = 5000;
 
 const CAPABILITIES = {
   meta: {
@@ -50,7 +57,7 @@ function boardFrom(cells) {
 function playGame(ws) {
   let board = new Map([[key(0, 0), "x"]]); // the standard start until `setup` says otherwise
   const rules = { viewDistance: 8, winDistance: 6 };
-  let grace = false; // one heartbeat {waiting: true} may cross our reply on the wire
+  let repliedAt = null; // when we sent our last reply, until the server shows it has read it
 
   ws.on("message", (data) => {
     try {
@@ -72,8 +79,6 @@ function playGame(ws) {
       ws.close(1008, "packet without a string 'type'");
       return;
     }
-    if (packet.type !== "heartbeat" && packet.type !== "interrupt") grace = false;
-
     switch (packet.type) {
       case "setup":
         if (packet.board) board = boardFrom(packet.board.cells);
@@ -92,15 +97,16 @@ function playGame(ws) {
         for (const [q, r] of pieces) board.set(key(q, r), packet.side); // our answer is played as sent
         const reply = { type: "move_response", move: { pieces: pieces.map(([q, r]) => ({ q, r })) } };
         if (Number.isInteger(packet.request_id)) reply.request_id = packet.request_id;
+        repliedAt = performance.now(); // before the send, so never later than the server got the reply
         ws.send(JSON.stringify(reply));
-        grace = true;
         break;
       }
       case "heartbeat":
-        // We answer at once, so no request is ever open while we read: `waiting` means the server lost track.
-        if (!packet.waiting) grace = false;
-        else if (grace) grace = false;
-        else ws.close(1008, "heartbeat waiting=true but no request is open");
+        // We answer each request before we read on, so no request is open here (see CROSSING_WINDOW_MS).
+        if (!packet.waiting) repliedAt = null; // the server has read our reply
+        else if (repliedAt === null || performance.now() - repliedAt > CROSSING_WINDOW_MS) {
+          ws.close(1008, "heartbeat waiting=true but no request is open");
+        }
         break;
       case "end":
       case "nope":
