@@ -68,6 +68,40 @@ def test_lateness_is_a_fading_peak() -> None:
     assert memory.value < 1e-9
 
 
+def test_a_first_move_caution_gives_way_within_a_few_moves_on_time() -> None:
+    """The caution a match starts with (nothing measured yet) is a guess, not a measurement: it fades by half a
+    move, faster than a real overrun, which stays a fading peak (a loaded machine stalls in bursts)."""
+    memory = Lateness()
+    memory.caution(0.01)
+    assert memory.value == pytest.approx(0.01)
+    for _ in range(4):
+        memory.record(-0.05)
+    assert memory.value <= 0.01 / 16 + 1e-12
+    memory.record(0.02)  # a move really late: remembered as before
+    memory.caution(0.001)  # a smaller guess does not hide it
+    assert memory.value == pytest.approx(0.02)
+    memory.record(-0.05)
+    assert memory.value == pytest.approx(0.02 * memory.decay)
+
+
+def test_a_search_is_told_most_of_a_turn_from_a_matchs_third_move() -> None:
+    """The whole chain on a machine running no more games than cores (CPU pressure a third): from a match's third
+    move on, a search is told nearly all of a 0.2 s turn; the first-move caution no longer holds a tenth of it."""
+    memory = Lateness()
+    memory.caution(FIRST_LATENESS * 0.2)
+    memory.record(-0.01)
+    memory.record(-0.01)
+    assert SearchBot().budget(budget_from(0.2, memory.value, pressure=0.3)) >= 0.88 * 0.2
+
+
+def test_the_search_keeps_little_of_its_budget_for_what_follows_its_deadline() -> None:
+    """What runs after the engine's deadline (the principal variation, checking the move) takes well under a
+    millisecond, and a late search is remembered by the bot's own lateness: a fixed share of a few percent on top
+    of that is depth thrown away on every move."""
+    assert SearchBot().budget(0.2) >= 0.99 * 0.2 - 1e-9
+    assert SearchBot().budget(5.0) >= 5.0 - 0.03
+
+
 def test_cpu_pressure_reads_the_kernel_format(tmp_path: Path) -> None:
     psi = tmp_path / "cpu"
     psi.write_text(

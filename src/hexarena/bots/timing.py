@@ -43,7 +43,8 @@ PRESSURE_SHARE = 0.75
 #: The least part of an allowance a bot is told it has, however late the match or loaded the machine.
 FLOOR = 0.15
 #: A match's first move counts as this part of its allowance late: nothing is known yet about the machine, so the
-#: first budgets keep more back, and the memory's decay gives the time back move by move while moves are on time.
+#: first budgets keep more back; a guess (``Lateness.caution``), so it fades faster than a measured overrun and
+#: gives the time back within a few moves while moves are on time.
 FIRST_LATENESS = 0.05
 #: Moves a bot plans for at the start of a game under a match clock; it plans for at least MIN_MOVES_TO_GO.
 EXPECTED_MOVES = 40
@@ -139,13 +140,25 @@ class Lateness:
     of its own (how late its search returned, ``SearchShare.seconds``).
     """
 
-    def __init__(self, decay: float = 0.85) -> None:
+    def __init__(self, decay: float = 0.85, fade: float = 0.5) -> None:
         self.decay = decay
+        self.fade = fade
         self.value = 0.0
+        self._peak = 0.0  # what moves measured
+        self._guess = 0.0  # what ``caution`` assumed
+
+    def caution(self, late: float) -> None:
+        """Assume a move ``late`` seconds late before any has been measured (a match's first move). A guess, not
+        a measurement: it fades by ``fade`` a move, faster than a real overrun, so a match whose moves are on
+        time gets its clock back within a few moves."""
+        self._guess = max(self._guess, late)
+        self.value = max(self._peak, self._guess)
 
     def record(self, late: float) -> None:
         """A move returned ``late`` seconds after its deadline (negative: early)."""
-        self.value = max(late, self.value * self.decay, 0.0)
+        self._peak = max(late, self._peak * self.decay, 0.0)
+        self._guess *= self.fade
+        self.value = max(self._peak, self._guess)
 
 
 class MatchLateness:

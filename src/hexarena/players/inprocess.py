@@ -100,7 +100,7 @@ class InProcessPlayer(BasePlayer):
         made = len(request.history) // 2  # about this player's moves so far (two seats take turns)
         allowed = allowance(self.info.clock, request.time_limit, request.time_left, made)
         if allowed is not None and not self._timed_moves:  # nothing learnt yet: start careful, as if a bit late
-            self.lateness.record(FIRST_LATENESS * allowed)
+            self.lateness.caution(FIRST_LATENESS * allowed)
         limit = None if allowed is None else budget_from(allowed, self.lateness.value, cpu_pressure())
         deadline = None if limit is None else asked + limit
         game = self.info.game
