@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from hexarena.core.contract import ClockConfig
@@ -159,6 +160,44 @@ class Lateness:
         self._peak = max(late, self._peak * self.decay, 0.0)
         self._guess *= self.fade
         self.value = max(self._peak, self._guess)
+
+
+#: Seconds in which the memory of the process's recent overruns (``RecentOverruns``) halves.
+OVERRUN_HALF_LIFE = 30.0
+
+
+class RecentOverruns:
+    """The largest overrun (seconds past its budget) any match of this process had lately, halving every
+    ``half_life`` seconds: a new match's first guess of its lateness (``Lateness.caution``), beside its share of
+    the clock (``FIRST_LATENESS``).
+
+    Why process-wide, when lateness is otherwise learnt per match: a machine that stalls threads for longer than
+    a match's margins (an oversubscribed one) does so for every match, and a match that has just started has
+    measured nothing; its first moves are the ones only a prior protects (most time losses on such a machine
+    struck a match's first or second move). As a guess it halves every move on time, so one overrun elsewhere
+    costs a new match a few moves of depth, never its whole game.
+    """
+
+    def __init__(self, half_life: float = OVERRUN_HALF_LIFE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.half_life = half_life
+        self.clock = clock
+        self._peak = 0.0
+        self._at = 0.0
+
+    def value(self) -> float:
+        """The remembered overrun now (0: none lately)."""
+        if self._peak <= 0.0:
+            return 0.0
+        return self._peak * math.exp(-math.log(2.0) * max(0.0, self.clock() - self._at) / self.half_life)
+
+    def record(self, late: float) -> None:
+        """A move returned ``late`` seconds after its budget (negative: early)."""
+        if late > self.value():
+            self._peak, self._at = late, self.clock()
+
+
+#: The process's memory of recent overruns (the in-process player's).
+RECENT_OVERRUNS = RecentOverruns()
 
 
 class MatchLateness:
