@@ -9,8 +9,10 @@ increment, and never more than a small share of what is left), then the *budget*
 allowance, less a margin for what the referee's clock counts and the bot's budget cannot see (the thread hop, the
 event loop, the collector, a loaded machine not running the thread). The margin is learnt per match: the player
 keeps its own ``Lateness`` (how far past its budget its recent moves were, as the referee would measure them), so
-an overrun costs the rest of that match some depth and never touches another match. Each search then stops itself
-at its deadline (``stopping.think_cap`` caps any budget, and gives one with no clock).
+an overrun costs the rest of that match some depth and never touches another match's learnt margin; only a match
+that starts meanwhile, having measured nothing yet, takes the process's recent overruns as its first guess
+(``RecentOverruns``), which fades within a few moves. Each search then stops itself at its deadline
+(``stopping.think_cap`` caps any budget, and gives one with no clock).
 """
 
 from __future__ import annotations
