@@ -49,7 +49,7 @@ async def one_game(index: int, clock: float, max_plies: int) -> tuple[list[float
     return thinks, open_moves, on_time and culprit == seat, on_time and culprit == 1 - seat
 
 
-async def main(games: int, clock: float, concurrency: int, max_plies: int) -> None:
+async def main(games: int, clock: float, concurrency: int, max_plies: int, first: int = 0) -> None:
     load_before = os.getloadavg()
     pressure_before = cpu_pressure()
     gate = asyncio.Semaphore(concurrency)
@@ -59,11 +59,11 @@ async def main(games: int, clock: float, concurrency: int, max_plies: int) -> No
         async with gate:
             return await one_game(i, clock, max_plies)
 
-    results = await asyncio.gather(*(gated(i) for i in range(games)))
+    results = await asyncio.gather(*(gated(i) for i in range(first, first + games)))
     seconds = time.perf_counter() - begun
     load_after = os.getloadavg()
     shares = sorted(t / clock for thinks, _, _, _ in results for t in thinks)
-    unproved = [t / clock for _, open_moves, _, _ in results for t in open_moves]
+    unproved = sorted(t / clock for _, open_moves, _, _ in results for t in open_moves)
     n = len(shares)
     losses = sum(lost for _, _, lost, _ in results)
     other = sum(lost for _, _, _, lost in results)
@@ -78,8 +78,11 @@ async def main(games: int, clock: float, concurrency: int, max_plies: int) -> No
             f"search moves {n}: clock used mean {sum(shares) / n:.1%}, p50 {shares[n // 2]:.1%}, "
             f"p1 {shares[int(n * 0.01)]:.1%}, p99 {shares[min(n - 1, int(n * 0.99))]:.1%}, max {shares[-1]:.1%}"
         )
-        if unproved:
-            print(f"moves without a proved result {len(unproved)}: clock used mean {sum(unproved) / len(unproved):.1%}")
+        if m := len(unproved):
+            print(
+                f"moves without a proved result {m}: clock used mean {sum(unproved) / m:.1%}, "
+                f"p50 {unproved[m // 2]:.1%}, p99 {unproved[min(m - 1, int(m * 0.99))]:.1%}"
+            )
         print(f"worst game mean {min(per_game):.1%}")
     print(f"time losses: search {losses}, heuristic {other}")
 
@@ -90,5 +93,8 @@ if __name__ == "__main__":
     ap.add_argument("--clock", type=float, default=0.2, help="seconds a turn (default 0.2)")
     ap.add_argument("--concurrency", type=int, default=os.cpu_count() or 1, help="games at once (default: cores)")
     ap.add_argument("--max-plies", type=int, default=200, help="plies a game may last (default 200)")
+    ap.add_argument(
+        "--first", type=int, default=0, help="index of the first game (its seeds): a long run in parts (default 0)"
+    )
     args = ap.parse_args()
-    asyncio.run(main(args.games, args.clock, args.concurrency, args.max_plies))
+    asyncio.run(main(args.games, args.clock, args.concurrency, args.max_plies, args.first))

@@ -24,6 +24,7 @@ from hexarena.bots.timing import (
     FIRST_LATENESS,
     MIN_MARGIN,
     Lateness,
+    RecentOverruns,
     allowance,
     budget_from,
     cpu_pressure,
@@ -68,6 +69,83 @@ def test_lateness_is_a_fading_peak() -> None:
     assert memory.value < 1e-9
 
 
+def test_a_first_move_caution_gives_way_within_a_few_moves_on_time() -> None:
+    """The caution a match starts with (nothing measured yet) is a guess, not a measurement: it fades by half a
+    move, faster than a real overrun, which stays a fading peak (a loaded machine stalls in bursts)."""
+    memory = Lateness()
+    memory.caution(0.01)
+    assert memory.value == pytest.approx(0.01)
+    for _ in range(4):
+        memory.record(-0.05)
+    assert memory.value <= 0.01 / 16 + 1e-12
+    memory.record(0.02)  # a move really late: remembered as before
+    memory.caution(0.001)  # a smaller guess does not hide it
+    assert memory.value == pytest.approx(0.02)
+    memory.record(-0.05)
+    assert memory.value == pytest.approx(0.02 * memory.decay)
+
+
+def test_a_search_is_told_most_of_a_turn_from_a_matchs_third_move() -> None:
+    """The whole chain on a machine running no more games than cores (CPU pressure a third): from a match's third
+    move on, a search is told nearly all of a 0.2 s turn; the first-move caution no longer holds a tenth of it."""
+    memory = Lateness()
+    memory.caution(FIRST_LATENESS * 0.2)
+    memory.record(-0.01)
+    memory.record(-0.01)
+    assert SearchBot().budget(budget_from(0.2, memory.value, pressure=0.3)) >= 0.88 * 0.2
+
+
+def test_the_search_keeps_little_of_its_budget_for_what_follows_its_deadline() -> None:
+    """What runs after the engine's deadline (the principal variation, checking the move) takes well under a
+    millisecond, and a late search is remembered by the bot's own lateness: a fixed share of a few percent on top
+    of that is depth thrown away on every move."""
+    assert SearchBot().budget(0.2) >= 0.99 * 0.2 - 1e-9
+    assert SearchBot().budget(5.0) >= 5.0 - 0.03
+
+
+def test_recent_overruns_are_a_peak_halving_with_time() -> None:
+    now = [100.0]
+    memory = RecentOverruns(half_life=10.0, clock=lambda: now[0])
+    assert memory.value() == 0.0
+    memory.record(-0.2)  # early: nothing to remember
+    assert memory.value() == 0.0
+    memory.record(0.08)
+    memory.record(0.01)  # a smaller overrun does not erase a larger one
+    assert memory.value() == pytest.approx(0.08)
+    now[0] += 10.0
+    assert memory.value() == pytest.approx(0.04)
+    memory.record(0.05)
+    assert memory.value() == pytest.approx(0.05)
+    now[0] += 600.0
+    assert memory.value() < 1e-9
+
+
+async def test_a_match_starting_after_an_overrun_elsewhere_starts_careful_and_gets_its_clock_back() -> None:
+    """Time losses on an oversubscribed machine struck a match's first moves, where nothing of its own is known
+    yet: a new match guesses its lateness from the process's recent overruns, and the guess halves every move
+    on time."""
+    clock = ClockConfig("turn", 2.0)
+    state = HTTTX.from_cells([(0, 0, 0)], 1)
+    overruns = RecentOverruns()
+    late_bot, new_bot = Sleeper(), Sleeper()
+    late, new = InProcessPlayer(late_bot, seed=0), InProcessPlayer(new_bot, seed=1)
+    late.overruns = new.overruns = overruns
+
+    def request() -> MoveRequest:
+        return MoveRequest(state=state, history=[], time_limit=2.0, time_left=None)
+
+    await late.start(MatchInfo(match_id="m0", game=HTTTX, params={}, seat=0, initial_state=state, clock=clock))
+    late_bot.overrun = 0.3
+    await late.move(request())
+    assert overruns.value() >= 0.3 * 0.9
+    await new.start(MatchInfo(match_id="m1", game=HTTTX, params={}, seat=0, initial_state=state, clock=clock))
+    for _ in range(5):
+        await new.move(request())
+    budgets = [b for b in new_bot.budgets if b is not None]
+    assert budgets[0] <= 2.0 - MIN_MARGIN - 2 * 0.3 * 0.9  # twice the overrun kept back on the first move
+    assert budgets[-1] > budgets[0] + 0.3  # four moves on time later, most of it is back
+
+
 def test_cpu_pressure_reads_the_kernel_format(tmp_path: Path) -> None:
     psi = tmp_path / "cpu"
     psi.write_text(
@@ -103,6 +181,7 @@ async def test_lateness_in_one_match_leaves_another_matchs_budget_alone() -> Non
     bots = [Sleeper(), Sleeper()]
     players = [InProcessPlayer(bot, seed=i) for i, bot in enumerate(bots)]
     for i, player in enumerate(players):
+        player.overruns = RecentOverruns()  # both under way: what a new match would guess is not this test's
         await player.start(MatchInfo(match_id=f"m{i}", game=HTTTX, params={}, seat=0, initial_state=state, clock=clock))
 
     def request() -> MoveRequest:

@@ -9,17 +9,20 @@ increment, and never more than a small share of what is left), then the *budget*
 allowance, less a margin for what the referee's clock counts and the bot's budget cannot see (the thread hop, the
 event loop, the collector, a loaded machine not running the thread). The margin is learnt per match: the player
 keeps its own ``Lateness`` (how far past its budget its recent moves were, as the referee would measure them), so
-an overrun costs the rest of that match some depth and never touches another match. Each search then stops itself
-at its deadline (``stopping.think_cap`` caps any budget, and gives one with no clock).
+an overrun costs the rest of that match some depth and never touches another match's learnt margin; only a match
+that starts meanwhile, having measured nothing yet, takes the process's recent overruns as its first guess
+(``RecentOverruns``), which fades within a few moves. Each search then stops itself at its deadline
+(``stopping.think_cap`` caps any budget, and gives one with no clock).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from hexarena.core.contract import ClockConfig
@@ -43,7 +46,8 @@ PRESSURE_SHARE = 0.75
 #: The least part of an allowance a bot is told it has, however late the match or loaded the machine.
 FLOOR = 0.15
 #: A match's first move counts as this part of its allowance late: nothing is known yet about the machine, so the
-#: first budgets keep more back, and the memory's decay gives the time back move by move while moves are on time.
+#: first budgets keep more back; a guess (``Lateness.caution``), so it fades faster than a measured overrun and
+#: gives the time back within a few moves while moves are on time.
 FIRST_LATENESS = 0.05
 #: Moves a bot plans for at the start of a game under a match clock; it plans for at least MIN_MOVES_TO_GO.
 EXPECTED_MOVES = 40
@@ -139,13 +143,63 @@ class Lateness:
     of its own (how late its search returned, ``SearchShare.seconds``).
     """
 
-    def __init__(self, decay: float = 0.85) -> None:
+    def __init__(self, decay: float = 0.85, fade: float = 0.5) -> None:
         self.decay = decay
+        self.fade = fade
         self.value = 0.0
+        self._peak = 0.0  # what moves measured
+        self._guess = 0.0  # what ``caution`` assumed
+
+    def caution(self, late: float) -> None:
+        """Assume a move ``late`` seconds late before any has been measured (a match's first move). A guess, not
+        a measurement: it fades by ``fade`` a move, faster than a real overrun, so a match whose moves are on
+        time gets its clock back within a few moves."""
+        self._guess = max(self._guess, late)
+        self.value = max(self._peak, self._guess)
 
     def record(self, late: float) -> None:
         """A move returned ``late`` seconds after its deadline (negative: early)."""
-        self.value = max(late, self.value * self.decay, 0.0)
+        self._peak = max(late, self._peak * self.decay, 0.0)
+        self._guess *= self.fade
+        self.value = max(self._peak, self._guess)
+
+
+#: Seconds in which the memory of the process's recent overruns (``RecentOverruns``) halves.
+OVERRUN_HALF_LIFE = 30.0
+
+
+class RecentOverruns:
+    """The largest overrun (seconds past its budget) any match of this process had lately, halving every
+    ``half_life`` seconds: a new match's first guess of its lateness (``Lateness.caution``), beside its share of
+    the clock (``FIRST_LATENESS``).
+
+    Why process-wide, when lateness is otherwise learnt per match: a machine that stalls threads for longer than
+    a match's margins (an oversubscribed one) does so for every match, and a match that has just started has
+    measured nothing; its first moves are the ones only a prior protects (most time losses on such a machine
+    struck a match's first or second move). As a guess it halves every move on time, so one overrun elsewhere
+    costs a new match a few moves of depth, never its whole game.
+    """
+
+    def __init__(self, half_life: float = OVERRUN_HALF_LIFE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.half_life = half_life
+        self.clock = clock
+        self._peak = 0.0
+        self._at = 0.0
+
+    def value(self) -> float:
+        """The remembered overrun now (0: none lately)."""
+        if self._peak <= 0.0:
+            return 0.0
+        return self._peak * math.exp(-math.log(2.0) * max(0.0, self.clock() - self._at) / self.half_life)
+
+    def record(self, late: float) -> None:
+        """A move returned ``late`` seconds after its budget (negative: early)."""
+        if late > self.value():
+            self._peak, self._at = late, self.clock()
+
+
+#: The process's memory of recent overruns (the in-process player's).
+RECENT_OVERRUNS = RecentOverruns()
 
 
 class MatchLateness:

@@ -19,7 +19,15 @@ from typing import TypeVar
 
 from hexarena.bots.base import EngineBot, MatchMemory, ReportsSearch, think
 from hexarena.bots.registry import make_builtin
-from hexarena.bots.timing import FIRST_LATENESS, Lateness, allowance, budget_from, cpu_pressure
+from hexarena.bots.timing import (
+    FIRST_LATENESS,
+    RECENT_OVERRUNS,
+    Lateness,
+    RecentOverruns,
+    allowance,
+    budget_from,
+    cpu_pressure,
+)
 from hexarena.core.contract import MatchInfo, MoveReply, MoveRequest
 from hexarena.core.game import Game
 from hexarena.core.jsonvalue import JsonObject
@@ -42,6 +50,8 @@ class InProcessPlayer(BasePlayer):
 
     kind = "builtin"
     rng: random.Random  # always one: the bot's random draws (``BasePlayer.rng``)
+    #: Where overruns are remembered past the match, as the next matches' first guess (the process's own).
+    overruns: RecentOverruns = RECENT_OVERRUNS
 
     def __init__(self, bot: EngineBot, name: str | None = None, seed: int | None = None, threaded: bool = True) -> None:
         super().__init__()
@@ -102,8 +112,9 @@ class InProcessPlayer(BasePlayer):
         asked = time.perf_counter()
         made = len(request.history) // 2  # about this player's moves so far (two seats take turns)
         allowed = allowance(self.info.clock, request.time_limit, request.time_left, made)
-        if allowed is not None and not self._timed_moves:  # nothing learnt yet: start careful, as if a bit late
-            self.lateness.record(FIRST_LATENESS * allowed)
+        if allowed is not None and not self._timed_moves:
+            # nothing learnt yet: start careful, as if a bit late, or as late as a match of this process was lately
+            self.lateness.caution(max(FIRST_LATENESS * allowed, self.overruns.value()))
         limit = None if allowed is None else budget_from(allowed, self.lateness.value, cpu_pressure())
         deadline = None if limit is None else asked + limit
         game = self.info.game
@@ -117,9 +128,13 @@ class InProcessPlayer(BasePlayer):
                 move, took = await asyncio.to_thread(self._timed_choose, game, request.state, deadline, stop)
             except asyncio.CancelledError:
                 stop.set()  # the thread runs on; make its search return now
+                if limit is not None:  # cut off: past the referee's grace, or the match ended meanwhile
+                    self.overruns.record(time.perf_counter() - asked - limit)
                 raise
         if limit is not None:  # the hop there and back is on the referee's clock too: later budgets keep it back
-            self.lateness.record(time.perf_counter() - asked - limit)
+            late = time.perf_counter() - asked - limit
+            self.lateness.record(late)
+            self.overruns.record(late)
             self._timed_moves += 1
         if inline:
             if took > BACK_TO_THREAD:

@@ -39,9 +39,9 @@ NO_CLOCK_SECONDS = 5.0
 #: Part of the budget the engine may search: the rest pays for what follows its deadline (the principal variation,
 #: checking the move on the real board), well under a millisecond; copying the board before it is inside the
 #: budget (the engine's deadline is what is left of it). The host's budget already keeps back what its clock counts
-#: around the bot (``timing.budget_from``), learnt per match, so the share is nearly all of it; twice this bot's own
-#: remembered lateness comes off too.
-SHARE = SearchShare(short=0.97, long=0.985, reserve=0.002)
+#: around the bot (``timing.budget_from``), learnt per match, and twice this bot's own remembered lateness comes
+#: off too, so the share is all but a sliver of it: a fixed few percent more would be depth lost on every move.
+SHARE = SearchShare(short=0.99, long=0.995, reserve=0.002)
 #: Below this budget (seconds) the Python search is not started (its setup alone costs ~10 ms).
 MIN_SEARCH_PYTHON = 0.015
 #: Scale of the evaluation bar: ``heuristic = tanh(score / BAR_SCALE)`` from X's point of view.
