@@ -198,24 +198,16 @@ GATED_CLOCK = {"type": "turn", "seconds": 3600}
 
 @contextlib.asynccontextmanager
 async def gated_bot(tmp_path: Path, opening_only: bool = False) -> AsyncIterator[tuple[str, Path]]:
-    """A gated heuristic HTTTX bot server (``gated_bot_server``): its URL, and the file that opens its gate. It
-    starts while the test starts its instances: :func:`gated_match` waits until it answers."""
+    """A gated heuristic HTTTX bot server (``gated_bot_server``): its URL, and the file that opens its gate."""
     port, gate = free_port(), tmp_path / "gate"
     bot = gated_bot_server(port, gate, FREE_MOVES, opening_only)
     try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
         yield f"http://127.0.0.1:{port}", gate
     finally:
         gate.touch()  # a move still waiting would hold the bot's exit
         bot.terminate()
         bot.wait(10)
-
-
-async def gated_match(a: ServeProcess, url: str, spec: str) -> str:
-    """A match on A between the gated bot at ``url`` (seat 0, as ``spec``) and builtin:random; returns its id."""
-    await until_up(f"{url}/capabilities.json")
-    r = await a.post("/api/matches", {"game": "htttx", "players": [spec, "builtin:random"], "clock": GATED_CLOCK})
-    assert r.status_code == 200, r.text
-    return str(r.json()["game_id"])
 
 
 async def kill_owner_mid_match(a: ServeProcess, b: ServeProcess, game_id: str, gate: Path) -> list[dict[str, Any]]:
@@ -236,7 +228,10 @@ async def kill_owner_mid_match(a: ServeProcess, b: ServeProcess, game_id: str, g
 async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
     """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
     async with gated_bot(tmp_path) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
-        game_id = await gated_match(a, url, f"stateless:{url}")
+        body = {"game": "htttx", "players": [f"stateless:{url}", "builtin:random"], "clock": GATED_CLOCK}
+        r = await a.post("/api/matches", body)
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
         seen = await kill_owner_mid_match(a, b, game_id, gate)
         record = (await b.get(f"/games/{game_id}")).json()
         assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
@@ -252,7 +247,9 @@ async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_s
     from the middle of a game: the match ended ``aborted``."""
     async with gated_bot(tmp_path, opening_only=True) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
         spec = f"stateless:{url}"
-        game_id = await gated_match(a, url, spec)
+        r = await a.post("/api/matches", {"game": "htttx", "players": [spec, "builtin:random"], "clock": GATED_CLOCK})
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
         assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
         seen = await kill_owner_mid_match(a, b, game_id, gate)
         record = (await b.get(f"/games/{game_id}")).json()
@@ -271,7 +268,9 @@ async def test_a_bws_match_continues_on_the_other_instance_when_its_bot_can_star
     opening_only = not free_setup
     async with gated_bot(tmp_path, opening_only) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
         spec = f"bws:{url}"
-        game_id = await gated_match(a, url, spec)
+        r = await a.post("/api/matches", {"game": "htttx", "players": [spec, "builtin:random"], "clock": GATED_CLOCK})
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
         seen = await kill_owner_mid_match(a, b, game_id, gate)
         record = await once_over(b, game_id, 60)
         assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
