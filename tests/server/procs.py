@@ -282,11 +282,9 @@ def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def gated_bot_server(port: int, gate: Path, free: int, opening_only: bool = False) -> subprocess.Popen[bytes]:
-    """``gated_htttx_bot.py``: the heuristic bot, whose moves after its first ``free`` wait until ``gate`` exists
-    (``opening_only``: declaring bws without ``free_setup``); see its docstring."""
-    cmd = [sys.executable, str(Path(__file__).with_name("gated_htttx_bot.py")), str(port), str(gate), str(free)]
-    cmd += ["opening-only"] if opening_only else []
+def opening_only_bot_server(port: int) -> subprocess.Popen[bytes]:
+    """``no_free_setup_bot.py``: a bot declaring bws without ``free_setup``, and stateless (see its docstring)."""
+    cmd = [sys.executable, str(Path(__file__).with_name("no_free_setup_bot.py")), str(port)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

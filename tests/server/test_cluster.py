@@ -23,8 +23,9 @@ from procs import (
     FAST_CLUSTER,
     Person,
     ServeProcess,
+    bot_server,
     free_port,
-    gated_bot_server,
+    opening_only_bot_server,
     people_game,
     play_turns,
     until_up,
@@ -190,53 +191,36 @@ async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(databas
         print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
 
 
-#: The gated bot's moves answered before its gate (``gated_bot_server``): the match is a few plies in when it stops.
-FREE_MOVES = 2
-#: The gated matches' clock: the bot may wait as long as the test needs, and no turn runs out meanwhile.
-GATED_CLOCK = {"type": "turn", "seconds": 3600}
-
-
-@contextlib.asynccontextmanager
-async def gated_bot(tmp_path: Path, opening_only: bool = False) -> AsyncIterator[tuple[str, Path]]:
-    """A gated heuristic HTTTX bot server (``gated_bot_server``): its URL, and the file that opens its gate."""
-    port, gate = free_port(), tmp_path / "gate"
-    bot = gated_bot_server(port, gate, FREE_MOVES, opening_only)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        yield f"http://127.0.0.1:{port}", gate
-    finally:
-        gate.touch()  # a move still waiting would hold the bot's exit
-        bot.terminate()
-        bot.wait(10)
-
-
-async def kill_owner_mid_match(a: ServeProcess, b: ServeProcess, game_id: str, gate: Path) -> list[dict[str, Any]]:
-    """Watch the match from B; once 4 plies of it are stored (A's recorder flushed them: a takeover starts from
-    the stored moves; A's gated bot waits meanwhile), ``kill -9`` A and open the gate: every message B's spectator
-    got, to the end."""
-    async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-        deadline = time.monotonic() + 60
-        while len((record := (await b.get(f"/games/{game_id}")).json())["moves"]) < 4:
-            assert record["status"] == "running", record
-            assert time.monotonic() < deadline, f"{len(record['moves'])} of 4 moves stored after 60 s"
-            await asyncio.sleep(0.05)
-        a.kill9()
-        gate.touch()
-        return await watch(ws)
-
-
 async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
     """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
-    async with gated_bot(tmp_path) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
-        body = {"game": "htttx", "players": [f"stateless:{url}", "builtin:random"], "clock": GATED_CLOCK}
-        r = await a.post("/api/matches", body)
-        assert r.status_code == 200, r.text
-        game_id = r.json()["game_id"]
-        seen = await kill_owner_mid_match(a, b, game_id, gate)
-        record = (await b.get(f"/games/{game_id}")).json()
-        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-        assert replay(seen) == [m["move"] for m in record["moves"]]
-        assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+    port = free_port()
+    bot = bot_server("heuristic", port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            body = {
+                "game": "htttx",
+                "players": [f"stateless:http://127.0.0.1:{port}", "builtin:search"],
+                # the search thinks ~0.5 s a move: the game (15-40 plies) is still on when A dies after 4 of them
+                "clock": {"type": "turn", "seconds": 1.0},
+            }
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 4:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = (await b.get(f"/games/{game_id}")).json()
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+    finally:
+        bot.terminate()
+        bot.wait(10)
 
 
 async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_speaks_bws_too(
@@ -245,18 +229,32 @@ async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_s
     """The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
     match over used to build a bws player from it, which this bot (bws without ``free_setup``) can't start
     from the middle of a game: the match ended ``aborted``."""
-    async with gated_bot(tmp_path, opening_only=True) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
-        spec = f"stateless:{url}"
-        r = await a.post("/api/matches", {"game": "htttx", "players": [spec, "builtin:random"], "clock": GATED_CLOCK})
-        assert r.status_code == 200, r.text
-        game_id = r.json()["game_id"]
-        assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
-        seen = await kill_owner_mid_match(a, b, game_id, gate)
-        record = (await b.get(f"/games/{game_id}")).json()
-        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
-        assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-        assert replay(seen) == [m["move"] for m in record["moves"]]
+    port = free_port()
+    bot = opening_only_bot_server(port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            spec = f"stateless:http://127.0.0.1:{port}"
+            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 4:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = (await b.get(f"/games/{game_id}")).json()
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
+            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+    finally:
+        bot.terminate()
+        bot.wait(10)
 
 
 @pytest.mark.parametrize("free_setup", [True, False], ids=["free_setup", "opening_only"])
@@ -265,25 +263,38 @@ async def test_a_bws_match_continues_on_the_other_instance_when_its_bot_can_star
 ) -> None:
     """The new owner connects to the bws bot again and sets the position up (``free_setup``). A bot that can
     start only from the opening ends the match ``interrupted``, its moves kept (it had started: not ``aborted``)."""
-    opening_only = not free_setup
-    async with gated_bot(tmp_path, opening_only) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
-        spec = f"bws:{url}"
-        r = await a.post("/api/matches", {"game": "htttx", "players": [spec, "builtin:random"], "clock": GATED_CLOCK})
-        assert r.status_code == 200, r.text
-        game_id = r.json()["game_id"]
-        seen = await kill_owner_mid_match(a, b, game_id, gate)
-        record = await once_over(b, game_id, 60)
-        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
-        plies = [m["ply"] for m in record["moves"]]
-        assert plies == list(range(len(plies))) and plies, record["moves"]
-        if free_setup:  # won on the board: the bot was given the right position and the moves after it
-            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-            assert record["termination"] == "normal", record["reason"]
-            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-            assert replay(seen) == [m["move"] for m in record["moves"]]
-        else:
-            assert record["status"] == "interrupted", (record["status"], record["reason"])
-            assert "free_setup" in record["reason"], record["reason"]
+    port = free_port()
+    bot = bot_server("heuristic", port) if free_setup else opening_only_bot_server(port)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        async with two_instances(database_url, tmp_path) as (a, b):
+            spec = f"bws:http://127.0.0.1:{port}"
+            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
+            r = await a.post("/api/matches", body)
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+                seen: list[dict[str, Any]] = []
+                while sum(m["type"] == "board_update" for m in seen) < 4:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
+                a.kill9()
+                seen += await watch(ws)
+            record = await once_over(b, game_id, 60)
+            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
+            plies = [m["ply"] for m in record["moves"]]
+            assert plies == list(range(len(plies))) and plies, record["moves"]
+            if free_setup:  # won on the board: the bot was given the right position and the moves after it
+                assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+                assert record["termination"] == "normal", record["reason"]
+                assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+                assert replay(seen) == [m["move"] for m in record["moves"]]
+            else:
+                assert record["status"] == "interrupted", (record["status"], record["reason"])
+                assert "free_setup" in record["reason"], record["reason"]
+    finally:
+        bot.terminate()
+        bot.wait(10)
 
 
 async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
