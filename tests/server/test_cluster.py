@@ -53,20 +53,15 @@ HEX_MATCH = {
 
 
 def instances(
-    database_url: str,
-    tmp_path: Path,
-    n: int = 2,
-    dots: bool = False,
-    create_limit: str = "off",
-    more: tuple[str, ...] = (),
+    database_url: str, tmp_path: Path, n: int = 2, dots: bool = False, create_limit: str = "off"
 ) -> list[ServeProcess]:
     """``n`` instances on one database and Redis (``dots``: each also serves the dots protocol on its own port,
     ``.dots_port``), with short leases and scans (``FAST_CLUSTER``). Creates are not limited unless ``create_limit`` says so: the budgets are kept in the shared
-    Redis, where every test's creates from 127.0.0.1 would add up. ``more``: further ``serve`` options of each."""
+    Redis, where every test's creates from 127.0.0.1 would add up."""
     out = []
     for i in range(n):
         dots_port = free_port()
-        extra = ("--redis-url", REDIS_URL, "--create-rate-limit", create_limit, *FAST_CLUSTER, *more)
+        extra = ("--redis-url", REDIS_URL, "--create-rate-limit", create_limit, *FAST_CLUSTER)
         extra += ("--dots-port", str(dots_port)) if dots else ()
         server = ServeProcess(database_url, tmp_path / f"data{i}", tmp_path / f"serve{i}.log", extra=extra)
         server.dots_port = dots_port  # type: ignore[attr-defined]
@@ -76,16 +71,10 @@ def instances(
 
 @contextlib.asynccontextmanager
 async def two_instances(
-    database_url: str,
-    tmp_path: Path,
-    *,
-    start_b: bool = True,
-    dots: bool = False,
-    create_limit: str = "off",
-    more: tuple[str, ...] = (),
+    database_url: str, tmp_path: Path, *, start_b: bool = True, dots: bool = False, create_limit: str = "off"
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess]]:
     """Instances A and B started (B only if ``start_b``: the test starts it later); both stopped at the end."""
-    a, b = instances(database_url, tmp_path, dots=dots, create_limit=create_limit, more=more)
+    a, b = instances(database_url, tmp_path, dots=dots, create_limit=create_limit)
     await asyncio.gather(a.start(), b.start()) if start_b else await a.start()
     try:
         yield a, b
@@ -442,8 +431,11 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
     The tournament's bot waits at its first move until the test opens its gate: the tournament is still running
     however long B's start-up and scans take, and once A has stopped it plays out on B at once."""
     gate = tmp_path / "gate"
-    gated = ("--engine", f"gated=uais:{sys.executable} {GATED_BOT} {gate}")
-    async with two_instances(database_url, tmp_path, start_b=False, more=gated) as (a, b):
+    a, b = instances(database_url, tmp_path)
+    for server in (a, b):
+        server.extra += ("--engine", f"gated=uais:{sys.executable} {GATED_BOT} {gate}")
+    await a.start()
+    try:
         body = {
             "game": "hex",
             "params": {"size": 5},
@@ -472,6 +464,9 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
             await asyncio.sleep(0.2)
         assert info["status"] == "finished" and info["games_finished"] == 4, info
         assert f"resuming tournament {tid}" in (tmp_path / "serve1.log").read_text()
+    finally:
+        a.stop()
+        b.stop()
 
 
 async def test_dots_clients_of_different_instances_meet_at_one_table(database_url: str, tmp_path: Path) -> None:
