@@ -5,12 +5,14 @@ and the tournament it belongs to, running for as long as it needs, on a loaded m
 that guesses how long its other steps take; once it creates the file, every game plays out at once.
 """
 
+import os
 import random
 import sys
 import time
 from pathlib import Path
 
 gate = Path(sys.argv[1])
+parent = os.getppid()  # the server that started it: a bot left waiting after it is gone ends itself
 size = 11
 taken: set[str] = set()
 
@@ -33,6 +35,8 @@ for line in sys.stdin:
         sys.exit(0)
     elif parts[0] == "make_move":
         while not gate.exists():
+            if os.getppid() != parent:
+                sys.exit(0)
             time.sleep(0.05)
         move = random.choice(free())
         taken.add(move)
