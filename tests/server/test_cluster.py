@@ -419,22 +419,31 @@ async def test_an_api_match_with_a_battlebot_seat_can_be_created_on_any_instance
         assert refused.status_code == 429 and "3 per 1 minute" in refused.text, refused.text
 
 
+#: A UAIS bot that answers only once its gate file exists (``gated_uais_bot.py``).
+GATED_BOT = Path(__file__).with_name("gated_uais_bot.py")
+
+
 async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops(
     database_url: str, tmp_path: Path
 ) -> None:
-    """An instance starting up used to resume every running API tournament, those of live instances too."""
-    async with two_instances(database_url, tmp_path, start_b=False) as (a, b):
+    """An instance starting up used to resume every running API tournament, those of live instances too.
+
+    The tournament's bot waits at its first move until the test opens its gate: the tournament is still running
+    however long B's start-up and scans take, and once A has stopped it plays out on B at once."""
+    gate = tmp_path / "gate"
+    a, b = instances(database_url, tmp_path)
+    for server in (a, b):
+        server.extra += ("--engine", f"gated=uais:{sys.executable} {GATED_BOT} {gate}")
+    await a.start()
+    try:
         body = {
             "game": "hex",
-            "params": {"size": 9},
-            "players": ["builtin:uct", "builtin:uct"],
-            "names": ["one", "two"],
+            "params": {"size": 5},
+            "players": ["engine:gated", "builtin:random"],
+            "names": ["gated", "random"],
             "games_per_pairing": 4,
-            # long enough for the games to outlast B's start-up and first scans on a loaded machine (at 0.2 s a
-            # turn, a stressed run once saw all four end first)
-            "clock": {"kind": "turn", "seconds": 0.5},
-            # and a loaded machine must not end them early on time
-            "time_margin": 5.0,
+            # the gated bot may wait as long as the test needs: no clock ends a game meanwhile
+            "clock": {"kind": "turn", "seconds": 3600},
         }
         r = await a.post("/api/tournaments", body)
         assert r.status_code == 201, r.text
@@ -442,18 +451,22 @@ async def test_a_tournament_runs_on_one_instance_only_and_moves_on_when_it_stops
         await b.start()  # its start-up must leave A's tournament alone
         await b.until_scanned("tournaments")  # and so must B's scans
         early = (await a.get(f"/api/tournaments/{tid}")).json()
-        assert early["status"] == "running", f"too fast: make it longer: {early}"
+        assert early["status"] == "running" and early["games_finished"] == 0, early
         assert f"resuming tournament {tid}" not in (tmp_path / "serve1.log").read_text()
-        a.stop()  # and when A stops, B resumes it (A's finished games are kept, the rest played on B)
+        a.stop()  # and when A stops, B resumes it (the game A left unfinished is played on B)
+        gate.touch()
         deadline = time.monotonic() + 300
         info: dict[str, Any] = {}
         while time.monotonic() < deadline:
             info = (await b.get(f"/api/tournaments/{tid}")).json()
             if info["status"] == "finished":
                 break
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.2)
         assert info["status"] == "finished" and info["games_finished"] == 4, info
         assert f"resuming tournament {tid}" in (tmp_path / "serve1.log").read_text()
+    finally:
+        a.stop()
+        b.stop()
 
 
 async def test_dots_clients_of_different_instances_meet_at_one_table(database_url: str, tmp_path: Path) -> None:
