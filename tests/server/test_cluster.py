@@ -14,18 +14,18 @@ import os
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from procs import (
     FAST_CLUSTER,
+    PACED_CLOCK,
     Person,
     ServeProcess,
-    bot_server,
     free_port,
-    opening_only_bot_server,
+    paced_bot_server,
     people_game,
     play_turns,
     until_up,
@@ -180,70 +180,76 @@ async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(databas
         print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
 
 
-async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
-    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
-    port = free_port()
-    bot = bot_server("heuristic", port)
+@contextlib.asynccontextmanager
+async def paced_bot(tmp_path: Path, opening_only: bool = False) -> AsyncIterator[tuple[str, Path]]:
+    """A ``paced_bot.py`` server (its base URL) and its gate file: its games go on until the test creates it."""
+    port, gate = free_port(), tmp_path / "gate"
+    bot = paced_bot_server(port, gate, opening_only)
     try:
         await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            body = {
-                "game": "htttx",
-                "players": [f"stateless:http://127.0.0.1:{port}", "builtin:search"],
-                # the search thinks ~0.5 s a move: the game (15-40 plies) is still on when A dies after 4 of them
-                "clock": {"type": "turn", "seconds": 1.0},
-            }
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = (await b.get(f"/games/{game_id}")).json()
-            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-            assert replay(seen) == [m["move"] for m in record["moves"]]
-            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
+        yield f"http://127.0.0.1:{port}", gate
     finally:
         bot.terminate()
         bot.wait(10)
 
 
-async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_speaks_bws_too(
-    database_url: str, tmp_path: Path
+async def read_until(
+    ws: ClientConnection, seen: list[dict[str, Any]], done: Callable[[list[dict[str, Any]]], bool]
 ) -> None:
-    """The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
-    match over used to build a bws player from it, which this bot (bws without ``free_setup``) can't start
-    from the middle of a game: the match ended ``aborted``."""
-    port = free_port()
-    bot = opening_only_bot_server(port)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            spec = f"stateless:http://127.0.0.1:{port}"
-            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = (await b.get(f"/games/{game_id}")).json()
-            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
-            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-            assert replay(seen) == [m["move"] for m in record["moves"]]
-    finally:
-        bot.terminate()
-        bot.wait(10)
+    """Append a spectator socket's messages to ``seen`` until ``done(seen)``; the match must not end before."""
+    while not done(seen):
+        seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60)))
+        assert seen[-1]["type"] != "end", seen[-1]
+
+
+def updates(seen: list[dict[str, Any]]) -> int:
+    return sum(m["type"] == "board_update" for m in seen)
+
+
+def taken_over(seen: list[dict[str, Any]]) -> bool:
+    """A fresh snapshot came (the new owner's) and moves after it: the match plays on over there."""
+    setups = [i for i, m in enumerate(seen) if m["type"] == "setup"]
+    return len(setups) >= 2 and updates(seen[setups[-1] :]) >= 2
+
+
+async def continued_on_b(
+    a: ServeProcess, b: ServeProcess, body: dict[str, Any], gate: Path
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Create ``body`` on A, ``kill -9`` A once 4 moves are seen from B, open the gate once B plays it on (or
+    right after the kill: B may not be able to), and return its record once over and what B's spectator saw."""
+    r = await a.post("/api/matches", body)
+    assert r.status_code == 200, r.text
+    game_id = r.json()["game_id"]
+    async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+        seen: list[dict[str, Any]] = []
+        await read_until(ws, seen, lambda s: updates(s) >= 4)
+        a.kill9()
+        with contextlib.suppress(AssertionError):  # an end instead (a match B can't continue) is for the test
+            await read_until(ws, seen, taken_over)
+        gate.touch()
+        if seen[-1]["type"] != "end":
+            seen += await watch(ws)
+    return await once_over(b, game_id, 60), seen
+
+
+@pytest.mark.parametrize("opening_only", [False, True], ids=["free_setup", "opening_only"])
+async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_speaks_bws_too(
+    database_url: str, tmp_path: Path, opening_only: bool
+) -> None:
+    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again.
+
+    The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
+    match over used to build a bws player from it, which a bot declaring bws without ``free_setup`` can't start
+    from the middle of a game: the match ended ``aborted``. The other seat is a built-in, which B builds anew.
+    """
+    async with paced_bot(tmp_path, opening_only) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        spec = f"stateless:{url}"
+        body = {"game": "htttx", "players": [spec, "builtin:random"], "clock": PACED_CLOCK}
+        record, seen = await continued_on_b(a, b, body, gate)
+        assert record["status"] == "finished" and record["termination"] == "normal", record["reason"]
+        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
+        assert taken_over(seen), [m["type"] for m in seen]  # taken over, not replayed from the start
+        assert replay(seen) == [m["move"] for m in record["moves"]]
 
 
 @pytest.mark.parametrize("free_setup", [True, False], ids=["free_setup", "opening_only"])
@@ -252,38 +258,21 @@ async def test_a_bws_match_continues_on_the_other_instance_when_its_bot_can_star
 ) -> None:
     """The new owner connects to the bws bot again and sets the position up (``free_setup``). A bot that can
     start only from the opening ends the match ``interrupted``, its moves kept (it had started: not ``aborted``)."""
-    port = free_port()
-    bot = bot_server("heuristic", port) if free_setup else opening_only_bot_server(port)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            spec = f"bws:http://127.0.0.1:{port}"
-            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = await once_over(b, game_id, 60)
-            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
-            plies = [m["ply"] for m in record["moves"]]
-            assert plies == list(range(len(plies))) and plies, record["moves"]
-            if free_setup:  # won on the board: the bot was given the right position and the moves after it
-                assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-                assert record["termination"] == "normal", record["reason"]
-                assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-                assert replay(seen) == [m["move"] for m in record["moves"]]
-            else:
-                assert record["status"] == "interrupted", (record["status"], record["reason"])
-                assert "free_setup" in record["reason"], record["reason"]
-    finally:
-        bot.terminate()
-        bot.wait(10)
+    async with paced_bot(tmp_path, not free_setup) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        spec = f"bws:{url}"
+        body = {"game": "htttx", "players": [spec, "builtin:random"], "clock": PACED_CLOCK}
+        record, seen = await continued_on_b(a, b, body, gate)
+        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
+        plies = [m["ply"] for m in record["moves"]]
+        assert plies == list(range(len(plies))) and plies, record["moves"]
+        if free_setup:  # won on the board: the bot was given the right position and the moves after it
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert record["termination"] == "normal", record["reason"]
+            assert taken_over(seen), [m["type"] for m in seen]  # taken over, not replayed from the start
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+        else:
+            assert record["status"] == "interrupted", (record["status"], record["reason"])
+            assert "free_setup" in record["reason"], record["reason"]
 
 
 async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
