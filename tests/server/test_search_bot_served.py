@@ -75,8 +75,9 @@ async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
         {"q": 5, "r": -3, "p": "o"},
     ]
     for to_move, expected in (("x", {"heuristic": 1.0, "win_in": 1}), ("o", None)):
+        # 5 s: at load 15 a search given 2 s was seen answered for by the SDK (an empty evaluation) past its deadline
         response = await api.post(
-            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 2}
+            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 5}
         )
         assert response.status_code == 200, response.text
         evaluation = response.json()["evaluation"]
@@ -90,7 +91,9 @@ async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncCl
     body = {
         "player_x": {"type": "builtin", "name": "search"},
         "player_o": {"type": "builtin", "name": "heuristic"},
-        "match_config": {"clock_type": "turn", "clock": 0.5, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
+        # 2 s, not 0.5: at load 15 a search lost on time on its first move at 0.5 s (26 ms over), storing nothing to
+        # check; what a longer turn keeps back for stalls outlasts them (the API sets no time margin)
+        "match_config": {"clock_type": "turn", "clock": 2.0, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
     }
     created = await api.post("/game/new", json=body)
     assert created.status_code == 200, created.text
