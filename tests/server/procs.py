@@ -282,10 +282,16 @@ def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def opening_only_bot_server(port: int) -> subprocess.Popen[bytes]:
-    """``no_free_setup_bot.py``: a bot declaring bws without ``free_setup``, and stateless (see its docstring)."""
-    cmd = [sys.executable, str(Path(__file__).with_name("no_free_setup_bot.py")), str(port)]
+def paced_bot_server(port: int, gate: Path, opening_only: bool = False) -> subprocess.Popen[bytes]:
+    """``paced_bot.py``: an HTTTX bot (bws and stateless) that moves at a steady pace and never wins until the file
+    ``gate`` exists (see its docstring); ``opening_only``: it declares bws without ``free_setup``."""
+    cmd = [sys.executable, str(Path(__file__).with_name("paced_bot.py")), str(port), str(gate)]
+    cmd += ["--opening-only"] if opening_only else []
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+#: A turn clock for matches between paced bots: they move in a fixed tenth of a second, so no load uses it up.
+PACED_CLOCK = {"type": "turn", "seconds": 60.0}
 
 
 async def until_up(url: str, timeout: float = 30.0) -> None:

@@ -3,6 +3,10 @@
 A match created on instance A is watched over the WebSocket of instance B (the snapshot from the store, the moves
 from Redis pub/sub); ``kill -9`` of the instance playing a match makes the other take it over (its lease expires)
 and finish it from the stored moves, or end it ``interrupted`` when its players can't be reached from there.
+
+The matches that must outlive a fault are played by a paced bot (``paced_bot.py``: a move every tenth of a second
+under a clock no load uses up, no win until the test opens its gate), never by a search paced by its clock: on
+a loaded machine such a search lost on time before the fault, and the test took that for a broken takeover.
 """
 
 from __future__ import annotations
@@ -14,18 +18,18 @@ import os
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from procs import (
     FAST_CLUSTER,
+    PACED_CLOCK,
     Person,
     ServeProcess,
-    bot_server,
     free_port,
-    opening_only_bot_server,
+    paced_bot_server,
     people_game,
     play_turns,
     until_up,
@@ -41,15 +45,6 @@ pytestmark = [
     pytest.mark.skipif(not os.environ.get("HEXARENA_TEST_DATABASE_URL"), reason="needs HEXARENA_TEST_DATABASE_URL"),
     pytest.mark.parametrize("database_url", ["postgresql"], indirect=True),
 ]
-
-#: A Hex match between two built-in searches that each think ~0.2 s a move: it lasts long enough to be watched
-#: from elsewhere and to lose its instance in the middle.
-HEX_MATCH = {
-    "game": "hex",
-    "params": {"size": 9},
-    "players": ["builtin:mcts", "builtin:mcts"],
-    "clock": {"type": "turn", "seconds": 0.25},
-}
 
 
 def instances(
@@ -81,12 +76,6 @@ async def two_instances(
     finally:
         a.stop()
         b.stop()
-
-
-async def hex_match(server: ServeProcess) -> str:
-    r = await server.post("/api/matches", HEX_MATCH)
-    assert r.status_code == 200, r.text
-    return str(r.json()["game_id"])
 
 
 async def once_over(server: ServeProcess, game_id: str, timeout: float = 10.0) -> dict[str, Any]:
@@ -139,14 +128,77 @@ def replay(messages: list[dict[str, Any]]) -> list[str]:
     return moves
 
 
+@contextlib.asynccontextmanager
+async def paced_bot(tmp_path: Path, opening_only: bool = False) -> AsyncIterator[tuple[str, Path]]:
+    """A ``paced_bot.py`` server (its base URL) and its gate file: its games go on until the test creates it."""
+    port, gate = free_port(), tmp_path / "gate"
+    bot = paced_bot_server(port, gate, opening_only)
+    try:
+        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+        yield f"http://127.0.0.1:{port}", gate
+    finally:
+        bot.terminate()
+        bot.wait(10)
+
+
+async def read_until(
+    ws: ClientConnection, seen: list[dict[str, Any]], done: Callable[[list[dict[str, Any]]], bool]
+) -> None:
+    """Append a spectator socket's messages to ``seen`` until ``done(seen)``; the match must not end before."""
+    while not done(seen):
+        seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60)))
+        assert seen[-1]["type"] != "end", seen[-1]
+
+
+def updates(seen: list[dict[str, Any]]) -> int:
+    return sum(m["type"] == "board_update" for m in seen)
+
+
+def taken_over(seen: list[dict[str, Any]]) -> bool:
+    """A fresh snapshot came (the new owner's) and moves after it: the match plays on over there."""
+    setups = [i for i, m in enumerate(seen) if m["type"] == "setup"]
+    return len(setups) >= 2 and updates(seen[setups[-1] :]) >= 2
+
+
+def paced_match(url: str, scheme: str = "stateless") -> dict[str, Any]:
+    """An HTTTX match between the paced bot at ``url`` (X, over ``scheme``) and a built-in that moves at once:
+    it lasts until the gate opens however loaded the machine, and any instance can play both seats."""
+    return {"game": "htttx", "players": [f"{scheme}:{url}", "builtin:random"], "clock": PACED_CLOCK}
+
+
+async def continued_on_b(
+    a: ServeProcess, b: ServeProcess, body: dict[str, Any], gate: Path, fault: Callable[[ServeProcess], None]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Create ``body`` on A, apply ``fault`` to A (``kill9``, ``stop``) once 4 moves are seen from B, open the
+    gate once B plays it on (or once its spectator sees it end: B may not be able to), and return its record once
+    over and what B's spectator saw."""
+    r = await a.post("/api/matches", body)
+    assert r.status_code == 200, r.text
+    game_id = r.json()["game_id"]
+    async with connect(b.ws(f"/spectate/{game_id}")) as ws:
+        seen: list[dict[str, Any]] = []
+        await read_until(ws, seen, lambda s: updates(s) >= 4)
+        fault(a)
+        with contextlib.suppress(AssertionError):  # an end instead (a match B can't continue) is for the test
+            await read_until(ws, seen, taken_over)
+        gate.touch()
+        if seen[-1]["type"] != "end":
+            seen += await watch(ws)
+    return await once_over(b, game_id, 60), seen
+
+
 async def test_a_match_on_one_instance_is_watched_on_another(database_url: str, tmp_path: Path) -> None:
-    async with two_instances(database_url, tmp_path) as (a, b):
-        game_id = await hex_match(a)
+    async with paced_bot(tmp_path) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        r = await a.post("/api/matches", paced_match(url))
+        assert r.status_code == 200, r.text
+        game_id = r.json()["game_id"]
         async with (
             connect(b.ws(f"/spectate/{game_id}")) as ws,
             connect(b.ws(f"/spectate/{game_id}?updates=moves")) as light,
         ):
-            seen, moves_only = await asyncio.gather(watch(ws), watch(light))
+            watching = asyncio.gather(watch(ws), watch(light))
+            gate.touch()
+            seen, moves_only = await watching
         assert seen[0]["type"] == "setup" and seen[-1]["type"] == "end", [m["type"] for m in seen]
         assert any(m["type"] == "board_update" for m in seen)
         assert all("state" in m for m in seen if m["type"] == "board_update")
@@ -160,90 +212,33 @@ async def test_a_match_on_one_instance_is_watched_on_another(database_url: str, 
 
 
 async def test_kill_9_of_the_owner_hands_the_match_to_the_other_instance(database_url: str, tmp_path: Path) -> None:
-    async with two_instances(database_url, tmp_path) as (a, b):
-        game_id = await hex_match(a)
-        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-            seen: list[dict[str, Any]] = []
-            while sum(m["type"] == "board_update" for m in seen) < 6:  # the match is well under way on A
-                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-            a.kill9()
-            killed = time.monotonic()
-            seen += await watch(ws)
+    async with paced_bot(tmp_path) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        record, seen = await continued_on_b(a, b, paced_match(url), gate, ServeProcess.kill9)
         assert seen[-1]["type"] == "end", [m["type"] for m in seen]
-        taken_over = [m for m in seen if m["type"] == "setup"]
-        assert len(taken_over) >= 2, "the spectator on B was sent a fresh snapshot when B took the match over"
-        record = (await b.get(f"/games/{game_id}")).json()
-        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+        assert taken_over(seen), "the spectator on B was sent a fresh snapshot when B took the match over"
+        assert record["status"] == "finished" and record["termination"] == "normal", record["reason"]
         plies = [m["ply"] for m in record["moves"]]
         assert plies == list(range(len(plies)))
         assert replay(seen) == [m["move"] for m in record["moves"]]
-        print(f"\nmatch continued on B and ended {time.monotonic() - killed:.1f} s after kill -9 of A")
 
 
-async def test_a_match_with_a_stateless_bot_continues_on_the_other_instance(database_url: str, tmp_path: Path) -> None:
-    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again."""
-    port = free_port()
-    bot = bot_server("heuristic", port)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            body = {
-                "game": "htttx",
-                "players": [f"stateless:http://127.0.0.1:{port}", "builtin:search"],
-                # the search thinks ~0.5 s a move: the game (15-40 plies) is still on when A dies after 4 of them
-                "clock": {"type": "turn", "seconds": 1.0},
-            }
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = (await b.get(f"/games/{game_id}")).json()
-            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-            assert replay(seen) == [m["move"] for m in record["moves"]]
-            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-    finally:
-        bot.terminate()
-        bot.wait(10)
-
-
+@pytest.mark.parametrize("opening_only", [False, True], ids=["free_setup", "opening_only"])
 async def test_a_stateless_match_is_continued_over_stateless_even_when_the_bot_speaks_bws_too(
-    database_url: str, tmp_path: Path
+    database_url: str, tmp_path: Path, opening_only: bool
 ) -> None:
-    """The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
-    match over used to build a bws player from it, which this bot (bws without ``free_setup``) can't start
-    from the middle of a game: the match ended ``aborted``."""
-    port = free_port()
-    bot = opening_only_bot_server(port)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            spec = f"stateless:http://127.0.0.1:{port}"
-            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            assert (await a.get(f"/games/{game_id}")).json()["players"][0]["spec"] == spec
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = (await b.get(f"/games/{game_id}")).json()
-            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
-            assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-            assert replay(seen) == [m["move"] for m in record["moves"]]
-    finally:
-        bot.terminate()
-        bot.wait(10)
+    """A stateless HTTTX bot gets the whole board with every request: the new owner just asks it again.
+
+    The seat's spec is stored as given (``stateless:URL``), not as the bare URL: the instance that takes the
+    match over used to build a bws player from it, which a bot declaring bws without ``free_setup`` can't start
+    from the middle of a game: the match ended ``aborted``. The other seat is a built-in, which B builds anew.
+    """
+    async with paced_bot(tmp_path, opening_only) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        spec, body = f"stateless:{url}", paced_match(url)
+        record, seen = await continued_on_b(a, b, body, gate, ServeProcess.kill9)
+        assert record["status"] == "finished" and record["termination"] == "normal", record["reason"]
+        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "stateless"
+        assert taken_over(seen), [m["type"] for m in seen]  # taken over, not replayed from the start
+        assert replay(seen) == [m["move"] for m in record["moves"]]
 
 
 @pytest.mark.parametrize("free_setup", [True, False], ids=["free_setup", "opening_only"])
@@ -252,53 +247,28 @@ async def test_a_bws_match_continues_on_the_other_instance_when_its_bot_can_star
 ) -> None:
     """The new owner connects to the bws bot again and sets the position up (``free_setup``). A bot that can
     start only from the opening ends the match ``interrupted``, its moves kept (it had started: not ``aborted``)."""
-    port = free_port()
-    bot = bot_server("heuristic", port) if free_setup else opening_only_bot_server(port)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        async with two_instances(database_url, tmp_path) as (a, b):
-            spec = f"bws:http://127.0.0.1:{port}"
-            body = {"game": "htttx", "players": [spec, "builtin:search"], "clock": {"type": "turn", "seconds": 1.0}}
-            r = await a.post("/api/matches", body)
-            assert r.status_code == 200, r.text
-            game_id = r.json()["game_id"]
-            async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-                seen: list[dict[str, Any]] = []
-                while sum(m["type"] == "board_update" for m in seen) < 4:
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-                    assert seen[-1]["type"] != "end", seen[-1]["detail"]
-                a.kill9()
-                seen += await watch(ws)
-            record = await once_over(b, game_id, 60)
-            assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
-            plies = [m["ply"] for m in record["moves"]]
-            assert plies == list(range(len(plies))) and plies, record["moves"]
-            if free_setup:  # won on the board: the bot was given the right position and the moves after it
-                assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
-                assert record["termination"] == "normal", record["reason"]
-                assert sum(m["type"] == "setup" for m in seen) >= 2  # taken over, not replayed from the start
-                assert replay(seen) == [m["move"] for m in record["moves"]]
-            else:
-                assert record["status"] == "interrupted", (record["status"], record["reason"])
-                assert "free_setup" in record["reason"], record["reason"]
-    finally:
-        bot.terminate()
-        bot.wait(10)
+    async with paced_bot(tmp_path, not free_setup) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        spec, body = f"bws:{url}", paced_match(url, "bws")
+        record, seen = await continued_on_b(a, b, body, gate, ServeProcess.kill9)
+        assert record["players"][0]["spec"] == spec and record["players"][0]["kind"] == "bws"
+        plies = [m["ply"] for m in record["moves"]]
+        assert plies == list(range(len(plies))) and plies, record["moves"]
+        if free_setup:  # won on the board: the bot was given the right position and the moves after it
+            assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+            assert record["termination"] == "normal", record["reason"]
+            assert taken_over(seen), [m["type"] for m in seen]  # taken over, not replayed from the start
+            assert replay(seen) == [m["move"] for m in record["moves"]]
+        else:
+            assert record["status"] == "interrupted", (record["status"], record["reason"])
+            assert "free_setup" in record["reason"], record["reason"]
 
 
 async def test_a_stopping_instance_hands_its_bot_matches_over(database_url: str, tmp_path: Path) -> None:
     """A rolling restart: SIGINT of A ends nothing that B can continue; B finishes it."""
-    async with two_instances(database_url, tmp_path) as (a, b):
-        game_id = await hex_match(a)
-        async with connect(b.ws(f"/spectate/{game_id}")) as ws:
-            seen: list[dict[str, Any]] = []
-            while sum(m["type"] == "board_update" for m in seen) < 4:
-                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
-            a.stop()
-            assert a.proc is not None and a.proc.returncode != 70  # not a forced exit (SIGINT exits 1: "Aborted!")
-            seen += await watch(ws)
-        record = (await b.get(f"/games/{game_id}")).json()
-        assert record["status"] == "finished" and record["winner"] is not None, record["reason"]
+    async with paced_bot(tmp_path) as (url, gate), two_instances(database_url, tmp_path) as (a, b):
+        record, seen = await continued_on_b(a, b, paced_match(url), gate, ServeProcess.stop)
+        assert a.proc is not None and a.proc.returncode != 70  # not a forced exit (SIGINT exits 1: "Aborted!")
+        assert record["status"] == "finished" and record["termination"] == "normal", record["reason"]
         assert "handed over" in (tmp_path / "serve0.log").read_text()
         assert replay(seen) == [m["move"] for m in record["moves"]]
 

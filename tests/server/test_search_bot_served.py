@@ -20,6 +20,9 @@ from hexarena.players.spec import make_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.server.app import Settings, create_app
 
+#: Seconds of overrun the referee forgives a move here: more than a loaded 2-core machine stalls a process.
+LOAD_MARGIN = 5.0
+
 
 @pytest.fixture
 def search_url() -> Iterator[str]:
@@ -46,14 +49,19 @@ async def test_evaluations_cross_bws_into_the_record(search_url: str) -> None:
     assert caps["basic_websocket"]["versions"]["v1-alpha"]["evaluation"] is True
     served = await make_player(f"bws:{search_url}", "htttx")
     players = [served, InProcessPlayer.builtin("htttx", "heuristic")]
-    result = await Referee(MatchConfig(game=HTTTX, clock=ClockConfig("turn", 0.5)), players).run()
-    assert result.outcome.termination == Termination.NORMAL and result.winner == 0, result.outcome
+    # the referee forgives what a loaded machine adds to a move (the search stops at its 0.5 s, the process and
+    # the socket around it may not): this test is about what crosses bws, not about keeping time
+    config = MatchConfig(game=HTTTX, clock=ClockConfig("turn", 0.5), time_margin=LOAD_MARGIN)
+    result = await Referee(config, players).run()
+    assert result.outcome.termination == Termination.NORMAL, result.outcome
     mine = [m for m in result.moves if m.seat == 0]
     # a move the SDK had to replace (the bot ran past its soft deadline on a loaded machine) carries none
     with_eval = [m for m in mine if m.evaluation is not None and "heuristic" in m.evaluation]
-    assert len(with_eval) >= len(mine) - 2, [m.evaluation for m in mine]
-    assert mine[-1].evaluation == {"heuristic": 1.0, "win_in": 1}
-    considered = mine[0].considerations
+    assert len(mine) >= 2 and len(with_eval) >= len(mine) - 2, [m.evaluation for m in mine]
+    # who won is not this test's claim (a replaced move may cost the search the game); its winning move says so
+    if result.winner == 0:
+        assert mine[-1].evaluation == {"heuristic": 1.0, "win_in": 1}
+    considered = next((m.considerations for m in with_eval), None)  # the first searched move's (not a replaced one)
     assert considered and len(considered[0]["pieces"]) == 2 and "heuristic" in considered[0]["evaluation"]
 
 
@@ -67,8 +75,9 @@ async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
         {"q": 5, "r": -3, "p": "o"},
     ]
     for to_move, expected in (("x", {"heuristic": 1.0, "win_in": 1}), ("o", None)):
+        # 5 s: at load 15 a search given 2 s was seen answered for by the SDK (an empty evaluation) past its deadline
         response = await api.post(
-            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 2}
+            "/api/analyse", json={"bot_url": search_url, "cells": four, "to_move": to_move, "time_limit": 5}
         )
         assert response.status_code == 200, response.text
         evaluation = response.json()["evaluation"]
@@ -82,7 +91,9 @@ async def test_a_built_in_search_games_evaluations_are_stored(api: httpx.AsyncCl
     body = {
         "player_x": {"type": "builtin", "name": "search"},
         "player_o": {"type": "builtin", "name": "heuristic"},
-        "match_config": {"clock_type": "turn", "clock": 0.5, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
+        # 2 s, not 0.5: at load 15 a search lost on time on its first move at 0.5 s (26 ms over), storing nothing to
+        # check; what a longer turn keeps back for stalls outlasts them (the API sets no time margin)
+        "match_config": {"clock_type": "turn", "clock": 2.0, "heartbeat": 5000, "view_distance": 8, "win_distance": 6},
     }
     created = await api.post("/game/new", json=body)
     assert created.status_code == 200, created.text
