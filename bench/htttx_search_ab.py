@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import sysconfig
@@ -45,47 +44,13 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "tests" / "bots"))
+
+from htttx_positions import middle_games  # noqa: E402  (the positions the tests search too)
 
 #: main when issue 31's speed-up was asked for
 ISSUE_31_BASE = "42c690b"
 Stones = list[tuple[int, int, int]]
-
-
-def positions(count: int, seed: int) -> list[tuple[Stones, int]]:
-    """``count`` middle-game positions (stones, seat to move): heuristic turns mixed with random ones near stones,
-    6-24 turns, none already won and none where the side to move completes a line at once (nothing to search)."""
-    from hexarena.bots.htttx.heuristic import choose_on_board, winning_move
-    from hexarena.games.htttx import HTTTX
-
-    rng = random.Random(seed)
-    out: list[tuple[Stones, int]] = []
-    while len(out) < count:
-        state = HTTTX.new()
-        turns = rng.randint(6, 24)
-        for _ in range(turns):
-            board = state.board()
-            seat = state.to_move_seat
-            assert seat is not None
-            if rng.random() < 0.6:
-                move = choose_on_board(board, seat)
-            else:
-                cells = sorted(board.legal_cells())
-                near = [
-                    c
-                    for c in cells
-                    if any(max(abs(c[0] - q), abs(c[1] - r), abs(c[0] + c[1] - q - r)) <= 2 for q, r in board.cells)
-                ]
-                a, b = rng.sample(near or cells, 2)
-                move = (a, b)
-            nxt = HTTTX.play(state, move)
-            if nxt.is_over:
-                break
-            state = nxt
-        seat = state.to_move_seat
-        if state.is_over or seat is None or len(state.stones) < 8 or winning_move(state.board(), seat) is not None:
-            continue
-        out.append((list(state.stones), seat))
-    return out
 
 
 def module_path(root: Path) -> Path:
@@ -271,9 +236,9 @@ def main() -> None:
     if args.clock is not None:
         if not 0.01 <= args.clock <= 30:
             ap.error("--clock must be 0.01-30 seconds")
-        depth_at_clock(base_so, head_so, args.clock, positions(args.positions, args.seed), args.cpu)
+        depth_at_clock(base_so, head_so, args.clock, middle_games(args.positions, args.seed), args.cpu)
         return
-    job = {"positions": positions(args.positions, args.seed), "depth": args.depth}
+    job = {"positions": middle_games(args.positions, args.seed), "depth": args.depth}
     if args.record:
         record(Path(args.record), args.base, base_so, job, args.record_nodes)
         return

@@ -981,6 +981,9 @@ static i64 qsearch(S *s, i64 alpha, i64 beta, int ply, int qd) {
         free(m);
         return WIN - ply - 2;
     }
+    /* past the horizon's first attacking turn only double threats (search_py.PySearch.qsearch's reason) */
+    if (qd < QDEPTH)
+        while (n > 0 && m[n - 1].score < 2) n--;
     for (int i = 0; i < n; i++) {
         i64 v = child_q(s, m[i].a, m[i].b, alpha, beta, ply, qd);
         if (s->aborted) break;

@@ -19,8 +19,9 @@ The algorithm, over whole turns (two stones of one colour):
   stones; when no pair does (three independent threats, or a double threat the pair cannot both cover), it lost.
 * Alpha-beta (negamax) with iterative deepening, a transposition table on the board's Zobrist keys, history
   ordering. Moves: the opponent's threats force blocks; otherwise pairs of the best-scoring cells near stones.
-* At depth 0 a threat search: the side to move may stand pat or play pairs that make threats; the defender must
-  block (forced moves only), and so on up to ``QDEPTH`` turns, so double threats a few turns deep are seen.
+* At depth 0 a threat search: the side to move may stand pat or play pairs that make threats (after its first
+  attacking turn, double threats only: pairs that take both of the defender's stones); the defender must block
+  (forced moves only), and so on up to ``QDEPTH`` turns, so double threats a few turns deep are seen.
 """
 
 from __future__ import annotations
@@ -631,6 +632,11 @@ class PySearch:
         threats = self.threat_moves(s)
         if threats and threats[0][0] >= 3:  # won next turn (alphabeta's reason)
             return WIN - ply - 2
+        if qd < QDEPTH:
+            # past the horizon's first attacking turn only double threats (a turn the opponent needs both stones to
+            # answer): a single threat leaves the defender a free stone, so a chain of them rarely forces anything
+            # the evaluation misses, while following every one multiplies the horizon's positions by its length
+            threats = [t for t in threats if t[0] >= 2]
         for _, a, b in threats:
             v = self._child_q(a, b, alpha, beta, ply, qd)
             if v > best:
