@@ -286,7 +286,7 @@ async def test_a_burst_of_sqlite_reads_opens_its_connections_once(tmp_path: Path
     a time (1,290 now). The connections a burst opened now stay for the next, up to the same bound as before."""
     from sqlalchemy import event
 
-    s = await Store.open(str(tmp_path / "p.sqlite3"))
+    s = await Store.open(str(tmp_path / "p.sqlite3"), pool_size=10)
     opened = [0]
 
     def count(*_: Any) -> None:

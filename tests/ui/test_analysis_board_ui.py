@@ -122,10 +122,13 @@ def test_hex_from_a_replay_scores_with_a_line_and_a_considered_move_played(page:
     assert "no best line" not in text(page, "#notes")
     considered = page.query_selector_all("#considered li button")
     assert considered
-    played = text(considered[0], "").split(" ")[0]
+    # the first considered move that is not the game's own third move (that one is the main line, no variation)
+    choice = next((b for b in considered if text(b, "").split(" ")[0] != moves[2]), None)
+    assert choice is not None, [text(b, "") for b in considered]
+    played = text(choice, "").split(" ")[0]
     shot(page, "analysis-hex")
 
-    considered[0].click()  # the bot's first considered move, played as a variation
+    choice.click()  # a move the bot considered, played as a variation
     page.wait_for_function("() => document.getElementById('plylabel').textContent === 'move 3 (variation)'")
     assert text(page, "#variations button[aria-current=true]") == f"3. {played}"
     assert page.input_value("#line").split(" ")[:2] == moves[:2]

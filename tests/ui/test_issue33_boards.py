@@ -135,7 +135,9 @@ def test_the_zoomed_hex_board_shows_the_bots_reply_on_a_phone(page: Any, server:
 
 def test_the_htttx_winning_six_is_on_screen_after_panning(page: Any, server: str, shot: Any) -> None:
     for _ in range(5):
-        r = httpx.post(f"{server}/api/matches", json={"game": "htttx", "players": ["builtin:heuristic", "builtin:random"]})
+        r = httpx.post(
+            f"{server}/api/matches", json={"game": "htttx", "players": ["builtin:heuristic", "builtin:random"]}
+        )
         game_id = r.json()["game_id"]
         done = None
         deadline = time.monotonic() + 60

@@ -43,12 +43,32 @@ from hexarena.store.errors import InvalidRecord
 log = logging.getLogger(__name__)
 
 ENV_URL = "HEXARENA_DATABASE_URL"
+#: Connections one store keeps (PostgreSQL: this many, and twice as many more in a burst; a SQLite file: 1.5 times
+#: this many, all kept open): a deployment's instances must fit in PostgreSQL's ``max_connections`` together.
+ENV_POOL_SIZE = "HEXARENA_DATABASE_POOL_SIZE"
+DEFAULT_POOL_SIZE = 10
+MAX_POOL_SIZE = 1000
 DEFAULT_SQLITE_PATH = Path("data") / "hexarena.sqlite3"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 WRITE_OPTION = "hexarena_write"
 
 _POSTGRES_ALIASES = {"postgres", "postgresql", "postgresql+psycopg2", "postgresql+psycopg", "postgresql+asyncpg"}
 _SQLITE_ALIASES = {"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"}
+
+
+def pool_size_from_env() -> int:
+    """``$HEXARENA_DATABASE_POOL_SIZE``, or the default when it is unset; a value that is not a whole number from 1
+    to ``MAX_POOL_SIZE`` is refused with what was wrong, before any connection is opened."""
+    text = os.environ.get(ENV_POOL_SIZE, "").strip()
+    if not text:
+        return DEFAULT_POOL_SIZE
+    try:
+        size = int(text)
+    except ValueError:
+        size = 0
+    if not 1 <= size <= MAX_POOL_SIZE:
+        raise InvalidRecord(f"{ENV_POOL_SIZE}={_safe(text)!r}: give a whole number from 1 to {MAX_POOL_SIZE}")
+    return size
 
 
 def resolve_url(url: str | URL | None = None) -> URL:
@@ -119,9 +139,12 @@ def one_call_cursors() -> bool:
     return not gaps
 
 
-def create_engine(url: URL, *, echo: bool = False, pool_size: int = 10, one_call: bool = True) -> AsyncEngine:
-    """One engine for the whole store, tuned per backend (see the module docstring); ``one_call`` False keeps
-    SQLAlchemy's own aiosqlite cursor even where :func:`one_call_cursors` allows the store's."""
+def create_engine(url: URL, *, echo: bool = False, pool_size: int | None = None, one_call: bool = True) -> AsyncEngine:
+    """One engine for the whole store, tuned per backend (see the module docstring); ``pool_size`` None takes
+    :func:`pool_size_from_env`; ``one_call`` False keeps SQLAlchemy's own aiosqlite cursor even where
+    :func:`one_call_cursors` allows the store's."""
+    if pool_size is None:
+        pool_size = pool_size_from_env()
     # hide_parameters: error messages and echo logs must never show a bot's pass_hash.
     kwargs: dict[str, Any] = {"echo": echo, "hide_parameters": True}
     if url.get_backend_name() == "postgresql":

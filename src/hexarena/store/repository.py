@@ -101,12 +101,18 @@ class Store(TokensMixin, DirectoryMixin, DeadLettersMixin, LadderMixin, PeopleMi
 
     @classmethod
     async def open(
-        cls, url: str | URL | None = None, *, migrate_schema: bool = True, echo: bool = False, pool_size: int = 10
+        cls,
+        url: str | URL | None = None,
+        *,
+        migrate_schema: bool = True,
+        echo: bool = False,
+        pool_size: int | None = None,
     ) -> Store:
         """Connect and bring the schema up to date (Alembic ``upgrade head``).
 
         ``url`` may be any of ``sqlite:///path``, ``postgresql://user@host/db``, their async spellings, or a bare
-        file path; ``None`` means ``$HEXARENA_DATABASE_URL`` or ``./data/hexarena.sqlite3``.
+        file path; ``None`` means ``$HEXARENA_DATABASE_URL`` or ``./data/hexarena.sqlite3``. ``pool_size`` None
+        means ``$HEXARENA_DATABASE_POOL_SIZE`` or 10 (:func:`hexarena.store.engine.pool_size_from_env`).
         """
         resolved = resolve_url(url)
         engine = create_engine(resolved, echo=echo, pool_size=pool_size)
