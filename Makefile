@@ -73,9 +73,13 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # (its own stamp name: a venv installed before pytest-timeout was in this list gets it)
+# --no-compile: pip would byte-compile every module of every dependency, most of the install's CPU; Python compiles
+# what the tests import as they import it. CC=false: the C accelerators build against no dependency, so this venv
+# compiles none of them and uses those `make test`'s install built in place (src/, sdk/src/; the pure-Python code
+# where there are none): a failed compile is a warning (setup.py: optional=True) and leaves them as they are.
 $(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	$(LOWEST_VENV)/bin/python -m pip install -q -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
+	CC=false LDSHARED=false $(LOWEST_VENV)/bin/python -m pip install -q --no-compile -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed-timeout

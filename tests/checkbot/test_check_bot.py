@@ -53,10 +53,11 @@ def _cmd(*args: str) -> list[str]:
 SCRIPTED_BOT_ENV = dict(ENV, HEXARENA_CHECKBOT_REACT_SECONDS="0.5")
 
 
-async def _run(*args: str) -> tuple[int, str, str]:
-    """``hexarena check-bot ARGS`` against one of the tests' scripted bots."""
+async def _run(*args: str, react: float | None = None) -> tuple[int, str, str]:
+    """``hexarena check-bot ARGS`` against one of the tests' scripted bots (``react``: its probes' margin, s)."""
+    env = SCRIPTED_BOT_ENV if react is None else dict(SCRIPTED_BOT_ENV, HEXARENA_CHECKBOT_REACT_SECONDS=str(react))
     proc = await asyncio.create_subprocess_exec(
-        *_cmd(*args), env=SCRIPTED_BOT_ENV, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        *_cmd(*args), env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode is not None
@@ -139,21 +140,27 @@ async def test_malformed_answer_is_named() -> None:
     assert "move_response" in check["expected"]
 
 
+#: The clock of the two tests of a bot that answers late or never, and their probes' margin: short, since the bot
+#: under test moves first (X's first stone is placed for it) and its one move ends the game, so no other player's
+#: move is timed; every probe after the game waits out clock + margin for an answer that comes late or not at all.
+SHORT_CLOCK = 0.2
+
+
 async def test_late_answer_is_named() -> None:
-    bot = FakeBot([[sleep(1.5), AUTO]])  # three times the clock: late however slow the machine is
+    bot = FakeBot([[sleep(3 * SHORT_CLOCK), AUTO]])  # three times the clock: late however slow the machine is
     async with fake_bot(bot) as url:
-        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
-        code, out, _ = await _run(*args)
+        args = (url, "--games", "1", "--clock", str(SHORT_CLOCK), "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, react=SHORT_CLOCK)
     assert code == 1
     check = _checks(out)["clock"]
     assert check["status"] == "fail"
-    assert "within 0.5 s" in check["expected"]
+    assert f"within {SHORT_CLOCK} s" in check["expected"]
 
 
 async def test_silence_is_named() -> None:
     async with fake_bot(FakeBot([SILENCE])) as url:
-        args = (url, "--games", "1", "--clock", "0.5", "--opponent", "random", "--json")
-        code, out, _ = await _run(*args)
+        args = (url, "--games", "1", "--clock", str(SHORT_CLOCK), "--opponent", "random", "--json")
+        code, out, _ = await _run(*args, react=SHORT_CLOCK)
     assert code == 1
     checks = _checks(out)
     assert checks["clock"]["status"] == "fail"

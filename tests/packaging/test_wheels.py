@@ -5,7 +5,8 @@ from the sdist, so a file missing from the sdist fails here), installed into cle
 - the SDK's wheel alone: none of the server's dependencies come with it, and the README's bot, built without a C
   compiler (the pure-Python board), plays a match.
 
-The dependencies come from pip's configured index; the two distributions only from the wheels built here.
+The dependencies come from pip's configured index, fetched once into a wheelhouse both venvs install from; the two
+distributions only from the wheels built here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import time
+import tomllib
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -64,15 +67,27 @@ def pip(bin_dir: Path) -> list[str]:
     return [sys.executable, "-m", "pip", "--python", str(bin_dir / "python")]
 
 
-def make_venv(where: Path, *wheels: Path) -> Path:
-    """A venv of its own holding ``wheels`` and their dependencies; returns its ``bin`` folder.
+def make_venv(where: Path, *requirements: str | Path, wheelhouse: Path | None = None) -> Path:
+    """A venv of its own holding ``requirements`` and their dependencies; returns its ``bin`` folder. With
+    ``wheelhouse``, pip finds everything there and asks no index (``--no-index``): it still resolves each wheel's
+    dependencies from its metadata, so a dependency the wheel does not declare is missing from the venv as before.
 
     ``--no-compile``: pip would otherwise byte-compile every module of every dependency, most of an install's CPU,
     and no test here reads the compiled files (Python compiles what a test imports, as it imports it)."""
     run([sys.executable, "-m", "venv", "--without-pip", str(where)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
     bin_dir = where / "bin"
-    run([*pip(bin_dir), "install", "-q", "--no-compile", *map(str, wheels)], cwd=where.parent, timeout=INSTALL_TIMEOUT)
+    local = ["--no-index", "--find-links", str(wheelhouse)] if wheelhouse else []
+    cmd = [*pip(bin_dir), "install", "-q", "--no-compile", *local, *map(str, requirements)]
+    run(cmd, cwd=where.parent, timeout=INSTALL_TIMEOUT)
     return bin_dir
+
+
+def build(build_bin: Path, source: Path, outdir: Path, *args: str, **env: str) -> None:
+    """``python -m build`` in the build venv: ``--no-isolation`` builds with what that venv holds, and build first
+    checks that it holds every requirement the project declares (``build-system.requires`` and the backend's own),
+    refusing the build otherwise."""
+    cmd = [str(build_bin / "python"), "-m", "build", "--no-isolation", *args, "--outdir", str(outdir), str(source)]
+    run(cmd, cwd=outdir.parent, timeout=BUILD_TIMEOUT, **env)
 
 
 def installed(bin_dir: Path, cwd: Path) -> set[str]:
@@ -115,18 +130,49 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("packaging")
 
 
+def build_requires(project: Path) -> list[str]:
+    return sorted(tomllib.loads((project / "pyproject.toml").read_text())["build-system"]["requires"])
+
+
 @pytest.fixture(scope="module")
-def dist(work: Path) -> Path:
+def build_bin(work: Path) -> Path:
+    """The venv every build here runs in: the build frontend and the ``build-system.requires`` of the projects,
+    nothing else, so a module ``setup.py`` imports that no requirement brings fails the build as in the isolated
+    environment a user's pip or build makes. One venv for all the builds instead of one a build (``python -m build``
+    makes two a project, the sdist's and the wheel's): each would install setuptools anew, from the index."""
+    requires = build_requires(SDK)
+    assert build_requires(ROOT) == requires, "the two projects build with different requirements: one venv each"
+    return make_venv(work / "build-venv", "build", *requires)
+
+
+@pytest.fixture(scope="module")
+def dist(work: Path, build_bin: Path) -> Path:
     """``python -m build`` of each distribution: an sdist, and a wheel built from it."""
     out = work / "dist"
+    out.mkdir()
     for project in (SDK, ROOT):
-        run([sys.executable, "-m", "build", "--outdir", str(out), str(project)], cwd=work, timeout=BUILD_TIMEOUT)
+        build(build_bin, project, out)
     return out
 
 
 @pytest.fixture(scope="module")
-def server_venv(work: Path, dist: Path) -> Path:
-    return make_venv(work / "server-venv", one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl"))
+def wheelhouse(work: Path, dist: Path) -> Path:
+    """The two wheels and every dependency of the server's, from pip's configured index: resolved from the index
+    once, for both venvs (the SDK's dependencies are a part of the server's)."""
+    house = work / "wheelhouse"
+    wheels = [one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl")]
+    run(
+        [sys.executable, "-m", "pip", "download", "-q", "-d", str(house), *map(str, wheels)],
+        cwd=work,
+        timeout=INSTALL_TIMEOUT,
+    )
+    return house
+
+
+@pytest.fixture(scope="module")
+def server_venv(work: Path, dist: Path, wheelhouse: Path) -> Path:
+    wheels = (one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl"))
+    return make_venv(work / "server-venv", *wheels, wheelhouse=wheelhouse)
 
 
 def test_each_distribution_has_an_sdist_and_a_wheel(dist: Path) -> None:
@@ -158,27 +204,30 @@ def one_name(names: list[str], pattern: str) -> str:
 def test_the_installed_server_plays_a_match_between_two_bot_servers(work: Path, server_venv: Path) -> None:
     code = "from hexarena.games.htttx import accel; print(accel.IMPLEMENTATION)"
     assert run([str(server_venv / "python"), "-c", code], cwd=work, timeout=60).strip() == "C"
-    serve = [str(server_venv / "hexarena"), "bot", "serve", "--bot", "heuristic", "--port"]
+    # the random bot against the heuristic one: a match of a few moves (two heuristic bots play one of hundreds)
+    serve = [str(server_venv / "hexarena"), "bot", "serve", "--port"]
     p1, p2 = free_port(), free_port()
     with (
-        bot_server([*serve, str(p1)], work, p1, work / "bot1.log") as x,
-        bot_server([*serve, str(p2)], work, p2, work / "bot2.log") as o,
+        bot_server([*serve, str(p1), "--bot", "heuristic"], work, p1, work / "bot1.log") as x,
+        bot_server([*serve, str(p2), "--bot", "random"], work, p2, work / "bot2.log") as o,
     ):
         out = play(server_venv, work, x, o)
     assert re.search(r"wins after|\bdraw", out, re.I), out
 
 
 def test_the_sdk_alone_brings_no_server_and_its_readme_bot_plays_without_a_compiler(
-    work: Path, dist: Path, server_venv: Path
+    work: Path, dist: Path, build_bin: Path, wheelhouse: Path, server_venv: Path
 ) -> None:
-    # a wheel built where no C compiler runs: the board falls back on pure Python
+    # a wheel built from the SDK's sdist where no C compiler runs: the board falls back on pure Python
+    with tarfile.open(one(dist, "hexarena_sdk-*.tar.gz")) as sdist:
+        sdist.extractall(work / "sdk-sdist", filter="data")
     nocc = work / "dist-nocc"
-    build = [sys.executable, "-m", "build", "--wheel", "--outdir", str(nocc), str(SDK)]
-    run(build, cwd=work, timeout=BUILD_TIMEOUT, CC="false", LDSHARED="false")
+    nocc.mkdir()
+    build(build_bin, one(work / "sdk-sdist", "hexarena_sdk-*"), nocc, "--wheel", CC="false", LDSHARED="false")
     wheel = one(nocc, "hexarena_sdk-*.whl")
     with zipfile.ZipFile(wheel) as z:
         assert not any("_cboard" in f and not f.endswith(".c") for f in z.namelist()), z.namelist()
-    sdk_venv = make_venv(work / "sdk-venv", wheel)
+    sdk_venv = make_venv(work / "sdk-venv", wheel, wheelhouse=wheelhouse)
     names = installed(sdk_venv, work)
     assert "hexarena-sdk" in names and "hexarena" not in names, names
     assert not names & SERVER_ONLY, names & SERVER_ONLY
