@@ -33,8 +33,8 @@ PG_ENV = "HEXARENA_TEST_DATABASE_URL"
 if os.environ.get(REDIS_ENV):
     os.environ[REDIS_ENV] = worker_redis_url(os.environ[REDIS_ENV], os.environ.get("PYTEST_XDIST_WORKER"))
 # Every store a test opens (its servers' and subprocesses' too) keeps a small pool: four workers, each with a few
-# stores open at once, stay under PostgreSQL's default max_connections of 100, where pools of 10 (30 in a burst)
-# once ran it out ("sorry, too many clients already"). A test of the pool's own size sets it itself.
+# stores open at once, stay under PostgreSQL's default max_connections of 100, which pools of 10 (30 in a burst)
+# can exceed ("sorry, too many clients already"). A test of the pool's own size sets it itself.
 os.environ.setdefault("HEXARENA_DATABASE_POOL_SIZE", "4")
 
 #: Tests between two full collections of what earlier tests left behind (see ``pytest_runtest_protocol``).
@@ -91,14 +91,17 @@ class _PostgresDatabases:
     ``postgresql`` variant waited for both in its setup and teardown. Now the next test's database is created
     while the current test runs, and a finished test's is dropped while the next one runs; each test still gets a
     new, empty database of its own. Each runs on an event loop of its own in that thread, so it cannot disturb the
-    test's loop. Whatever is left (the spare, the last drops) is dropped at the end of the session, where a failed
-    drop is reported.
+    test's loop. Drops have a thread of their own: a ``DROP DATABASE`` waits for the server's disk longer than a
+    copy of the template does, and a short test's next database must not queue behind the last one's drop.
+    Whatever is left (the spare, the last drops) is dropped at the end of the session, where a failed drop is
+    reported.
     """
 
     def __init__(self, base_url: str, *, migrated: bool = False) -> None:
         self.base_url = base_url
         self.migrated = migrated
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="pg-databases")
+        self._dropping = ThreadPoolExecutor(1, thread_name_prefix="pg-drops")
         self._spare: Future[str] | None = None
         self._drops: list[Future[None]] = []
         self._template: str | None = None  # (``migrated``) the database each new one is a copy of
@@ -132,15 +135,16 @@ class _PostgresDatabases:
     def give_back(self, name: str) -> None:
         """Drop ``name`` (after the test: its connections are ended by force)."""
         self._drops = [d for d in self._drops if not d.done() or d.exception() is not None]
-        self._drops.append(self._pool.submit(self._drop, name))
+        self._drops.append(self._dropping.submit(self._drop, name))
 
     def close(self) -> None:
         if self._spare is not None:
             with contextlib.suppress(Exception):
                 self.give_back(self._spare.result(timeout=120))
-        if self._template is not None:
-            self._drops.append(self._pool.submit(self._drop, self._template))
         self._pool.shutdown(wait=True)
+        if self._template is not None:  # after its copies: a template being copied cannot be dropped
+            self._drops.append(self._dropping.submit(self._drop, self._template))
+        self._dropping.shutdown(wait=True)
         for drop in self._drops:
             drop.result()  # raises what a drop raised
 
