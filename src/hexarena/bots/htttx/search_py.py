@@ -189,7 +189,8 @@ class PySearch:
         opp = self.opp
         L = self.L
         t = L - 2
-        before = 0 if step > 0 else 1  # how many of the counted stones are this one: x counts s's stones without it
+        # x counts s's stones in a window without this one: the count before a place, one less before an undo
+        before, after = (0, 1) if step > 0 else (1, 0)
         dev = 0
         dts = 0
         dto = 0
@@ -199,8 +200,7 @@ class PySearch:
             base = a * NN
             for i in range(L):
                 w = base + c - i * d
-                n = cnt_s[w]
-                x = n - before
+                x = cnt_s[w] - before
                 y = cnt_o[w]
                 if y == 0:
                     dev += W[x + 1] - W[x]
@@ -215,7 +215,7 @@ class PySearch:
                         do_opp += opp[y]
                         if y >= t:
                             dto -= 1
-                cnt_s[w] = n + step
+                cnt_s[w] = x + after
         self.evalx += step * (dev if s == 0 else -dev)
         self.sum_own[s] += step * ds_own
         self.sum_opp[s] += step * ds_opp
