@@ -27,7 +27,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hexarena.core.registry import get_game
-from server_throughput import cpu_seconds, free_port, process, wait_up
+from server_throughput import cpu_seconds, sqlite_server
 
 GAMES = ("tictactoe", "hex", "htttx", "hive", "hexdots")
 
@@ -47,36 +47,30 @@ def random_line(name: str, plies: int, seed: int = 1) -> list[str]:
 
 async def main(plies: int, requests: int, think: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        server = f"http://127.0.0.1:{port}"
-        db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
-        args = ("serve", "--port", str(port), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
-        with process(*args) as proc:
-            await wait_up(f"{server}/healthz")
-            async with httpx.AsyncClient(base_url=server, timeout=60) as client:
-                costs, answers, said = [], [], []
-                for name in GAMES:
-                    line = random_line(name, plies)
-                    body: dict[str, Any] = {"moves": line}
+        async with sqlite_server(tmp) as (proc, server), httpx.AsyncClient(base_url=server, timeout=60) as client:
+            costs, answers, said = [], [], []
+            for name in GAMES:
+                line = random_line(name, plies)
+                body: dict[str, Any] = {"moves": line}
+                (await client.post(f"/api/analysis/{name}/position", json=body)).raise_for_status()
+                begun = cpu_seconds(proc.pid)
+                for _ in range(requests):
                     (await client.post(f"/api/analysis/{name}/position", json=body)).raise_for_status()
-                    begun = cpu_seconds(proc.pid)
-                    for _ in range(requests):
-                        (await client.post(f"/api/analysis/{name}/position", json=body)).raise_for_status()
-                    ms = (cpu_seconds(proc.pid) - begun) / requests * 1e3
-                    costs.append(f"{name} {len(line)} plies {ms:.1f} ms")
-                for name in GAMES:
-                    sent = time.perf_counter()
-                    r = await client.post(
-                        f"/api/analysis/{name}", json={"moves": random_line(name, 6), "time_limit": think}
-                    )
-                    r.raise_for_status()
-                    answers.append(f"{name} {time.perf_counter() - sent:.2f} s")
-                    a = r.json()["analysis"] or {}
-                    gave = "/".join(k for k, v in (a.get("reports") or {}).items() if v) or "its move only"
-                    said.append(f"{name} ({a.get('bot')}): {gave}")
-                print("reported: " + "; ".join(said))
-                print("position, server CPU a request: " + ", ".join(costs))
-                print(f"analysis answered ({think:g} s given): " + ", ".join(answers))
+                ms = (cpu_seconds(proc.pid) - begun) / requests * 1e3
+                costs.append(f"{name} {len(line)} plies {ms:.1f} ms")
+            for name in GAMES:
+                sent = time.perf_counter()
+                r = await client.post(
+                    f"/api/analysis/{name}", json={"moves": random_line(name, 6), "time_limit": think}
+                )
+                r.raise_for_status()
+                answers.append(f"{name} {time.perf_counter() - sent:.2f} s")
+                a = r.json()["analysis"] or {}
+                gave = "/".join(k for k, v in (a.get("reports") or {}).items() if v) or "its move only"
+                said.append(f"{name} ({a.get('bot')}): {gave}")
+            print("reported: " + "; ".join(said))
+            print("position, server CPU a request: " + ", ".join(costs))
+            print(f"analysis answered ({think:g} s given): " + ", ".join(answers))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_throughput import cpu_seconds, free_port, process, wait_up
+from server_throughput import cpu_seconds, sqlite_server
 
 ENDPOINTS = ("/healthz", "/api/matches/live", "/games?limit=1", "/api/players", "/graphql")
 GRAPHQL = {"query": "{ __typename }"}
@@ -49,12 +49,7 @@ async def cost(client: httpx.AsyncClient, pid: int, path: str, requests: int, co
 async def main(requests: int, concurrency: int, repeat: int) -> None:
     best = dict.fromkeys(ENDPOINTS, float("inf"))
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        server = f"http://127.0.0.1:{port}"
-        db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
-        args = ("serve", "--port", str(port), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
-        with process(*args) as proc:
-            await wait_up(f"{server}/healthz")
+        async with sqlite_server(tmp) as (proc, server):
             limits = httpx.Limits(max_connections=concurrency)
             async with httpx.AsyncClient(base_url=server, limits=limits, timeout=30) as client:
                 for _ in range(repeat):

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
@@ -33,6 +33,9 @@ import httpx
 from machine_speed import reference_us
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from fakes.procs import stop_process  # noqa: E402  (the tests' process helpers: one way to stop a server)
+from fakes.procs import wait_up as wait_up  # noqa: E402  (the sibling benchmarks import it from here)
 
 
 def free_port() -> int:
@@ -83,22 +86,21 @@ def process(*args: str, root: Path = ROOT) -> Iterator[subprocess.Popen[bytes]]:
     try:
         yield proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
-async def wait_up(url: str) -> None:
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(url)).status_code == 200:
-                    return
-            await asyncio.sleep(0.1)
-    raise SystemExit(f"{url} did not come up")
+@contextlib.asynccontextmanager
+async def sqlite_server(tmp: str) -> AsyncIterator[tuple[subprocess.Popen[bytes], str]]:
+    """``hexarena serve`` on a free port with its SQLite database and data directory in ``tmp``, once it answers:
+    ``(process, url)``. The one game server that the benchmarks of a single server's costs measure."""
+    port = free_port()
+    db = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+    with process(
+        "serve", "--port", str(port), "--database-url", db, "--data-dir", tmp, "--log-level", "warning"
+    ) as proc:
+        server = f"http://127.0.0.1:{port}"
+        await wait_up(f"{server}/healthz")
+        yield proc, server
 
 
 async def wave(client: httpx.AsyncClient, server: str, bot: str, games: int, turns: int) -> tuple[int, float, int]:

@@ -50,17 +50,9 @@ import uvicorn
 from websockets.asyncio.client import connect
 from hexarena_sdk.ws_protocol import ws_protocol
 from hexarena.server.serving import ArenaServer, server_config
-
-async def echo(scope, receive, send):
-    if scope["type"] == "lifespan":
-        while (message := await receive())["type"] != "lifespan.shutdown":
-            await send({"type": message["type"] + ".complete"})
-        await send({"type": "lifespan.shutdown.complete"})
-        return
-    await receive()
-    await send({"type": "websocket.accept"})
-    while (message := await receive())["type"] == "websocket.receive":
-        await send({"type": "websocket.send", "text": "echo:" + message["text"]})
+import sys
+sys.path.insert(0, "tests/bots/sdk")  # the cwd is the checkout
+from sdk_wire_helpers import echo
 
 async def round_trip(server):
     task = asyncio.create_task(server.serve())

@@ -393,14 +393,13 @@ def serve(
             config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)
             ArenaServer(config, force_exit_after=FORCE_EXIT_AFTER).run()
             return
-        from hexarena.server.dots.routes import serve_with_dots
+        from hexarena.server.dots.routes import dots_servers, run_servers
 
         click.echo(f"hexagon dots turn-token protocol also on http://{host}:{dots_port}/")
-        asyncio.run(
-            serve_with_dots(
-                app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
-            )
+        servers = dots_servers(
+            app, host, port, dots_port, log_level, header_timeout=header_timeout, force_exit_after=FORCE_EXIT_AFTER
         )
+        asyncio.run(run_servers(*servers))
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it stopped on once it has stopped
         if log_format != "json":
             raise  # click's "Aborted!"

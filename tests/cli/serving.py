@@ -43,16 +43,25 @@ def start_serve(tmp: Path, *extra: str, pythonpath: tuple[Path, ...] = ()) -> tu
     with open(tmp / "serve.log", "ab") as log:  # the child keeps its own descriptor
         proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(400):
+    wait_answering(proc, url, tmp / "serve.log")
+    return proc, url
+
+
+def wait_answering(proc: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    """Wait until the ``hexarena serve`` started as ``proc`` answers on ``url``; if it exits first, fail with its
+    ``log`` (what it said is why), and if it never answers, stop it and fail. Two minutes: a loaded machine
+    starts it slowly, and a test that waits on the answer instead of a guess does not flake."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"hexarena serve exited with {proc.returncode}: {(tmp / 'serve.log').read_text()}")
+            raise AssertionError(f"hexarena serve exited with {proc.returncode}: {log.read_text()}")
         try:
-            if httpx.get(f"{url}/api/matches/live", timeout=2).status_code == 200:
-                return proc, url
+            if httpx.get(f"{url}/api/matches/live", timeout=5).status_code == 200:
+                return
         except httpx.HTTPError:
             pass
         time.sleep(0.05)
-    proc.kill()
+    stop(proc)
     raise AssertionError("hexarena serve did not come up")
 
 

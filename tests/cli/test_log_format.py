@@ -12,13 +12,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
-from serving import SRC, free_port, stop
+from serving import SRC, free_port, stop, wait_answering
 
 SECRET = "seat-secret-which-must-never-be-logged"
 
@@ -34,18 +33,8 @@ def start(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     with open(tmp / "stdout", "wb") as out, open(tmp / "stderr", "wb") as err:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err, cwd=tmp)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"hexarena serve exited with {proc.returncode}: {(tmp / 'stderr').read_text()}")
-        try:
-            if httpx.get(f"{url}/api/matches/live", timeout=5).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    stop(proc)
-    raise AssertionError("hexarena serve did not come up")
+    wait_answering(proc, url, tmp / "stderr")
+    return proc, url
 
 
 def interrupt(proc: subprocess.Popen[bytes]) -> None:

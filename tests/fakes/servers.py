@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,6 +27,8 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from fakes.procs import stop_process
+from fakes.procs import wait_up as wait_up  # where the tests have imported it from
 from hexarena.games.htttx import Board
 
 
@@ -79,22 +80,7 @@ def cli_bot_server(bot: str) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-async def wait_up(url: str) -> None:
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(url)).status_code == 200:
-                    return
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"{url} did not come up")
+        stop_process(proc)
 
 
 # ----- scripted bws bot -----

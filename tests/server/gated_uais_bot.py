@@ -6,38 +6,23 @@ that guesses how long its other steps take; once it creates the file, every game
 """
 
 import os
-import random
 import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stdio" / "bots"))  # run as a script: uais_loop's folder
+from uais_loop import Board, serve
+
 gate = Path(sys.argv[1])
 parent = os.getppid()  # the server that started it: a bot left waiting after it is gone ends itself
-size = 11
-taken: set[str] = set()
 
 
-def free() -> list[str]:
-    cells = (f"{chr(97 + r)}{c + 1}" for r in range(size) for c in range(size))
-    return [cell for cell in cells if cell not in taken]
+def make_move(board: Board) -> None:
+    while not gate.exists():
+        if os.getppid() != parent:
+            sys.exit(0)
+        time.sleep(0.05)
+    print(board.random_move(), flush=True)
 
 
-for line in sys.stdin:
-    parts = line.split()
-    if not parts:
-        continue
-    if parts[0] == "init_board":
-        size = int(parts[1])
-        taken.clear()
-    elif parts[0] in ("seto", "sety"):
-        taken.add(parts[1])
-    elif parts[0] == "quit":
-        sys.exit(0)
-    elif parts[0] == "make_move":
-        while not gate.exists():
-            if os.getppid() != parent:
-                sys.exit(0)
-            time.sleep(0.05)
-        move = random.choice(free())
-        taken.add(move)
-        print(move, flush=True)
+serve(make_move)

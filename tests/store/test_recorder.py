@@ -109,9 +109,7 @@ def test_rated_only_results_between_bots() -> None:
 # ----- results -----
 
 
-async def test_result_with_analysis_and_rating(store: Store, tmp_path: Path) -> None:
-    recorder = Recorder(store, tmp_path)
-    await recorder.start()
+async def test_result_with_analysis_and_rating(store: Store, recorder: Recorder) -> None:
     gid = new_id()
     await recorder.open_game(_new(gid))
     moves = (move(0, evaluation={"score": 0.25}), move(1, evaluation={"score": -1}, considerations=[{"move": "b"}]))
@@ -123,12 +121,9 @@ async def test_result_with_analysis_and_rating(store: Store, tmp_path: Path) -> 
     assert rec.moves[1].considerations == [{"move": "b"}]
     ratings = {r.key: r for r in await store.list_ratings("hex")}
     assert ratings["bob"].rating > 1500 > ratings["alice"].rating and ratings["bob"].games == 1
-    await recorder.close()
 
 
-async def test_unstorable_analysis_does_not_lose_the_result(store: Store, tmp_path: Path) -> None:
-    recorder = Recorder(store, tmp_path)
-    await recorder.start()
+async def test_unstorable_analysis_does_not_lose_the_result(store: Store, recorder: Recorder) -> None:
     gid = new_id()
     await recorder.open_game(_new(gid))
     bad = MoveRecord(ply=1, seat=1, move="b2", timestamp=move(1).timestamp, think_time=0.1, evaluation={"s": {1, 2}})
@@ -137,19 +132,15 @@ async def test_unstorable_analysis_does_not_lose_the_result(store: Store, tmp_pa
     rec = await store.get_game(gid)
     assert rec is not None and rec.status == GameStatus.FINISHED and rec.winner == 1
     assert [(m.move, m.evaluation) for m in rec.moves] == [("m0", None), ("b2", None)]
-    await recorder.close()
 
 
-async def test_a_bad_result_is_refused_not_invented(store: Store, tmp_path: Path) -> None:
-    recorder = Recorder(store, tmp_path)
-    await recorder.start()
+async def test_a_bad_result_is_refused_not_invented(store: Store, recorder: Recorder) -> None:
     gid = new_id()
     await recorder.open_game(_new(gid))
     recorder.finish(_end(gid, 2, winner=5))
     await recorder.flush(10)
     rec = await store.get_game(gid)
     assert rec is not None and rec.status == GameStatus.RUNNING and rec.winner is None
-    await recorder.close()
 
 
 @pytest.mark.parametrize(
@@ -163,10 +154,8 @@ async def test_a_bad_result_is_refused_not_invented(store: Store, tmp_path: Path
     ],
 )
 async def test_no_result_has_no_winner_and_no_rating(
-    store: Store, tmp_path: Path, termination: str, kinds: tuple[str, str], status: GameStatus, rated_game: bool
+    store: Store, recorder: Recorder, termination: str, kinds: tuple[str, str], status: GameStatus, rated_game: bool
 ) -> None:
-    recorder = Recorder(store, tmp_path)
-    await recorder.start()
     gid = new_id()
     new = _new(gid, kinds=kinds)
     recorder.record(new, _end(gid, 3, winner=0, termination=termination, players=new.players))
@@ -175,7 +164,6 @@ async def test_no_result_has_no_winner_and_no_rating(
     assert rec is not None and rec.status == status and len(rec.moves) == 3
     assert rec.winner == (0 if status == GameStatus.FINISHED else None)
     assert bool(await store.list_ratings("hex")) == rated_game
-    await recorder.close()
 
 
 # ----- moves as played -----
@@ -202,9 +190,7 @@ async def test_moves_reach_the_store_as_played(store: Store, tmp_path: Path) -> 
     await recorder.close()
 
 
-async def test_moves_of_an_ended_game_are_dropped(store: Store, tmp_path: Path) -> None:
-    recorder = Recorder(store, tmp_path)
-    await recorder.start()
+async def test_moves_of_an_ended_game_are_dropped(store: Store, recorder: Recorder) -> None:
     gid = new_id()
     await recorder.open_game(_new(gid))
     recorder.finish(_end(gid, 2))
@@ -213,7 +199,6 @@ async def test_moves_of_an_ended_game_are_dropped(store: Store, tmp_path: Path) 
     await recorder.flush(10)
     rec = await store.get_game(gid)
     assert rec is not None and len(rec.moves) == 2 and not recorder.degraded
-    await recorder.close()
 
 
 # ----- outages -----

@@ -31,14 +31,6 @@ async def play(recorder: Recorder, seats: tuple[PlayerRecord, PlayerRecord], *, 
     await recorder.flush(10)
 
 
-@pytest.fixture
-async def recorder(store: Store, tmp_path: Path) -> Recorder:
-    rec = Recorder(store, tmp_path)
-    await rec.start()
-    yield rec  # type: ignore[misc]
-    await rec.close()
-
-
 def test_a_person_key_is_a_hash_of_the_secret_and_bad_secrets_are_refused() -> None:
     assert is_person_key(ANN) and ANN != OTHER_ANN and "A" * 8 not in ANN
     assert person_key("A" * SECRET_LENGTH) == ANN  # stable: the same browser is the same person

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Generic, TypedDict
 
 from hexarena.core.contract import S
 from hexarena.core.game import ParamValue
@@ -22,6 +22,32 @@ class PlayedMove:
     think_time: float  # seconds between the request and the reply
     evaluation: JsonObject | None = None
     considerations: list[JsonValue] | None = None
+
+    def to_json(self) -> PlayedMoveJson:
+        """The move as plain data, as every record of a played move holds it (a tournament game's result, the
+        move event another instance reads): one shape, built in one place. What the bot said about its move
+        (``evaluation``, ``considerations``) goes with it wherever the move goes."""
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "move": self.move,
+            "timestamp": self.timestamp,
+            "think_time": self.think_time,
+            "evaluation": self.evaluation,
+            "considerations": self.considerations,
+        }
+
+
+class PlayedMoveJson(TypedDict):
+    """One move of a played game as plain data (:meth:`PlayedMove.to_json`): it crosses processes."""
+
+    ply: int
+    seat: Seat
+    move: str
+    timestamp: float
+    think_time: float
+    evaluation: JsonObject | None
+    considerations: list[JsonValue] | None
 
 
 @dataclass(slots=True)

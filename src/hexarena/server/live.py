@@ -34,7 +34,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -623,17 +623,8 @@ def match_meta(config: MatchConfig) -> JsonObject:
 
 def move_event(m: PlayedMove, clocks: list[float | None]) -> JsonObject:
     """A move as published to the other instances (``server.cluster``): the move, never the board."""
-    return {
-        "type": "move",
-        "ply": m.ply,
-        "seat": m.seat,
-        "move": m.move,
-        "timestamp": m.timestamp,
-        "think_time": m.think_time,
-        "evaluation": m.evaluation,
-        "considerations": m.considerations,
-        "clocks": clocks,
-    }
+    # a PlayedMoveJson is JSON, but mypy reads a TypedDict's values as ``object``
+    return {"type": "move", **cast(JsonObject, m.to_json()), "clocks": clocks}
 
 
 def moved_of(event: JsonObject) -> tuple[PlayedMove, list[float | None] | None]:

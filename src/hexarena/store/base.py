@@ -14,12 +14,12 @@ aside; anything else (unreachable, failing, timing out) is a plain :class:`Store
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any, Self
 
-from sqlalchemy import Table
+from sqlalchemy import Table, insert
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, SQLAlchemyError, StatementError
@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hexarena.store import migrate
 from hexarena.store.engine import WRITE_OPTION, is_memory
-from hexarena.store.errors import InvalidRecord, StoreError
+from hexarena.store.errors import Conflict, InvalidRecord, StoreError
 from hexarena.store.validate import clean_json
 
 MAX_LIMIT = 1000
@@ -104,6 +104,16 @@ class StoreBase:
 
     def _write(self, what: str) -> AbstractAsyncContextManager[AsyncConnection]:
         return self._tx(what, write=True)
+
+    async def _insert_new(self, what: str, table: Table, row: Mapping[str, Any], conflict: str) -> None:
+        """Insert ``row``, which must be new, in a write transaction of its own. A key that exists already is
+        the caller's mistake, told as :class:`Conflict` (``conflict`` is its message), where ``_tx`` would make
+        the IntegrityError an :class:`InvalidRecord`, which the recorder would set aside as refused values."""
+        async with self._write(what) as conn:
+            try:
+                await conn.execute(insert(table), row)
+            except IntegrityError:
+                raise Conflict(conflict) from None
 
 
 def upsert_insert(dialect: Dialect, table: Table) -> postgresql.Insert | sqlite.Insert:

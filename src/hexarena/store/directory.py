@@ -10,13 +10,12 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import RowMapping
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from hexarena.store.base import MAX_LIMIT, StoreBase, json_object, now, upsert_insert
-from hexarena.store.errors import Conflict, InvalidRecord, NotFound
+from hexarena.store.errors import InvalidRecord, NotFound
 from hexarena.store.models import STATUS_LENGTH, bots, contests, rating_history, ratings, tournaments
 from hexarena.store.records import JSON, BotRecord, ContestRecord, RatingRecord, TournamentRecord
 from hexarena.store.validate import (
@@ -66,11 +65,7 @@ class DirectoryMixin(StoreBase):
             "spec": clean_json(spec, "bot spec"),
             "date_registered": now(),
         }
-        async with self._write("register_bot") as conn:
-            try:
-                await conn.execute(insert(bots), row)
-            except IntegrityError:
-                raise Conflict(f"bot {bot_id!r} is already registered") from None
+        await self._insert_new("register_bot", bots, row, f"bot {bot_id!r} is already registered")
         return secret
 
     async def get_bot(self, bot_id: str) -> BotRecord | None:
@@ -105,19 +100,8 @@ class DirectoryMixin(StoreBase):
             name=check_text(name, "contest name"),
             created_at=now(),
         )
-        async with self._write("create_contest") as conn:
-            try:
-                await conn.execute(
-                    insert(contests),
-                    {
-                        "id": record.contest_id,
-                        "game": record.game,
-                        "name": record.name,
-                        "created_at": record.created_at,
-                    },
-                )
-            except IntegrityError:
-                raise Conflict(f"contest {record.contest_id!r} already exists") from None
+        row = {"id": record.contest_id, "game": record.game, "name": record.name, "created_at": record.created_at}
+        await self._insert_new("create_contest", contests, row, f"contest {record.contest_id!r} already exists")
         return record
 
     async def get_contest(self, contest_id: str) -> ContestRecord | None:
@@ -225,11 +209,9 @@ class DirectoryMixin(StoreBase):
             "created_at": stamp,
             "updated_at": stamp,
         }
-        async with self._write("create_tournament") as conn:
-            try:
-                await conn.execute(insert(tournaments), row)
-            except IntegrityError:
-                raise Conflict(f"tournament {record.tournament_id!r} already exists") from None
+        await self._insert_new(
+            "create_tournament", tournaments, row, f"tournament {record.tournament_id!r} already exists"
+        )
         return record
 
     async def get_tournament(self, tournament_id: str) -> TournamentRecord | None:

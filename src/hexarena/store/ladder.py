@@ -14,11 +14,10 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from sqlalchemy import delete, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
 
 from hexarena.core.jsonvalue import JsonObject
 from hexarena.store.base import MAX_LIMIT, StoreBase, now
-from hexarena.store.errors import Conflict, NotFound
+from hexarena.store.errors import NotFound
 from hexarena.store.models import ladder_bots, ladder_games
 from hexarena.store.validate import check_id, check_int, check_name, check_text, clean_json, redact_spec
 
@@ -165,11 +164,8 @@ class LadderMixin(StoreBase):
             "created_at": at,
             "updated_at": at,
         }
-        async with self._write("add_ladder_bot") as conn:
-            try:
-                await conn.execute(insert(ladder_bots), row)
-            except IntegrityError:
-                raise Conflict(f"a ladder bot named {name!r} exists already; choose another name") from None
+        conflict = f"a ladder bot named {name!r} exists already; choose another name"
+        await self._insert_new("add_ladder_bot", ladder_bots, row, conflict)
         return LadderBot(**row)
 
     async def list_ladder_bots(self, *, game: str | None = None) -> list[LadderBot]:

@@ -18,11 +18,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import delete, select, update
 
 from hexarena.store.base import StoreBase, now
-from hexarena.store.errors import Conflict
 from hexarena.store.models import api_tokens
 from hexarena.store.validate import check_id
 
@@ -69,13 +67,8 @@ class TokensMixin(StoreBase):
         token = new_api_token()
         record = ApiTokenRecord(name=name, created_at=now())
         row = {"name": name, "token_hash": hash_api_token(token), "created_at": record.created_at}
-        async with self._write("create_api_token") as conn:
-            try:
-                await conn.execute(insert(api_tokens), row)
-            except IntegrityError:
-                raise Conflict(
-                    f"a token named {name!r} exists already; revoke it first or choose another name"
-                ) from None
+        conflict = f"a token named {name!r} exists already; revoke it first or choose another name"
+        await self._insert_new("create_api_token", api_tokens, row, conflict)
         return record, token
 
     async def list_api_tokens(self) -> list[ApiTokenRecord]:

@@ -23,7 +23,7 @@ from typing import Any, NotRequired, Protocol, TypedDict
 
 from hexarena.core.contract import ClockConfig
 from hexarena.core.game import ParamValue
-from hexarena.core.jsonvalue import JsonObject, JsonValue
+from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.core.types import Outcome, Seat, Termination
 from hexarena.players.base import BasePlayer, close_players
@@ -31,21 +31,10 @@ from hexarena.players.policy import SpecPolicy, make_remote_player
 from hexarena.players.spec import make_player
 from hexarena.referee.clock import ClockJson
 from hexarena.referee.match import MatchConfig, Referee
+from hexarena.referee.result import PlayedMoveJson
 from hexarena.tournament.openings import play_opening
 
 log = logging.getLogger(__name__)
-
-
-class PlayedMoveJson(TypedDict):
-    """One move of a played game, as a result carries it (plain data: it crosses processes)."""
-
-    ply: int
-    seat: Seat
-    move: str
-    timestamp: float
-    think_time: float
-    evaluation: JsonObject | None
-    considerations: list[JsonValue] | None
 
 
 class JobResult(TypedDict):
@@ -163,19 +152,7 @@ async def play_job(job: GameJob) -> JobResult:
         meta={"opening": list(job.opening)},
     )
     result = await Referee(config, players).run()
-    moves: list[PlayedMoveJson] = [
-        {
-            "ply": m.ply,
-            "seat": m.seat,
-            "move": m.move,
-            "timestamp": m.timestamp,
-            "think_time": m.think_time,
-            # what the bot said about its move: stored with tournament games as with live matches
-            "evaluation": m.evaluation,
-            "considerations": m.considerations,
-        }
-        for m in result.moves
-    ]
+    moves = [m.to_json() for m in result.moves]
     return _result(job, result.outcome, result.culprit, started, moves=moves, players=result.players)
 
 

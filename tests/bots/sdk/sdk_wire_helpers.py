@@ -36,6 +36,20 @@ async def running(app: Any, **settings: Any) -> AsyncIterator[str]:
         await asyncio.wait_for(task, 10)
 
 
+async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An ASGI app that accepts a socket and answers every text message with ``echo:<text>``: the server side of
+    the WebSocket tests here and of ``tests/test_private_internals_fallback.py``'s subprocess (which imports it)."""
+    if scope["type"] == "lifespan":
+        while (message := await receive())["type"] != "lifespan.shutdown":
+            await send({"type": message["type"] + ".complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    await receive()
+    await send({"type": "websocket.accept"})
+    while (message := await receive())["type"] == "websocket.receive":
+        await send({"type": "websocket.send", "text": "echo:" + (message.get("text") or "")})
+
+
 async def send(ws: ClientConnection, **packet: Any) -> None:
     await ws.send(json.dumps(packet))
 

@@ -11,10 +11,9 @@ import os
 import random
 import struct
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
-from sdk_wire_helpers import running
+from sdk_wire_helpers import echo, running
 
 from fakes.ws_frames import raw_frame
 from hexarena_sdk.ws_protocol import TextFrameProtocol, ws_protocol
@@ -27,19 +26,6 @@ KEYS = random.Random(6455)
 def client_frame(payload: bytes, opcode: int = 0x1, fin: bool = True, masked: bool = True) -> bytes:
     """A frame as a client writes it: masked with a key (unless ``masked`` is False)."""
     return raw_frame(payload, opcode, fin, KEYS.randbytes(4) if masked else None)
-
-
-async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """An ASGI app that accepts a socket and answers every text message with ``echo:<text>``."""
-    if scope["type"] == "lifespan":
-        while (message := await receive())["type"] != "lifespan.shutdown":
-            await send({"type": message["type"] + ".complete"})
-        await send({"type": "lifespan.shutdown.complete"})
-        return
-    await receive()
-    await send({"type": "websocket.accept"})
-    while (message := await receive())["type"] == "websocket.receive":
-        await send({"type": "websocket.send", "text": "echo:" + (message.get("text") or "")})
 
 
 async def exchange(host: str, writes: Sequence[bytes], frames: int) -> list[tuple[int, bytes]]:

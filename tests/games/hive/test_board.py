@@ -5,24 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from hive_reference import connected
 
 from hexarena.games.hive.board import DIRS, PASS, Board, zkey
-
-
-def _connected(cells: set[int]) -> bool:
-    if not cells:
-        return True
-    start = next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        for d in DIRS:
-            n = c + d
-            if n in cells and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return len(seen) == len(cells)
 
 
 def _positions(expansions: str, seed: int, games: int = 4, plies: int = 80) -> list[Board]:
@@ -46,7 +31,7 @@ def test_cut_cells_match_brute_force(expansions: str) -> None:
         cut = b.cut_cells()
         for c in cells:
             if len(b.stacks[c]) == 1:
-                assert (c in cut) == (not _connected(cells - {c}))
+                assert (c in cut) == (not connected(cells - {c}))
             else:
                 assert c not in cut
 
@@ -59,7 +44,7 @@ def test_incremental_hash_and_placements_match_recomputation(expansions: str) ->
             for level, pid in enumerate(st):
                 zh ^= zkey(pid, c, level)
         assert zh == b.zh
-        assert _connected(set(b.stacks))  # the one-hive rule held along the whole game
+        assert connected(set(b.stacks))  # the one-hive rule held along the whole game
         for pid, where in enumerate(b.pos):
             if where is not None:
                 assert pid in b.stacks[where]
@@ -75,7 +60,7 @@ def test_every_move_keeps_one_hive_and_undo_restores() -> None:
         before = (dict(b.stacks), list(b.pos), b.ply, b.stunned, b.zh)
         for m in b.moves():
             b.play(m)
-            assert _connected(set(b.stacks)), m
+            assert connected(set(b.stacks)), m
             if m != PASS:
                 assert b.stunned == m[0]
             b.undo()

@@ -16,8 +16,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from hive_reference import connected
 
-from hexarena.games.hive.board import DIRS, NAME, Board, Move, qr
+from hexarena.games.hive.board import NAME, Board, Move, qr
 from hexarena.games.hive.notation import format_move, parse_game_string, resolve
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -37,18 +38,7 @@ def _splits_hive_when_lifted(b: Board, pid: int) -> bool:
     assert src is not None
     if len(b.stacks[src]) > 1:
         return False
-    cells = set(b.stacks) - {src}
-    start = next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        for d in DIRS:
-            n = c + d
-            if n in cells and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return len(seen) != len(cells)
+    return not connected(set(b.stacks) - {src})
 
 
 def _extent(b: Board) -> int:

@@ -12,10 +12,10 @@ import subprocess
 import sys
 import time
 
+from uais_loop import Board, serve  # this folder, first on sys.path when run as a script
+
 mode, _, nth = sys.argv[1].partition("@")
 trigger = int(nth or 1)
-size = 11
-taken: set[str] = set()
 asked = 0
 if mode == "child":
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
@@ -35,56 +35,47 @@ elif mode == "daemon":
     print(f"CHILD {os.read(read_end, 64).decode().strip()}", file=sys.stderr, flush=True)
 
 
-def free() -> list[str]:
-    return [f"{chr(97 + r)}{c + 1}" for r in range(size) for c in range(size) if f"{chr(97 + r)}{c + 1}" not in taken]
+def on_set(command: str) -> None:
+    if mode == "error" and command == "seto":
+        print("error", flush=True)
 
 
-for line in sys.stdin:
-    parts = line.split()
-    if not parts:
-        continue
-    if parts[0] == "init_board":
-        size = int(parts[1])
-        taken.clear()
-    elif parts[0] in ("seto", "sety"):
-        if mode == "error" and parts[0] == "seto":
-            print("error", flush=True)
-        taken.add(parts[1])
-    elif parts[0] == "quit":
-        sys.exit(0)
-    elif parts[0] == "make_move":
-        asked += 1
-        if asked < trigger or mode in ("noflush", "error"):
-            move = random.choice(free())
-            taken.add(move)
-            print(move)
-            if mode != "noflush":
-                sys.stdout.flush()
-            continue
-        if mode == "garbage":
-            print("hello world", flush=True)
-        elif mode == "offboard":
-            print("z99", flush=True)
-        elif mode == "occupied":
-            print(next(iter(taken)) if taken else "a1", flush=True)
-            print("a1", flush=True) if not taken else None
-        elif mode == "lines":
-            move = random.choice(free())
-            print(move, flush=True)
-            print(move, flush=True)
-        elif mode in ("silent", "child", "setsid", "daemon"):
-            time.sleep(600)
-        elif mode == "spin":
-            while True:
-                pass
-        elif mode == "crash":
-            print("about to crash", file=sys.stderr, flush=True)
-            sys.exit(3)
-        elif mode == "flood":
-            while True:
-                print("spam", flush=True)
-        elif mode == "longline":
-            print("x" * 200_000, flush=True)
-        elif mode == "memory":
-            blob = bytearray(8 * 1024 * 1024 * 1024)
-            print("a1", flush=True)
+def make_move(board: Board) -> None:
+    global asked
+    asked += 1
+    taken = board.taken
+    if asked < trigger or mode in ("noflush", "error"):
+        print(board.random_move())
+        if mode != "noflush":
+            sys.stdout.flush()
+        return
+    if mode == "garbage":
+        print("hello world", flush=True)
+    elif mode == "offboard":
+        print("z99", flush=True)
+    elif mode == "occupied":
+        print(next(iter(taken)) if taken else "a1", flush=True)
+        print("a1", flush=True) if not taken else None
+    elif mode == "lines":
+        move = random.choice(board.free())
+        print(move, flush=True)
+        print(move, flush=True)
+    elif mode in ("silent", "child", "setsid", "daemon"):
+        time.sleep(600)
+    elif mode == "spin":
+        while True:
+            pass
+    elif mode == "crash":
+        print("about to crash", file=sys.stderr, flush=True)
+        sys.exit(3)
+    elif mode == "flood":
+        while True:
+            print("spam", flush=True)
+    elif mode == "longline":
+        print("x" * 200_000, flush=True)
+    elif mode == "memory":
+        _blob = bytearray(8 * 1024 * 1024 * 1024)
+        print("a1", flush=True)
+
+
+serve(make_move, on_set)

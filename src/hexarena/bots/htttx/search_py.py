@@ -178,7 +178,10 @@ class PySearch:
 
     # ----- position -----
 
-    def place(self, c: int, s: int) -> None:
+    def _count_stone(self, c: int, s: int, step: int) -> None:
+        """Add (``step`` 1) or take back (``step`` -1) a stone of ``s`` on ``c`` in the window counts and in the
+        sums kept from them (evaluation, per-side own/opp sums, threat counts): one walk for ``place`` and
+        ``undo``, so the incremental evaluation is undone by exactly the arithmetic that made it."""
         cnt_s = self.cnt[s]
         cnt_o = self.cnt[1 - s]
         W = self.W
@@ -186,6 +189,8 @@ class PySearch:
         opp = self.opp
         L = self.L
         t = L - 2
+        # x counts s's stones in a window without this one: the count before a place, one less before an undo
+        before, after = (0, 1) if step > 0 else (1, 0)
         dev = 0
         dts = 0
         dto = 0
@@ -195,7 +200,7 @@ class PySearch:
             base = a * NN
             for i in range(L):
                 w = base + c - i * d
-                x = cnt_s[w]
+                x = cnt_s[w] - before
                 y = cnt_o[w]
                 if y == 0:
                     dev += W[x + 1] - W[x]
@@ -210,14 +215,17 @@ class PySearch:
                         do_opp += opp[y]
                         if y >= t:
                             dto -= 1
-                cnt_s[w] = x + 1
-        self.evalx += dev if s == 0 else -dev
-        self.sum_own[s] += ds_own
-        self.sum_opp[s] += ds_opp
-        self.sum_own[1 - s] -= do_own
-        self.sum_opp[1 - s] -= do_opp
-        self.nthreat[s] += dts
-        self.nthreat[1 - s] += dto
+                cnt_s[w] = x + after
+        self.evalx += step * (dev if s == 0 else -dev)
+        self.sum_own[s] += step * ds_own
+        self.sum_opp[s] += step * ds_opp
+        self.sum_own[1 - s] -= step * do_own
+        self.sum_opp[1 - s] -= step * do_opp
+        self.nthreat[s] += step * dts
+        self.nthreat[1 - s] += step * dto
+
+    def place(self, c: int, s: int) -> None:
+        self._count_stone(c, s, 1)
         self.grid[c] = s + 1
         near = self.near
         for off in self.near_offs:
@@ -236,45 +244,7 @@ class PySearch:
         self.key ^= zobrist_key(x + self.q0, y + self.r0, s)
 
     def undo(self, c: int, s: int) -> None:
-        cnt_s = self.cnt[s]
-        cnt_o = self.cnt[1 - s]
-        W = self.W
-        own = self.own
-        opp = self.opp
-        L = self.L
-        t = L - 2
-        dev = 0
-        dts = 0
-        dto = 0
-        ds_own = ds_opp = do_own = do_opp = 0
-        for a in range(3):
-            d = self.axes[a]
-            base = a * NN
-            for i in range(L):
-                w = base + c - i * d
-                x = cnt_s[w] - 1
-                y = cnt_o[w]
-                if y == 0:
-                    dev += W[x + 1] - W[x]
-                    ds_own += own[x + 1] - own[x]
-                    ds_opp += opp[x + 1] - opp[x]
-                    if x + 1 >= t and x < t:
-                        dts += 1
-                else:
-                    if x == 0:
-                        dev += W[y]
-                        do_own += own[y]
-                        do_opp += opp[y]
-                        if y >= t:
-                            dto -= 1
-                cnt_s[w] = x
-        self.evalx -= dev if s == 0 else -dev
-        self.sum_own[s] -= ds_own
-        self.sum_opp[s] -= ds_opp
-        self.sum_own[1 - s] += do_own
-        self.sum_opp[1 - s] += do_opp
-        self.nthreat[s] -= dts
-        self.nthreat[1 - s] -= dto
+        self._count_stone(c, s, -1)
         self.grid[c] = 0
         near = self.near
         for off in self.near_offs:

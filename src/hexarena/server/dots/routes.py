@@ -11,7 +11,7 @@
 | ``POST /<id>/observers`` ``{wrapper?}`` | streamed ``application/x-multi-json`` + ``X-Observer-Token``: the Game, then one Delta per move, one JSON document per line, each printed into ``wrapper`` at its first ``%s`` |
 
 Mounted under ``/dots`` in the main app (``router``, ``lifespan``) and at the root of its own port (``dots_app`` /
-``serve_with_dots``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
+``dots_servers``), since the original clients post to ``/``. Errors are JSON ``{"error": reason}``. A token
 nobody was given gets 403 without disqualifying anyone (it cannot be traced to a seat); a token that was valid
 once (replayed, or used after its turn ended) disqualifies the seat it was given to. Wire facts and the
 choices made where the seed is silent: docs/protocols/hexdots.md.
@@ -282,7 +282,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 def dots_app(main: FastAPI) -> FastAPI:
     """The protocol alone at the root of its own app, sharing the main app's tables, matches and store.
 
-    Serve it on its own port (``serve_with_dots``): original clients post to ``/``.
+    Serve it on its own port (``dots_servers``): original clients post to ``/``.
     """
     app = FastAPI(title="hexarena: hexagon dots", docs_url=None, redoc_url=None, openapi_url=None)
 
@@ -365,18 +365,3 @@ async def run_servers(main: ArenaServer, dots: ArenaServer) -> None:
         await asyncio.gather(task, return_exceptions=True)
     if failures:
         raise failures[0]
-
-
-async def serve_with_dots(
-    app: FastAPI,
-    host: str,
-    port: int,
-    dots_port: int,
-    log_level: str = "info",
-    ws_max_size: int = WS_MAX_SIZE,
-    header_timeout: float | None = None,
-    force_exit_after: float | None = None,
-) -> None:
-    """``hexarena serve --dots-port``: the main app and the dots-only app, in one process and one event loop."""
-    servers = dots_servers(app, host, port, dots_port, log_level, ws_max_size, header_timeout, force_exit_after)
-    await run_servers(*servers)
