@@ -69,6 +69,26 @@ def save_shot(page: Any, name: str) -> Path:
     return path
 
 
+#: how often ``wait_for_function`` checks its condition on a test's page: as often as a frame, as Playwright's
+#: default does, but from a timer
+POLL_MS = 16
+
+
+def _poll_by_timer(page: Any) -> None:
+    """``page.wait_for_function`` checks its condition every ``POLL_MS`` unless a test says otherwise. Playwright's
+    default polls on ``requestAnimationFrame``, and each frame it asks for makes chromium draw one (style, layout,
+    compositing, raster): several times the CPU of the page itself for as long as a test waits (a bot's move, a
+    server's answer), which is much of a browser test."""
+    plain = page.wait_for_function
+
+    def wait_for_function(
+        expression: str, *, arg: Any = None, timeout: float | None = None, polling: Any = None
+    ) -> Any:
+        return plain(expression, arg=arg, timeout=timeout, polling=POLL_MS if polling is None else polling)
+
+    page.wait_for_function = wait_for_function
+
+
 @contextlib.contextmanager
 def browser_page(browser: Any, width: int, height: int, whose: str = "the page") -> Iterator[Any]:
     """A page in a browser context of its own (its own localStorage, so its own seat tokens); any JavaScript error
@@ -77,6 +97,7 @@ def browser_page(browser: Any, width: int, height: int, whose: str = "the page")
     context = browser.new_context(viewport={"width": width, "height": height})
     log = open_log(context)
     pg = context.new_page()
+    _poll_by_timer(pg)
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.set_default_timeout(15000)
