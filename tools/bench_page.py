@@ -187,6 +187,12 @@ BENCHES: dict[str, Bench] = {
     "tournament_reliability": Bench(
         "time forfeits at 200 ms + 2 ms a game, concurrency 4", ("--games", "40"), r"^time forfeits|^games \d+ in"
     ),
+    "ui_idle_cpu": Bench(
+        "chromium CPU of UI pages left idle (a running clock among them), and of the fresh context and page each"
+        " browser test opens",
+        ("--idle", "3", "--pages", "5"),
+        r"^(live game|a fresh context)",
+    ),
 }
 
 

@@ -1,13 +1,60 @@
-"""A browser page of its own for a test (the ``page`` fixture, a second person's ``friend``)."""
+"""chromium's command line for the tests, and a browser page of its own for a test (the ``page`` fixture, a second
+person's ``friend``)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from accessibility import check_state, close_log, open_log
+
+#: chromium's command line: headless, and none of the background work a test never waits for
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+#: chromium features the tests turn off on top of Playwright's own list. The spare renderer is a renderer process
+#: chromium starts ahead of the next navigation; every test's page is a browser context of its own, which cannot
+#: use another context's spare, so each page paid for a renderer that never drew anything.
+DISABLED_FEATURES = ("SpareRendererForSitePerProcess",)
+
+
+def playwright_disabled_features() -> list[str] | None:
+    """The features Playwright's driver turns off (``disabledFeatures`` in its chromium switches), or None where
+    its bundle is not laid out as expected. chromium keeps only the last ``--disable-features`` of a command line,
+    so ours must carry Playwright's too, and Playwright's own switch must go."""
+    from playwright._impl._driver import compute_driver_executable
+
+    bundle = Path(compute_driver_executable()[1]).parent / "lib" / "coreBundle.js"
+    try:
+        found = re.search(r"\bdisabledFeatures = \[(.*?)\]", bundle.read_text(encoding="utf-8"), re.S)
+    except OSError:
+        return None
+    return re.findall(r'"([A-Za-z0-9]+)"', found.group(1)) if found else None
+
+
+def chromium_launch_options(executable: str) -> dict[str, Any]:
+    """``executable_path``, ``args`` and ``ignore_default_args`` for ``chromium.launch``: the tests' command line,
+    one ``--disable-features`` with Playwright's features and ours (without Playwright's list, only its)."""
+    theirs = playwright_disabled_features()
+    if theirs is None:
+        return {"executable_path": executable, "args": list(CHROMIUM_ARGS)}
+    merged = ",".join([*theirs, *(f for f in DISABLED_FEATURES if f not in theirs)])
+    return {
+        "executable_path": executable,
+        "args": [*CHROMIUM_ARGS, f"--disable-features={merged}"],
+        "ignore_default_args": [f"--disable-features={','.join(theirs)}"],
+    }
+
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
@@ -22,6 +69,26 @@ def save_shot(page: Any, name: str) -> Path:
     return path
 
 
+#: how often ``wait_for_function`` checks its condition on a test's page: as often as a frame, as Playwright's
+#: default does, but from a timer
+POLL_MS = 16
+
+
+def _poll_by_timer(page: Any) -> None:
+    """``page.wait_for_function`` checks its condition every ``POLL_MS`` unless a test says otherwise. Playwright's
+    default polls on ``requestAnimationFrame``, and each frame it asks for makes chromium draw one (style, layout,
+    compositing, raster): several times the CPU of the page itself for as long as a test waits (a bot's move, a
+    server's answer), which is much of a browser test."""
+    plain = page.wait_for_function
+
+    def wait_for_function(
+        expression: str, *, arg: Any = None, timeout: float | None = None, polling: Any = None
+    ) -> Any:
+        return plain(expression, arg=arg, timeout=timeout, polling=POLL_MS if polling is None else polling)
+
+    page.wait_for_function = wait_for_function
+
+
 @contextlib.contextmanager
 def browser_page(browser: Any, width: int, height: int, whose: str = "the page") -> Iterator[Any]:
     """A page in a browser context of its own (its own localStorage, so its own seat tokens); any JavaScript error
@@ -30,6 +97,7 @@ def browser_page(browser: Any, width: int, height: int, whose: str = "the page")
     context = browser.new_context(viewport={"width": width, "height": height})
     log = open_log(context)
     pg = context.new_page()
+    _poll_by_timer(pg)
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.set_default_timeout(15000)

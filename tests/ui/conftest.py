@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_pages import browser_page, save_shot
+from browser_pages import browser_page, chromium_launch_options, save_shot
 
 CHROMIUM = os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium")
 
@@ -86,26 +86,15 @@ def _chromium_or_skip() -> str:
     return path
 
 
-#: chromium's command line: headless, and none of the background work a test never waits for
-_CHROMIUM_ARGS = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One chromium per test module: the sync Playwright API runs an event loop in this thread, so it must be
     gone before any asyncio test of another module starts."""
-    path = _chromium_or_skip()
+    options = chromium_launch_options(_chromium_or_skip())
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True, args=list(_CHROMIUM_ARGS))
+        b = p.chromium.launch(headless=True, **options)
         try:
             yield b
         finally:

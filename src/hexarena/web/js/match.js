@@ -405,24 +405,35 @@ export async function matchPage(app, { args, name }) {
   const lowBelow = Math.min(10, 0.25 * (clock.seconds || 0));
   let flagged = null;  // the seat that ran out of time: its clock reads 0, whatever the last report said
 
+  // tick() draws the clocks and sets itself up again for when what they show next changes (a second, a tenth in
+  // the last ten seconds), not at a fixed rate: an idle page with a running clock redraws once a second, and a
+  // page whose clocks are stopped is not redrawn at all (a tab left open must not keep a core busy). Whatever
+  // changes the clocks calls it at once; the one-second check behind that costs no drawing when nothing changed.
+  let timer = null;
+  function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
   function tick() {
+    clearTimeout(timer);
     const dt = (performance.now() - since) / 1000;
     const toMoveSeat = waiting ? null : toMoveSeatNow;  // nobody's clock is shown running before both sit down
+    let next = 1;  // seconds until what a clock shows changes
     for (let i = 0; i < 2; i++) {
       let v = null;
+      const running = i === toMoveSeat && !over;
       if (clock.kind === "match" || clock.kind === "incremental") {
         v = remaining[i];
-        if (v !== null && i === toMoveSeat && !over) v -= dt;
+        if (v !== null && running) v -= dt;
       } else if (clock.kind === "turn") {
-        v = i === toMoveSeat && !over ? clock.seconds - dt : clock.seconds;
+        v = running ? clock.seconds - dt : clock.seconds;
       }
       if (i === flagged && v !== null) v = 0;
-      clocks[i].textContent = clock.kind === "none" ? (i === toMoveSeat && !over ? `${Math.floor(dt)} s` : "") : fmtClock(v);
+      setText(clocks[i], clock.kind === "none" ? (running ? `${Math.floor(dt)} s` : "") : fmtClock(v));
       clocks[i].classList.toggle("low", v !== null && v < lowBelow && (i === toMoveSeat || i === flagged));
-      playerEls[i].classList.toggle("tomove", i === toMoveSeat && !over);
+      playerEls[i].classList.toggle("tomove", running);
+      if (running && clock.kind === "none") next = Math.min(next, Math.ceil(dt + 1e-3) - dt);
+      else if (running && v !== null && v > 0) next = Math.min(next, v < 10.05 ? 0.1 : v - Math.floor(v) || 1);
     }
+    timer = setTimeout(tick, Math.max(20, next * 1000 + 10));
   }
-  const timer = setInterval(tick, 200);
   tick();
 
   // How the game ended in plain words: the rules' own sentence ("black connected top and bottom", "white
@@ -769,7 +780,7 @@ export async function matchPage(app, { args, name }) {
       }
       say(tookBack ? `Move taken back: your move again (${m.side}).` : `Your move (${m.side})${browsing === null ? "" : ": Back to live to play"}.`, "info");
       tookBack = false;
-      tick();  // the clocks at once, not at the next 200 ms tick
+      tick();  // the clocks at once, not at their next change
       app.dataset.turns = String(Number(app.dataset.turns || 0) + 1);  // lets tests (and styles) tell turns apart
     }
     ws.onmessage = (ev) => {
@@ -840,7 +851,7 @@ export async function matchPage(app, { args, name }) {
     document.removeEventListener("pointerdown", wake);
     document.removeEventListener("keydown", onEscape);
     if (audio) audio.close();
-    clearInterval(timer);
+    clearTimeout(timer);
     clearInterval(seatPoll);
     clearInterval(rematchPoll);
     clearTimeout(gate);
