@@ -7,10 +7,9 @@ line (``tests/ui/browser_pages.py``). Each page opens in a browser context of it
 idle tab would burn too, and as CPU every browser test pays while it waits.
 
 Then ``--pages`` times a fresh browser context, page and lobby, closed: what each test pays before it does
-anything. ``--plain`` launches with Playwright's own ``--disable-features`` instead of the tests' (which add the
-spare renderer's), to compare.
+anything.
 
-    PYTHONPATH=src .venv/bin/python bench/ui_idle_cpu.py [--idle 10] [--pages 10] [--plain] [--chromium PATH]
+    PYTHONPATH=src .venv/bin/python bench/ui_idle_cpu.py [--idle 10] [--pages 10] [--chromium PATH]
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ui"))
 
-from browser_pages import CHROMIUM_ARGS, chromium_launch_options
+from browser_pages import chromium_launch_options
 
 from server_throughput import free_port, process, wait_up
 
@@ -99,7 +98,7 @@ def live_game(page: Any, server: str) -> None:
     page.wait_for_function("() => /Your move/.test(document.querySelector('#msg')?.textContent || '')")
 
 
-def main(idle: float, chromium: str, pages: int, plain: bool) -> None:
+def main(idle: float, chromium: str, pages: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         server = f"http://127.0.0.1:{port}"
@@ -107,8 +106,7 @@ def main(idle: float, chromium: str, pages: int, plain: bool) -> None:
         args = ("serve", "--port", str(port), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
         with process(*args):
             asyncio.run(wait_up(f"{server}/healthz"))
-            options = {"executable_path": chromium, "args": list(CHROMIUM_ARGS)} if plain else None
-            measure(server, idle, pages, options or chromium_launch_options(chromium))
+            measure(server, idle, pages, chromium_launch_options(chromium))
 
 
 def idle_pages(browser: Any, server: str, idle: float) -> None:
@@ -177,6 +175,5 @@ if __name__ == "__main__":
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--chromium", default=os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium"))
     ap.add_argument("--pages", type=int, default=10, help="fresh pages to open and close, one after another")
-    ap.add_argument("--plain", action="store_true", help="Playwright's own --disable-features, not the tests'")
     a = ap.parse_args()
-    main(a.idle, a.chromium, a.pages, a.plain)
+    main(a.idle, a.chromium, a.pages)

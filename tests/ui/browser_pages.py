@@ -4,7 +4,6 @@ person's ``friend``)."""
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,38 +21,9 @@ CHROMIUM_ARGS = (
 )
 
 
-#: chromium features the tests turn off on top of Playwright's own list. The spare renderer is a renderer process
-#: chromium starts ahead of the next navigation; every test's page is a browser context of its own, which cannot
-#: use another context's spare, so each page paid for a renderer that never drew anything.
-DISABLED_FEATURES = ("SpareRendererForSitePerProcess",)
-
-
-def playwright_disabled_features() -> list[str] | None:
-    """The features Playwright's driver turns off (``disabledFeatures`` in its chromium switches), or None where
-    its bundle is not laid out as expected. chromium keeps only the last ``--disable-features`` of a command line,
-    so ours must carry Playwright's too, and Playwright's own switch must go."""
-    from playwright._impl._driver import compute_driver_executable
-
-    bundle = Path(compute_driver_executable()[1]).parent / "lib" / "coreBundle.js"
-    try:
-        found = re.search(r"\bdisabledFeatures = \[(.*?)\]", bundle.read_text(encoding="utf-8"), re.S)
-    except OSError:
-        return None
-    return re.findall(r'"([A-Za-z0-9]+)"', found.group(1)) if found else None
-
-
 def chromium_launch_options(executable: str) -> dict[str, Any]:
-    """``executable_path``, ``args`` and ``ignore_default_args`` for ``chromium.launch``: the tests' command line,
-    one ``--disable-features`` with Playwright's features and ours (without Playwright's list, only its)."""
-    theirs = playwright_disabled_features()
-    if theirs is None:
-        return {"executable_path": executable, "args": list(CHROMIUM_ARGS)}
-    merged = ",".join([*theirs, *(f for f in DISABLED_FEATURES if f not in theirs)])
-    return {
-        "executable_path": executable,
-        "args": [*CHROMIUM_ARGS, f"--disable-features={merged}"],
-        "ignore_default_args": [f"--disable-features={','.join(theirs)}"],
-    }
+    """``executable_path`` and ``args`` for ``chromium.launch``: the tests' command line (Playwright adds its own)."""
+    return {"executable_path": executable, "args": list(CHROMIUM_ARGS)}
 
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
