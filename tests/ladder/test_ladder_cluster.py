@@ -19,8 +19,8 @@ from hexarena.bots.sdk import bot_class_for, make_app
 from hexarena.server.app import Settings, create_app
 from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.server.ladder_pairing import LadderSettings
+from server.procs import private_redis
 
-REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 #: Leases that a loaded machine's stalls cannot outlive: who pairs changes here only because an instance stops
 #: (a stopping instance gives its homes up at once), never because a renewal came late. Renewed often, so that
 #: the other instance takes the home that was given up soon after.
@@ -36,7 +36,7 @@ pytestmark = [
 ]
 
 
-def instance(database_url: str, data: Path) -> Any:
+def instance(database_url: str, redis_url: str, data: Path) -> Any:
     # A turn clock no stall of a loaded machine uses up, and no pausing: three forfeits in a row (the default
     # fail_limit) paused a bot, after which nobody pairs and a wait for more games can only run out. The claim
     # here is who pairs, not what a forfeit does (tests/ladder/test_ladder.py).
@@ -49,7 +49,7 @@ def instance(database_url: str, data: Path) -> Any:
         params={"htttx": {"turn_limit": 12}},
     )
     settings = Settings(
-        database_url=database_url, redis_url=REDIS_URL, data_dir=data, ladder=pace, cluster_timing=TIMING
+        database_url=database_url, redis_url=redis_url, data_dir=data, ladder=pace, cluster_timing=TIMING
     )
     settings.create_rate_limit = None
     return create_app(settings)
@@ -89,7 +89,14 @@ async def until(
 
 
 async def test_one_instance_pairs_and_another_takes_over(database_url: str, tmp_path: Path) -> None:
-    a, b = instance(database_url, tmp_path / "a"), instance(database_url, tmp_path / "b")
+    # A Redis of its own: the homes its instances hold (the battlebot and dots lobbies too) live 120 s, and would
+    # keep the next cluster test of this xdist worker from holding any for as long
+    with private_redis() as redis:
+        await _pairs_and_takes_over(database_url, redis.url, tmp_path)
+
+
+async def _pairs_and_takes_over(database_url: str, redis_url: str, tmp_path: Path) -> None:
+    a, b = instance(database_url, redis_url, tmp_path / "a"), instance(database_url, redis_url, tmp_path / "b")
     async with (
         serve_app(make_app(bot_class_for("heuristic"))) as heur,
         serve_app(make_app(bot_class_for("random"))) as rand,
