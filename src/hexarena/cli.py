@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -388,6 +389,11 @@ def serve(
     from hexarena.core.gc_tuning import tune_for_serving
 
     tune_for_serving()  # the app is built: freeze it, and collect cycles less often (see gc_tuning)
+    # uvicorn takes SIGINT while it serves whatever was inherited, and raises it again once it has stopped; a
+    # server started as a background job of a script inherits SIGINT ignored, which would swallow that and end
+    # it as if nothing had stopped it (exit 0, no "stopped" record). Ctrl-C and kill -INT end it one way.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if dots_port is None:
             config = server_config(app, host, port, log_level=log_level, header_timeout=header_timeout)

@@ -17,18 +17,28 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from serving import SRC, free_port, stop, wait_answering
 
 SECRET = "seat-secret-which-must-never-be-logged"
 
 
-def start(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+#: ``hexarena serve`` started the way a non-interactive shell starts a background job (``hexarena serve &`` in a
+#: script, CI): SIGINT ignored, which exec keeps and Python then leaves as it found it
+SIGINT_IGNORED = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'hexarena.cli', *sys.argv[1:]])"
+)
+
+
+def start(tmp: Path, *extra: str, sigint_ignored: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     """``hexarena serve`` with stdout and stderr apart (``tmp/stdout``, ``tmp/stderr``); waits until it answers."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(SRC), HEXARENA_DATA_DIR=str(tmp / "data"))
     for name in ("HEXARENA_DATABASE_URL", "HEXARENA_METRICS_TOKEN"):
         env.pop(name, None)
-    cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, *(("-c", SIGINT_IGNORED) if sigint_ignored else ("-m", "hexarena.cli")), "serve"]
+    cmd += ["--port", str(port)]
     cmd += ["--database-url", f"sqlite+aiosqlite:///{tmp / 'arena.sqlite3'}", *extra]
     with open(tmp / "stdout", "wb") as out, open(tmp / "stderr", "wb") as err:
         proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=err, cwd=tmp)
@@ -46,8 +56,9 @@ def interrupt(proc: subprocess.Popen[bytes]) -> None:
         stop(proc)
 
 
-def test_json_logs_are_one_object_per_line_access_log_included(tmp_path: Path) -> None:
-    proc, url = start(tmp_path, "--log-format", "json", "--log-level", "info")
+@pytest.mark.parametrize("sigint_ignored", [False, True], ids=["foreground", "sigint-ignored"])
+def test_json_logs_are_one_object_per_line_access_log_included(tmp_path: Path, sigint_ignored: bool) -> None:
+    proc, url = start(tmp_path, "--log-format", "json", "--log-level", "info", sigint_ignored=sigint_ignored)
     try:
         assert httpx.get(f"{url}/api/matches/live", timeout=30).status_code == 200
         assert httpx.get(f"{url}/metrics", timeout=30).status_code == 200  # local mode: open
@@ -76,7 +87,8 @@ def test_json_logs_are_one_object_per_line_access_log_included(tmp_path: Path) -
     assert any(r.get("path") == "/metrics" and r["status"] == 200 for r in access), access
     redacted = [r for r in access if r.get("path") == "/ws?token=[redacted]"]
     assert redacted and redacted[0]["status"] == 404 and "token=[redacted]" in redacted[0]["message"], access
-    assert records[-1]["message"] == "stopped: interrupted", records[-1]
+    assert records[-1]["message"] == "stopped: interrupted", records[-1]  # however the server was started
+    assert proc.returncode == 1
 
 
 def test_text_logs_stay_the_default(tmp_path: Path) -> None:
