@@ -19,6 +19,15 @@ from hexarena.bots.tictactoe import best_moves
 from hexarena.core.registry import get_game
 
 
+def editor_ready(page: Any) -> None:
+    """Wait for the editor's first draft: its board takes clicks as edits only once the server has drawn it (a
+    click before that, on a loaded machine, went to the board still in analysis)."""
+    page.wait_for_selector("#editor:not([hidden])")
+    page.wait_for_function(
+        "() => /press Done to analyse|Not a position to analyse yet/.test(document.getElementById('msg').textContent)"
+    )
+
+
 def cycle_to(page: Any, cell: str, clicks: int) -> None:
     for _ in range(clicks):
         page.click(f"[data-cell='{cell}']")
@@ -35,7 +44,7 @@ def test_a_tic_tac_toe_position_set_up_by_mouse_and_keyboard_shows_its_winning_m
     page.goto(f"{server}/ui/#/analysis/tictactoe")
     page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
     page.click("#edit-position")
-    page.wait_for_selector("#editor:not([hidden])")
+    editor_ready(page)
     cycle_to(page, "a1", 1)
     page.wait_for_function(
         "() => /Not a position to analyse yet: 1 X and 0 O/.test(document.getElementById('msg').textContent)"
@@ -129,7 +138,7 @@ def test_a_hex_stone_set_up_on_the_centre_is_not_swapped(page: Any, server: str,
     page.goto(f'{server}/ui/#/analysis/hex?params={{"size":3,"swap":true}}')
     page.wait_for_function("() => document.getElementById('app').dataset.ply === '0'")
     page.click("#edit-position")
-    page.wait_for_selector("#editor:not([hidden])")
+    editor_ready(page)
     cycle_to(page, "b2", 1)
     page.wait_for_function("() => /1 black and 0 white/.test(document.getElementById('msg').textContent)")
     page.select_option("#setup-to-move", "1")
