@@ -331,12 +331,17 @@ async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
 async def test_a_joined_seat_does_not_expire(migrated_database_url: str, app_factory: Any) -> None:
     app = app_factory(migrated_database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
-        app.state.services.manager.open_seat_seconds = 0.3
+        # long enough to join and connect on a loaded machine (at 0.3 s the seat once expired before its joiner
+        # had connected), and waited out once connected
+        expiry = 3.0
+        app.state.services.manager.open_seat_seconds = expiry
+        created = asyncio.get_running_loop().time()
         m = await new_match(url, "tictactoe", ["open", "builtin:random"])
         join = await client.post(f"{url}/api/ui/matches/{m['game_id']}/join", json={"seat": "X"})
         async with connect(ws(url, f"/api/play?token={join.json()['token']}")) as friend:
             await recv(friend, "your_turn")
-            await asyncio.sleep(1.0)  # past the expiry: the seat was taken, so the match goes on
+            # past the expiry: the seat was taken, so the match goes on
+            await asyncio.sleep(created + expiry + 0.5 - asyncio.get_running_loop().time())
             await friend.send(json.dumps({"type": "move", "move": "b2"}))
             assert (await recv(friend, "accepted"))["move"] == "b2"
             assert (await client.get(f"{url}/games/{m['game_id']}")).json()["status"] == "running"
