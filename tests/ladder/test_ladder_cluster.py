@@ -79,8 +79,8 @@ async def until(
 ) -> None:
     """Wait for ``done()`` at most ``timeout`` seconds; past that, fail saying ``what`` and the ladder's state.
 
-    Why: a bare wait here (3000 polls) outlived pytest-timeout's 300 s in a CI run, whose thread dump showed only
-    idle bot threads and an idle event loop, not why nothing was paired."""
+    Why: a wait that only pytest-timeout ends leaves a thread dump of idle threads and an idle event loop, which
+    says nothing of why nobody pairs; this one fails first, with each instance's part and each bot's standing."""
     deadline = time.monotonic() + timeout
     while not await done():
         if time.monotonic() > deadline:

@@ -331,8 +331,8 @@ async def test_an_open_seat_nobody_joins_ends_the_match_aborted(
 async def test_a_joined_seat_does_not_expire(migrated_database_url: str, app_factory: Any) -> None:
     app = app_factory(migrated_database_url)
     async with serve_app(app) as url, httpx.AsyncClient() as client:
-        # long enough to join and connect on a loaded machine (at 0.3 s the seat once expired before its joiner
-        # had connected), and waited out once connected
+        # long enough to join and connect on a loaded machine (the claim needs the joiner connected before the
+        # expiry), and waited out once connected
         expiry = 3.0
         app.state.services.manager.open_seat_seconds = expiry
         created = asyncio.get_running_loop().time()
