@@ -16,10 +16,12 @@ LOWEST_VENV := .venv-lowest
 # pytest-xdist: two workers a core (a test spends much of its time waiting on a browser, a database or a subprocess,
 # so one a core leaves the CPUs idle much of the run), at most 4 (each takes a Redis database of its own: tests/conftest.py);
 # `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run
-# after the others, alone, so no other test's load can stretch their timings. docs/guide/testing.md says what a
-# test must do to run next to the others.
+# after the others, one at a time, beside `make test-lowest` only (its venv's install, then the protocol and store
+# tests), each one's output shown when it ends; docs/guide/testing.md says what a test must do to run next to the
+# others.
 JOBS ?= $(shell n=$$(( 2 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
+PAIR := $(if $(filter-out 0 1,$(JOBS)),-j2,-j1)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
 .PHONY: serve test test-lowest check faults docs lint bench bench-page setup clean
@@ -54,7 +56,7 @@ test: $(TEST_STAMP)
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python -m pytest -q $(XDIST) -m "not fault" $(PYTEST_ARGS)
-	$(BIN)/python -m pytest -q -m fault $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory $(PAIR) --output-sync=target faults test-lowest
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
 check: $(STAMP)

@@ -7,7 +7,8 @@ reaped tells them apart; a child reaped later (a module's server, its browser) l
     PYTHONPATH=tools .venv/bin/python -m pytest -p pytest_cpu -n 4 ...   # writes $TEST_CPU_DIR/<worker>.tsv
     .venv/bin/python tools/pytest_cpu.py [DIR]                         # sums by directory and by file
 
-Each line of a TSV: the test id, wall seconds, pytest's CPU seconds, reaped children's CPU seconds.
+Each line of a TSV: the test id, wall seconds, pytest's CPU seconds, reaped children's CPU seconds, and the
+test's start (seconds since the epoch), from which the summary tells how long each worker idled at the end.
 """
 
 from __future__ import annotations
@@ -44,10 +45,12 @@ def _file() -> TextIO:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    wall, (own, children) = time.monotonic(), _cpu()
+    started, wall, (own, children) = time.time(), time.monotonic(), _cpu()
     yield
     wall_after, (own_after, children_after) = time.monotonic(), _cpu()
-    _file().write(f"{item.nodeid}\t{wall_after - wall:.3f}\t{own_after - own:.3f}\t{children_after - children:.3f}\n")
+    _file().write(
+        f"{item.nodeid}\t{wall_after - wall:.3f}\t{own_after - own:.3f}\t{children_after - children:.3f}\t{started:.3f}\n"
+    )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -59,9 +62,13 @@ def summary(folder: Path, top: int) -> str:
     """A table of wall and CPU seconds by test directory, then the ``top`` files by wall time not spent on a CPU."""
     by_dir: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    spans: dict[str, tuple[float, float]] = {}
     for tsv in sorted(folder.glob("*.tsv")):
         for line in tsv.read_text().splitlines():
-            test, wall, own, children = line.split("\t")
+            test, wall, own, children, *start = line.split("\t")
+            if start:
+                first, last = spans.get(tsv.stem, (float("inf"), 0.0))
+                spans[tsv.stem] = (min(first, float(start[0])), max(last, float(start[0]) + float(wall)))
             path = test.split("::")[0]
             parts = path.split("/")
             area = parts[1] if len(parts) > 2 else path
@@ -78,6 +85,11 @@ def summary(folder: Path, top: int) -> str:
         lines.append(f"{count:6.0f} {wall_s:8.1f} {cpu_s:8.1f} {wall_s - cpu_s:8.1f}  {path}")
     total = [sum(row[i] for row in by_dir.values()) for i in range(3)]
     lines += ["", f"{total[0]:.0f} tests: {total[1]:.1f} s wall (summed over workers), {total[2]:.1f} s CPU"]
+    if spans:
+        begun, ended = min(first for first, _ in spans.values()), max(last for _, last in spans.values())
+        lines += ["", f"{'worker':>8} {'first':>7} {'last':>7} {'idle at end':>12}  (seconds from the first test)"]
+        for worker, (first, last) in sorted(spans.items()):
+            lines.append(f"{worker:>8} {first - begun:7.1f} {last - begun:7.1f} {ended - last:12.1f}")
     return "\n".join(lines)
 
 

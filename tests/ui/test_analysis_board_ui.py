@@ -116,9 +116,10 @@ def test_hex_from_a_replay_scores_with_a_line_and_a_considered_move_played(page:
     page.select_option("#think", "0.5")
     wait_for_bot(page, "mcts")
     assert "win chance" in text(page, "#evaltext")  # the MCTS reports its win rate
-    # Hex's MCTS scores its root moves and follows its most visited replies for a best line past its own move
+    # the best line starts with the best move; how far past it the MCTS follows its replies depends on the
+    # simulations a wall-clock budget buys (tests/bots/test_hex_mcts.py checks the line at fixed iterations)
     line = page.query_selector_all("#pv li")
-    assert len(line) >= 2 and text(line[0], "button") == text(page, "#bestmove strong")
+    assert line and text(line[0], "button") == text(page, "#bestmove strong")
     assert "no best line" not in text(page, "#notes")
     considered = page.query_selector_all("#considered li button")
     assert considered

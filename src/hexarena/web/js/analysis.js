@@ -259,12 +259,14 @@ export async function analysisPage(app, { args, params: query }) {
     drawDraft();
     toMoveSel.focus();
   }
-  function stopEdit() {
+  // leaving: the position shown before the edit comes back (Cancel), or not (Done: the set-up's own page replaces
+  // this one, and the old position's analysis shown meanwhile would read as the new one's)
+  function stopEdit(restore = true) {
     editing = null;
     editor.hidden = true;
     editBtn.hidden = false;
     analyseBtn.disabled = false;
-    goTo(current);
+    if (restore) goTo(current);
   }
   editBtn.addEventListener("click", startEdit);
   toMoveSel.addEventListener("change", () => editing && drawDraft());
@@ -275,7 +277,8 @@ export async function analysisPage(app, { args, params: query }) {
     const done = editSetup();
     try { await postJSON(`${api}/position`, { params, setup: done }); }
     catch (e) { say(`Cannot analyse this setup: ${e.message}`, "illegal"); return; }
-    stopEdit();
+    stopEdit(false);
+    evalText.textContent = "";
     location.hash = analysisLink(game, params, [], 0, done);
   });
 
