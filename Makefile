@@ -1,5 +1,10 @@
 # hexarena: `make serve` runs the server, `make test` runs every test (and the import layers: lint-imports). Both set up .venv by themselves.
 PYTHON ?= python3
+# Every Python these targets start may keep its compiled modules (__pycache__, ignored by git): with
+# PYTHONDONTWRITEBYTECODE set, as container images often set it, each test worker's collection and each server
+# or CLI a test starts compiled the sources again, and the test-lowest venv, installed without compiling, its
+# dependencies too (bench/bytecode_cost.py prints what it costs).
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 # `make serve` installs the runtime only, plus the extras asked for (EXTRAS=postgres,cluster: the PostgreSQL and

@@ -65,6 +65,11 @@ BENCHES: dict[str, Bench] = {
     "bot_board_cost": Bench(
         "the bot server's CPU a move as the board grows", ("--games", "1", "--window", "20"), r"stones:"
     ),
+    "bytecode_cost": Bench(
+        "CPU of a server's imports and of a test worker's collection with no compiled module kept, and with all",
+        ("--runs", "1"),
+        r"\bimport hexarena|pytest --collect-only",
+    ),
     "bws_frame_cost": Bench(
         "CPU to take in one bws frame, websockets' parser against whole text frames read directly",
         ("--frames", "20000", "--rounds", "1"),
