@@ -86,19 +86,53 @@ def _chromium_or_skip() -> str:
     return path
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One chromium per test module: the sync Playwright API runs an event loop in this thread, so it must be
-    gone before any asyncio test of another module starts."""
-    options = chromium_launch_options(_chromium_or_skip())
-    from playwright.sync_api import sync_playwright
+#: The chromium (and its Playwright driver) of the browser tests running now in this process: ``browser``.
+_open: list[tuple[Any, Any]] = []
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(headless=True, **options)
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """A chromium for the module's tests, kept for the next module's while this process runs browser tests one
+    after another (each test gets a context of its own: ``browser_page``), so a worker that runs ten browser
+    modules in a row starts one chromium and one driver, not ten. The sync Playwright API marks its event loop as
+    this thread's running one, so both go before a test of another module that takes none (it may be an asyncio
+    test): ``pytest_runtest_teardown``."""
+    if not _open:
+        options = chromium_launch_options(_chromium_or_skip())
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
         try:
-            yield b
+            _open.append((playwright, playwright.chromium.launch(headless=True, **options)))
+        except BaseException:
+            playwright.stop()
+            raise
+    return _open[0][1]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a module's last test (its module fixtures gone): the chromium goes unless the next test of this
+    process, the first of another module, takes it too. (Within a module it stays: the module's fixture holds it.)"""
+    yield
+    if not _open or (nextitem is not None and nextitem.path == item.path):
+        return
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        _close_browser()
+
+
+def pytest_sessionfinish() -> None:
+    """A run stopped between a module's tests (``-x``, Ctrl+C) still closes its chromium."""
+    _close_browser()
+
+
+def _close_browser() -> None:
+    while _open:
+        playwright, chromium = _open.pop()
+        try:
+            chromium.close()
         finally:
-            b.close()
+            playwright.stop()
 
 
 @pytest.fixture
