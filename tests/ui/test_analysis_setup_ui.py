@@ -148,3 +148,19 @@ def test_a_hex_stone_set_up_on_the_centre_is_not_swapped(page: Any, server: str,
     wait_for_bot(page, "mcts")
     assert text(page, "#bestmove strong") != "swap"
     assert not page.is_checked("#param-swap")
+
+
+def test_an_analysis_that_returns_while_a_position_is_edited_is_not_shown(page: Any, server: str) -> None:
+    """The start position's analysis, asked before Edit position and answered during the edit, must not show as
+    the edited position's: the page says it is editing until Done."""
+    held: list[Any] = []
+    page.route("**/api/analysis/tictactoe", lambda route: held.append(route))  # the analysis, not /position
+    page.goto(f"{server}/ui/#/analysis/tictactoe")
+    page.wait_for_function("() => /is thinking/.test(document.getElementById('evaltext')?.textContent ?? '')")
+    page.click("#edit-position")
+    editor_ready(page)
+    with page.expect_request_finished(lambda r: r.url.endswith("/api/analysis/tictactoe")):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the page has taken the answer in
+    assert text(page, "#evaltext") == "Editing a position: press Done to analyse it."
+    assert text(page, "#bestmove") == "" and page.query_selector_all("#pv li") == []

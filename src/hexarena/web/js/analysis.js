@@ -418,14 +418,14 @@ export async function analysisPage(app, { args, params: query }) {
     if (n.view?.over) { showAnalysis(n); return; }
     if (n.analysis && !asked) { showAnalysis(n); return; }
     n.pending = true;
-    if (current === n) showAnalysis(n);
+    if (current === n && !editing) showAnalysis(n);
     try {
       n.analysis = await postJSON(api, from0({ moves: pathOf(n), time_limit: parseFloat(thinkSel.value) }));
     } catch (e) {
       n.analysis = { error: e.message, busy: e.status === 429 };
     }
     n.pending = false;
-    if (current !== n) return;
+    if (current !== n || editing) return;  // the edit's own text stays until Done or Cancel shows a position
     showAnalysis(n);
     if (n.analysis.busy && autoBox.checked) {  // others are analysing: ask again shortly
       n.analysis = null;
