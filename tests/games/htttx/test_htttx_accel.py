@@ -203,19 +203,43 @@ def test_huge_coordinates_are_rejected_cleanly() -> None:
     pair.check()
 
 
-def test_cells_at_the_coordinate_limit_agree() -> None:
-    """A setup stone next to the limit covers cells beyond it: listed as candidates, refused by place."""
-    pair = Pair(3, 4)
-    pair.same("setup", COORD_LIMIT - 1, -(COORD_LIMIT - 1), 0)
-    pair.same("setup", -(COORD_LIMIT - 1), COORD_LIMIT - 1, 1)
+def inside(cell: tuple[int, int]) -> bool:
+    return all(-COORD_LIMIT < v < COORD_LIMIT for v in cell)
+
+
+@pytest.mark.parametrize("view", [1, 3, 8])
+def test_no_cell_beyond_the_coordinate_limit_is_ever_a_candidate(view: int) -> None:
+    """Stones next to the limit: every listed legal cell can be played, and nothing offers a cell beyond it.
+
+    (Cells beyond the limit used to be listed while place refused them: a bot drawing a random legal cell near
+    the far corner of a setup then sent an illegal move, and the SDK's last-resort move raised.)"""
+    pair = Pair(view, 4)
+    corners = [(COORD_LIMIT - 1, -(COORD_LIMIT - 1)), (-(COORD_LIMIT - 1), COORD_LIMIT - 1)]
+    corners += [(COORD_LIMIT - 1, COORD_LIMIT - 1 - view), (-(COORD_LIMIT - 1), -(COORD_LIMIT - 1) + view)]
+    for seat, (q, r) in enumerate(corners):
+        pair.same("setup", q, r, seat % 2)
+    pair.same("place", COORD_LIMIT - 2, -(COORD_LIMIT - 1), 0)  # a played stone at the edge covers nothing beyond
+    pair.same("setup", COORD_LIMIT - 1 - view, 0, 1)  # one just inside the edge covers every cell around it
     pair.check()
+    for board in (pair.py, pair.c):
+        cells = board.legal_cells()
+        assert cells and all(inside(c) for c in cells)
+        assert board.legal_count() == len(cells)
+        rng = random.Random(view)
+        for _ in range(200):
+            assert inside(board.random_legal(rng))
+            assert all(inside(c) for c in board.random_pair(rng))
+        for q, r in cells:
+            assert board.is_legal(q, r)
+            assert all(inside(c) for c in board.newly_covered(q, r))
     for q, r in pair.py.legal_cells():
-        pair.same("is_legal", q, r)
-        pair.same("line_length", q, r, 0)
         pair.same("newly_covered", q, r)
+        pair.same("place", q, r, 0)
+        pair.same("undo")
     pair.same("place", COORD_LIMIT, -(COORD_LIMIT - 1), 1)
-    pair.same("place", COORD_LIMIT - 2, -(COORD_LIMIT - 1), 0)
     drive(pair, random.Random(7), 100)
+    for board in (pair.py, pair.c):
+        assert all(inside(c) for c in board.legal_cells())
 
 
 def test_pickle_and_copies_rebuild_the_same_board() -> None:

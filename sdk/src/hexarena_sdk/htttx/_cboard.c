@@ -40,6 +40,20 @@ static inline void unpack(int64_t k, int64_t *q, int64_t *r) {
     *r = k - qq * STRIDE;
 }
 
+static inline int inside_limit(int64_t k) {
+    int64_t q, r;
+    unpack(k, &q, &r);
+    return -COORD_LIMIT < q && q < COORD_LIMIT && -COORD_LIMIT < r && r < COORD_LIMIT;
+}
+
+/* True when the view hexagon around cell k may reach beyond the coordinate limit: only the cells inside it are
+ * candidates then (place refuses the others, so a bot drawing one would send an illegal move). */
+static inline int near_limit(int64_t k, int view) {
+    int64_t q, r, edge = COORD_LIMIT - view;
+    unpack(k, &q, &r);
+    return q <= -edge || q >= edge || r <= -edge || r >= edge;
+}
+
 static PyObject *coord_tuple(int64_t k) {
     int64_t q, r;
     unpack(k, &q, &r);
@@ -513,8 +527,10 @@ static int put_outside(BoardObject *b, PyObject *qo, PyObject *ro, int64_t q, in
     if (hist_push(b, key, -1, 0) < 0) return -1;
     table_add(&b->t, key, -1 - seat, key);
     Py_ssize_t n0 = b->nlegal, n = n0;
+    const int near = near_limit(key, b->view);
     for (Py_ssize_t i = 0; i < shape->n; i++) {
         int64_t c = key + shape->offs[i];
+        if (near && !inside_limit(c)) continue;
         if (table_add(&b->t, c, n, key)) b->legal[n++] = c;
     }
     b->nlegal = n;
@@ -580,8 +596,10 @@ static int place_impl(BoardObject *b, PyObject *qo, PyObject *ro, PyObject *so) 
     }
     e->val = v;
     Py_ssize_t n0 = b->nlegal, n = n0;
+    const int near = near_limit(key, b->view);
     for (Py_ssize_t i = 0; i < shape->n; i++) {
         int64_t c = key + shape->offs[i];
+        if (near && !inside_limit(c)) continue;
         if (table_add(t, c, n, key)) b->legal[n++] = c;
     }
     b->nlegal = n;
@@ -800,9 +818,10 @@ static PyObject *Board_newly_covered(BoardObject *b, PyObject *const *args, Py_s
     if (!shape) return NULL;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
+    const int near = near_limit(key, b->view);
     for (Py_ssize_t i = 0; i < shape->n; i++) {
         int64_t c = key + shape->offs[i];
-        if (table_find(&b->t, c)) continue;
+        if (table_find(&b->t, c) || (near && !inside_limit(c))) continue;
         PyObject *cell = coord_tuple(c);
         if (!cell || PyList_Append(out, cell) < 0) {
             Py_XDECREF(cell);
@@ -829,9 +848,10 @@ static PyObject *Board_random_pair(BoardObject *b, PyObject *rng) {
     int64_t *fresh = PyMem_Malloc(sizeof(int64_t) * (shape->n ? shape->n : 1));
     if (!fresh) return PyErr_NoMemory();
     Py_ssize_t nf = 0;
+    const int near = near_limit(a, b->view);
     for (Py_ssize_t j = 0; j < shape->n; j++) {
         int64_t c = a + shape->offs[j];
-        if (!table_find(&b->t, c)) fresh[nf++] = c;
+        if (!table_find(&b->t, c) && !(near && !inside_limit(c))) fresh[nf++] = c;
     }
     int64_t c;
     for (;;) {

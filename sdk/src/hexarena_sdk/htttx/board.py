@@ -50,6 +50,16 @@ def hex_distance(q1: int, r1: int, q2: int, r2: int) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
+def _inside_limit(key: int, shape: tuple[int, ...], edge: int) -> tuple[int, ...]:
+    """The offsets of ``shape`` (cells within the view distance) around ``key`` whose cells lie inside the
+    coordinate limit, ``edge`` being that limit less the view distance. Cells beyond the limit can never be played,
+    so they are never candidates: a bot drawing one would send an illegal move."""
+    q0, r0 = unpack(key)
+    if -edge < q0 < edge and -edge < r0 < edge:
+        return shape
+    return tuple(off for off in shape if all(-COORD_LIMIT < v < COORD_LIMIT for v in unpack(key + off)))
+
+
 def pack(q: int, r: int) -> int:
     """The int key of cell (q, r); valid while |q|, |r| < COORD_LIMIT."""
     return q + r * _STRIDE
@@ -155,6 +165,7 @@ class PyBoard:
 
     __slots__ = (
         "_cov",
+        "_edge",
         "_hist",
         "_legal",
         "_shapes",
@@ -180,6 +191,9 @@ class PyBoard:
         self.winner: int | None = None
         self.win_line: tuple[Coord, ...] | None = None
         self._shapes = _shapes(view_distance)
+        #: A stone with both coordinates inside (-edge, edge) has its whole view hexagon inside the coordinate
+        #: limit; one nearer the limit covers only the cells inside it (place refuses the others).
+        self._edge = COORD_LIMIT - view_distance
         self._cov: dict[int, int] = {}
         self._legal: list[int] = []
         #: covered cell -> the stone that first covered it (a nearby stone for the difference shapes).
@@ -197,7 +211,9 @@ class PyBoard:
         """
         if self.winner is not None:
             raise IllegalMove(f"cell ({q}, {r}) cannot be played: the game is already won by {SIDES[self.winner]}")
-        if not (-COORD_LIMIT < q < COORD_LIMIT and -COORD_LIMIT < r < COORD_LIMIT):
+        edge = self._edge
+        near_edge = not (-edge < q < edge and -edge < r < edge)
+        if near_edge and not (-COORD_LIMIT < q < COORD_LIMIT and -COORD_LIMIT < r < COORD_LIMIT):
             raise IllegalMove(f"cell ({q}, {r}) is more than {self.view_distance} from every stone")
         key = q + r * _STRIDE
         cov = self._cov
@@ -242,6 +258,8 @@ class PyBoard:
             if found is None:
                 found = shapes.diffs[key - t] = shapes.diff(key - t)
             shape = found
+        if near_edge:
+            shape = _inside_limit(key, shape, edge)
         src = self._src
         n = n0 = len(lst)
         append = lst.append
@@ -307,7 +325,7 @@ class PyBoard:
         cov[key] = -1 - seat
         src[key] = key
         n = n0 = len(lst)
-        for off in self._shapes.full:
+        for off in _inside_limit(key, self._shapes.full, self._edge):
             c = key + off
             if c not in cov:
                 cov[c] = n
@@ -408,7 +426,7 @@ class PyBoard:
         shape = shapes.diffs.get(key - t)
         if shape is None:
             shape = shapes.diffs[key - t] = shapes.diff(key - t)
-        return [key + off for off in shape if key + off not in cov]
+        return [key + off for off in _inside_limit(key, shape, self._edge) if key + off not in cov]
 
     def random_pair(self, rng: random.Random) -> tuple[Coord, Coord]:
         """A random legal turn without touching the board: the first cell uniform among the legal cells, the
@@ -460,6 +478,7 @@ class PyBoard:
         b.winner = self.winner
         b.win_line = self.win_line
         b._shapes = self._shapes
+        b._edge = self._edge
         b._cov = dict(self._cov)
         b._legal = list(self._legal)
         b._src = dict(self._src)
