@@ -39,6 +39,11 @@ def save_shot(page: Any, name: str) -> Path:
     return path
 
 
+#: how long a page action or wait may take before the test fails: a margin for a loaded machine (two cores shared
+#: by four test workers, their servers and browsers, and whatever else runs), where a replay page of a long Hive
+#: game has taken over 15 s to show; a page that works answers in well under a second when the machine is quiet
+PAGE_TIMEOUT_MS = 45_000
+
 #: how often ``wait_for_function`` checks its condition on a test's page: as often as a frame, as Playwright's
 #: default does, but from a timer
 POLL_MS = 16
@@ -70,7 +75,7 @@ def browser_page(browser: Any, width: int, height: int, whose: str = "the page")
     _poll_by_timer(pg)
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     passed = False
     try:
         yield pg

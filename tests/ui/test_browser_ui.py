@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import httpx
+from browser_pages import PAGE_TIMEOUT_MS
 from websockets.sync.client import connect as ws_connect
 
 
@@ -316,7 +317,7 @@ def test_a_friend_takes_the_open_seat_and_a_second_tab_cannot_play_mine(
     friend_context = browser.new_context(viewport={"width": 1200, "height": 900})
     try:
         friend = friend_context.new_page()
-        friend.set_default_timeout(15000)
+        friend.set_default_timeout(PAGE_TIMEOUT_MS)
         friend.goto(f"{server}/ui/#/lobby")
         row = f"tr[data-game='{game_id}']"
         friend.wait_for_selector(f"{row} button")
