@@ -209,10 +209,8 @@ def inside(cell: tuple[int, int]) -> bool:
 
 @pytest.mark.parametrize("view", [1, 3, 8])
 def test_no_cell_beyond_the_coordinate_limit_is_ever_a_candidate(view: int) -> None:
-    """Stones next to the limit: every listed legal cell can be played, and nothing offers a cell beyond it.
-
-    (Cells beyond the limit used to be listed while place refused them: a bot drawing a random legal cell near
-    the far corner of a setup then sent an illegal move, and the SDK's last-resort move raised.)"""
+    """Stones next to the limit: every listed legal cell can be played, and nothing offers a cell beyond it (a bot
+    drawing a random legal cell near the far corner of a setup must never draw one that place refuses)."""
     pair = Pair(view, 4)
     corners = [(COORD_LIMIT - 1, -(COORD_LIMIT - 1)), (-(COORD_LIMIT - 1), COORD_LIMIT - 1)]
     corners += [(COORD_LIMIT - 1, COORD_LIMIT - 1 - view), (-(COORD_LIMIT - 1), -(COORD_LIMIT - 1) + view)]
