@@ -159,8 +159,8 @@ def test_an_analysis_that_returns_while_a_position_is_edited_is_not_shown(page: 
     page.wait_for_function("() => /is thinking/.test(document.getElementById('evaltext')?.textContent ?? '')")
     page.click("#edit-position")
     editor_ready(page)
-    with page.expect_request_finished(lambda r: r.url.endswith("/api/analysis/tictactoe")):
-        held[0].continue_()
-    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the page has taken the answer in
+    assert page.evaluate("() => document.getElementById('app').dataset.answers") is None
+    held[0].continue_()
+    page.wait_for_function("() => document.getElementById('app').dataset.answers === '1'")  # taken in, not shown
     assert text(page, "#evaltext") == "Editing a position: press Done to analyse it."
     assert text(page, "#bestmove") == "" and page.query_selector_all("#pv li") == []

@@ -425,6 +425,7 @@ export async function analysisPage(app, { args, params: query }) {
       n.analysis = { error: e.message, busy: e.status === 429 };
     }
     n.pending = false;
+    app.dataset.answers = String(Number(app.dataset.answers ?? 0) + 1);  // answers taken in, shown or not
     if (current !== n || editing) return;  // the edit's own text stays until Done or Cancel shows a position
     showAnalysis(n);
     if (n.analysis.busy && autoBox.checked) {  // others are analysing: ask again shortly
