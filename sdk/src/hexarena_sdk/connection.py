@@ -33,7 +33,7 @@ import msgspec
 
 from hexarena_sdk.bot import BaseBot
 from hexarena_sdk.capabilities import Capabilities
-from hexarena_sdk.errors import ProtocolViolation
+from hexarena_sdk.errors import IllegalMove, ProtocolViolation
 from hexarena_sdk.models import Player
 from hexarena_sdk.moves import considerations_of, to_option
 from hexarena_sdk.play import answer_eval, answer_move
@@ -46,6 +46,7 @@ log = logging.getLogger("hexarena.bots.sdk")
 #: WebSocket close codes used by the bot side.
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # the client broke the protocol (bad packet, stray waiting heartbeat)
+CLOSE_ERROR = 1011  # this server failed (a bug): the client learns it was not a normal end
 
 _QUEUED = ("setup", "config", "move_request", "eval_request")
 
@@ -177,6 +178,7 @@ class BwsSession:
                 exc = task.exception()
                 if exc is not None:
                     log.error("bot session failed: %r", exc, exc_info=exc)
+                    await self.close(CLOSE_ERROR, f"bot server error: {exc!r}")  # not a normal end
         finally:
             for task in (reader, worker):
                 task.cancel()
@@ -337,7 +339,11 @@ class BwsSession:
                 if item.cancelled.is_set():
                     continue
                 if isinstance(item.packet, wire.MoveRequestPacket):
-                    await self._move(item, item.packet)
+                    try:
+                        await self._move(item, item.packet)
+                    except ProtocolViolation as exc:
+                        await self.close(CLOSE_POLICY, exc.reason)
+                        return
                 else:
                     await self._eval(item, item.packet)
             elif isinstance(item, wire.Setup):
@@ -355,7 +361,10 @@ class BwsSession:
         hard = None if limit is None else req.received_at + limit
         match = self.state.match_for(limit, soft_deadline(req.received_at, limit))
         cells = self.state.cells
-        board = self.state.engine_board(match)
+        try:
+            board = self.state.engine_board(match)
+        except IllegalMove as exc:  # a cell the engine cannot hold: the client's board is no position
+            raise ProtocolViolation(f"move request's board: {exc}") from exc
         models = self.state.cell_list()
         result = await answer_move(self.runner, cells, side, match, hard, req.cancelled, board, models)
         if self.runner.busy:

@@ -37,7 +37,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hexarena_sdk.bot import BaseBot
 from hexarena_sdk.connection import BwsSession
-from hexarena_sdk.errors import ProtocolViolation
+from hexarena_sdk.errors import IllegalMove, ProtocolViolation
+from hexarena_sdk.game import board_of_cells
 from hexarena_sdk.models import Match, Player
 from hexarena_sdk.moves import considerations_of, to_option
 from hexarena_sdk.play import answer_move
@@ -152,9 +153,13 @@ def make_app(bot_factory: BotFactory | type[BaseBot], *, max_threads: int = 128)
         side = Player(req.board.to_move)
         limit = req.time_limit
         match = Match(move_time_limit=limit, deadline=soft_deadline(received, limit))
+        try:  # the board the bot's move is checked against; built here, it also vets the request's cells
+            board = board_of_cells(cells, match.view_distance, match.win_distance)
+        except IllegalMove as exc:
+            return JSONResponse({"error": f"invalid turn request: {exc}"}, 400)
         runner = BotRunner(bot_factory(), executor)
         hard = None if limit is None else received + limit
-        result = await answer_move(runner, cells, side, match, hard)
+        result = await answer_move(runner, cells, side, match, hard, board=board)
         if result is None:  # cannot happen without an interrupt; keep the type honest
             return JSONResponse({"error": "no move"}, 500)
         out = wire.StatelessResponse(

@@ -494,6 +494,31 @@ async def test_a_broken_move_request_is_refused_with_its_reason(text: str, reaso
     assert info.value.rcvd is not None and info.value.rcvd.code == 1008 and reason in info.value.rcvd.reason
 
 
+BEYOND = (1 << 20) + 5  # past the engine's coordinate limit (|q|, |r| < 2**20): no position holds such a cell
+
+
+@pytest.mark.parametrize(
+    "packets",
+    [
+        [{"type": "move_request", "side": "o", "previous": [], "board": {"cells": cells((BEYOND, 0, "x"))}}],
+        [{"type": "setup", "board": {"cells": cells((0, BEYOND, "x"))}}, {"type": "move_request", "side": "o"}],
+        [{"type": "move_request", "side": "o", "previous": [move("x", (-BEYOND, 0))]}],
+    ],
+    ids=["board", "setup", "previous"],
+)
+async def test_a_board_beyond_the_coordinate_limit_is_refused_with_its_reason(packets: list[dict[str, Any]]) -> None:
+    """A client's board with a cell the engine cannot hold is the client's error (1008, naming the cell), not a
+    crash of the bot server ending the session as if all went well."""
+    async with running(make_app(RecordingBot)) as host, connect(f"ws://{host}/bws/v1-alpha/game") as ws:
+        for packet in packets:
+            await send(ws, **{"previous": [], **packet} if packet["type"] == "move_request" else packet)
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(ws.recv(), 10)
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1008, info.value.rcvd
+    assert f"{BEYOND}" in info.value.rcvd.reason and "too far from the origin" in info.value.rcvd.reason
+    assert RecordingBot.seen == []  # the bot was never asked
+
+
 async def test_move_requests_read_by_position_see_the_packet_as_a_whole() -> None:
     """The board of a move request laid out as our server writes it is cut out by position; members after it,
     a board nested elsewhere and a board with a second member all read as the whole packet says."""

@@ -42,6 +42,8 @@ async def test_turn_answers_a_legal_move_and_takes_a_win() -> None:
         ({"board": {"to_move": "o", "cells": [{"q": "a", "r": 0, "p": "x"}]}}, None, "q"),
         ({"board": {"to_move": "o", "cells": [{"q": 0, "r": 0, "p": "x"}]}, "time_limit": -1}, None, "time_limit"),
         ([1, 2], None, "turn request"),
+        ({"board": {"to_move": "o", "cells": cells((1 << 20, 0, "x"))}}, None, "(1048576, 0) is too far"),
+        ({"board": {"to_move": "x", "cells": cells((0, 0, "x"), (-(10**30), 0, "o"))}}, None, "too far from the"),
     ],
 )
 async def test_bad_bodies_get_400_with_a_reason(body: Any, raw: bytes | None, needle: str) -> None:
