@@ -100,6 +100,16 @@ async def until_stored(server: ServeProcess, game_id: str, plies: int, timeout: 
         await asyncio.sleep(0.05)
 
 
+async def until_some_stored(server: ServeProcess, game_id: str, timeout: float = 60.0) -> None:
+    """Until the game's record holds a move: what another instance continues from. Moves that only the lost
+    instance's journal holds come back when that instance restarts, not on the new owner, so a fault before the
+    first flush would leave the new owner a match at its opening (any bot can start there)."""
+    deadline = time.monotonic() + timeout
+    while not (await server.get(f"/games/{game_id}")).json()["moves"]:
+        assert time.monotonic() < deadline, f"no move stored after {timeout} s"
+        await asyncio.sleep(0.05)
+
+
 async def watch(ws: ClientConnection, timeout: float = 120.0) -> list[dict[str, Any]]:
     """Every message of a spectator socket until the end (or the socket closes)."""
     out: list[dict[str, Any]] = []
@@ -169,15 +179,16 @@ def paced_match(url: str, scheme: str = "stateless") -> dict[str, Any]:
 async def continued_on_b(
     a: ServeProcess, b: ServeProcess, body: dict[str, Any], gate: Path, fault: Callable[[ServeProcess], None]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Create ``body`` on A, apply ``fault`` to A (``kill9``, ``stop``) once 4 moves are seen from B, open the
-    gate once B plays it on (or once its spectator sees it end: B may not be able to), and return its record once
-    over and what B's spectator saw."""
+    """Create ``body`` on A, apply ``fault`` to A (``kill9``, ``stop``) once 4 moves are seen from B and one is
+    stored, open the gate once B plays it on (or once its spectator sees it end: B may not be able to), and return
+    its record once over and what B's spectator saw."""
     r = await a.post("/api/matches", body)
     assert r.status_code == 200, r.text
     game_id = r.json()["game_id"]
     async with connect(b.ws(f"/spectate/{game_id}")) as ws:
         seen: list[dict[str, Any]] = []
         await read_until(ws, seen, lambda s: updates(s) >= 4)
+        await until_some_stored(b, game_id)
         fault(a)
         with contextlib.suppress(AssertionError):  # an end instead (a match B can't continue) is for the test
             await read_until(ws, seen, taken_over)
