@@ -20,16 +20,15 @@ PORT ?= 8000
 LOWEST_VENV := .venv-lowest
 # pytest-xdist: two workers a core (a test spends much of its time waiting on a browser, a database or a subprocess,
 # so one a core leaves the CPUs idle much of the run), at most 4 (each takes a Redis database of its own: tests/conftest.py);
-# `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run
-# after the others, one at a time, beside `make test-lowest` only (its venv's install, then the protocol and store
-# tests), each one's output shown when it ends; docs/guide/testing.md says what a test must do to run next to the
-# others.
+# `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run one
+# at a time, beside the checks and the suite, with `make test-lowest` (its venv's install, then the protocol and
+# store tests); docs/guide/testing.md says what a test must do to run next to the others.
 JOBS ?= $(shell n=$$(( 2 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
 PAIR := $(if $(filter-out 0 1,$(JOBS)),-j2,-j1)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py
 
-.PHONY: serve test test-lowest check faults docs lint bench bench-page setup clean
+.PHONY: serve test test-checks test-suite test-lowest check faults docs lint bench bench-page setup clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,14 +53,23 @@ setup: $(TEST_STAMP)
 serve: $(SERVE_STAMP)
 	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
 
+# everything CI runs: the checks, then the suite, with the fault tests and `make test-lowest` beside both from
+# the start (tools/beside.sh says why; their output comes once the suite has ended)
 test: $(TEST_STAMP)
+	@bash tools/beside.sh build/beside.log "$(MAKE) --no-print-directory $(PAIR) --output-sync=target faults test-lowest" \
+		"$(MAKE) --no-print-directory test-checks" "$(MAKE) --no-print-directory test-suite"
+
+# lint, types, import layers and the docs build, as `make test` runs them
+test-checks: $(STAMP)
 	$(BIN)/ruff check src sdk tests bench examples tools
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# the suite without the fault tests, on pytest-xdist
+test-suite: $(STAMP)
 	$(BIN)/python -m pytest -q $(XDIST) -m "not fault" $(PYTEST_ARGS)
-	$(MAKE) --no-print-directory $(PAIR) --output-sync=target faults test-lowest
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
 check: $(STAMP)
