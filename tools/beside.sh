@@ -26,13 +26,13 @@ stop_side() {
 trap 'stop_side; exit 130' INT TERM
 
 if ! bash -c "$first"; then
-  echo "beside.sh: stopping the fault tests and make test-lowest: the checks failed" >&2
+  echo "beside.sh: '$first' failed: stopping '$side'" >&2
   stop_side
   exit 1
 fi
 bash -c "$second"
 second_status=$?
-echo "== the fault tests and make test-lowest (run beside the suite; output: $log)"
+echo "== beside the above: $side (output: $log)"
 wait "$side_pid"
 side_status=$?
 cat "$log"
