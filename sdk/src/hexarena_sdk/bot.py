@@ -22,7 +22,7 @@ from typing import Any
 from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
 from hexarena_sdk.game import hex_distance, valid_placement_cells
 from hexarena_sdk.models import Cell, Coord, Match, Player
-from hexarena_sdk.stopsignal import StopSignal
+from hexarena_sdk.stopsignal import StopFlag, StopSignal
 from hexarena_sdk.wire import htttx as wire
 
 log = logging.getLogger("hexarena.bots.sdk")
@@ -117,6 +117,13 @@ class BaseBot(ABC):
         """True once the SDK no longer wants this answer: return anything quickly."""
         job = self._job
         return job is not None and job.stop.is_set()
+
+    def stop_flag(self) -> StopFlag:
+        """``should_stop`` as one byte of memory (nonzero: stop), for a search in native code to read without the
+        GIL: taking the GIL back to call ``should_stop`` waits for whichever thread holds it, and on a busy machine
+        that wait can outlast the move's deadline."""
+        job = self._job
+        return StopFlag(1) if job is None else job.stop.flag
 
     def time_left(self) -> float | None:
         """Seconds before the SDK answers on the bot's behalf; None when the request has no time limit."""
