@@ -14,7 +14,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from hexarena.bots.htttx.learned_eval import shipped_tables
 from hexarena.bots.htttx.search import SearchBot, engine, win_in
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN, PySearch
 from hexarena.bots.registry import builtin_bots, make_builtin
+from hexarena.bots.stopping import StopSignal
 from hexarena.bots.timing import USE, budget_from, move_budget
 from hexarena.core.contract import ClockConfig, MatchInfo, MoveRequest
 from hexarena.core.types import Termination
@@ -358,21 +358,14 @@ async def test_evaluations_and_considerations_reach_the_match_record() -> None:
     assert considered and considered[0]["pieces"] and "heuristic" in considered[0]["evaluation"]
 
 
-def _counter() -> Callable[[], bool]:
-    calls = [0]
-
-    def stop() -> bool:
-        calls[0] += 1
-        return calls[0] > 1
-
-    return stop
-
-
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
 def test_a_search_stops_when_asked(implementation: str) -> None:
+    """Asked before it starts (its host's ``StopSignal`` set): it returns its first move at its first look."""
     state = random_position(random.Random(7))
     fn = engine(implementation)
-    move, _, _, nodes, _, _ = fn(list(state.stones), state.to_move_seat, 6, 2, 64, 1 << 40, 0.0, _counter(), 16)
+    signal = StopSignal()
+    signal.set()
+    move, _, _, nodes, _, _ = fn(list(state.stones), state.to_move_seat, 6, 2, 64, 1 << 40, 0.0, signal.flag, 16)
     assert move is not None and nodes < 1 << 20
 
 

@@ -14,7 +14,6 @@ evaluation and considerations along with the move.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 from hexarena_sdk.capabilities import BwsV1AlphaCapability, Capabilities, Meta, default_capabilities
 from hexarena_sdk.game import hex_distance, valid_placement_cells
 from hexarena_sdk.models import Cell, Coord, Match, Player
+from hexarena_sdk.stopsignal import StopFlag, StopSignal
 from hexarena_sdk.wire import htttx as wire
 
 log = logging.getLogger("hexarena.bots.sdk")
@@ -65,7 +65,8 @@ class MoveResult:
 class JobContext:
     """The request a bot instance is working on; set by the SDK before each call into the bot.
 
-    ``stop`` is a ``threading.Event`` the SDK sets when it no longer wants the answer. A call that runs in a
+    ``stop`` is a ``threading.Event`` the SDK sets when it no longer wants the answer (a ``StopSignal``, whose
+    ``flag`` a native engine can read without the GIL). A call that runs in a
     worker thread gets it made up front (both threads use it); an instant bot's call runs inline on the event
     loop's thread, where nothing can set it meanwhile, so its event is only made if someone asks (an Event and
     its Condition were ~3 % of an instant bot server's CPU, made for every move). The constructor takes what
@@ -74,14 +75,14 @@ class JobContext:
 
     __slots__ = ("_stop", "deadline")
 
-    def __init__(self, stop: threading.Event | None = None, deadline: float | None = None) -> None:
+    def __init__(self, stop: StopSignal | None = None, deadline: float | None = None) -> None:
         self._stop = stop
         self.deadline = deadline  # time.monotonic() instant
 
     @property
-    def stop(self) -> threading.Event:
+    def stop(self) -> StopSignal:
         if self._stop is None:  # an inline job: made and read on one thread (see the class docstring)
-            self._stop = threading.Event()
+            self._stop = StopSignal()
         return self._stop
 
 
@@ -116,6 +117,13 @@ class BaseBot(ABC):
         """True once the SDK no longer wants this answer: return anything quickly."""
         job = self._job
         return job is not None and job.stop.is_set()
+
+    def stop_flag(self) -> StopFlag:
+        """``should_stop`` as one byte of memory (nonzero: stop), for a search in native code to read without the
+        GIL: taking the GIL back to call ``should_stop`` waits for whichever thread holds it, and on a busy machine
+        that wait can outlast the move's deadline."""
+        job = self._job
+        return StopFlag(1) if job is None else job.stop.flag
 
     def time_left(self) -> float | None:
         """Seconds before the SDK answers on the bot's behalf; None when the request has no time limit."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, TypeVarTuple
 
 from hexarena_sdk.bot import BaseBot, JobContext
+from hexarena_sdk.stopsignal import StopSignal
 
 log = logging.getLogger("hexarena.bots.sdk")
 
@@ -146,7 +146,7 @@ class BotRunner:
             if state != "done":
                 return CallResult(state)
         inline = self._fast_streak >= INLINE_AFTER
-        job = JobContext(None if inline else threading.Event(), deadline)  # see JobContext: threads share it
+        job = JobContext(None if inline else StopSignal(), deadline)  # see JobContext: threads share it
         self._job = job
         self.bot._job = job
         if inline:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import random
-import threading
 from typing import Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
 
-from hexarena.bots.stopping import stoppable
+from hexarena.bots.stopping import StopSignal, stoppable
 from hexarena.bots.timing import collector_paused
 from hexarena.core.game import Game
 from hexarena.core.jsonvalue import JsonObject, JsonValue
@@ -81,7 +80,7 @@ def think(
     state: S,
     time_limit: float | None,
     rng: random.Random,
-    stop: threading.Event | None = None,
+    stop: StopSignal | None = None,
 ) -> M:
     """``bot.choose`` as every host runs it: with the cyclic collector held off for a short budget
     (``timing.collector_paused``: its pauses cost searches their deadlines) and, given ``stop``, a search the host

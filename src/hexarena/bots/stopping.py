@@ -5,9 +5,10 @@ that long grows its tree without bound. So each search caps its budget with ``th
 
 Built-in bots run in worker threads (``players/inprocess.py``) and a thread cannot be killed: when a match is
 cancelled, or the server shuts down, the search has to be asked to stop, and has to ask often. The caller that runs
-``choose`` in a thread wraps it in ``stoppable(event)`` and sets the event when it gives up on the move; the search
-polls ``stop_requested()`` in its loop (beside its deadline) and returns its best move so far. ``stop_all()`` stops
-every search of the process at once (server shutdown), so no worker thread keeps the interpreter alive.
+``choose`` in a thread wraps it in ``stoppable(signal)`` and sets the ``StopSignal`` when it gives up on the move; the
+search polls ``stop_requested()`` in its loop (beside its deadline), or, in an engine running without the GIL, the
+signal's one-byte ``stop_flag()``, and returns its best move so far. ``stop_all()`` stops every search of the process
+at once (server shutdown), so no worker thread keeps the interpreter alive.
 """
 
 from __future__ import annotations
@@ -16,11 +17,24 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from hexarena_sdk.stopsignal import StopFlag, StopSignal
+
+__all__ = [
+    "MAX_THINK_SECONDS",
+    "StopFlag",
+    "StopSignal",
+    "stop_all",
+    "stop_flag",
+    "stop_requested",
+    "stoppable",
+    "think_cap",
+]
+
 #: The most any built-in bot thinks about one move, whatever the clock offers (seconds).
 MAX_THINK_SECONDS = 60.0
 
 _local = threading.local()
-_active: set[threading.Event] = set()
+_active: set[StopSignal] = set()
 _lock = threading.Lock()
 
 
@@ -30,7 +44,7 @@ def think_cap(time_limit: float | None) -> float:
 
 
 @contextmanager
-def stoppable(event: threading.Event) -> Iterator[threading.Event]:
+def stoppable(event: StopSignal) -> Iterator[StopSignal]:
     """Within the block, ``stop_requested()`` in this thread is true once ``event`` is set (or ``stop_all()``)."""
     previous = getattr(_local, "event", None)
     _local.event = event
@@ -46,8 +60,15 @@ def stoppable(event: threading.Event) -> Iterator[threading.Event]:
 
 def stop_requested() -> bool:
     """True when whoever runs this search in this thread gave up on it: stop and return the best move so far."""
-    event: threading.Event | None = getattr(_local, "event", None)
+    event: StopSignal | None = getattr(_local, "event", None)
     return event is not None and event.is_set()
+
+
+def stop_flag() -> StopFlag | None:
+    """The flag of the search this thread runs (``StopSignal.flag``), for an engine to read without the GIL; None
+    when nobody can stop it."""
+    event: StopSignal | None = getattr(_local, "event", None)
+    return None if event is None else event.flag
 
 
 def stop_all() -> int:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 import time
 from typing import TypeVar
 
 from hexarena.bots.base import EngineBot, MatchMemory, ReportsSearch, think
 from hexarena.bots.registry import make_builtin
+from hexarena.bots.stopping import StopSignal
 from hexarena.bots.timing import (
     FIRST_LATENESS,
     RECENT_OVERRUNS,
@@ -97,7 +97,7 @@ class InProcessPlayer(BasePlayer):
                 self.lateness.record(time.perf_counter() - sent)
 
     def _timed_choose(
-        self, game: Game[S, M], state: S, deadline: float | None, stop: threading.Event | None = None
+        self, game: Game[S, M], state: S, deadline: float | None, stop: StopSignal | None = None
     ) -> tuple[M, float]:
         """The bot's move, told what is left until ``deadline`` (``time.perf_counter``; None: no clock), and how
         long it took. Why a deadline and not a budget: the hop to the worker thread (waiting for a CPU on a loaded
@@ -123,7 +123,7 @@ class InProcessPlayer(BasePlayer):
             self.inline_moves += 1
             move, took = self._timed_choose(game, request.state, deadline)
         else:  # timed inside the thread: the hop and the loop's queue must not count as the bot's time
-            stop = threading.Event()
+            stop = StopSignal()
             try:
                 move, took = await asyncio.to_thread(self._timed_choose, game, request.state, deadline, stop)
             except asyncio.CancelledError:

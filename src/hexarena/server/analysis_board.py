@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field
 
 from hexarena.bots.base import ReportsSearch, think
 from hexarena.bots.registry import builtin_bots, make_builtin
+from hexarena.bots.stopping import StopSignal
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.core.game import (
     AnyGame,
@@ -380,7 +381,7 @@ def bot_report(
     }
 
 
-def _think(game: Game[S, M], state: S, seconds: float, stop: threading.Event) -> JsonObject:
+def _think(game: Game[S, M], state: S, seconds: float, stop: StopSignal) -> JsonObject:
     bot = make_builtin(game.name, "best")
     begun = time.perf_counter()
     move = think(bot, game, state, seconds, random.Random(0), stop)
@@ -419,7 +420,7 @@ async def analyse(game: Game[S, M], body: AnalysisRequest, limits: AnalysisLimit
             status_code=400, detail=f"{game.title} has no built-in bot to analyse with; positions can still be played"
         )
     _take_slot()
-    stop = threading.Event()
+    stop = StopSignal()
     try:
         future = _THINKERS.submit(_think, game, state, body.time_limit, stop)
     except BaseException:

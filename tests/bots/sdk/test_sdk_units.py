@@ -258,8 +258,10 @@ async def test_a_threaded_call_shares_its_stop_event_and_an_inline_one_makes_it_
     assert inline == [(main, None)]
     assert not bot.should_stop()  # asked: made then, on the loop's thread, and not set
     assert bot._job is not None and isinstance(bot._job._stop, threading.Event)
+    assert bot.stop_flag() == b"\x00"  # the same request as one byte, for a native search to read
     runner.stop()
     assert bot.should_stop()
+    assert bot.stop_flag() == b"\x01"
 
 
 def test_a_requests_match_is_a_fresh_copy_with_its_limit_and_deadline() -> None:

@@ -5,7 +5,9 @@
  * ties broken on the first child, the same node layout. Change one, change the other.
  *
  * The search runs without the GIL (it touches only its own memory); every CHECK_EVERY simulations it reads the
- * monotonic clock and, when given a stop callback, takes the GIL back to ask it.
+ * monotonic clock and the host's stop flag (one byte the host sets, ``stopping.StopSignal``). It never takes the GIL
+ * back before it is done: waiting for the GIL is waiting for whichever thread holds it, which on a busy machine may
+ * not be running, and a wait that straddles the deadline lands on the clock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -35,11 +37,9 @@
 #define PRIOR_NEAR 0.55
 #define PRIOR_PLAIN 0.5
 #define EXPAND_AFTER 2
-/* Simulations between clock reads, and between calls of the stop callback (which takes the GIL back: rarely, since
- * the GIL may be busy and waiting for it is time the clock still counts). The Python reference checks more often:
- * only when a search stops depends on these, never the tree. */
+/* Simulations between reads of the clock and the stop flag. The Python reference checks more often: only when a
+ * search stops depends on this, never the tree. */
 #define CHECK_EVERY 64
-#define STOP_EVERY 1024
 
 static const int RING[6][2] = {{0, 1}, {-1, 1}, {-1, 0}, {0, -1}, {1, -1}, {1, 0}};
 
@@ -465,7 +465,19 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     uint8_t root_board[MAXN], board[MAXN], played[MAXN];
     for (int x = 0; x < n2; x++) root_board[x] = ((const uint8_t *)cells.buf)[x];
     PyBuffer_Release(&cells);
-    if (stop == Py_None) stop = NULL;
+    Py_buffer stopview = {0};
+    const unsigned char *stopflag = NULL;
+    if (stop != Py_None) {
+        if (PyObject_GetBuffer(stop, &stopview, PyBUF_SIMPLE) < 0 || stopview.len < 1) {
+            if (stopview.obj != NULL) PyBuffer_Release(&stopview);
+            else PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "should_stop must be a buffer of at least one byte (stopping.stop_flag())");
+            free(g);
+            free(t.nodes);
+            return NULL;
+        }
+        stopflag = (const unsigned char *)stopview.buf;
+    }
     if (max_nodes < n2 + 1) max_nodes = n2 + 1;
     Node *root = &t.nodes[0];
     memset(root, 0, sizeof(Node));
@@ -474,7 +486,7 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     t.count = 1;
     Rng rng;
     rng_seed(&rng, (uint64_t)seed);
-    int oom = 0, stop_err = 0;
+    int oom = 0;
     long long done = 0;
     long path[MAXN + 2];
     PyThreadState *ts = PyEval_SaveThread();
@@ -483,15 +495,7 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
     while (!oom && done < iterations && !t.nodes[0].proof) {
         if (done % CHECK_EVERY == 0 && done) {
             if (seconds > 0 && now() >= deadline) break;
-            if (stop != NULL && done % STOP_EVERY == 0) {
-                PyEval_RestoreThread(ts);
-                PyObject *res = PyObject_CallNoArgs(stop);
-                int r = res == NULL ? -1 : PyObject_IsTrue(res);
-                Py_XDECREF(res);
-                ts = PyEval_SaveThread();
-                if (r < 0) stop_err = 1;
-                if (r) break;
-            }
+            if (stopflag != NULL && __atomic_load_n(stopflag, __ATOMIC_RELAXED)) break;
         }
         done++;
         memcpy(board, root_board, (size_t)n2);
@@ -563,8 +567,8 @@ static PyObject *py_search(PyObject *self, PyObject *args, PyObject *kwargs) {
         }
     }
     PyEval_RestoreThread(ts);
+    if (stopview.obj != NULL) PyBuffer_Release(&stopview);
     PyObject *out = NULL;
-    if (stop_err) goto done;
     if (oom) {
         PyErr_NoMemory();
         goto done;

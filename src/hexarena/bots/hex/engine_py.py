@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from functools import cache
+
+from hexarena.bots.stopping import StopFlag
 
 BLACK = 1
 WHITE = 2
@@ -59,7 +60,7 @@ PRIOR_PLAIN = 0.5
 EXPAND_AFTER = 2
 #: Tree nodes one search may grow (each ~40 bytes in C): bounds memory whatever the budget.
 MAX_NODES = 2_000_000
-#: Iterations between clock reads (and stop-callback calls): ~0.5 ms in C, ~5 ms here on 9x9. Only when the
+#: Iterations between reads of the clock and the stop flag: ~0.5 ms in C, ~5 ms here on 9x9. Only when the
 #: search stops depends on it, never the tree, so the two engines may differ.
 CHECK_EVERY = 8
 
@@ -421,7 +422,7 @@ def search(
     iterations: int,
     seconds: float,
     seed: int,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: StopFlag | None = None,
     max_nodes: int = MAX_NODES,
 ) -> tuple[list[tuple[int, int, float, float, int]], int, int, int, list[int]]:
     """Search the position ``cells`` (colour per flat cell) with ``to_play`` to move, ``last`` the previous move's
@@ -444,7 +445,7 @@ def search(
         if (
             done % CHECK_EVERY == 0
             and done
-            and ((seconds > 0 and time.perf_counter() >= deadline) or (should_stop is not None and should_stop()))
+            and ((seconds > 0 and time.perf_counter() >= deadline) or (should_stop is not None and should_stop[0] != 0))
         ):
             break
         done += 1

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from hexarena.bots.hex import engine_py
-from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
+from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_flag, think_cap
 from hexarena.bots.timing import CPU_SHARE, MatchLateness, SearchShare
 from hexarena.core.game import Game
 from hexarena.core.jsonvalue import JsonObject, JsonValue
@@ -105,7 +105,7 @@ class MctsHexBot(MatchLateness):
     """EngineBot: MCTS with RAVE, priors, bridge-saving playouts and a solver. ``iterations`` caps the simulations
     (deterministic given the rng); otherwise the time budget decides. Whatever either says, a search stops after
     ``think_cap`` seconds, at ``max_nodes`` tree nodes it stops growing, and it returns as soon as its caller asks
-    (``stop_requested``)."""
+    (``stop_flag``)."""
 
     name = "mcts"
 
@@ -168,7 +168,7 @@ class MctsHexBot(MatchLateness):
         seconds = max(0.0005, seconds - (time.perf_counter() - begun))
         wall, cpu = time.perf_counter(), time.thread_time()
         children, done, root_proof, nodes, line = self.search(
-            size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_requested, self.max_nodes
+            size, state.cells, colour, last_i, iterations, seconds, rng.getrandbits(63), stop_flag(), self.max_nodes
         )
         if self.iterations is None:
             self.lateness.record(time.perf_counter() - begun - seconds)

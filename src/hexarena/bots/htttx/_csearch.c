@@ -12,8 +12,9 @@
  * cc -DCHECK_SCORES checks the kept scores against the counts at every read, and the kept candidates against the grid.
  *
  * The search runs without the GIL (it touches only its own memory); every TIME_MASK + 1 nodes it reads the
- * monotonic clock, and every CHECK_MASK + 1 nodes, when given a stop callback, takes the GIL back to ask it
- * (rarely: the GIL may be busy, and waiting for it is time the clock still counts).
+ * monotonic clock and the host's stop flag (one byte the host sets, ``stopping.StopSignal``). It never takes the GIL
+ * back before it is done: a thread waiting for the GIL waits for whichever thread holds it, and on a busy machine
+ * that thread may not be running, so a wait that straddles the deadline lands on the clock.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,7 +46,6 @@
 #define EXACT 0
 #define LOWER 1
 #define UPPER 2
-#define CHECK_MASK 4095
 #define TIME_MASK 63
 #define WCAP 2000
 #define MAXL 10
@@ -122,7 +122,7 @@ typedef struct {
     i64 tss_left;
     double tss_deadline;
     double deadline;
-    PyObject *stop;
+    const unsigned char *stop; /* the host's stop flag, read without the GIL (NULL: none) */
     PyThreadState *ts;
     int aborted;
     /* scratch */
@@ -889,18 +889,9 @@ static void tick(S *s) {
             s->aborted = 1;
             return;
         }
-        if ((s->nodes & CHECK_MASK) == 0 && s->stop != NULL) {
-            PyEval_RestoreThread(s->ts);
-            PyObject *r = PyObject_CallNoArgs(s->stop);
-            int yes = 0;
-            if (r == NULL)
-                PyErr_Clear();
-            else {
-                yes = PyObject_IsTrue(r) == 1;
-                Py_DECREF(r);
-            }
-            s->ts = PyEval_SaveThread();
-            if (yes) s->aborted = 1;
+        if (s->stop != NULL && __atomic_load_n(s->stop, __ATOMIC_RELAXED)) {
+            s->aborted = 1;
+            return;
         }
     }
 }
@@ -1362,9 +1353,17 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     free(sq);
     s->max_nodes = max_nodes;
-    s->stop = stop == Py_None ? NULL : stop;
-
+    Py_buffer stopview = {0};
     PyObject *result = NULL;
+    if (stop != Py_None) {
+        if (PyObject_GetBuffer(stop, &stopview, PyBUF_SIMPLE) < 0 || stopview.len < 1) {
+            if (stopview.obj == NULL) PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "stop must be a buffer of at least one byte (stopping.stop_flag())");
+            goto done;
+        }
+        s->stop = (const unsigned char *)stopview.buf;
+    }
+
     int sd = s->side;
     if (s->nstones == 0) {
         result = Py_BuildValue("(OiiiNN)", Py_None, 0, 0, 0, PyList_New(0), PyList_New(0));
@@ -1517,6 +1516,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     free(tmp);
     free(moves);
 done:
+    if (stopview.obj != NULL) PyBuffer_Release(&stopview);
     free(s->tt);
     free(s->wsets);
     free(s->cells);

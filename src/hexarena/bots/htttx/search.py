@@ -23,7 +23,7 @@ from hexarena.bots.htttx.learned_eval import shipped_tables
 from hexarena.bots.htttx.position import Position, seat_to_move
 from hexarena.bots.htttx.search_py import MATE_BAND, WIN, Table
 from hexarena.bots.htttx.search_py import search as py_search
-from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_requested, think_cap
+from hexarena.bots.stopping import MAX_THINK_SECONDS, stop_flag, think_cap
 from hexarena.bots.timing import MatchLateness, SearchShare
 from hexarena.core.game import Game
 from hexarena.core.jsonvalue import JsonObject, JsonValue
@@ -165,14 +165,14 @@ class SearchBot(MatchLateness):
         nodes = self.max_nodes if self.max_nodes is not None else 1 << 62
         left = seconds - (time.monotonic() - begun)
         # a depth or node bound is the whole bound (tests and analysis ask for a depth's score): no deadline, but
-        # the search still stops when its host asks (``stop_requested``)
+        # the search still stops when its host asks (``stop_flag``)
         secs = 0.0 if bounded else max(0.0005, left)
         tt_bits = 16 if secs and secs < 0.5 else 18 if secs and secs < 5 else 19  # 2.6, 10, 20 MB
         if bounded:
             tt_bits = 18
         tss = TSS_BOUNDED if bounded else min(TSS_MAX, int(secs * TSS_PER_SECOND["Python" if python else "C"]))
         table = self.tables.get(L)
-        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_requested, tt_bits, tss, table)
+        result = self.search(list(board.stones), seat, L, near, depth, nodes, secs, stop_flag(), tt_bits, tss, table)
         if secs:  # how late the search returned, the board copy before it included
             self.lateness.record(time.monotonic() - begun - seconds)
         mv, score, done, count, pv, root = result

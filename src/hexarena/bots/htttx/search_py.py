@@ -27,8 +27,8 @@ The algorithm, over whole turns (two stones of one colour):
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
+from hexarena.bots.stopping import StopFlag
 from hexarena.games.htttx.board import zobrist_key
 
 N = 128
@@ -59,9 +59,8 @@ KT_TSS = 12
 TSS_SHARE = 0.3
 SIDE_KEY = 0x9E3779B97F4A7C15
 EXACT, LOWER, UPPER = 0, 1, 2
-#: stop checks (clock, stop callback) every this many nodes (a power of two minus one as a mask)
-CHECK_MASK = 4095
-#: the clock is read more often in Python (its nodes are ~100x slower); it does not change what is searched
+#: the clock and the stop flag are read every this many nodes (a power of two minus one as a mask); more often
+#: than in C (Python's nodes are ~100x slower); it does not change what is searched
 TIME_MASK = 15
 
 
@@ -169,7 +168,7 @@ class PySearch:
         self.tss_deadline = 0.0
         self.max_nodes = 0
         self.deadline = 0.0
-        self.stop: Callable[[], bool] | None = None
+        self.stop: StopFlag | None = None
         for q, r, seat in stones:
             x = q - self.q0
             y = r - self.r0
@@ -548,7 +547,7 @@ class PySearch:
         if self.nodes & TIME_MASK == 0:
             if self.deadline > 0 and time.monotonic() >= self.deadline:
                 raise _Aborted
-            if self.nodes & CHECK_MASK == 0 and self.stop is not None and self.stop():
+            if self.stop is not None and self.stop[0]:
                 raise _Aborted
 
     def eval_side(self, s: int) -> int:
@@ -799,9 +798,7 @@ class PySearch:
                 refuting.append((a, b))
         return refuting if refuting else moves
 
-    def run(
-        self, max_depth: int, max_nodes: int, seconds: float, stop: Callable[[], bool] | None, tss_nodes: int = 0
-    ) -> Result:
+    def run(self, max_depth: int, max_nodes: int, seconds: float, stop: StopFlag | None, tss_nodes: int = 0) -> Result:
         """Iterative deepening: (best move, score for the side to move, depth completed, nodes, pv, root scores).
 
         The move is in board coordinates ``(q1, r1, q2, r2)``; root scores are ``(q1, r1, q2, r2, score)`` best
@@ -897,7 +894,7 @@ def search(
     max_depth: int,
     max_nodes: int,
     seconds: float,
-    stop: Callable[[], bool] | None,
+    stop: StopFlag | None,
     tt_bits: int = 18,
     tss_nodes: int = 0,
     table: Table | None = None,
