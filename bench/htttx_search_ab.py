@@ -38,6 +38,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,23 @@ def same_flags(root: Path) -> Path:
     return out
 
 
+def reads_a_flag(mod: Any) -> bool:
+    """Whether this version's engine reads a stop flag (a one-byte buffer) or, as versions before it did, calls a
+    stop function: a tiny search asked with a function tells (the newer engine refuses one)."""
+    try:
+        mod.search([(0, 0, 0)], 1, 6, 2, 1, 64, 0.0, lambda: False)
+    except ValueError:
+        return True
+    return False
+
+
+def set_after_cpu(flag: bytearray, begun: float, seconds: float) -> None:
+    """Set ``flag`` once this process has used ``seconds`` of CPU since ``begun`` (or once someone else set it)."""
+    while not flag[0] and time.process_time() - begun < seconds:
+        time.sleep(0.001)
+    flag[0] = 1
+
+
 def worker(so: str) -> None:
     """Search every position on stdin with the ``_csearch`` at ``so``; print one JSON line of results."""
     import importlib.machinery
@@ -85,21 +103,31 @@ def worker(so: str) -> None:
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
     job = json.loads(sys.stdin.read())
+    flag_engine = reads_a_flag(mod)
     out = []
     for stones, seat in job["positions"]:
         stones = [tuple(s) for s in stones]
         t0, w0 = time.process_time(), time.monotonic()
         if "seconds" in job:  # as the bot searches at a turn clock
             secs = job["seconds"]
-            stop = None
+            stop: Any = None
+            watcher = None
             if job.get("cpu"):  # the deadline on this process's CPU clock: what other processes take is not lost
+                if flag_engine:  # an engine that reads a stop flag: a thread sets it once the CPU time is spent
+                    stop = bytearray(1)
+                    watcher = threading.Thread(target=set_after_cpu, args=(stop, t0, secs), daemon=True)
+                    watcher.start()
+                else:
 
-                def stop(begun: float = t0, secs: float = secs) -> bool:
-                    return time.process_time() - begun >= secs
+                    def stop(begun: float = t0, secs: float = secs) -> bool:
+                        return time.process_time() - begun >= secs
 
                 secs = 0.0
             args = (stones, seat, 6, 2, 64, 1 << 62, secs, stop, job["tt_bits"], job["tss"], job["table"])
             mv, score, depth, nodes, _, _ = mod.search(*args)
+            if watcher is not None:
+                stop[0] = 1  # the search is over: the watcher ends
+                watcher.join()
         else:
             mv, score, depth, nodes, _, _ = mod.search(stones, seat, 6, 2, job["depth"], 1 << 62, 0.0, None, 18)
         cpu, wall = time.process_time() - t0, time.monotonic() - w0
