@@ -225,8 +225,9 @@ def register_previous_search(commit: str) -> None:
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
 
-    # the stop request: today's engine reads a flag, one from before it called a function
-    flag = "stop_flag" in source.read_text()
+    from htttx_search_ab import reads_a_flag
+
+    flag = reads_a_flag(module)  # the stop request: today's engine reads a flag, one from before it called a function
 
     def previous_engine(*args: Any) -> Any:
         if not flag and args[7] is not None:

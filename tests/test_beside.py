@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from hexarena.players.proctree import read_proc
+
 BESIDE = Path(__file__).resolve().parent.parent / "tools" / "beside.sh"
 #: Bounded waits for liveness (never a timing assertion): far above what any of these runs needs.
 PATIENCE = 60.0
@@ -31,13 +33,9 @@ def run(tmp_path: Path, side: str, first: str, second: str) -> subprocess.Comple
 
 
 def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie is gone for every purpose here (its parent, the side shell, has not reaped it yet)
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    """Running (a zombie whose parent, the side shell, has not reaped it yet counts as gone)."""
+    info = read_proc(pid)
+    return info is not None and info.state != "Z"
 
 
 def wait_gone(pid: int) -> bool:

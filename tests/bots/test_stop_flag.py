@@ -17,21 +17,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from test_think_limits import PATIENCE, run_in_thread
 
 from hexarena.bots.hex import mcts as hex_mcts
 from hexarena.bots.htttx import search as htttx_search
 from hexarena.bots.stopping import StopSignal, stop_flag, stoppable
 from hexarena.games.htttx import HTTTX
 
-#: Bounded waits for liveness (never a timing assertion).
-PATIENCE = 15.0
 #: The search's deadline and how long the other thread holds the GIL (longer, so the search's deadline passes while
 #: the GIL is held whatever the machine's load).
 DEADLINE = 0.5
 HOLD_MICROSECONDS = 900_000
-#: The least part of an unhindered search's nodes the hindered one must reach. One that takes the GIL back to ask a
-#: callback (every 4,096 nodes in HTTTX, 1,024 simulations in Hex) stops at its first check once the GIL is held, a
-#: tenth of the way or less; load on the machine slows both runs alike.
+#: The least part of an unhindered search's nodes the hindered one must reach. One that takes the GIL back to ask
+#: whether to stop is held at its first such check for as long as the GIL is held; load slows both runs alike.
 SHARE = 0.4
 
 needs_c = pytest.mark.skipif(
@@ -60,13 +58,6 @@ def hex_run(flag: Any, seconds: float, iterations: int = 1 << 40) -> int:
 RUNS: dict[str, Callable[..., int]] = {"htttx": htttx_run, "hex": hex_run}
 
 
-def in_thread(work: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
-    out: list[Any] = []
-    thread = threading.Thread(target=lambda: out.append(work()), daemon=True)
-    thread.start()
-    return thread, out
-
-
 @needs_c
 @pytest.mark.parametrize("engine", ["htttx", "hex"])
 def test_a_c_search_keeps_searching_while_another_thread_holds_the_gil(engine: str) -> None:
@@ -76,10 +67,10 @@ def test_a_c_search_keeps_searching_while_another_thread_holds_the_gil(engine: s
         with stoppable(StopSignal()):
             return run(stop_flag(), DEADLINE)
 
-    thread, out = in_thread(work)
+    thread, out = run_in_thread(work)
     thread.join(PATIENCE)
     unhindered = out[0]
-    thread, out = in_thread(work)
+    thread, out = run_in_thread(work)
     time.sleep(0.02)  # the search is under way, without the GIL
     ctypes.PyDLL(None).usleep(HOLD_MICROSECONDS)  # this thread keeps the GIL all the while
     thread.join(PATIENCE)
@@ -93,7 +84,7 @@ def test_a_c_search_stops_once_its_flag_is_set(engine: str) -> None:
     """Offered a day, it returns once another thread sets the signal (as a cancelled move's host does)."""
     run = RUNS[engine]
     signal = StopSignal()
-    thread, out = in_thread(lambda: run(signal.flag, 86400.0))
+    thread, out = run_in_thread(lambda: run(signal.flag, 86400.0))
     time.sleep(0.2)
     assert thread.is_alive(), "the search ended before it was asked to"
     signal.set()
