@@ -103,3 +103,15 @@ def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
     assert proc.wait(PATIENCE) == 130
     assert wait_gone(side_sleep), "the side command's sleep was left running"
     assert wait_gone(second_sleep), "the second command's sleep was left running"
+
+
+def test_a_dry_run_of_make_test_prints_the_beside_run_and_runs_nothing(tmp_path: Path) -> None:
+    """``make -n test`` shows what CI would run; make runs a recipe line that names ``$(MAKE)`` even under ``-n``,
+    which would start the whole suite here."""
+    root = BESIDE.parent.parent
+    done = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test"], cwd=root, capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert done.returncode == 0, done.stderr
+    assert "tools/beside.sh" in done.stdout and "test-suite" in done.stdout, done.stdout
+    assert "passed" not in done.stdout, done.stdout  # nothing of the run itself (and it ended within PATIENCE)

@@ -129,7 +129,9 @@ def test_the_watchdog_ends_a_server_that_cannot_stop(tmp_path: Path) -> None:
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(SRC))
     script = Path(__file__).parent / "stubborn_server.py"
-    proc = subprocess.Popen([sys.executable, str(script), str(port)], env=env, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         for _ in range(400):
             with contextlib.suppress(httpx.HTTPError):
@@ -137,8 +139,10 @@ def test_the_watchdog_ends_a_server_that_cannot_stop(tmp_path: Path) -> None:
                     break
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=EXIT_WITHIN + 5)
+        out, err = proc.communicate(timeout=EXIT_WITHIN + 5)
         assert proc.returncode == FORCED_EXIT_STATUS
         assert "forcing exit" in out and "stubborn" in out
+        # and where every thread was, the one that would not stop included: what held the shutdown up
+        assert "most recent call first" in err and "in _bootstrap_inner" in err, err
     finally:
         stop(proc)

@@ -255,6 +255,22 @@ class PrivatePostgres:
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
+    def _signal_all(self, sig: signal.Signals) -> None:
+        from hexarena.players.proctree import descendants
+
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        for pid in [postmaster, *(p.pid for p in descendants(postmaster))]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+
+    def freeze(self) -> None:
+        """Stop every process of the cluster (SIGSTOP): connections stay open and nothing answers, a database
+        that hangs rather than one that is down."""
+        self._signal_all(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self._signal_all(signal.SIGCONT)
+
     @property
     def url(self) -> str:
         return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"

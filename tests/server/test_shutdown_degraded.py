@@ -1,5 +1,5 @@
-"""SIGTERM with the store degraded (PostgreSQL stopped): ``hexarena serve`` still ends by itself within its
-shutdown bound, without its last-resort forced exit, and the journal keeps what could not be written."""
+"""SIGTERM with the store degraded (PostgreSQL stopped, or hanging): ``hexarena serve`` still ends by itself within
+its shutdown bound, without its last-resort forced exit, and the journal keeps what could not be written."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from procs import ServeProcess, people_game, play_turns, private_postgres
+from procs import Person, ServeProcess, people_game, play_turns, private_postgres
 from test_durability import _until_degraded
 
 from hexarena.server.serving import FORCED_EXIT_STATUS
@@ -17,27 +17,64 @@ from hexarena.server.serving import FORCED_EXIT_STATUS
 pytestmark = pytest.mark.fault
 
 
+async def started_games(server: ServeProcess) -> list[tuple[str, Person, Person]]:
+    """Three games between people on ``server``, three turns played in each."""
+    games = [await people_game(server) for _ in range(3)]
+    await asyncio.gather(*(play_turns(x, o, 3) for _, x, o in games))
+    return games
+
+
+def sigterm_ends_cleanly(server: ServeProcess, data: Path) -> None:
+    """SIGTERM; the server ends by itself, not by its forced exit, and journaled what the database did not take."""
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGTERM)
+    try:
+        code = server.proc.wait(60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("hexarena serve did not end within 60 s of SIGTERM") from None
+    log = server.log.read_text()
+    # the mechanism, not the wall time: past its bound the shutdown is ended by force (and says so)
+    assert code != FORCED_EXIT_STATUS and "forcing exit" not in log, log[-3000:]
+    assert list(data.glob("journal-*.jsonl")), "the journal lost what was not written"
+
+
 async def test_sigterm_with_postgresql_down_ends_cleanly_and_journals(tmp_path: Path) -> None:
     with private_postgres() as pg:
         server = ServeProcess(pg.url, tmp_path / "data", tmp_path / "serve.log")
         await server.start()
         try:
-            games = [await people_game(server) for _ in range(3)]
-            await asyncio.gather(*(play_turns(x, o, 3) for _, x, o in games))
+            games = await started_games(server)
             pg.stop()
             await asyncio.gather(*(play_turns(x, o, 3) for _, x, o in games))
             for _, x, _ in games[:2]:
                 await x.ws.close()  # two games end during the outage: their results wait for the database
             await _until_degraded(server)
-            assert server.proc is not None
-            server.proc.send_signal(signal.SIGTERM)
+            sigterm_ends_cleanly(server, tmp_path / "data")
+        finally:
+            server.stop()
+
+
+async def test_sigterm_while_postgresql_hangs_ends_cleanly_and_journals(tmp_path: Path) -> None:
+    """A database that does not answer at all (its processes stopped, the connections open): every shutdown step
+    that waits on it is bounded, so their bounds together, not a hung call, decide when the process ends."""
+    with private_postgres() as pg:
+        server = ServeProcess(pg.url, tmp_path / "data", tmp_path / "serve.log")
+        await server.start()
+        try:
+            games = await started_games(server)
+            pg.freeze()
             try:
-                code = server.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                raise AssertionError("hexarena serve did not end within 60 s of SIGTERM") from None
-            log = server.log.read_text()
-            # the mechanism, not the wall time: past its bound the shutdown is ended by force (and says so)
-            assert code != FORCED_EXIT_STATUS and "forcing exit" not in log, log[-3000:]
-            assert list((tmp_path / "data").glob("journal-*.jsonl")), "the journal lost what was not written"
+                plies = await asyncio.gather(*(play_turns(x, o, 2) for _, x, o in games))
+                await games[0][1].ws.close()  # a game ends while the database hangs: its result waits
+                await asyncio.sleep(0.5)
+                sigterm_ends_cleanly(server, tmp_path / "data")
+            finally:
+                pg.thaw()
+            await server.start()  # the database answers again: the next start writes what the journal kept
+            for (game_id, _, _), played in zip(games, plies, strict=True):
+                record = (await server.get(f"/games/{game_id}")).json()
+                assert len(record["moves"]) >= played, (game_id, len(record["moves"]), played)
+            ended = (await server.get(f"/games/{games[0][0]}")).json()
+            assert ended["status"] == "finished" and ended["winner"] == 1, ended  # X left: its result was kept too
         finally:
             server.stop()

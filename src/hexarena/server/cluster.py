@@ -52,6 +52,8 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 
 import redis.asyncio as redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from hexarena.core.jsonvalue import JsonObject, JsonValue
 from hexarena.server.cluster_timing import ClusterTiming
@@ -69,6 +71,9 @@ MAX_PENDING = 100_000
 RESUBSCRIBE_EVERY = 0.5
 #: The key whose value changes when Redis starts again empty (see the module docstring).
 EPOCH_KEY = "cluster-epoch"
+#: Seconds a command (or a connection attempt) to Redis may take before it fails: without it, a connection left
+#: half-open (Redis restarted behind it, a network fault) holds whoever awaits it for as long as the OS keeps it.
+COMMAND_TIMEOUT = 2.0
 
 # Renew a lease while this instance holds it (1), take it again if it lapsed and nobody took it (2: Redis was
 # away longer than a lease, or started again empty, and the match still runs here), give up when another
@@ -177,7 +182,21 @@ class Cluster:
         #: scans for what nobody holds this instance completed, by what they looked for (``matches``,
         #: ``tournaments``): ``/metrics`` shows them, so an operator (or a test) sees that the scans run
         self.scans: collections.Counter[str] = collections.Counter()
-        self.redis: redis.Redis = redis.Redis.from_url(url, decode_responses=True)
+        # One retry at once, on a new connection: what a pooled connection to a Redis that was restarted needs.
+        # redis-py's own default has changed across releases (none; 3 with backoff up to 10 s; 10 up to 1 s each),
+        # and a backoff of seconds inside a renewal is a lease lost; the loops here retry on their own schedule.
+        self.redis: redis.Redis = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=COMMAND_TIMEOUT,
+            retry=Retry(NoBackoff(), 1),
+        )
+        # Subscriptions wait for messages as long as a match lasts: their client has no read timeout (before
+        # redis-py 8 it would end every quiet subscription), the same connect timeout and retry.
+        self._subscriber: redis.Redis = redis.Redis.from_url(
+            url, decode_responses=True, socket_connect_timeout=COMMAND_TIMEOUT, retry=Retry(NoBackoff(), 1)
+        )
         #: matches whose lease this instance holds
         self.owned: set[str] = set()
         #: the meta of the owned matches, written back to Redis when a renewal had to take a lease again
@@ -240,6 +259,7 @@ class Cluster:
                         self.homes[role] = False
                 await self.redis.delete(url_key(self.instance))
         await self.redis.aclose()
+        await self._subscriber.aclose()
 
     # ----- leases -----
 
@@ -407,47 +427,84 @@ class Cluster:
             holder = await self.redis.get(f"home:{role}")
         return await self._url_of_other(holder)
 
+    def round_limit(self) -> float:
+        """Seconds one renewal round may take before it is given up: a quarter of a lease, so that the next round
+        (``renew_every`` later, at most half a lease) still comes before the leases lapse."""
+        return self.lease_ms / 4000
+
     async def _renew_loop(self) -> None:
+        """Renew every lease this instance holds, then the rest of its state in Redis, every ``renew_every``.
+
+        A lease lapses when its owner goes a lease's life without a renewal, and another instance then takes the
+        match over while it still runs here. So a round is bounded (:meth:`round_limit`), the leases come first in
+        it, and an instance that renews late says why: its event loop ran the round late (something held the loop,
+        or the machine gave the process no CPU), or Redis answered slowly."""
+        due = time.monotonic()
         while True:
             _stop_if_cancelled()
-            await asyncio.sleep(self.renew_every)
-            await self._check_epoch()
-            _stop_if_cancelled()
-            with _redis_may_be_away():
-                await self._advertise()
-                await self._renew_homes()
-            ids = list(self.owned)
-            if not ids:
-                self.watched = set()
-                continue
+            due = max(due + self.renew_every, time.monotonic())
+            await asyncio.sleep(due - time.monotonic())
+            began = time.monotonic()
+            if began - due > self.round_limit():
+                log.warning(
+                    "the lease renewal ran %.2f s late (leases live %.2f s): this instance's event loop was held "
+                    "or the process got no CPU",
+                    began - due,
+                    self.lease_ms / 1000,
+                )
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for match_id in ids:
-                        await self._renew(keys=[lease_key(match_id)], args=[self.instance, self.lease_ms], client=pipe)
-                    pipe.mget([watched_key(m) for m in ids])
-                    *renewed, watchers = await pipe.execute()
-            except (redis.RedisError, OSError):
+                async with asyncio.timeout(self.round_limit()):
+                    await self._renew_round()
+            except TimeoutError:
                 _stop_if_cancelled()
-                log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
-                continue
-            self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
-            retaken = [m for m, ok in zip(ids, renewed, strict=True) if ok == 2 and m in self.metas]
-            if retaken:  # Redis lost them: the meta is written back from this instance's own copy
-                log.warning("took %d lease(s) again after Redis lost them", len(retaken))
-                with _redis_may_be_away():
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for match_id in retaken:
-                            pipe.set(meta_key(match_id), json.dumps(self.metas[match_id]), ex=META_TTL)
-                        await pipe.execute()
-            for match_id, ok in zip(ids, renewed, strict=True):
-                if not ok and match_id in self.owned:
-                    log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
-                    self.owned.discard(match_id)
-                    self.metas.pop(match_id, None)
-                    prefix = match_id.partition(":")[0] + ":" if ":" in match_id else ""
-                    handler = self.lost_handlers.get(prefix) if prefix else self.on_lost
-                    if handler is not None:
-                        handler(match_id)
+                log.warning(
+                    "a lease renewal round took over %.2f s (leases live %.2f s); Redis answers slowly or a "
+                    "connection to it hangs: it is given up and the next round tries again",
+                    self.round_limit(),
+                    self.lease_ms / 1000,
+                )
+
+    async def _renew_round(self) -> None:
+        await self._renew_leases()
+        await self._check_epoch()
+        _stop_if_cancelled()
+        with _redis_may_be_away():
+            await self._advertise()
+            await self._renew_homes()
+
+    async def _renew_leases(self) -> None:
+        ids = list(self.owned)
+        if not ids:
+            self.watched = set()
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for match_id in ids:
+                    await self._renew(keys=[lease_key(match_id)], args=[self.instance, self.lease_ms], client=pipe)
+                pipe.mget([watched_key(m) for m in ids])
+                *renewed, watchers = await pipe.execute()
+        except (redis.RedisError, OSError):
+            _stop_if_cancelled()
+            log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
+            return
+        self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
+        retaken = [m for m, ok in zip(ids, renewed, strict=True) if ok == 2 and m in self.metas]
+        if retaken:  # Redis lost them: the meta is written back from this instance's own copy
+            log.warning("took %d lease(s) again after Redis lost them", len(retaken))
+            with _redis_may_be_away():
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for match_id in retaken:
+                        pipe.set(meta_key(match_id), json.dumps(self.metas[match_id]), ex=META_TTL)
+                    await pipe.execute()
+        for match_id, ok in zip(ids, renewed, strict=True):
+            if not ok and match_id in self.owned:
+                log.error("match %s: its lease is gone or another instance's; this instance stops it", match_id)
+                self.owned.discard(match_id)
+                self.metas.pop(match_id, None)
+                prefix = match_id.partition(":")[0] + ":" if ":" in match_id else ""
+                handler = self.lost_handlers.get(prefix) if prefix else self.on_lost
+                if handler is not None:
+                    handler(match_id)
 
     # ----- events -----
 
@@ -512,7 +569,7 @@ class Cluster:
         A subscription whose connection to Redis breaks (Redis restarted, or away a while) subscribes again until
         it is back, marks the match watched again at once, and queues ``{"type": "resync"}``: the events published
         meanwhile are lost, and the reader catches up from the store."""
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(match_id))
         queue: asyncio.Queue[JsonObject] = asyncio.Queue()
         watching = asyncio.Event()
@@ -532,7 +589,7 @@ class Cluster:
                 while True:
                     _stop_if_cancelled()
                     await asyncio.sleep(RESUBSCRIBE_EVERY)
-                    pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                    pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
                     try:
                         await pubsub.subscribe(channel(match_id))
                         break

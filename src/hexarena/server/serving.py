@@ -19,6 +19,8 @@ shutdown began, saying what was still running.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import faulthandler
 import logging
 import os
 import threading
@@ -175,6 +177,9 @@ def _start_watchdog(seconds: float) -> None:
         message = f"forcing exit: still busy {seconds:g} s after shutdown began (threads: {', '.join(busy)})"
         log.error(message)
         print(message, flush=True)
+        # where each thread is, the event loop's included: what held the shutdown up, for whoever reads the log
+        with contextlib.suppress(Exception):
+            faulthandler.dump_traceback(all_threads=True)
         os._exit(FORCED_EXIT_STATUS)
 
     timer = threading.Timer(seconds, force_exit)

@@ -485,12 +485,15 @@ class Recorder:
             await asyncio.gather(self._creator, return_exceptions=True)
         if self._task is not None:
             self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            with contextlib.suppress(TimeoutError):  # a write cancelled on a database that hangs may hang too
+                await asyncio.wait_for(asyncio.gather(self._task, return_exceptions=True), timeout)
             self._task = None
         if self._queue:
             log.warning(
                 "the database did not take %d write(s) before shutdown; they wait in the journal", len(self._queue)
             )
+            # all of them: a database that hangs rather than fails never made the recorder journal as it went
+            self._unjournaled = list(self._queue)
             self._journal_pending()
         if self.journal is not None:
             self.journal.close()
