@@ -16,10 +16,10 @@ from serving import SRC, cpu_seconds, free_port, start_serve, stop
 from hexarena.players.proctree import ProcInfo, descendants, is_alive
 from hexarena.server.serving import FORCED_EXIT_STATUS
 
-#: How long the test waits for the server to exit after SIGINT. The 5 s promise is kept by the server itself: its
-#: watchdog (``serving.FORCE_EXIT_AFTER``) ends it by force past 4.5 s and logs "forcing exit", which each test
+#: How long the test waits for the server to exit after SIGINT. The 8 s promise is kept by the server itself: its
+#: watchdog (``serving.FORCE_EXIT_AFTER``) ends it by force past 8 s and logs "forcing exit", which each test
 #: checks is absent. So this is only a bound for a hang, with room for a stalled machine (a process that gets no
-#: CPU for seconds would fail a 5 s wait with nothing wrong).
+#: CPU for seconds would fail an 8 s wait with nothing wrong).
 EXIT_WITHIN = 60.0
 BAD_BOT = Path(__file__).resolve().parents[1] / "stdio" / "bots" / "bad_bot.py"
 

@@ -9,7 +9,20 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from procs import Person, ServeProcess, people_game, play_turns, private_postgres
+from procs import (
+    FAST_CLUSTER,
+    PACED_CLOCK,
+    Person,
+    ServeProcess,
+    free_port,
+    paced_bot_server,
+    people_game,
+    play_turns,
+    private_postgres,
+    private_redis,
+    until_up,
+)
+from test_cluster import until_some_stored
 from test_durability import _until_degraded
 
 from hexarena.server.serving import FORCED_EXIT_STATUS
@@ -78,3 +91,37 @@ async def test_sigterm_while_postgresql_hangs_ends_cleanly_and_journals(tmp_path
             assert ended["status"] == "finished" and ended["winner"] == 1, ended  # X left: its result was kept too
         finally:
             server.stop()
+
+
+async def test_sigterm_of_a_cluster_instance_while_postgresql_hangs_hands_over_cleanly(tmp_path: Path) -> None:
+    """With Redis too: handing a bot match over waits on the database (its moves flushed) and on Redis (its lease
+    released); with the database hanging, the steps' bounds still end the process by itself."""
+    port, gate = free_port(), tmp_path / "gate"
+    bot = paced_bot_server(port, gate)
+    with private_postgres() as pg, private_redis() as redis:
+        server = ServeProcess(
+            pg.url, tmp_path / "data", tmp_path / "serve.log", extra=("--redis-url", redis.url, *FAST_CLUSTER)
+        )
+        try:
+            await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+            await server.start()
+            players = [f"stateless:http://127.0.0.1:{port}", "builtin:random"]
+            r = await server.post("/api/matches", {"game": "htttx", "players": players, "clock": PACED_CLOCK})
+            assert r.status_code == 200, r.text
+            game_id = r.json()["game_id"]
+            await until_some_stored(server, game_id)
+            pg.freeze()
+            try:
+                await asyncio.sleep(0.5)  # the moves played meanwhile wait for the database
+                sigterm_ends_cleanly(server, tmp_path / "data")
+            finally:
+                pg.thaw()
+            log = server.log.read_text()
+            assert "handed over" in log
+            # the operator is told where the stop spent its time: waiting on the database
+            took = [line for line in log.splitlines() if "the shutdown took" in line]
+            assert took and "the live matches" in took[0] and "the recorder" in took[0], log[-3000:]
+        finally:
+            server.stop()
+            bot.terminate()
+            bot.wait(10)

@@ -94,9 +94,13 @@ async def serve_lifespan(
     """The app's one lifespan: the services, then every module's, left in reverse order (module docstring)."""
     async with open_services(settings, limiter) as services, contextlib.AsyncExitStack() as stack:
         app.state.services = services
+        stack.callback(services.stop_times.end)  # runs once every module's own shutdown has
         for lifespan in lifespans:
             await stack.enter_async_context(lifespan(app))
-        yield
+        try:
+            yield
+        finally:
+            services.stop_times.begin("the protocol modules")
 
 
 def mount_web(app: FastAPI) -> None:

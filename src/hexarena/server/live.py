@@ -553,8 +553,10 @@ class MatchManager:
 
     # ----- shutdown -----
 
-    async def close(self) -> None:
+    async def close(self, wait: float = RESULT_WAIT) -> None:
         """Stop every live match; each ends ``interrupted`` (or ``aborted`` before its first move), moves kept.
+        ``wait``: seconds to wait for the database (the handed-over matches' moves) and for Redis (their leases),
+        each; what the database has not taken by then the recorder journals as it closes.
 
         With several instances a match whose players another instance can reach (:data:`RESUMABLE_KINDS`) is
         handed over instead: stopped here without an end, its moves flushed, its lease released, so another
@@ -570,12 +572,14 @@ class MatchManager:
         if handed and self.cluster is not None:
             if self.recorder is not None:
                 with contextlib.suppress(Exception):
-                    await self.recorder.flush(RESULT_WAIT)
-            for live in handed:
-                await self.cluster.release(live.match_id, keep_meta=True)
+                    await self.recorder.flush(wait)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    for live in handed:
+                        await self.cluster.release(live.match_id, keep_meta=True)
             log.warning("%d match(es) handed over to the other instances", len(handed))
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*self._releases, return_exceptions=True), RESULT_WAIT)
+            await asyncio.wait_for(asyncio.gather(*self._releases, return_exceptions=True), wait)
 
 
 def _open_seat_seconds() -> float:

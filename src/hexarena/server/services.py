@@ -12,6 +12,7 @@ every module's own shutdown (``server.app``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 from collections.abc import AsyncIterator, Sequence
@@ -34,6 +35,7 @@ from hexarena.server.dots.tables import DotsSettings
 from hexarena.server.ladder_pairing import LadderSettings
 from hexarena.server.live import MatchManager
 from hexarena.server.ratelimit import DEFAULT_CREATE_LIMIT, CreateLimiter, client_of, refusal
+from hexarena.server.stop_times import StopTimes
 
 if TYPE_CHECKING:
     from hexarena.server.cluster import Cluster
@@ -125,6 +127,8 @@ class Services:
     recorder: Recorder | None = None
     #: None: one process (no ``--redis-url``)
     cluster: Cluster | None = None
+    #: the steps of this server's shutdown, timed (``server.stop_times``)
+    stop_times: StopTimes = field(default_factory=StopTimes)
 
     @property
     def policy(self) -> SpecPolicy:
@@ -168,25 +172,39 @@ async def open_services(settings: Settings, limiter: CreateLimiter) -> AsyncIter
     sweep is left to the failover scan, which ends or continues only the matches nobody holds a lease on."""
     if settings.redis_url and not settings.use_store:
         raise ValueError("several instances (--redis-url) share their games through the database: it needs a store")
+    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+
+    times = StopTimes()
     async with contextlib.AsyncExitStack() as stack:
-        stack.push_async_callback(limiter.close)  # its Redis connections, if any
-        cluster = await _open_cluster(settings, stack) if settings.redis_url else None
+        stack.callback(times.report)  # the very last: how long each step below took, when the stop was slow
+        stack.push_async_callback(times.step("the rate limiter", limiter.close))  # its Redis connections, if any
+        cluster = await _open_cluster(settings, stack, times) if settings.redis_url else None
         store, recorder = (
-            (await _open_store(settings, stack, sweep=cluster is None)) if settings.use_store else (None, None)
+            (await _open_store(settings, stack, times, sweep=cluster is None)) if settings.use_store else (None, None)
         )
         manager = MatchManager(
             recorder, open_seat_seconds=settings.open_seat_seconds, record_moves=settings.record_moves, cluster=cluster
         )
-        stack.push_async_callback(manager.close)  # first on the way out: live matches end before the recorder
+        # first on the way out: live matches end (or are handed over) before the recorder closes; what the database
+        # does not take within the recorder's bound waits in the journal either way
+        stack.push_async_callback(
+            times.step("the live matches", functools.partial(manager.close, RECORDER_CLOSE_TIMEOUT))
+        )
         services = Services(
-            settings=settings, limiter=limiter, manager=manager, store=store, recorder=recorder, cluster=cluster
+            settings=settings,
+            limiter=limiter,
+            manager=manager,
+            store=store,
+            recorder=recorder,
+            cluster=cluster,
+            stop_times=times,
         )
         if cluster is not None:
             await _start_failover(services, stack)
         yield services
 
 
-async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) -> Cluster:
+async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack, times: StopTimes) -> Cluster:
     require_redis()  # an extra of its own (hexarena[cluster])
     from hexarena.server.cluster import Cluster
 
@@ -194,7 +212,7 @@ async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack) ->
     url = settings.redis_url
     cluster = Cluster(url, advertise_url=settings.advertise_url, timing=settings.cluster_timing)
     await cluster.open()
-    stack.push_async_callback(cluster.close)  # last on the way out: the recorder wrote the ends first
+    stack.push_async_callback(times.step("Redis", cluster.close))  # last on the way out: the recorder wrote the ends
     log.warning("instance %s: matches are leased in Redis (%s)", cluster.instance, url)
     return cluster
 
@@ -213,18 +231,18 @@ async def _start_failover(services: Services, stack: contextlib.AsyncExitStack) 
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
-    stack.push_async_callback(stop)
+    stack.push_async_callback(services.stop_times.step("the failover scans", stop))
 
 
 async def _open_store(
-    settings: Settings, stack: contextlib.AsyncExitStack, *, sweep: bool = True
+    settings: Settings, stack: contextlib.AsyncExitStack, times: StopTimes, *, sweep: bool = True
 ) -> tuple[Store, Recorder]:
     from hexarena.store import Store
     from hexarena.store.recorder import Recorder, default_data_dir
 
     url = settings.database_url or os.environ.get("HEXARENA_DATABASE_URL")
     store = await Store.open(url)
-    stack.push_async_callback(store.close)
+    stack.push_async_callback(times.step("the database connections", store.close))
     recorder = Recorder(store, settings.data_dir or default_data_dir(url))
     try:
         replayed = await recorder.start()  # journaled results first: they win over "interrupted"
@@ -233,7 +251,8 @@ async def _open_store(
         raise
     from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
 
-    stack.push_async_callback(recorder.close, RECORDER_CLOSE_TIMEOUT)  # within the shutdown's bound, db down too
+    # within the shutdown's bound, the database down or hanging too
+    stack.push_async_callback(times.step("the recorder", functools.partial(recorder.close, RECORDER_CLOSE_TIMEOUT)))
     if replayed:
         log.warning("%d write(s) journaled during an earlier database outage were stored", replayed)
     if not sweep:  # other instances may be playing the unfinished games: the failover scan sorts them out
