@@ -23,8 +23,9 @@ from hexarena.server.cluster import COMMAND_TIMEOUT, Cluster, lease_key
 from hexarena.server.cluster_timing import ClusterTiming
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
-#: Leases of 1 s renewed every 0.2 s: a renewal round may take a quarter of a lease, 0.25 s.
-TIMING = ClusterTiming(lease=1.0, renew=0.2)
+#: Leases of 3 s renewed every 0.5 s (a round may take a quarter of a lease, 0.75 s): short enough that a lapse
+#: shows within seconds, long enough that a loaded machine's stalls do not cause one.
+TIMING = ClusterTiming(lease=3.0, renew=0.5)
 
 
 class FreezingRelay:
@@ -116,9 +117,9 @@ async def test_a_hanging_connection_to_redis_does_not_cost_an_instance_its_lease
         await asyncio.sleep(2 * TIMING.renew)
         with caplog.at_level(logging.WARNING, logger="hexarena.server.cluster"):
             relay.freeze()  # every connection the instance has now hangs; new ones would not
-            # three lease lives: a renewal stuck on a hung connection for as long as the OS keeps it would let
+            # two lease lives: a renewal stuck on a hung connection for as long as the OS keeps it would let
             # the lease lapse after one
-            end = time.monotonic() + 3 * TIMING.lease
+            end = time.monotonic() + 2 * TIMING.lease
             while time.monotonic() < end:
                 assert await direct.get(lease_key(match)) == cluster.instance, "the lease lapsed"
                 await asyncio.sleep(0.05)
