@@ -349,6 +349,15 @@ class PrivateRedis:
             time.sleep(0.05)
         raise AssertionError(f"redis-server on port {self.port} did not answer within {timeout} s")
 
+    def freeze(self) -> None:
+        """SIGSTOP: connections stay open and nothing answers (a Redis that hangs rather than one that is gone)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """Kill it at once (its data is gone: it keeps none on disk)."""
         if self.proc is not None and self.proc.poll() is None:

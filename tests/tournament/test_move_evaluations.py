@@ -27,15 +27,20 @@ async def test_tournament_moves_are_stored_with_their_evaluations(migrated_sqlit
         assert summary["games_finished"] == 2
         games = await store.list_games(tournament_id=runner.id, limit=10)
         assert len(games) == 2
-        searched = 0
+        evaluated = searched = 0
         for game in games:
             seat = [p.name for p in game.players].index("search")
             moves = await store.get_moves(game.game_id)
             assert moves
             for m in moves:
                 if m.seat == seat and m.evaluation and "depth" in m.evaluation:
-                    searched += 1
-                    assert m.considerations
-        assert searched >= 4  # every searched move of the search bot (its first move is the opening rule's)
+                    evaluated += 1
+                    # a search that finished a whole turn names the moves it weighed; one that a loaded machine
+                    # gave no time for one (depth 0: its first guess) has none to name
+                    if m.evaluation["depth"]:
+                        searched += 1
+                        assert m.considerations, m
+        assert evaluated >= 4  # every move of the search bot says what it found (its first is the opening rule's)
+        assert searched >= 1
     finally:
         await store.close()

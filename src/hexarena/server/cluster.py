@@ -241,18 +241,19 @@ class Cluster:
             asyncio.create_task(self._publish_loop(), name="hexarena-cluster-publish"),
         ]
 
-    async def close(self) -> None:
+    async def close(self, wait: float = 2.0) -> None:
         """Stop renewing; match leases still held are left to expire (their matches' ends are being stored), but
         the homes this instance held and its address are given up now: a lobby held by a stopped instance would
-        otherwise send every client to an address nobody answers (502) until its lease ran out."""
+        otherwise send every client to an address nobody answers (502) until its lease ran out. ``wait``: seconds
+        to wait for Redis, twice at most (the events still queued, then the homes and the address)."""
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._flush_events(), 2.0)
+            await asyncio.wait_for(self._flush_events(), wait)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(2.0):
+            async with asyncio.timeout(wait):
                 for role, held in self.homes.items():
                     if held:
                         await self._release(keys=[f"home:{role}"], args=[self.instance])

@@ -212,7 +212,10 @@ async def _open_cluster(settings: Settings, stack: contextlib.AsyncExitStack, ti
     url = settings.redis_url
     cluster = Cluster(url, advertise_url=settings.advertise_url, timing=settings.cluster_timing)
     await cluster.open()
-    stack.push_async_callback(times.step("Redis", cluster.close))  # last on the way out: the recorder wrote the ends
+    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+
+    # last on the way out (the recorder wrote the ends first), with the same bound on Redis as the steps before
+    stack.push_async_callback(times.step("Redis", functools.partial(cluster.close, RECORDER_CLOSE_TIMEOUT)))
     log.warning("instance %s: matches are leased in Redis (%s)", cluster.instance, url)
     return cluster
 
