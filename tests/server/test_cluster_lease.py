@@ -266,3 +266,17 @@ async def test_after_redis_restarts_empty_owners_take_back_leases_and_meta_befor
         finally:
             await a.close()
             await b.close()
+
+
+async def test_a_lease_released_while_a_renewal_is_in_flight_stays_released(pair: tuple[Cluster, Cluster]) -> None:
+    """A renewal that took its list of leases before a release must not take the released lease again (the way a
+    lease Redis lost is taken back): the match is over, or handed to another instance that could not claim it."""
+    a, b = pair
+    matches = [uuid.uuid4().hex for _ in range(100)]  # many leases: each renewal takes long enough to overlap
+    for match in matches:
+        assert await a.claim(match)
+    for match in matches:
+        await a.release(match)
+        await asyncio.sleep(random.uniform(0, 0.005))
+    await asyncio.sleep(3 * a.renew_every)  # every renewal that was in flight has ended
+    assert await b.owners(matches) == [None] * len(matches)

@@ -221,6 +221,9 @@ class Cluster:
         #: Redis commands queued without waiting (publishes, seat tokens), sent in order in pipelined batches
         self._pending: collections.deque[tuple[str | int, ...]] = collections.deque(maxlen=MAX_PENDING)
         self._wake = asyncio.Event()
+        #: held by a renewal from the moment it lists the leases to renew until it has read their answers: a release
+        #: waits for it, or a renewal that listed the match before would find its lease gone and take it again
+        self._renewing = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -284,8 +287,9 @@ class Cluster:
     async def release(self, match_id: str, *, keep_meta: bool = False) -> None:
         """The match is over and its end stored: drop its lease and meta (only if the lease is still ours).
         ``keep_meta``: the match is handed over (this instance stops), the next owner needs its clock."""
-        self.owned.discard(match_id)
-        self.metas.pop(match_id, None)
+        async with self._renewing:  # a renewal in flight may have listed this match: it ends first
+            self.owned.discard(match_id)
+            self.metas.pop(match_id, None)
         try:
             if await self._release(keys=[lease_key(match_id)], args=[self.instance]) and not keep_meta:
                 await self.redis.delete(meta_key(match_id))
@@ -429,9 +433,9 @@ class Cluster:
         return await self._url_of_other(holder)
 
     def round_limit(self) -> float:
-        """Seconds one renewal round may take before it is given up: a quarter of a lease, so that the next round
-        (``renew_every`` later, at most half a lease) still comes before the leases lapse."""
-        return self.lease_ms / 4000
+        """Seconds one renewal round may take before it is given up: half of what a lease leaves after a renewal
+        interval, so that a round given up is followed by another as long before the leases lapse."""
+        return (self.lease_ms / 1000 - self.renew_every) / 2
 
     async def _renew_loop(self) -> None:
         """Renew every lease this instance holds, then the rest of its state in Redis, every ``renew_every``.
@@ -474,6 +478,10 @@ class Cluster:
             await self._renew_homes()
 
     async def _renew_leases(self) -> None:
+        async with self._renewing:
+            await self._renew_listed()
+
+    async def _renew_listed(self) -> None:
         ids = list(self.owned)
         if not ids:
             self.watched = set()
