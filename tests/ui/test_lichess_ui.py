@@ -245,8 +245,9 @@ def test_a_spectator_can_follow_fast_play_a_move_at_a_time_and_catch_up(page: An
 
     from websockets.sync.client import connect
 
+    # 7 x 7: the five moves each side makes here cannot connect two sides (on 5 x 5 they could, and the game ended)
     r = httpx.post(
-        f"{server}/api/matches", json={"game": "hex", "params": {"size": 5}, "players": ["browser", "builtin:random"]}
+        f"{server}/api/matches", json={"game": "hex", "params": {"size": 7}, "players": ["browser", "builtin:random"]}
     )
     game_id, token = r.json()["game_id"], r.json()["tokens"]["black"]
     page.add_init_script(
