@@ -32,6 +32,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: ``hexarena serve``'s exit status when its port is taken (uvicorn's)
+PORT_TAKEN = 3
+
+
+def listens(pid: int, port: int) -> bool | None:
+    """Whether process ``pid`` has a socket listening on TCP ``port`` (None where ``/proc`` does not tell)."""
+    inodes = set()
+    try:
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with contextlib.suppress(FileNotFoundError), open(table) as f:
+                for line in f.readlines()[1:]:
+                    fields = line.split()
+                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                        inodes.add(fields[9])
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except FileNotFoundError:
+        return False if os.path.isdir("/proc/self/fd") else None  # the process is gone, or there is no /proc
+    sockets = {f"socket:[{inode}]" for inode in inodes}
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{pid}/fd/{fd}") in sockets:
+                return True
+    return False
+
+
 #: Seconds a lease lives in the fault tests' clusters (``hexarena serve --cluster-lease``; 4 by default).
 FAST_LEASE = 2.0
 #: ``hexarena serve`` options for the fault tests' instances: leases of :data:`FAST_LEASE` renewed every 0.25 s
@@ -53,6 +78,7 @@ class ServeProcess:
         self.log_level = log_level
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self._log_start = 0  # where the log of the latest start begins
 
     @property
     def url(self) -> str:
@@ -62,20 +88,35 @@ class ServeProcess:
         return f"ws://127.0.0.1:{self.port}{path}"
 
     async def start(self, timeout: float = 60.0) -> None:
+        """Start the server and wait until it answers on its port. ``free_port`` only finds a port free a moment
+        before: another test's server may bind it first. Then that server's answer is not taken for this one's
+        (the listening socket must be this process's), and when this one exits for the taken port (status 3) it
+        starts again on another."""
         self.proc = self._spawn()
         deadline = time.monotonic() + timeout
         async with httpx.AsyncClient() as client:
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
+                    if self._port_was_taken():
+                        self.port = free_port()
+                        self.proc = self._spawn()
+                        continue
                     raise AssertionError(f"hexarena serve exited with {self.proc.returncode}:\n{self.log.read_text()}")
                 with contextlib.suppress(httpx.HTTPError):
                     r = await client.get(f"{self.url}/healthz", timeout=2)
-                    if r.status_code in (200, 503):
+                    if r.status_code in (200, 503) and listens(self.proc.pid, self.port) is not False:
                         return
                 await asyncio.sleep(0.1)
         raise AssertionError(f"hexarena serve did not answer within {timeout} s:\n{self.log.read_text()}")
 
+    def _port_was_taken(self) -> bool:
+        """Whether the process that just exited found its port taken (uvicorn's status and log line for it)."""
+        assert self.proc is not None
+        said = self.log.read_bytes()[self._log_start :]
+        return self.proc.returncode == PORT_TAKEN and b"address already in use" in said.lower()
+
     def _spawn(self) -> subprocess.Popen[bytes]:
+        self._log_start = self.log.stat().st_size if self.log.exists() else 0
         cmd = [sys.executable, "-m", "hexarena.cli", "serve", "--port", str(self.port)]
         cmd += ["--database-url", self.database_url, "--data-dir", str(self.data_dir), "--log-level", self.log_level]
         cmd += list(self.extra)

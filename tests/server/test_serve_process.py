@@ -1,0 +1,75 @@
+"""The fault tests' ``ServeProcess`` starts the server it says it started.
+
+``free_port`` finds a port free a moment before the server binds it; on a busy machine another test's server can
+bind it first. A fault test then took that server's ``/healthz`` answer for its own server's, sent its requests to a
+server that later went away ("All connection attempts failed"), while its own server had exited for the taken port.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from procs import ServeProcess, listens
+
+
+class _Healthy(http.server.BaseHTTPRequestHandler):
+    """Another server on the port: answers every GET with a healthy-looking 200."""
+
+    def do_GET(self) -> None:
+        body = b'{"ok": true}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def other_server() -> Iterator[int]:
+    """Another process's (here: thread's) HTTP server holding a port; yields the port."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Healthy)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+async def test_a_port_taken_by_another_server_is_not_taken_for_this_ones(
+    migrated_sqlite_url: str, tmp_path: Path, other_server: int
+) -> None:
+    server = ServeProcess(migrated_sqlite_url, tmp_path / "data", tmp_path / "serve.log")
+    server.port = other_server  # as if another test's server had bound the port free_port found
+    await server.start()
+    try:
+        assert server.port != other_server
+        assert server.proc is not None and listens(server.proc.pid, server.port)
+        health = (await server.get("/healthz")).json()
+        assert "store" in health, health  # hexarena's answer, not the other server's
+        assert "address already in use" in server.log.read_text().lower()
+    finally:
+        server.stop()
+
+
+def test_listens_tells_whose_socket_a_port_is() -> None:
+    import socket
+
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("no /proc here")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        assert listens(os.getpid(), port) is False  # bound, not listening
+        s.listen()
+        assert listens(os.getpid(), port) is True
+        assert listens(1, port) is False
