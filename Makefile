@@ -21,9 +21,10 @@ LOWEST_VENV := .venv-lowest
 # pytest-xdist: three workers a core (a test spends much of its time waiting on a browser, a database or a
 # subprocess, so fewer leave the CPUs idle part of the run), at most 6 (each takes a Redis database of its own and a
 # share of PostgreSQL's 100 connections: tests/conftest.py); `make test-lowest`, which runs beside the suite on the
-# same PostgreSQL, at most 4; `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run one
-# at a time, beside the checks and the suite, with `make test-lowest` (its venv's install, then the protocol and
-# store tests); docs/guide/testing.md says what a test must do to run next to the others.
+# same PostgreSQL, at most 4; `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed
+# while they recover) run one at a time, beside the checks and the suite, with `make test-lowest` (its venv's
+# install, then the protocol and store tests); docs/guide/testing.md says what a test must do to run next to the
+# others.
 JOBS ?= $(shell n=$$(( 3 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 6 ] && n=6; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
 LOWEST_JOBS := $(shell n=$(JOBS); [ $$n -gt 4 ] && n=4; echo $$n)
