@@ -18,17 +18,13 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make test-lowest`: the lowest releases pyproject.toml allows (constraints/lowest.txt), in a venv of its own
 LOWEST_VENV := .venv-lowest
-# pytest-xdist: three workers a core (a test spends much of its time waiting on a browser, a database or a
-# subprocess, so fewer leave the CPUs idle part of the run), at most 6 (each takes a Redis database of its own and a
-# share of PostgreSQL's 100 connections: tests/conftest.py); `make test-lowest`, which runs beside the suite on the
-# same PostgreSQL, at most 4; `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed
-# while they recover) run one at a time, beside the checks and the suite, with `make test-lowest` (its venv's
-# install, then the protocol and store tests); docs/guide/testing.md says what a test must do to run next to the
-# others.
-JOBS ?= $(shell n=$$(( 3 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 6 ] && n=6; echo $$n)
+# pytest-xdist: two workers a core (a test spends much of its time waiting on a browser, a database or a subprocess,
+# so one a core leaves the CPUs idle much of the run), at most 4 (each takes a Redis database of its own: tests/conftest.py);
+# `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run one
+# at a time, beside the checks and the suite, with `make test-lowest` (its venv's install, then the protocol and
+# store tests); docs/guide/testing.md says what a test must do to run next to the others.
+JOBS ?= $(shell n=$$(( 2 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
-LOWEST_JOBS := $(shell n=$(JOBS); [ $$n -gt 4 ] && n=4; echo $$n)
-LOWEST_XDIST := $(if $(filter-out 0 1,$(LOWEST_JOBS)),-n $(LOWEST_JOBS) --dist loadgroup)
 PAIR := $(if $(filter-out 0 1,$(JOBS)),-j2,-j1)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py \
   tests/server/test_cluster_lease.py tests/server/test_cluster_stall.py
@@ -106,7 +102,7 @@ $(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed-timeout
-	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_XDIST) $(LOWEST_TESTS) $(PYTEST_ARGS)
+	$(LOWEST_VENV)/bin/python -m pytest -q -p no:cacheprovider $(XDIST) $(LOWEST_TESTS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src sdk tests bench examples

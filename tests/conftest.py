@@ -32,10 +32,9 @@ PG_ENV = "HEXARENA_TEST_DATABASE_URL"
 # Set when this module is imported, before any test module reads the variable at its own import.
 if os.environ.get(REDIS_ENV):
     os.environ[REDIS_ENV] = worker_redis_url(os.environ[REDIS_ENV], os.environ.get("PYTEST_XDIST_WORKER"))
-# Every store a test opens (its servers' and subprocesses' too) keeps a small pool: the suite's six workers and
-# `make test-lowest`'s four beside them, each with a few stores open at once, stay under PostgreSQL's default
-# max_connections of 100, which pools of 10 (30 in a burst) can exceed ("sorry, too many clients already"). A test
-# of the pool's own size sets it itself.
+# Every store a test opens (its servers' and subprocesses' too) keeps a small pool: four workers, each with a few
+# stores open at once, stay under PostgreSQL's default max_connections of 100, which pools of 10 (30 in a burst)
+# can exceed ("sorry, too many clients already"). A test of the pool's own size sets it itself.
 os.environ.setdefault("HEXARENA_DATABASE_POOL_SIZE", "4")
 
 #: Tests between two full collections of what earlier tests left behind (see ``pytest_runtest_protocol``).

@@ -40,7 +40,7 @@ def save_shot(page: Any, name: str) -> Path:
 
 
 #: how long a page action or wait may take before the test fails: a margin for a loaded machine (two cores shared
-#: by six test workers, their servers and browsers, and whatever else runs), where a replay page of a long Hive
+#: by four test workers, their servers and browsers, and whatever else runs), where a replay page of a long Hive
 #: game has taken over 15 s to show; a page that works answers in well under a second when the machine is quiet
 PAGE_TIMEOUT_MS = 45_000
 
