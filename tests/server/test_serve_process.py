@@ -1,8 +1,8 @@
 """The fault tests' ``ServeProcess`` starts the server it says it started.
 
 ``free_port`` finds a port free a moment before the server binds it; on a busy machine another test's server can
-bind it first. A fault test then took that server's ``/healthz`` answer for its own server's, sent its requests to a
-server that later went away ("All connection attempts failed"), while its own server had exited for the taken port.
+bind it first. Whatever answers ``/healthz`` on the port is then not necessarily the server just started, which
+exits for the taken port: a test would talk to a server that is not its own and may go away at any time.
 """
 
 from __future__ import annotations
