@@ -280,3 +280,53 @@ async def test_a_lease_released_while_a_renewal_is_in_flight_stays_released(pair
         await asyncio.sleep(random.uniform(0, 0.005))
     await asyncio.sleep(3 * a.renew_every)  # every renewal that was in flight has ended
     assert await b.owners(matches) == [None] * len(matches)
+
+
+@pytest.mark.parametrize("fault", ["emptied", "restarted"])
+async def test_a_watch_is_known_to_the_owner_again_once_redis_is_back(
+    fault: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis emptied (FLUSHALL: every connection stays up) or killed and started again empty: the watcher writes
+    its ``match-watched`` key again as soon as its renewals see Redis back, not at its next periodic write (made
+    ten minutes away here), so the owner goes on publishing the moves to the instance whose spectators follow."""
+    from procs import private_redis
+
+    import hexarena.server.cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "WATCH_TTL", 1800)
+    with private_redis() as server:
+        timing = ClusterTiming(lease=5, renew=0.1)
+        owner = Cluster(server.url, instance="a-" + uuid.uuid4().hex, timing=timing)
+        watcher = Cluster(server.url, instance="b-" + uuid.uuid4().hex, timing=timing)
+        await owner.open()
+        await watcher.open()
+        match = uuid.uuid4().hex
+
+        async def until_watched(timeout: float = 60.0) -> bool:
+            for _ in range(int(timeout / 0.05)):
+                if match in owner.watched:
+                    return True
+                await asyncio.sleep(0.05)
+            return False
+
+        try:
+            assert await owner.claim(match)
+            async with watcher.events(match):
+                assert await until_watched()
+                if fault == "emptied":
+                    await owner.redis.flushall()
+                else:
+                    server.stop()
+                    for _ in range(600):
+                        if owner.degraded and watcher.degraded:
+                            break
+                        await asyncio.sleep(0.05)
+                    server.start()
+                for _ in range(600):  # the owner's renewal found the key gone
+                    if match not in owner.watched:
+                        break
+                    await asyncio.sleep(0.05)
+                assert await until_watched(), "the owner never saw the watch again"
+        finally:
+            await owner.close()
+            await watcher.close()

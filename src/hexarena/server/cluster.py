@@ -212,6 +212,9 @@ class Cluster:
         self._tokens: dict[str, str] = {}
         #: owned matches somebody on another instance watches (their moves are published), as of the last renewal
         self.watched: set[str] = set()
+        #: one per match this instance watches (``events``): set to have its ``match-watched`` key written again
+        #: now, when Redis comes back or was emptied (its owner publishes the moves only while the key is there)
+        self._watch_wakes: set[asyncio.Event] = set()
         #: cluster-wide singletons this instance may hold (``home:{role}``), and whether it holds each now
         self.homes: dict[str, bool] = {}
         #: called with a match id when its lease turned out to be someone else's (this instance was cut off)
@@ -370,6 +373,8 @@ class Cluster:
             else:
                 log.warning("Redis answers again")
             self.steady_since = now
+            for wake in self._watch_wakes:
+                wake.set()
             if epoch != self.epoch:
                 for key, match_id in self._tokens.items():
                     self._send("SET", key, match_id, "EX", META_TTL)
@@ -577,7 +582,9 @@ class Cluster:
 
         A subscription whose connection to Redis breaks (Redis restarted, or away a while) subscribes again until
         it is back, marks the match watched again at once, and queues ``{"type": "resync"}``: the events published
-        meanwhile are lost, and the reader catches up from the store."""
+        meanwhile are lost, and the reader catches up from the store. The watched key is written again as soon as
+        Redis answers after a break or turns out emptied (this instance's renewals check), and every
+        :data:`RESUBSCRIBE_EVERY` while writing it fails: without it the owner stops publishing the moves."""
         pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(channel(match_id))
         queue: asyncio.Queue[JsonObject] = asyncio.Queue()
@@ -590,9 +597,14 @@ class Cluster:
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
                             queue.put_nowait(json.loads(message["data"]))
-                except (redis.RedisError, OSError):
+                except Exception as exc:  # whatever broke it, a watch that stops reading would never say so
                     _stop_if_cancelled()
-                    log.warning("the subscription to match %s broke; subscribing again", match_id)
+                    log.warning(
+                        "the subscription to match %s broke (%s: %s); subscribing again",
+                        match_id,
+                        type(exc).__name__,
+                        str(exc)[:200],
+                    )
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 while True:
@@ -610,12 +622,17 @@ class Cluster:
 
         async def keep_watching() -> None:
             while True:
-                with _redis_may_be_away():
+                watching.clear()  # before the write: a wake while it is under way writes again
+                try:
                     await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
-                watching.clear()
+                except (redis.RedisError, OSError):
+                    _stop_if_cancelled()
+                    await asyncio.sleep(RESUBSCRIBE_EVERY)
+                    continue
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(watching.wait(), WATCH_TTL / 3)
 
+        self._watch_wakes.add(watching)
         tasks = [
             asyncio.create_task(read(), name=f"hexarena-watch-{match_id}"),
             asyncio.create_task(keep_watching(), name=f"hexarena-watching-{match_id}"),
@@ -623,6 +640,7 @@ class Cluster:
         try:
             yield queue
         finally:
+            self._watch_wakes.discard(watching)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
