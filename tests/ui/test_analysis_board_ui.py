@@ -8,6 +8,7 @@ the rules engine (tic-tac-toe's exact value of the position) rather than against
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -46,6 +47,13 @@ def open_from_replay(page: Any, server: str, rec: dict[str, Any], ply: int) -> N
 
 def wait_for_bot(page: Any, bot: str) -> None:
     page.wait_for_function(f"() => document.getElementById('evaltext')?.textContent.startsWith('builtin:{bot}')")
+
+
+def shown_hex(move: str) -> str:
+    """A Hex move as the board shows it: common notation (letter = column), where the server's UAIS one has the
+    letter for the row ("c5" is shown "e3"; ``boards/hex.js`` ``showMove``)."""
+    cell = re.fullmatch(r"([a-z])(\d+)", move)
+    return f"{chr(96 + int(cell[2]))}{ord(cell[1]) - 96}" if cell else move
 
 
 def text(where: Any, selector: str) -> str:
@@ -123,8 +131,10 @@ def test_hex_from_a_replay_scores_with_a_line_and_a_considered_move_played(page:
     assert "no best line" not in text(page, "#notes")
     considered = page.query_selector_all("#considered li button")
     assert considered
-    # the first considered move that is not the game's own third move (that one is the main line, no variation)
-    choice = next((b for b in considered if text(b, "").split(" ")[0] != moves[2]), None)
+    # the first considered move that is not the game's own third move (that one is the main line, no variation),
+    # compared as the page shows moves (as its move list shows the game's third one)
+    assert text(page, "#movelist .mv[data-ply='3']").split()[-1] == shown_hex(moves[2])
+    choice = next((b for b in considered if text(b, "").split(" ")[0] != shown_hex(moves[2])), None)
     assert choice is not None, [text(b, "") for b in considered]
     played = text(choice, "").split(" ")[0]
     shot(page, "analysis-hex")
