@@ -83,10 +83,15 @@ def test_failing_checks_stop_the_side_command_and_everything_it_started(tmp_path
     assert wait_gone(int(pidfile.read_text())), "the side command's sleep was left running"
 
 
-def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
+@pytest.mark.parametrize("started", ["in the foreground", "with SIGINT ignored"])
+def test_ctrl_c_stops_everything(tmp_path: Path, started: str) -> None:
+    """Also when ``make test`` was started with SIGINT ignored, as a non-interactive shell starts a background
+    job (``.ci/run &``): everything it starts would inherit that, and a stopped SIDE would run on."""
     pidfile, secondfile = tmp_path / "sleep.pid", tmp_path / "second.pid"
+    ignoring = ["bash", "-c", "trap '' INT QUIT; exec \"$@\"", "ignoring"] if started != "in the foreground" else []
     proc = subprocess.Popen(
         [
+            *ignoring,
             "bash",
             str(BESIDE),
             str(tmp_path / "side.log"),

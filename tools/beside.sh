@@ -11,6 +11,13 @@
 # stops all of it. SIDE is stopped with SIGINT, so pytest runs its teardown: the fault tests' own PostgreSQL and
 # Redis servers are stopped, not left running.
 set -uo pipefail
+# Started with SIGINT ignored (a non-interactive shell's background job, `.ci/run &`), everything this starts would
+# ignore it too: an ignored signal stays ignored across exec, and bash can't trap one ignored when it started. Then
+# neither stopping SIDE nor Ctrl-C would stop anything, so start again with SIGINT's and SIGQUIT's default action.
+ignored=$(awk '/^SigIgn:/ {print $2}' /proc/$$/status 2>/dev/null)
+if [ -n "$ignored" ] && (( 0x$ignored & 2 )) && [ -z "${BESIDE_SIGNALS_RESET:-}" ]; then
+  BESIDE_SIGNALS_RESET=1 exec env --default-signal=INT,QUIT bash "$0" "$@"
+fi
 log=$1 side=$2 first=$3 second=$4
 mkdir -p "$(dirname "$log")"
 set -m  # SIDE in a process group of its own, so that stopping it reaches every process it started
