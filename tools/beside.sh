@@ -14,10 +14,14 @@ set -uo pipefail
 # Started with SIGINT ignored (a non-interactive shell's background job, `.ci/run &`), everything this starts would
 # ignore it too: an ignored signal stays ignored across exec, and bash can't trap one ignored when it started. Then
 # neither stopping SIDE nor Ctrl-C would stop anything, so start again with SIGINT's and SIGQUIT's default action.
+# (BESIDE_SIGNALS_RESET: once only, should env not do it; unset after, or a beside.sh among what this one runs, as
+# in tests/test_beside.py, would never reset its own.)
 ignored=$(awk '/^SigIgn:/ {print $2}' /proc/$$/status 2>/dev/null)
-if [ -n "$ignored" ] && (( 0x$ignored & 2 )) && [ -z "${BESIDE_SIGNALS_RESET:-}" ]; then
+if [ -n "$ignored" ] && (( 0x$ignored & 2 )) && [ -z "${BESIDE_SIGNALS_RESET:-}" ] \
+  && env --default-signal=INT true 2>/dev/null; then
   BESIDE_SIGNALS_RESET=1 exec env --default-signal=INT,QUIT bash "$0" "$@"
 fi
+unset BESIDE_SIGNALS_RESET
 log=$1 side=$2 first=$3 second=$4
 mkdir -p "$(dirname "$log")"
 set -m  # SIDE in a process group of its own, so that stopping it reaches every process it started
