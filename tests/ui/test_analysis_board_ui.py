@@ -49,6 +49,21 @@ def wait_for_bot(page: Any, bot: str) -> None:
     page.wait_for_function(f"() => document.getElementById('evaltext')?.textContent.startsWith('builtin:{bot}')")
 
 
+def wait_or_say(page: Any, condition: str) -> None:
+    """``page.wait_for_function(condition)``; when it times out, a failure that shows what the page showed instead
+    (its message line, its ply label, the record box, the route)."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function(condition)
+    except PageTimeout:
+        shown = page.evaluate(
+            "() => ({msg: document.getElementById('msg')?.textContent, ply: document.getElementById('plylabel')"
+            "?.textContent, record: document.getElementById('record')?.value, route: location.hash})"
+        )
+        raise AssertionError(f"{condition} never held; the page showed {shown}") from None
+
+
 def shown_hex(move: str) -> str:
     """A Hex move as the board shows it: common notation (letter = column), where the server's UAIS one has the
     letter for the row ("c5" is shown "e3"; ``boards/hex.js`` ``showMove``)."""
@@ -140,7 +155,7 @@ def test_hex_from_a_replay_scores_with_a_line_and_a_considered_move_played(page:
     shot(page, "analysis-hex")
 
     choice.click()  # a move the bot considered, played as a variation
-    page.wait_for_function("() => document.getElementById('plylabel').textContent === 'move 3 (variation)'")
+    wait_or_say(page, "() => document.getElementById('plylabel').textContent === 'move 3 (variation)'")
     assert text(page, "#variations button[aria-current=true]") == f"3. {played}"
     assert page.input_value("#line").split(" ")[:2] == moves[:2]
     wait_for_bot(page, "mcts")
@@ -158,7 +173,7 @@ def test_a_pasted_record_opens_at_its_end_and_the_game_list_leads_to_each_board(
     page.wait_for_selector("#record")
     page.fill("#record", "[1,0][0,1] [9,9][0,0]")  # a bad one first: the rules say which move and why
     page.click("#load")
-    page.wait_for_function("() => /does not play: move 2/.test(document.getElementById('msg').textContent)")
+    wait_or_say(page, "() => /does not play: move 2/.test(document.getElementById('msg').textContent)")
     page.fill("#record", record)
     page.click("#load")
     page.wait_for_function("() => document.getElementById('app').dataset.ply === '2'")
