@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,6 +17,7 @@ from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
+from cli.serving import free_port
 from fakes.harness import check_ended, play
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
 from hexarena.core.contract import ClockConfig, MatchInfo, PlayerResult
@@ -320,14 +320,6 @@ async def test_closing_while_the_opponent_thinks_is_noticed_at_once(store: Store
     await check_ended(played, Termination.DISCONNECT, winner=1, reason="x (")
     assert "closed the connection" in played.outcome.reason
     assert obot.session.last is not None and obot.session.last["type"] == "end"
-
-
-def free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = int(s.getsockname()[1])
-    s.close()
-    return port
 
 
 async def test_refused_connection(store: Store) -> None:

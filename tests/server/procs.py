@@ -25,12 +25,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
+from cli.serving import free_port
 
 #: ``hexarena serve``'s exit status when its port is taken (uvicorn's)
 PORT_TAKEN = 3

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cli.serving import free_port
 from hexarena.newbot import STARTERS
 
 #: Seconds a starter may take to build and answer: a cold C++ build under heavy CPU load takes minutes.
@@ -44,12 +44,6 @@ def need_toolchain(language: str) -> None:
         missing = [m for m in missing if m != "npm"]  # `ws` is installed already: npm is not needed
     if missing:
         pytest.skip(f"the {language} toolchain is missing ({', '.join(missing)}): {install}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class StarterServer:
