@@ -25,7 +25,13 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from cli.serving import free_port
+
+def free_port() -> int:
+    # its own copy of tests/cli/serving.py's: paced_bot.py imports this module as a script, without tests/ on its path
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
 
 #: ``hexarena serve``'s exit status when its port is taken (uvicorn's)
 PORT_TAKEN = 3
