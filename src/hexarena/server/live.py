@@ -412,6 +412,7 @@ class MatchManager:
             reason = f"nobody joined seat {side} within {self.open_seat_seconds:g} s"
             if seat not in live.open_seats:
                 reason += " (it was joined, but nobody connected)"
+            live.open_seats.clear()  # a join arriving while the match ends is refused, not given a seat of it
             player.fail(MatchEnded(Outcome(None, Termination.ABORTED, reason)))
             return
 

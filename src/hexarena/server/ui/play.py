@@ -180,7 +180,7 @@ async def join(game_id: str, body: JoinRequest, services: ServicesDep) -> Joined
             player.name = body.name.strip()
         return {"game_id": live.match_id, "seat": name, "token": token}
     if live.players[seat].open_seat:
-        raise HTTPException(status_code=409, detail=f"seat {name!r} is already taken")
+        raise HTTPException(status_code=409, detail=f"seat {name!r} is already taken, or nobody joined it in time")
     raise HTTPException(
         status_code=409,
         detail=f"seat {name!r} is not open: only seats created open to anyone ('open' spec) can be joined",
