@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -11,19 +10,15 @@ from pathlib import Path
 
 import httpx
 
+from fakes.procs import free_port as free_port  # where the tests have imported it from
+from fakes.procs import start_serving
+
 SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_serve(tmp: Path, *extra: str, pythonpath: tuple[Path, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``hexarena serve`` with a SQLite database and data directory under ``tmp``; wait until it answers.
     ``pythonpath``: folders put before hexarena's source (e.g. where a plugin is installed)."""
-    port = free_port()
     path = os.pathsep.join(str(p) for p in (*pythonpath, SRC))
     env = dict(os.environ, PYTHONPATH=path, HEXARENA_DATA_DIR=str(tmp / "data"))
     env.pop("HEXARENA_DATABASE_URL", None)
@@ -32,16 +27,11 @@ def start_serve(tmp: Path, *extra: str, pythonpath: tuple[Path, ...] = ()) -> tu
         "-m",
         "hexarena.cli",
         "serve",
-        "--port",
-        str(port),
         "--database-url",
         f"sqlite+aiosqlite:///{tmp / 'arena.sqlite3'}",
-        "--log-level",
-        "warning",
-        *extra,
     ]
-    with open(tmp / "serve.log", "ab") as log:  # the child keeps its own descriptor
-        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp)
+    cmd += ["--log-level", "warning", *extra, "--port"]
+    proc, port = start_serving(lambda port: [*cmd, str(port)], tmp / "serve.log", env=env, cwd=tmp)
     url = f"http://127.0.0.1:{port}"
     wait_answering(proc, url, tmp / "serve.log")
     return proc, url

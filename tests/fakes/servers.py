@@ -13,8 +13,8 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from fakes.procs import stop_process
+from fakes.procs import serving
 from fakes.procs import wait_up as wait_up  # where the tests have imported it from
 from hexarena.games.htttx import Board
 
@@ -81,17 +81,13 @@ async def serve_app(
 
 @contextlib.contextmanager
 def cli_bot_server(bot: str) -> Iterator[str]:
-    """``hexarena bot serve --bot BOT`` in its own process, as an operator would start it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    """``hexarena bot serve --bot BOT`` in its own process, as an operator would start it: its URL once it
+    listens (what it writes goes to a temporary file, shown should it fail to start)."""
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
-    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_process(proc)
+    with tempfile.TemporaryDirectory(prefix="hexarena-bot-") as folder:
+        command = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port"]
+        with serving(lambda port: [*command, str(port)], Path(folder) / "bot.log", env=env) as port:
+            yield f"http://127.0.0.1:{port}"
 
 
 # ----- scripted bws bot -----

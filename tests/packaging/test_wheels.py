@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.serving import free_port
+from fakes.procs import serving
 
 #: the builds and venvs are module fixtures, made once by each worker that runs a test of the module: one worker
 #: runs them all, so each is made once a run
@@ -96,28 +96,18 @@ def installed(bin_dir: Path, cwd: Path) -> set[str]:
 
 
 @contextlib.contextmanager
-def bot_server(cmd: list[str], cwd: Path, port: int, log: Path) -> Iterator[str]:
-    """A bot server process, up once its capabilities.json answers; stopped on exit."""
-    url = f"http://127.0.0.1:{port}"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=clean_env(), stdout=out, stderr=subprocess.STDOUT)
-    try:
+def bot_server(cmd: list[str], cwd: Path, log: Path) -> Iterator[str]:
+    """The bot server ``cmd`` followed by a port, its URL once its capabilities.json answers; stopped on exit."""
+    with serving(lambda port: [*cmd, str(port)], log, cwd=cwd, env=clean_env()) as port:
+        url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
-            assert proc.poll() is None, f"{cmd} exited with {proc.returncode}:\n{log.read_text()}"
             with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/capabilities.json", timeout=5) as r:
                 if r.status == 200:
                     break
             assert time.monotonic() < deadline, f"{cmd} did not answer within 60 s:\n{log.read_text()}"
             time.sleep(0.2)
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(30)
 
 
 def play(bin_dir: Path, cwd: Path, x: str, o: str) -> str:
@@ -205,11 +195,10 @@ def test_the_installed_server_plays_a_match_between_two_bot_servers(work: Path, 
     code = "from hexarena.games.htttx import accel; print(accel.IMPLEMENTATION)"
     assert run([str(server_venv / "python"), "-c", code], cwd=work, timeout=60).strip() == "C"
     # the random bot against the heuristic one: a match of a few moves (two heuristic bots play one of hundreds)
-    serve = [str(server_venv / "hexarena"), "bot", "serve", "--port"]
-    p1, p2 = free_port(), free_port()
+    serve = [str(server_venv / "hexarena"), "bot", "serve"]
     with (
-        bot_server([*serve, str(p1), "--bot", "heuristic"], work, p1, work / "bot1.log") as x,
-        bot_server([*serve, str(p2), "--bot", "random"], work, p2, work / "bot2.log") as o,
+        bot_server([*serve, "--bot", "heuristic", "--port"], work, work / "bot1.log") as x,
+        bot_server([*serve, "--bot", "random", "--port"], work, work / "bot2.log") as o,
     ):
         out = play(server_venv, work, x, o)
     assert re.search(r"wins after|\bdraw", out, re.I), out
@@ -241,7 +230,6 @@ def test_the_sdk_alone_brings_no_server_and_its_readme_bot_plays_without_a_compi
     assert len(bot_code.strip().splitlines()) <= 20
     bot_file = work / "crowd_bot.py"
     bot_file.write_text(bot_code)
-    port = free_port()
-    with bot_server([str(sdk_venv / "python"), str(bot_file), str(port)], work, port, work / "readme-bot.log") as url:
+    with bot_server([str(sdk_venv / "python"), str(bot_file)], work, work / "readme-bot.log") as url:
         out = play(server_venv, work, url, "builtin:heuristic")
     assert re.search(r"wins after|\bdraw", out, re.I), out

@@ -18,44 +18,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-
-def free_port() -> int:
-    # its own copy of tests/cli/serving.py's: paced_bot.py imports this module as a script, without tests/ on its path
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
+from fakes.procs import PORT_TRIES, free_port, listens, serving
 
 #: ``hexarena serve``'s exit status when its port is taken (uvicorn's)
 PORT_TAKEN = 3
 
-
-def listens(pid: int, port: int) -> bool | None:
-    """Whether process ``pid`` has a socket listening on TCP ``port`` (None where ``/proc`` does not tell)."""
-    inodes = set()
-    try:
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            with contextlib.suppress(FileNotFoundError), open(table) as f:
-                for line in f.readlines()[1:]:
-                    fields = line.split()
-                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
-                        inodes.add(fields[9])
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except FileNotFoundError:
-        return False if os.path.isdir("/proc/self/fd") else None  # the process is gone, or there is no /proc
-    sockets = {f"socket:[{inode}]" for inode in inodes}
-    for fd in fds:
-        with contextlib.suppress(OSError):
-            if os.readlink(f"/proc/{pid}/fd/{fd}") in sockets:
-                return True
-    return False
+#: ``hexarena`` as a command, run by this Python
+HEXARENA = (sys.executable, "-m", "hexarena.cli")
+#: the tests' folder
+TESTS = Path(__file__).resolve().parents[1]
 
 
 #: Seconds a lease lives in the fault tests' clusters (``hexarena serve --cluster-lease``; 4 by default).
@@ -265,6 +243,10 @@ def pg_bin() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+class PostgresFailed(AssertionError):
+    """A PostgreSQL command of :class:`PrivatePostgres` failed: what it and the server's log said."""
+
+
 class PrivatePostgres:
     """A PostgreSQL cluster of its own in ``root``, on its own port: stopped and started by the test."""
 
@@ -275,13 +257,18 @@ class PrivatePostgres:
         self.root = root
         self.data = root / "pgdata"
         self.port = free_port()
+        self.started = False
         self.as_postgres = os.geteuid() == 0  # PostgreSQL refuses to run as root
 
     def _run(self, *args: str) -> None:
         cmd = [str(self.bin / args[0]), *args[1:]]
         if self.as_postgres:
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+        done = subprocess.run(cmd, capture_output=True, timeout=120)
+        if done.returncode:
+            log = self.root / "pg.log"
+            said = log.read_text(errors="replace")[-3000:] if log.exists() else ""
+            raise PostgresFailed(f"{args[0]} exited with {done.returncode}: {done.stderr.decode()[-2000:]}\n{said}")
 
     def init(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -291,8 +278,19 @@ class PrivatePostgres:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
 
     def start(self) -> None:
-        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "pg.log"), "-w", "start")
+        """Start the server; the first time, on another port should its own have been taken since
+        :func:`free_port` found it (later starts keep the port the test's servers know)."""
+        for _ in range(PORT_TRIES):
+            opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
+            try:
+                self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-l", str(self.root / "pg.log"), "-w", "start")
+                self.started = True
+                return
+            except PostgresFailed as e:
+                if self.started or "address already in use" not in str(e).lower():
+                    raise
+            self.port = free_port()
+        raise PostgresFailed(f"{PORT_TRIES} ports in a row were taken before PostgreSQL could bind them")
 
     def stop(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
@@ -329,23 +327,34 @@ def private_postgres() -> Iterator[PrivatePostgres]:
         pg.start()
         yield pg
     finally:
-        with contextlib.suppress(subprocess.SubprocessError, OSError):
+        with contextlib.suppress(subprocess.SubprocessError, PostgresFailed, OSError):
             pg.stop()
         shutil.rmtree(root, ignore_errors=True)
 
 
-def bot_server(bot: str, port: int) -> subprocess.Popen[bytes]:
-    """``hexarena bot serve`` as a subprocess (wait for it with :func:`until_up`)."""
-    cmd = [sys.executable, "-m", "hexarena.cli", "bot", "serve", "--bot", bot, "--port", str(port)]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def bot_serve(bot: str) -> Callable[[int], list[str]]:
+    """The command of ``hexarena bot serve --bot BOT`` on a given port (for :func:`fakes.procs.serving`)."""
+    return lambda port: [*HEXARENA, "bot", "serve", "--bot", bot, "--port", str(port)]
 
 
-def paced_bot_server(port: int, gate: Path, opening_only: bool = False) -> subprocess.Popen[bytes]:
+@contextlib.contextmanager
+def bot_server(bot: str, log: Path) -> Iterator[str]:
+    """``hexarena bot serve`` as a subprocess: its URL once it listens; stopped afterwards."""
+    with serving(bot_serve(bot), log) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@contextlib.contextmanager
+def paced_bot_server(gate: Path, log: Path, opening_only: bool = False) -> Iterator[str]:
     """``paced_bot.py``: an HTTTX bot (bws and stateless) that moves at a steady pace and never wins until the file
-    ``gate`` exists (see its docstring); ``opening_only``: it declares bws without ``free_setup``."""
-    cmd = [sys.executable, str(Path(__file__).with_name("paced_bot.py")), str(port), str(gate)]
-    cmd += ["--opening-only"] if opening_only else []
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ``gate`` exists (see its docstring); ``opening_only``: it declares bws without ``free_setup``. Its URL once it
+    listens; stopped afterwards."""
+    script = [sys.executable, str(Path(__file__).with_name("paced_bot.py"))]
+    opening = ["--opening-only"] if opening_only else []
+    # tests/ on its path too: procs, which it imports, imports fakes.procs
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")])))
+    with serving(lambda port: [*script, str(port), str(gate), *opening], log, env=env) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 #: A turn clock for matches between paced bots: they move in a fixed tenth of a second, so no load uses it up.

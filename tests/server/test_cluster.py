@@ -141,14 +141,9 @@ def replay(messages: list[dict[str, Any]]) -> list[str]:
 @contextlib.asynccontextmanager
 async def paced_bot(tmp_path: Path, opening_only: bool = False) -> AsyncIterator[tuple[str, Path]]:
     """A ``paced_bot.py`` server (its base URL) and its gate file: its games go on until the test creates it."""
-    port, gate = free_port(), tmp_path / "gate"
-    bot = paced_bot_server(port, gate, opening_only)
-    try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
-        yield f"http://127.0.0.1:{port}", gate
-    finally:
-        bot.terminate()
-        bot.wait(10)
+    gate = tmp_path / "gate"
+    with paced_bot_server(gate, tmp_path / "bot.log", opening_only) as url:
+        yield url, gate
 
 
 async def read_until(

@@ -25,10 +25,8 @@ from procs import (
     FAST_LEASE,
     PACED_CLOCK,
     ServeProcess,
-    free_port,
     paced_bot_server,
     private_redis,
-    until_up,
 )
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -100,13 +98,9 @@ async def until_more_moves(server: ServeProcess, game_id: str, than: int, timeou
 async def test_a_redis_restart_leaves_every_healthy_match_running_and_watched(
     database_url: str, tmp_path: Path
 ) -> None:
-    port, gate = free_port(), tmp_path / "gate"
-    bot = paced_bot_server(port, gate)
-    match = {"game": "htttx", "players": [f"stateless:http://127.0.0.1:{port}"] * 2, "clock": PACED_CLOCK}
-    with private_redis() as redis, contextlib.ExitStack() as bot_stack:
-        bot_stack.callback(bot.wait, 10)
-        bot_stack.callback(bot.terminate)
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
+    gate = tmp_path / "gate"
+    with private_redis() as redis, paced_bot_server(gate, tmp_path / "bot.log") as bot:
+        match = {"game": "htttx", "players": [f"stateless:{bot}"] * 2, "clock": PACED_CLOCK}
         servers = [
             ServeProcess(
                 database_url,

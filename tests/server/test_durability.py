@@ -17,16 +17,15 @@ import pytest
 from procs import (
     Person,
     ServeProcess,
-    bot_server,
-    free_port,
+    bot_serve,
     people_game,
     pg_bin,
     play_turns,
     private_postgres,
-    until_up,
 )
 from websockets.asyncio.client import connect
 
+from fakes.procs import start_serving
 from hexarena.store import GameStatus, Store
 
 pytestmark = [pytest.mark.slow, pytest.mark.fault]
@@ -135,12 +134,10 @@ async def _until_degraded(server: ServeProcess) -> dict[str, object]:
 
 
 async def test_a_bot_server_killed_mid_game_is_a_recorded_loss(database_url: str, tmp_path: Path) -> None:
-    port = free_port()
-    bot = bot_server("random", port)
+    bot, port = start_serving(bot_serve("random"), tmp_path / "bot.log")
     server = ServeProcess(database_url, tmp_path / "data", tmp_path / "serve.log")
     await server.start()
     try:
-        await until_up(f"http://127.0.0.1:{port}/capabilities.json")
         body = {"player_x": {"type": "bot", "bot_url": f"http://127.0.0.1:{port}"}, "player_o": {"type": "human"}}
         r = await server.post("/game/new", body)
         assert r.status_code == 200, r.text

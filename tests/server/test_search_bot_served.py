@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
-from procs import bot_server, free_port, until_up
+from procs import bot_server
 
 from fakes.servers import serve_app
 from hexarena.core.contract import ClockConfig
@@ -25,14 +26,9 @@ LOAD_MARGIN = 5.0
 
 
 @pytest.fixture
-def search_url() -> Iterator[str]:
-    port = free_port()
-    proc = bot_server("search", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+def search_url(tmp_path: Path) -> Iterator[str]:
+    with bot_server("search", tmp_path / "bot.log") as url:
+        yield url
 
 
 @pytest.fixture
@@ -43,7 +39,6 @@ async def api(migrated_database_url: str) -> AsyncIterator[httpx.AsyncClient]:
 
 
 async def test_evaluations_cross_bws_into_the_record(search_url: str) -> None:
-    await until_up(f"{search_url}/capabilities.json")
     async with httpx.AsyncClient() as client:
         caps = (await client.get(f"{search_url}/capabilities.json")).json()
     assert caps["basic_websocket"]["versions"]["v1-alpha"]["evaluation"] is True
@@ -68,7 +63,6 @@ async def test_evaluations_cross_bws_into_the_record(search_url: str) -> None:
 async def test_the_analysis_endpoint_evaluates_with_the_served_search_bot(
     search_url: str, api: httpx.AsyncClient
 ) -> None:
-    await until_up(f"{search_url}/capabilities.json")
     four = [{"q": i, "r": 0, "p": "x"} for i in range(4)] + [
         {"q": 0, "r": 1, "p": "o"},
         {"q": 1, "r": 1, "p": "o"},

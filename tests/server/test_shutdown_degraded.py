@@ -14,13 +14,11 @@ from procs import (
     PACED_CLOCK,
     Person,
     ServeProcess,
-    free_port,
     paced_bot_server,
     people_game,
     play_turns,
     private_postgres,
     private_redis,
-    until_up,
 )
 from test_cluster import until_some_stored
 from test_durability import _until_degraded
@@ -101,17 +99,18 @@ async def test_sigterm_of_a_cluster_instance_while_its_services_hang_hands_over_
     """With Redis too: handing a bot match over waits on the database (its moves flushed) and on Redis (its lease
     released), and closing the cluster on Redis (queued events, the homes); with either or both hanging, the steps'
     bounds still end the process by itself."""
-    port, gate = free_port(), tmp_path / "gate"
-    bot = paced_bot_server(port, gate)
-    with private_postgres() as pg, private_redis() as redis:
+    with (
+        paced_bot_server(tmp_path / "gate", tmp_path / "bot.log") as bot,
+        private_postgres() as pg,
+        private_redis() as redis,
+    ):
         hung = [s for name, s in (("postgresql", pg), ("redis", redis)) if hanging in (name, "both")]
         server = ServeProcess(
             pg.url, tmp_path / "data", tmp_path / "serve.log", extra=("--redis-url", redis.url, *FAST_CLUSTER)
         )
         try:
-            await until_up(f"http://127.0.0.1:{port}/capabilities.json")
             await server.start()
-            players = [f"stateless:http://127.0.0.1:{port}", "builtin:random"]
+            players = [f"stateless:{bot}", "builtin:random"]
             r = await server.post("/api/matches", {"game": "htttx", "players": players, "clock": PACED_CLOCK})
             assert r.status_code == 200, r.text
             game_id = r.json()["game_id"]
@@ -131,5 +130,3 @@ async def test_sigterm_of_a_cluster_instance_while_its_services_hang_hands_over_
             assert took and "the live matches" in took[0], log[-3000:]
         finally:
             server.stop()
-            bot.terminate()
-            bot.wait(10)

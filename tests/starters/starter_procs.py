@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cli.serving import free_port
+from fakes.procs import start_serving, stop_process
 from hexarena.newbot import STARTERS
 
 #: Seconds a starter may take to build and answer: a cold C++ build under heavy CPU load takes minutes.
@@ -50,18 +49,16 @@ class StarterServer:
     """``<folder>/serve PORT`` in its own process group (a build's compiler is stopped with it)."""
 
     def __init__(self, folder: Path, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        with log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [str(folder / "serve"), str(self.port)],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-                env={**os.environ, "HOST": "127.0.0.1"},
-            )
+        self.proc, self.port = start_serving(
+            lambda port: [str(folder / "serve"), str(port)],
+            log,
+            READY_TIMEOUT,  # a cold build comes first
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, "HOST": "127.0.0.1"},
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def wait_ready(self) -> dict[str, object]:
         """Poll ``/capabilities.json`` until it answers; returns the document. Fails if the process exits."""
@@ -80,10 +77,4 @@ class StarterServer:
         pytest.fail(f"{self.proc.args} did not answer within {READY_TIMEOUT:g} s:\n{self.log.read_text()[-3000:]}")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(30)
+        stop_process(self.proc, 30, group=True)

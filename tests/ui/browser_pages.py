@@ -49,6 +49,27 @@ PAGE_TIMEOUT_MS = 45_000
 POLL_MS = 16
 
 
+#: what :func:`wait_or_say` reports of a page: its route, message line, ply label, record box and move list
+SHOWN = """() => {
+  const byId = (id) => document.getElementById(id);
+  const moves = document.querySelector('.moves');
+  return {route: location.hash, msg: byId('msg')?.textContent, ply: byId('plylabel')?.textContent,
+    record: byId('record')?.value?.slice(0, 300), main: document.querySelector('main')?.innerText?.slice(0, 300),
+    moves: moves && {entries: moves.children.length, scrollHeight: moves.scrollHeight, clientHeight: moves.clientHeight}};
+}"""
+
+
+def wait_or_say(page: Any, condition: str) -> None:
+    """``page.wait_for_function(condition)``; when it times out, a failure that shows what the page showed instead
+    (:data:`SHOWN`), not only that it timed out."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function(condition)
+    except PageTimeout:
+        raise AssertionError(f"{condition} never held; the page showed {page.evaluate(SHOWN)}") from None
+
+
 def _poll_by_timer(page: Any) -> None:
     """``page.wait_for_function`` checks its condition every ``POLL_MS`` unless a test says otherwise. Playwright's
     default polls on ``requestAnimationFrame``, and each frame it asks for makes chromium draw one (style, layout,

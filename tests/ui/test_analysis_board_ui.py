@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+from browser_pages import wait_or_say
 from test_browser_ui import create, wait_turn_or_end
 from test_phone_ui import PHONE, fits_a_phone
 
@@ -47,21 +48,6 @@ def open_from_replay(page: Any, server: str, rec: dict[str, Any], ply: int) -> N
 
 def wait_for_bot(page: Any, bot: str) -> None:
     page.wait_for_function(f"() => document.getElementById('evaltext')?.textContent.startsWith('builtin:{bot}')")
-
-
-def wait_or_say(page: Any, condition: str) -> None:
-    """``page.wait_for_function(condition)``; when it times out, a failure that shows what the page showed instead
-    (its message line, its ply label, the record box, the route)."""
-    from playwright.sync_api import TimeoutError as PageTimeout
-
-    try:
-        page.wait_for_function(condition)
-    except PageTimeout:
-        shown = page.evaluate(
-            "() => ({msg: document.getElementById('msg')?.textContent, ply: document.getElementById('plylabel')"
-            "?.textContent, record: document.getElementById('record')?.value, route: location.hash})"
-        )
-        raise AssertionError(f"{condition} never held; the page showed {shown}") from None
 
 
 def shown_hex(move: str) -> str:

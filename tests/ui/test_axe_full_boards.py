@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from accessibility import AXE_VERSION, axe_violations
+from browser_pages import wait_or_say
 from test_browser_ui import record
 from websockets.sync.client import connect as ws_connect
 
@@ -32,8 +33,8 @@ def bots_game(server: str, game: str, params: dict[str, Any]) -> str:
 
 def overflowing_move_list(page: Any) -> None:
     """Wait for the move list, and check it does overflow its box (else the test proves nothing)."""
-    page.wait_for_function(
-        "() => { const m = document.querySelector('.moves'); return m && m.scrollHeight > m.clientHeight + 20; }"
+    wait_or_say(
+        page, "() => { const m = document.querySelector('.moves'); return m && m.scrollHeight > m.clientHeight + 20; }"
     )
 
 
