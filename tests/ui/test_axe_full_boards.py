@@ -15,20 +15,27 @@ from browser_pages import wait_or_say
 from test_browser_ui import record
 from websockets.sync.client import connect as ws_connect
 
+#: Plies a game needs for its move list to overflow its box by more than :func:`overflowing_move_list` asks: the box
+#: is 260 px high (``.moves`` in style.css) and a row of two plies 16 px, so 18 rows (35 plies) are 28 px over. A Hive
+#: game of 31 to 34 plies (one in 80 or so between random bots) filled the box without overflowing it by 20 px, and
+#: the wait for the overflow timed out.
+LONG_GAME = 40
+
 
 def bots_game(server: str, game: str, params: dict[str, Any]) -> str:
-    """A finished game of two random bots longer than 30 plies. Random play sometimes ends sooner (about one Hive
-    game in 27 surrounds a queen by then), so a short one is replaced by another, a few times at most."""
+    """A finished game of two random bots of at least :data:`LONG_GAME` plies. Random play sometimes ends sooner
+    (about one Hive game in 27 surrounds a queen within 30 plies), so a short one is replaced by another, a few
+    times at most."""
     body = {"game": game, "params": params, "players": ["builtin:random", "builtin:random"]}
     plies = []
-    for _ in range(6):
+    for _ in range(8):
         r = httpx.post(f"{server}/api/matches", json=body, timeout=30)
         assert r.status_code == 200, r.text
         game_id: str = r.json()["game_id"]
         plies.append(len(record(server, game_id)["moves"]))
-        if plies[-1] > 30:
+        if plies[-1] >= LONG_GAME:
             return game_id
-    raise AssertionError(f"no game of {game} between random bots lasted over 30 plies: {plies}")
+    raise AssertionError(f"no game of {game} between random bots lasted {LONG_GAME} plies: {plies}")
 
 
 def overflowing_move_list(page: Any) -> None:

@@ -61,13 +61,16 @@ def wait_turn_or_end(page: Any, timeout: float = 15.0) -> bool:
     return bool(page.locator("#result").is_hidden())
 
 
-def record(server: str, game_id: str) -> dict[str, Any]:
-    for _ in range(100):
-        r = httpx.get(f"{server}/games/{game_id}")
+def record(server: str, game_id: str, seconds: float = 60) -> dict[str, Any]:
+    """The game's record once it is over. A minute: a random Hive game of 1,000 plies takes its server a couple of
+    seconds of CPU, several times that on a loaded machine."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        r = httpx.get(f"{server}/games/{game_id}", timeout=30)
         if r.json()["status"] != "running":
             return r.json()  # type: ignore[no-any-return]
         time.sleep(0.05)
-    raise AssertionError("the game did not finish")
+    raise AssertionError(f"the game did not finish within {seconds:g} s ({len(r.json()['moves'])} moves so far)")
 
 
 def test_tictactoe_by_clicks_illegal_click_and_replay(page: Any, server: str, shot: Any) -> None:
