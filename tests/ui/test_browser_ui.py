@@ -375,3 +375,18 @@ def test_resign_a_tictactoe_game_with_an_inline_confirm(page: Any, server: str, 
     stored = record(server, game_id)
     assert stored["termination"] == "resign" and stored["winner"] == 1
     assert len([m for m in stored["moves"] if m["seat"] == 0]) == 1
+
+
+def test_a_link_followed_while_a_page_builds_shows_only_the_newer_page(page: Any, server: str) -> None:
+    """Two routes in a row (a second link clicked before the first page is built): only the second page shows. The
+    router's pages build asynchronously (imports, fetches); both used to append to the same ``#app``."""
+    page.goto(f"{server}/ui/#/lobby")
+    page.wait_for_selector("#create")
+    for first in ("#/ladder", "#/games", "#/analysis"):
+        page.evaluate(
+            "(first) => { location.hash = first; setTimeout(() => { location.hash = '#/lobby'; }, 0); }", first
+        )
+        page.wait_for_selector("#create")
+        page.wait_for_load_state("networkidle")  # the first page's fetches are answered: it has built what it builds
+        titles = page.eval_on_selector_all("#app h1", "els => els.map(e => e.textContent)")
+        assert titles == ["Lobby"], (first, titles)

@@ -18,26 +18,40 @@ const routes = {
 };
 
 let cleanup = null;
+let newest = 0;  // the route asked for last
 
+function runCleanup(fn) {
+  try { fn?.(); } catch (e) { console.error(e); }
+}
+
+// Each route builds its page in an #app of its own, put in place of the last: a page builds asynchronously (its
+// module, its fetches), and a link followed meanwhile starts the next route. The page it overtook goes on
+// building into its detached #app, unseen, and is cleaned up (its timers, its listeners) once built.
 async function route() {
+  const mine = ++newest;
   const raw = location.hash.replace(/^#\/?/, "") || "lobby";
   const [path, query] = raw.split("?");
   const [name, ...args] = path.split("/");
   const params = new URLSearchParams(query || "");
-  const app = document.getElementById("app");
-  if (cleanup) { try { cleanup(); } catch (e) { console.error(e); } cleanup = null; }
+  const old = document.getElementById("app");
+  const app = old.cloneNode(false);  // the same element, attributes and id, without the last page's state
+  for (const key of Object.keys(app.dataset)) delete app.dataset[key];
+  runCleanup(cleanup);
+  cleanup = null;
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.classList.toggle("active", a.dataset.nav === name || (name === "watch" && a.dataset.nav === "lobby"));
   }
   const load = routes[name];
-  app.replaceChildren();
+  old.replaceWith(app);
   if (!load) {
     app.append(h("h1", `No page ${JSON.stringify(name)}`), h("p", h("a", { href: "#/lobby" }, "Back to the lobby")));
     return;
   }
   try {
     const page = await load();
-    cleanup = (await page(app, { name, args: args.map(decodeURIComponent), params })) || null;
+    const done = (await page(app, { name, args: args.map(decodeURIComponent), params })) || null;
+    if (mine === newest) cleanup = done;
+    else runCleanup(done);  // overtaken while it built
   } catch (e) {
     console.error(e);
     app.append(h("p.error", `Could not show this page: ${e.message}`));
