@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx
 
-from fakes.procs import free_port as free_port  # where the tests have imported it from
 from fakes.procs import start_serving
 
 SRC = Path(__file__).resolve().parents[2] / "src"

@@ -18,7 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-from serving import SRC, free_port, stop, wait_answering
+from serving import SRC, stop, wait_answering
+
+from fakes.procs import free_port
 
 SECRET = "seat-secret-which-must-never-be-logged"
 

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import httpx
-from serving import SRC, free_port, start_serve, stop
+from serving import SRC, start_serve, stop
+
+from fakes.procs import free_port
 
 
 def _wait_dots(url: str) -> None:

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import httpx
-from serving import SRC, cpu_seconds, free_port, start_serve, stop
+from serving import SRC, cpu_seconds, start_serve, stop
 
+from fakes.procs import free_port
 from hexarena.players.proctree import ProcInfo, descendants, is_alive
 from hexarena.server.serving import FORCED_EXIT_STATUS
 

@@ -60,7 +60,7 @@ def listens(pid: int, port: int, group: bool = False) -> bool | None:
     return False
 
 
-def _port_taken(said: bytes) -> bool:
+def port_taken(said: bytes) -> bool:
     """Whether a server's output says its port was taken (Python's, Go's, Node's and C++'s words for it)."""
     said = said.lower()
     return b"address already in use" in said or b"eaddrinuse" in said
@@ -92,7 +92,7 @@ def start_serving(
         if proc.poll() is None:
             stop_process(proc, group=group)
             raise AssertionError(f"{proc.args} did not listen on port {port} within {seconds:g} s:\n{_tail(log)}")
-        if not _port_taken(log.read_bytes()[start:]):
+        if not port_taken(log.read_bytes()[start:]):
             raise AssertionError(f"{proc.args} exited with {proc.returncode}:\n{_tail(log)}")
     raise AssertionError(f"{PORT_TRIES} ports in a row were taken before the server could bind them:\n{_tail(log)}")
 

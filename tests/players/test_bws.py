@@ -17,8 +17,8 @@ from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
-from cli.serving import free_port
 from fakes.harness import check_ended, play
+from fakes.procs import free_port
 from fakes.servers import AUTO, CLOSE, SILENCE, Act, FakeBot, Session, fake_bot, fake_bots, move_response, send, sleep
 from hexarena.core.contract import ClockConfig, MatchInfo, PlayerResult
 from hexarena.core.types import Outcome, Termination

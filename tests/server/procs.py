@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from fakes.procs import PORT_TRIES, free_port, listens, serving
+from fakes.procs import PORT_TRIES, free_port, listens, port_taken, serving
 
 #: ``hexarena serve``'s exit status when its port is taken (uvicorn's)
 PORT_TAKEN = 3
@@ -92,7 +92,7 @@ class ServeProcess:
         """Whether the process that just exited found its port taken (uvicorn's status and log line for it)."""
         assert self.proc is not None
         said = self.log.read_bytes()[self._log_start :]
-        return self.proc.returncode == PORT_TAKEN and b"address already in use" in said.lower()
+        return self.proc.returncode == PORT_TAKEN and port_taken(said)
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         self._log_start = self.log.stat().st_size if self.log.exists() else 0
@@ -359,18 +359,6 @@ def paced_bot_server(gate: Path, log: Path, opening_only: bool = False) -> Itera
 
 #: A turn clock for matches between paced bots: they move in a fixed tenth of a second, so no load uses it up.
 PACED_CLOCK = {"type": "turn", "seconds": 60.0}
-
-
-async def until_up(url: str, timeout: float = 30.0) -> None:
-    """Wait until ``url`` answers at all."""
-    deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient() as client:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                await client.get(url, timeout=1)
-                return
-            await asyncio.sleep(0.1)
-    raise AssertionError(f"{url} did not answer within {timeout} s")
 
 
 class PrivateRedis:

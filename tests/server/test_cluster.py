@@ -32,9 +32,10 @@ from procs import (
     paced_bot_server,
     people_game,
     play_turns,
-    until_up,
 )
 from websockets.asyncio.client import ClientConnection, connect
+
+from fakes.procs import wait_up
 
 REDIS_URL = os.environ.get("HEXARENA_TEST_REDIS_URL", "redis://127.0.0.1:6379")
 
@@ -455,7 +456,7 @@ async def test_dots_clients_of_different_instances_meet_at_one_table(database_ur
         await lobby_home(tmp_path, "dots")  # one of these instances holds the tables
         one = asyncio.to_thread(client.play, f"{a.url}/dots", "Alice")  # GET /match under /dots of A
         bob = f"http://127.0.0.1:{b.dots_port}"  # type: ignore[attr-defined]
-        await until_up(bob + "/")
+        await wait_up(bob + "/")
         two = asyncio.to_thread(client.play, bob, "Bob")  # and on B's dots port: the same table
         ga, gb = await asyncio.wait_for(asyncio.gather(one, two), 60)
         assert ga["state"] == gb["state"] == "completed"

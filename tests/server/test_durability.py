@@ -25,7 +25,7 @@ from procs import (
 )
 from websockets.asyncio.client import connect
 
-from fakes.procs import start_serving
+from fakes.procs import start_serving, stop_process
 from hexarena.store import GameStatus, Store
 
 pytestmark = [pytest.mark.slow, pytest.mark.fault]
@@ -158,5 +158,4 @@ async def test_a_bot_server_killed_mid_game_is_a_recorded_loss(database_url: str
         assert (status, winner, termination) == (GameStatus.FINISHED, 1, "disconnect") and moves >= 6
     finally:
         server.stop()
-        if bot.poll() is None:
-            bot.kill()
+        stop_process(bot)  # killed by the test already, or still up after a failure

@@ -16,9 +16,8 @@ from test_browser_ui import record
 from websockets.sync.client import connect as ws_connect
 
 #: Plies a game needs for its move list to overflow its box by more than :func:`overflowing_move_list` asks: the box
-#: is 260 px high (``.moves`` in style.css) and a row of two plies 16 px, so 18 rows (35 plies) are 28 px over. A Hive
-#: game of 31 to 34 plies (one in 80 or so between random bots) filled the box without overflowing it by 20 px, and
-#: the wait for the overflow timed out.
+#: is 260 px high (``.moves`` in style.css) and a row of two plies 16 px, so a game of 31-34 plies fills it without
+#: overflowing it by 20 px, and the wait would time out.
 LONG_GAME = 40
 
 

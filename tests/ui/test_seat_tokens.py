@@ -368,6 +368,20 @@ async def test_a_joined_seat_nobody_connects_to_expires_too(migrated_database_ur
             raise AssertionError("every join came after its seat's expiry")
 
 
+async def test_a_join_after_the_expiry_fired_gets_no_seat(migrated_database_url: str, app_factory: Any) -> None:
+    """Between the expiry firing and the match's end being stored, a join must be refused, not handed a token for
+    a match being aborted (a stressed CI run saw a 200 there)."""
+    app = app_factory(migrated_database_url)
+    async with serve_app(app) as url, httpx.AsyncClient() as client:
+        manager = app.state.services.manager
+        m = await new_match(url, "tictactoe", ["open", "builtin:random"])
+        live = manager.live[m["game_id"]]
+        manager._expire_open_seats(live)  # the expiry's timer, fired now: the end is not stored yet
+        assert manager.join_open_seat(live, 0) is None
+        rec = await stored(client, url, m["game_id"])
+        assert rec["status"] == "aborted" and rec["reason"].startswith("nobody joined seat X within"), rec["reason"]
+
+
 async def test_an_open_seat_outside_the_match_manager_ends_aborted_too() -> None:
     """A referee run without the manager (e.g. a tournament's) has no expiry timer: the seat's own wait ends it."""
     seat = BrowserPlayer("guest", open_seat=True, join_timeout=0.2)
