@@ -66,6 +66,32 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             gc.collect()
 
 
+#: set on a test item while pytest reports its failure (``pytest_exception_interact``)
+_REPORTING_A_FAILURE = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_exception_interact(node: pytest.Item, call: Any, report: Any) -> Iterator[None]:
+    node.stash[_REPORTING_A_FAILURE] = True
+    try:
+        yield
+    finally:
+        node.stash[_REPORTING_A_FAILURE] = False
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_cancel_timer(item: pytest.Item) -> bool | None:
+    """A failed test keeps its pytest-timeout timer through its teardown (unless ``--pdb`` asked for a debugger).
+
+    Why: pytest-timeout stops the timer as soon as a test's failure is reported, for the post-mortem debugger, and
+    the teardown that follows then runs without a bound. A failed test can leave a task that never ends (a server's
+    loop that was never stopped): pytest-asyncio's teardown waits for every task of the test's event loop, and the
+    whole run hung there, not failed. The timer is still stopped with the test's end, as always."""
+    if item.stash.get(_REPORTING_A_FAILURE, False) and not item.config.getoption("usepdb"):
+        return True  # handled: the timer runs on
+    return None
+
+
 async def _pg_admin(base_url: str, sql: str) -> None:
     import asyncpg
     from sqlalchemy.engine import make_url

@@ -66,3 +66,14 @@ def test_each_xdist_worker_gets_a_redis_database_of_its_own() -> None:
     assert worker_redis_url(base + "/7", "gw1") == base + "/7"  # a database chosen explicitly: kept
     with pytest.raises(pytest.UsageError, match="run fewer workers"):
         worker_redis_url(base, "gw15")
+
+
+def test_a_failed_test_whose_teardown_hangs_is_stopped_by_the_timeout() -> None:
+    """pytest-timeout stops its timer once a failure is reported; tests/conftest.py keeps it running through the
+    teardown, where a task a failed test left behind can hang the whole run."""
+    try:
+        run = pytest_run("-p", "no:schemathesis", "--timeout", "5", "tests/data/suite/fails_then_hangs.py")
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the failed test's teardown hung the run: no timeout stopped it") from None
+    out = run.stdout + run.stderr
+    assert run.returncode != 0 and "Timeout" in out and "time.sleep(3600)" in out, out[-3000:]

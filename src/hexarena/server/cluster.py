@@ -56,6 +56,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from hexarena.core.jsonvalue import JsonObject, JsonValue
+from hexarena.server.background import stop_if_cancelled, stop_tasks
 from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.store.recorder import StoreUnavailable
 
@@ -92,25 +93,13 @@ class ClusterUnavailable(StoreUnavailable):
     """Redis does not answer: a new match can't be leased (HTTP 503, like a database that can't take it)."""
 
 
-def _stop_if_cancelled() -> None:
-    """Raise CancelledError when the running task was asked to stop.
-
-    redis-py can answer the cancellation of a command in flight with ``ConnectionError`` instead of letting the
-    ``CancelledError`` through. Every loop here takes Redis errors for Redis being away a moment and carries on; it
-    calls this first, or it would never end and whoever waits for it (``close`` at shutdown, a watch being left)
-    would wait for ever."""
-    task = asyncio.current_task()
-    if task is not None and task.cancelling():
-        raise asyncio.CancelledError
-
-
 @contextlib.contextmanager
 def _redis_may_be_away() -> Iterator[None]:
     """``contextlib.suppress`` of Redis errors for the loops, except one that stands for a cancellation."""
     try:
         yield
     except (redis.RedisError, OSError):
-        _stop_if_cancelled()
+        stop_if_cancelled()
 
 
 def lease_key(match_id: str) -> str:
@@ -254,9 +243,7 @@ class Cluster:
         to wait for Redis, twice at most (the events still queued, then the homes and the address)."""
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._flush_events(), wait)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await stop_tasks(self._tasks, "the cluster's renewals and watches")
         self._tasks = []
         with contextlib.suppress(Exception):
             async with asyncio.timeout(wait):
@@ -358,7 +345,7 @@ class Cluster:
                 pipe.get(EPOCH_KEY)
                 _, epoch = await pipe.execute()
         except (redis.RedisError, OSError) as exc:
-            _stop_if_cancelled()
+            stop_if_cancelled()
             if self.steady_since is not None:
                 log.warning("Redis does not answer (%s): no match of another instance is claimed meanwhile", exc)
             self.steady_since = None
@@ -451,7 +438,7 @@ class Cluster:
         or the machine gave the process no CPU), or Redis answered slowly."""
         due = time.monotonic()
         while True:
-            _stop_if_cancelled()
+            stop_if_cancelled()
             due = max(due + self.renew_every, time.monotonic())
             await asyncio.sleep(due - time.monotonic())
             began = time.monotonic()
@@ -466,7 +453,7 @@ class Cluster:
                 async with asyncio.timeout(self.round_limit()):
                     await self._renew_round()
             except TimeoutError:
-                _stop_if_cancelled()
+                stop_if_cancelled()
                 log.warning(
                     "a lease renewal round took over %.2f s (leases live %.2f s); Redis answers slowly or a "
                     "connection to it hangs: it is given up and the next round tries again",
@@ -477,7 +464,7 @@ class Cluster:
     async def _renew_round(self) -> None:
         await self._renew_leases()
         await self._check_epoch()
-        _stop_if_cancelled()
+        stop_if_cancelled()
         with _redis_may_be_away():
             await self._advertise()
             await self._renew_homes()
@@ -498,7 +485,7 @@ class Cluster:
                 pipe.mget([watched_key(m) for m in ids])
                 *renewed, watchers = await pipe.execute()
         except (redis.RedisError, OSError):
-            _stop_if_cancelled()
+            stop_if_cancelled()
             log.warning("could not renew %d match lease(s)", len(ids), exc_info=True)
             return
         self.watched = {m for m, w in zip(ids, watchers, strict=True) if w is not None}
@@ -560,7 +547,7 @@ class Cluster:
             try:
                 await self._flush_events()
             except (redis.RedisError, OSError):
-                _stop_if_cancelled()
+                stop_if_cancelled()
                 log.warning("could not publish match events; retrying", exc_info=True)
                 await asyncio.sleep(0.5)
                 self._wake.set()
@@ -598,7 +585,7 @@ class Cluster:
                         if message.get("type") == "message":
                             queue.put_nowait(json.loads(message["data"]))
                 except Exception as exc:  # whatever broke it, a watch that stops reading would never say so
-                    _stop_if_cancelled()
+                    stop_if_cancelled()
                     log.warning(
                         "the subscription to match %s broke (%s: %s); subscribing again",
                         match_id,
@@ -608,7 +595,7 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 while True:
-                    _stop_if_cancelled()
+                    stop_if_cancelled()
                     await asyncio.sleep(RESUBSCRIBE_EVERY)
                     pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
                     try:
@@ -626,7 +613,7 @@ class Cluster:
                 try:
                     await self.redis.set(watched_key(match_id), self.instance, ex=WATCH_TTL)
                 except (redis.RedisError, OSError):
-                    _stop_if_cancelled()
+                    stop_if_cancelled()
                     await asyncio.sleep(RESUBSCRIBE_EVERY)
                     continue
                 with contextlib.suppress(TimeoutError):

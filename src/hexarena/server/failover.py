@@ -37,6 +37,7 @@ from hexarena.players.policy import SpecPolicy, make_answering_player
 from hexarena.referee.match import MatchConfig, Referee
 from hexarena.referee.result import MatchResult, PlayedMove
 from hexarena.server import messages
+from hexarena.server.background import stop_if_cancelled
 from hexarena.server.live import RESUMABLE_KINDS, LiveMatch, MatchManager
 from hexarena.store.recorder import GameEnd
 from hexarena.store.records import UNFINISHED, GameRecord, MoveRecord, PlayerRecord
@@ -71,10 +72,10 @@ class Failover:
         while True:
             try:
                 await self.scan()
-            except asyncio.CancelledError:
-                raise
             except Exception:
+                stop_if_cancelled()  # a stop a driver answered with an error of its own
                 log.warning("the failover scan failed; trying again", exc_info=True)
+            stop_if_cancelled()
             await asyncio.sleep(self.cluster.scan_every)
 
     async def scan(self) -> int:

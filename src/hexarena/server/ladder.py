@@ -37,6 +37,7 @@ from hexarena.core.types import Termination, is_result
 from hexarena.players.base import BasePlayer, close_players
 from hexarena.players.policy import make_answering_player
 from hexarena.referee.clock import clock_from
+from hexarena.server.background import stop_if_cancelled, stop_tasks
 from hexarena.server.ladder_pairing import Candidate, LadderSettings, Pacer, pick_pairs
 from hexarena.store.errors import StoreError
 from hexarena.store.ladder import ACTIVE, PAUSED, LadderBot
@@ -105,9 +106,12 @@ class Ladder:
                 if self.leads():
                     await self.step()
             except StoreError:
+                stop_if_cancelled()  # a stop the driver answered with an error of its own is a stop all the same
                 log.warning("the ladder could not reach the database; trying again", exc_info=True)
             except Exception:
+                stop_if_cancelled()
                 log.exception("a ladder pass failed; trying again")
+            stop_if_cancelled()  # ... and one it swallowed
             await asyncio.sleep(self.settings.tick)
 
     async def step(self) -> list[str]:
@@ -315,10 +319,7 @@ class Ladder:
 
     async def close(self) -> None:
         """Stop following (the matches themselves end with the match manager) and stop running checks."""
-        tasks = [*self._followers, *self._checks.values()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_tasks([*self._followers, *self._checks.values()], "the ladder's followers and checks")
 
 
 def _as_checker(checker: object) -> Checker:

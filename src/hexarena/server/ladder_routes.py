@@ -31,6 +31,7 @@ from hexarena.core.jsonvalue import JsonObject
 from hexarena.core.registry import get_game
 from hexarena.players.policy import SpecPolicy, vet_remote_spec
 from hexarena.players.spec import scheme_of
+from hexarena.server.background import stop_tasks
 from hexarena.server.ladder import Ladder
 from hexarena.server.ladder_pairing import MAX_BOT_CONCURRENT
 from hexarena.server.schemas import STRICT, VALID_UNICODE, GameName, Spec
@@ -265,8 +266,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await stop_tasks([task], "the ladder")
         await ladder.close()
 
 

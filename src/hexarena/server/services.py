@@ -29,6 +29,7 @@ from hexarena.players.base import BasePlayer
 from hexarena.players.policy import SpecPolicy
 from hexarena.referee.clock import DEFAULT_MOVE_CAP, capped
 from hexarena.server.analysis_limits import AnalysisLimits
+from hexarena.server.background import stop_tasks
 from hexarena.server.battlebot.lobby import BattlebotSettings
 from hexarena.server.cluster_timing import ClusterTiming
 from hexarena.server.dots.tables import DotsSettings
@@ -231,8 +232,7 @@ async def _start_failover(services: Services, stack: contextlib.AsyncExitStack) 
     task = asyncio.create_task(failover.run(), name="hexarena-failover")
 
     async def stop() -> None:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        await stop_tasks([task], "the failover scans")
 
     stack.push_async_callback(services.stop_times.step("the failover scans", stop))
 

@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse
 from hexarena.core.errors import ConfigError, HexarenaError
 from hexarena.players.policy import vet_remote_spec
 from hexarena.referee.clock import capped, clock_from
+from hexarena.server.background import stop_if_cancelled, stop_tasks
 from hexarena.server.services import Services, ServicesDep, limit_creates, services_of
 from hexarena.server.tournament_request import TournamentRequest
 from hexarena.store.errors import StoreError
@@ -274,15 +275,14 @@ async def _keep_resuming(app: FastAPI) -> None:
         try:
             await resume_running_tournaments(app)
         except Exception:
+            stop_if_cancelled()  # a stop a driver answered with an error of its own
             log.warning("looking for tournaments to resume failed; trying again", exc_info=True)
+        stop_if_cancelled()
 
 
 async def shutdown_tournaments(app: FastAPI) -> None:
     """Cancel running tournaments (their state is saved; resume them later)."""
-    tasks = [task for _, task in running_of(app).values()]
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await stop_tasks([task for _, task in running_of(app).values()], "the running tournaments")
 
 
 @contextlib.asynccontextmanager
@@ -307,8 +307,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         if scan is not None:
-            scan.cancel()
-            await asyncio.gather(scan, return_exceptions=True)
+            await stop_tasks([scan], "the tournament scan")
         await shutdown_tournaments(app)
 
 
