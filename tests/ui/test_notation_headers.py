@@ -9,6 +9,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
+from browser_pages import wait_or_say
 from test_analysis_board_ui import finished_game
 
 
@@ -39,12 +40,12 @@ def test_a_replay_exports_headers_and_the_analysis_board_reads_them(page: Any, s
     page.wait_for_selector("#record")
     page.fill("#record", text.replace('[Param "size=5"]', '[Param "size=30"]'))
     page.click("#load")
-    page.wait_for_function(
-        "() => /header line 4: parameter 'size' must be <= 26/.test(document.getElementById('msg').textContent)"
+    wait_or_say(
+        page, "() => /header line 4: parameter 'size' must be <= 26/.test(document.getElementById('msg').textContent)"
     )
     page.fill("#record", text)
     page.click("#load")
-    page.wait_for_function(f"() => document.getElementById('app').dataset.ply === '{len(moves)}'")
+    wait_or_say(page, f"() => document.getElementById('app').dataset.ply === '{len(moves)}'")
     query = parse_qs(unquote(page.evaluate("() => location.hash")).split("?", 1)[1])
     assert json.loads(query["params"][0]) == {"size": 5, "swap": False}
     assert page.input_value("#param-size") == "5"
