@@ -50,6 +50,17 @@ def wait_for_bot(page: Any, bot: str) -> None:
     page.wait_for_function(f"() => document.getElementById('evaltext')?.textContent.startsWith('builtin:{bot}')")
 
 
+def load_record(page: Any, record: str) -> None:
+    """Paste ``record`` into the analysis page's record box and press Load, once the page has shown its first
+    evaluation. Why wait: that answer arrives a moment after the page is drawn and lengthens the evaluation panel,
+    which moves the Load button down; on a loaded machine the move came between Playwright's press and release of
+    the mouse button, the click landed on nothing, and the page kept its first message (seen 1 run in about 35 of
+    this test and test_notation_headers under ``stress-ng --cpu 2``)."""
+    wait_or_say(page, "() => Number(document.getElementById('app').dataset.answers ?? 0) >= 1")
+    page.fill("#record", record)
+    page.click("#load")
+
+
 def shown_hex(move: str) -> str:
     """A Hex move as the board shows it: common notation (letter = column), where the server's UAIS one has the
     letter for the row ("c5" is shown "e3"; ``boards/hex.js`` ``showMove``)."""
@@ -157,8 +168,7 @@ def test_a_pasted_record_opens_at_its_end_and_the_game_list_leads_to_each_board(
     page.goto(f"{server}/ui/#/analysis")
     page.click(f"text={game.title}")
     page.wait_for_selector("#record")
-    page.fill("#record", "[1,0][0,1] [9,9][0,0]")  # a bad one first: the rules say which move and why
-    page.click("#load")
+    load_record(page, "[1,0][0,1] [9,9][0,0]")  # a bad one first: the rules say which move and why
     wait_or_say(page, "() => /does not play: move 2/.test(document.getElementById('msg').textContent)")
     page.fill("#record", record)
     page.click("#load")

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from browser_pages import wait_or_say
-from test_analysis_board_ui import finished_game
+from test_analysis_board_ui import finished_game, load_record
 
 
 def test_a_replay_exports_headers_and_the_analysis_board_reads_them(page: Any, server: str, shot: Any) -> None:
@@ -38,8 +38,7 @@ def test_a_replay_exports_headers_and_the_analysis_board_reads_them(page: Any, s
     # pasted on a board of the default size, the headers set the game up: 5x5, no swap
     page.goto(f"{server}/ui/#/analysis/hex")
     page.wait_for_selector("#record")
-    page.fill("#record", text.replace('[Param "size=5"]', '[Param "size=30"]'))
-    page.click("#load")
+    load_record(page, text.replace('[Param "size=5"]', '[Param "size=30"]'))
     wait_or_say(
         page, "() => /header line 4: parameter 'size' must be <= 26/.test(document.getElementById('msg').textContent)"
     )
