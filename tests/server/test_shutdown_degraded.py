@@ -24,14 +24,19 @@ from test_cluster import until_some_stored
 from test_durability import _until_degraded
 
 from hexarena.server.serving import FORCED_EXIT_STATUS
+from hexarena.store import Store
+from hexarena.store.errors import StoreError
 
 pytestmark = pytest.mark.fault
 
 
 async def started_games(server: ServeProcess) -> list[tuple[str, Person, Person]]:
-    """Three games between people on ``server``, three turns played in each."""
+    """Three games between people on ``server``, three turns played in each; then reads at once, so that the
+    store's pool holds idle connections as well as the recorder's (closing an idle one waits for the database)."""
     games = [await people_game(server) for _ in range(3)]
     await asyncio.gather(*(play_turns(x, o, 3) for _, x, o in games))
+    reads = await asyncio.gather(*(server.get("/games?limit=5") for _ in range(6)))
+    assert all(r.status_code == 200 for r in reads), [r.text for r in reads]
     return games
 
 
@@ -90,6 +95,26 @@ async def test_sigterm_while_postgresql_hangs_ends_cleanly_and_journals(tmp_path
             assert ended["status"] == "finished" and ended["winner"] == 1, ended  # X left: its result was kept too
         finally:
             server.stop()
+
+
+async def test_closing_the_store_while_postgresql_hangs_is_bounded() -> None:
+    """Closing a connection waits for the database to acknowledge it (asyncpg, with no bound of its own): with idle
+    connections in the pool and PostgreSQL hanging, ``Store.close`` gives up after its timeout."""
+    with private_postgres() as pg:
+        store = await Store.open(pg.url)
+        try:
+            await asyncio.gather(*(store.list_games(limit=5) for _ in range(4)))  # the pool opens several
+            pg.freeze()
+            try:
+                await asyncio.wait_for(store.close(timeout=0.5), 30)
+            except TimeoutError:
+                raise AssertionError("Store.close waited on a database that hangs, past its own timeout") from None
+            finally:
+                pg.thaw()
+            with pytest.raises(StoreError, match="closed"):
+                await store.list_games(limit=1)
+        finally:
+            await store.close()
 
 
 @pytest.mark.parametrize("hanging", ["postgresql", "redis", "both"])

@@ -18,8 +18,10 @@ from collections.abc import Iterable
 log = logging.getLogger(__name__)
 
 #: how long a shutdown waits for a background task that was asked to stop; it is asked again every
-#: :data:`ASK_AGAIN` s meanwhile (a cancellation a library swallowed is not delivered twice)
-STOP_GRACE = 10.0
+#: :data:`ASK_AGAIN` s meanwhile (a cancellation a library swallowed is not delivered twice). Short: these steps
+#: come before the recorder's, which journals what the database has not taken, and the whole stop must end
+#: before ``server.serving``'s forced exit, which journals nothing.
+STOP_GRACE = 2.0
 ASK_AGAIN = 0.5
 
 

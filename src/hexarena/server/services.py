@@ -245,14 +245,18 @@ async def _open_store(
 
     url = settings.database_url or os.environ.get("HEXARENA_DATABASE_URL")
     store = await Store.open(url)
-    stack.push_async_callback(times.step("the database connections", store.close))
+    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+
+    # bounded like the steps before it: closing a connection waits for the database to acknowledge it
+    stack.push_async_callback(
+        times.step("the database connections", functools.partial(store.close, RECORDER_CLOSE_TIMEOUT))
+    )
     recorder = Recorder(store, settings.data_dir or default_data_dir(url))
     try:
         replayed = await recorder.start()  # journaled results first: they win over "interrupted"
     except BaseException:
         await recorder.close(timeout=0)
         raise
-    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
 
     # within the shutdown's bound, the database down or hanging too
     stack.push_async_callback(times.step("the recorder", functools.partial(recorder.close, RECORDER_CLOSE_TIMEOUT)))

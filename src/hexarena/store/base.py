@@ -14,6 +14,7 @@ aside; anything else (unreachable, failing, timing out) is a plain :class:`Store
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from datetime import UTC, datetime
@@ -31,6 +32,10 @@ from hexarena.store.errors import Conflict, InvalidRecord, StoreError
 from hexarena.store.validate import clean_json
 
 MAX_LIMIT = 1000
+#: Seconds :meth:`StoreBase.close` waits for the database to acknowledge closing its connections.
+CLOSE_TIMEOUT = 5.0
+
+log = logging.getLogger(__name__)
 
 
 def now() -> datetime:
@@ -51,11 +56,23 @@ class StoreBase:
         # An in-memory SQLite database is one shared connection: reads must queue behind writes too.
         self._read_lock = self._write_lock if is_memory(url) else None
 
-    async def close(self) -> None:
-        """Release every connection. Idempotent; the store refuses work afterwards."""
-        if not self._closed:
-            self._closed = True
-            await self._engine.dispose()
+    async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Release every connection, waiting at most ``timeout`` s. Idempotent; the store refuses work afterwards.
+
+        Bounded because closing a PostgreSQL connection waits for the server to acknowledge it, without a bound of
+        asyncpg's: a database that hangs would hold a server's shutdown for ever. Past the bound the connections not
+        yet closed are dropped (their sockets close with the process, or when collected)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await asyncio.wait_for(self._engine.dispose(), timeout)
+        except TimeoutError:
+            log.warning(
+                "%s did not acknowledge closing its connections within %g s; they were dropped",
+                self.url,
+                timeout,
+            )
 
     async def __aenter__(self) -> Self:
         return self
