@@ -37,7 +37,9 @@ def stop_if_cancelled() -> None:
 async def stop_tasks(tasks: Iterable[asyncio.Task[object]], what: str, grace: float = STOP_GRACE) -> bool:
     """Cancel ``tasks`` and wait until they have ended, asking again every :data:`ASK_AGAIN` s, at most ``grace``
     s in all; True when all ended. Tasks still running then are left to the event loop's end and logged as an
-    error naming ``what``: a shutdown that never finishes is worse than one that leaves a task behind."""
+    error naming ``what``: a shutdown that never finishes is worse than one that leaves a task behind. Each request
+    cuts short the cleanup it interrupts: not for tasks whose cleanup must finish (a match closes its bots'
+    processes, then records its end: ``MatchManager.close`` asks once and waits, the cleanup bounded by its own)."""
     tasks = list(tasks)
     pending = {task for task in tasks if not task.done()}
     deadline = time.monotonic() + grace

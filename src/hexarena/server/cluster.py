@@ -628,9 +628,7 @@ class Cluster:
             yield queue
         finally:
             self._watch_wakes.discard(watching)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await stop_tasks(tasks, f"the watch of match {match_id}")
             with contextlib.suppress(Exception):
                 await pubsub.unsubscribe()
             with contextlib.suppress(Exception):
