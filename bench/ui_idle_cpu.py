@@ -9,7 +9,9 @@ idle tab would burn too, and as CPU every browser test pays while it waits.
 Then ``--pages`` times a fresh browser context, page and lobby, closed: what each test pays before it does
 anything.
 
-    PYTHONPATH=src .venv/bin/python bench/ui_idle_cpu.py [--idle 10] [--pages 10] [--chromium PATH]
+    PYTHONPATH=src .venv/bin/python bench/ui_idle_cpu.py [--idle 10] [--pages 10] [--chromium PATH ...]
+
+By default both Debian's chromium-headless-shell (what the browser tests run) and its chromium, one after the other.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def live_game(page: Any, server: str) -> None:
     page.wait_for_function("() => /Your move/.test(document.querySelector('#msg')?.textContent || '')")
 
 
-def main(idle: float, chromium: str, pages: int) -> None:
+def main(idle: float, chromiums: list[str], pages: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         server = f"http://127.0.0.1:{port}"
@@ -106,7 +108,13 @@ def main(idle: float, chromium: str, pages: int) -> None:
         args = ("serve", "--port", str(port), "--database-url", db, "--data-dir", tmp, "--log-level", "warning")
         with process(*args):
             asyncio.run(wait_up(f"{server}/healthz"))
-            measure(server, idle, pages, chromium_launch_options(chromium))
+            for chromium in chromiums:
+                print(f"== {chromium}")
+                measure(server, idle, pages, chromium_launch_options(chromium))
+
+
+#: the browsers compared by default: the headless shell the browser tests prefer, and the full chromium
+BROWSERS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
 
 
 def idle_pages(browser: Any, server: str, idle: float) -> None:
@@ -173,7 +181,16 @@ def measure(server: str, idle: float, pages: int, options: dict[str, Any]) -> No
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--idle", type=float, default=10.0)
-    ap.add_argument("--chromium", default=os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium"))
+    ap.add_argument(
+        "--chromium",
+        action="append",
+        help="a chromium to measure (again for several, one after the other); default: those of "
+        + " and ".join(BROWSERS)
+        + " installed",
+    )
     ap.add_argument("--pages", type=int, default=10, help="fresh pages to open and close, one after another")
     a = ap.parse_args()
-    main(a.idle, a.chromium, a.pages)
+    chosen = a.chromium or [path for path in BROWSERS if os.path.exists(path)]
+    if not chosen:
+        sys.exit(f"no chromium at {' or '.join(BROWSERS)}: apt-get install chromium-headless-shell, or pass --chromium")
+    main(a.idle, chosen, a.pages)

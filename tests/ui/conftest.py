@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 from browser_pages import browser_page, chromium_launch_options, save_shot
 
-CHROMIUM = os.environ.get("HEXARENA_CHROMIUM", "/usr/bin/chromium")
+#: Debian's chromium-headless-shell (chromium's old headless mode, a program of its own: what Playwright runs headless
+#: tests on by default), else Debian's chromium. The shell renders with the same Blink and V8; a browser context costs
+#: it a fifth of the CPU (one renderer process, no spare), and the browser tests open hundreds of contexts, which
+#: made chromium a quarter of all the CPU a CI run spent (``bench/ui_idle_cpu.py`` compares the two).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("HEXARENA_CHROMIUM") or (
+    HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else "/usr/bin/chromium"
+)
 
 
 def make_app(database_url: str) -> Any:
@@ -81,7 +88,9 @@ def _chromium_or_skip() -> str:
     path = shutil.which(CHROMIUM) or (CHROMIUM if os.path.exists(CHROMIUM) else None)
     if path is None:
         if os.environ.get("CI"):
-            pytest.fail(f"chromium not found at {CHROMIUM}; CI must install it (apt-get install chromium)")
+            pytest.fail(
+                f"chromium not found at {CHROMIUM}; CI must install it (apt-get install chromium-headless-shell)"
+            )
         pytest.skip(f"chromium not found at {CHROMIUM} (set HEXARENA_CHROMIUM); the browser tests need it")
     return path
 
