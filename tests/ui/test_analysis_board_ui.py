@@ -52,10 +52,12 @@ def wait_for_bot(page: Any, bot: str) -> None:
 
 def load_record(page: Any, record: str) -> None:
     """Paste ``record`` into the analysis page's record box and press Load, once the page has shown its first
-    evaluation. Why wait: that answer arrives a moment after the page is drawn and lengthens the evaluation panel,
-    which moves the Load button down; on a loaded machine the move came between Playwright's press and release of
-    the mouse button, the click landed on nothing, and the page kept its first message (seen 1 run in about 35 of
-    this test and test_notation_headers under ``stress-ng --cpu 2``)."""
+    evaluation. Why wait: that answer arrives a moment after the page is drawn, and it used to lengthen the
+    evaluation panel and move the Load button down (now the panel keeps its height:
+    ``test_the_load_button_stays_put_when_the_first_evaluation_comes``); on a loaded machine the move came between
+    Playwright's press and release of the mouse button, the click landed on nothing, and the page kept its first
+    message (seen 1 run in about 35 of this test and test_notation_headers under ``stress-ng --cpu 2``). A settled
+    page is what a person clicks on too."""
     wait_or_say(page, "() => Number(document.getElementById('app').dataset.answers ?? 0) >= 1")
     page.fill("#record", record)
     page.click("#load")
@@ -240,6 +242,29 @@ def test_the_analysis_board_fits_a_phone_with_finger_sized_controls(page: Any, s
     problems = fits_a_phone(page, "analysis")
     shot(page, "phone-analysis")
     assert not problems, "\n".join(problems)
+
+
+def test_the_load_button_stays_put_when_the_first_evaluation_comes(page: Any, server: str) -> None:
+    """The evaluation panel keeps its height as answers come (a box of its own for the evaluation, the best line
+    and the considered moves), so Set up's Load button, under it, does not move under a pointer: the first answer
+    moved it about 160 px down, on a desktop and on a phone."""
+    load_y = "e => e.getBoundingClientRect().top + scrollY"
+    page.goto(f"{server}/ui/#/analysis/hex")
+    page.wait_for_selector("#auto")
+    if page.is_checked("#auto"):
+        page.uncheck("#auto")  # no answer until Analyse is pressed: the page as drawn, then with its answer
+    for viewport in ({"width": 1200, "height": 900}, PHONE):
+        page.set_viewport_size(viewport)
+        for game in ("hex", "htttx"):
+            page.goto(f"{server}/ui/#/analysis/{game}?line=[]")
+            page.reload()  # a document of its own: its count of answers starts again
+            wait_or_say(page, "() => /Press Analyse/.test(document.getElementById('evaltext')?.textContent)")
+            before = page.eval_on_selector("#load", load_y)
+            page.click("#analyse")
+            wait_or_say(page, "() => Number(document.getElementById('app').dataset.answers ?? 0) >= 1")
+            wait_or_say(page, "() => document.getElementById('bestmove').textContent.startsWith('Best move')")
+            after = page.eval_on_selector("#load", load_y)
+            assert after == before, (game, viewport, before, after)
 
 
 def test_dots_and_numberwang_boards_analyse_say_what_their_bots_lack_and_play_variations(

@@ -127,7 +127,7 @@ export async function analysisPage(app, { args, params: query }) {
   const evalText = h("div.muted#evaltext", { style: "font-size:.85rem" }, "");
   const bestMove = h("p#bestmove", "");
   const pvList = h("ol#pv.pv");
-  const considered = h("div.considered#considered", { ...SCROLL_BOX, "aria-label": "considered moves" });
+  const considered = h("div.considered#considered");
   const notes = h("p.muted#notes", { style: "font-size:.85rem" });
   const thinkSel = h("select#think", { "aria-label": "thinking time" },
     [["0.5", "half a second"], ["1", "1 second"], ["2", "2 seconds"], ["5", "5 seconds"], ["10", "10 seconds"]]
@@ -182,9 +182,13 @@ export async function analysisPage(app, { args, params: query }) {
         msg),
       h("div",
         h("div.panel#eval-panel",
-          h("h2", "Evaluation"), evalBar, evalText, bestMove,
-          h("h2.sub", "Best line"), pvList,
-          h("h2.sub", "Considered moves"), considered, notes,
+          h("h2", "Evaluation"), evalBar,
+          // one box of a fixed height for what each answer fills in: the panel keeps its height as answers come and
+          // go, so the panels under it (Set up's Load button) do not move under a pointer
+          h("div.evalbody", { ...SCROLL_BOX, "aria-label": "evaluation, best line and considered moves" },
+            evalText, bestMove,
+            h("h2.sub", "Best line"), pvList,
+            h("h2.sub", "Considered moves"), considered, notes),
           h("div.controls", h("label", "Think for ", thinkSel), h("label", autoBox, " every position"), analyseBtn)),
         h("div.panel",
           h("h2", "Moves"),
