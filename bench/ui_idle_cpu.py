@@ -30,7 +30,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ui"))
 
-from browser_pages import chromium_launch_options
+from browser_pages import FULL_CHROMIUM, HEADLESS_SHELL, chromium_launch_options
 
 from server_throughput import free_port, process, wait_up
 
@@ -114,7 +114,7 @@ def main(idle: float, chromiums: list[str], pages: int) -> None:
 
 
 #: the browsers compared by default: the headless shell the browser tests prefer, and the full chromium
-BROWSERS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+BROWSERS = (HEADLESS_SHELL, FULL_CHROMIUM)
 
 
 def idle_pages(browser: Any, server: str, idle: float) -> None:

@@ -4,6 +4,7 @@ person's ``friend``)."""
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,19 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
 )
+
+
+#: Debian's chromium-headless-shell (chromium's old headless mode as a program of its own, what Playwright runs
+#: headless tests on by default) and Debian's chromium. The shell renders with the same Blink and V8 and starts one
+#: renderer process a browser context where chromium starts three, and the browser tests open hundreds of contexts
+#: (``bench/ui_idle_cpu.py`` prints what each costs; docs/guide/testing.md).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+FULL_CHROMIUM = "/usr/bin/chromium"
+
+
+def default_chromium() -> str:
+    """The browser the tests run: ``$HEXARENA_CHROMIUM``, else the headless shell when installed, else chromium."""
+    return os.environ.get("HEXARENA_CHROMIUM") or (HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else FULL_CHROMIUM)
 
 
 def chromium_launch_options(executable: str) -> dict[str, Any]:

@@ -16,16 +16,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_pages import browser_page, chromium_launch_options, save_shot
+from browser_pages import browser_page, chromium_launch_options, default_chromium, save_shot
 
-#: Debian's chromium-headless-shell (chromium's old headless mode, a program of its own: what Playwright runs headless
-#: tests on by default), else Debian's chromium. The shell renders with the same Blink and V8; a browser context costs
-#: it a fifth of the CPU (one renderer process, no spare), and the browser tests open hundreds of contexts, which
-#: made chromium a quarter of all the CPU a CI run spent (``bench/ui_idle_cpu.py`` compares the two).
-HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
-CHROMIUM = os.environ.get("HEXARENA_CHROMIUM") or (
-    HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else "/usr/bin/chromium"
-)
+CHROMIUM = default_chromium()
 
 
 def make_app(database_url: str) -> Any:

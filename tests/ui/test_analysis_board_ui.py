@@ -52,12 +52,8 @@ def wait_for_bot(page: Any, bot: str) -> None:
 
 def load_record(page: Any, record: str) -> None:
     """Paste ``record`` into the analysis page's record box and press Load, once the page has shown its first
-    evaluation. Why wait: that answer arrives a moment after the page is drawn, and it used to lengthen the
-    evaluation panel and move the Load button down (now the panel keeps its height:
-    ``test_the_load_button_stays_put_when_the_first_evaluation_comes``); on a loaded machine the move came between
-    Playwright's press and release of the mouse button, the click landed on nothing, and the page kept its first
-    message (seen 1 run in about 35 of this test and test_notation_headers under ``stress-ng --cpu 2``). A settled
-    page is what a person clicks on too."""
+    evaluation: a settled page, as a person clicks on (the answer must not move Load:
+    ``test_the_load_button_stays_put_when_the_first_evaluation_comes``)."""
     wait_or_say(page, "() => Number(document.getElementById('app').dataset.answers ?? 0) >= 1")
     page.fill("#record", record)
     page.click("#load")
@@ -246,8 +242,8 @@ def test_the_analysis_board_fits_a_phone_with_finger_sized_controls(page: Any, s
 
 def test_the_load_button_stays_put_when_the_first_evaluation_comes(page: Any, server: str) -> None:
     """The evaluation panel keeps its height as answers come (a box of its own for the evaluation, the best line
-    and the considered moves), so Set up's Load button, under it, does not move under a pointer: the first answer
-    moved it about 160 px down, on a desktop and on a phone."""
+    and the considered moves), so Set up's Load button, under it, does not move under a pointer, on a desktop or on
+    a phone: a click that lands as the page moves lands on nothing."""
     load_y = "e => e.getBoundingClientRect().top + scrollY"
     page.goto(f"{server}/ui/#/analysis/hex")
     page.wait_for_selector("#auto")

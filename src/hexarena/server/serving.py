@@ -41,8 +41,9 @@ HEADER_TIMEOUT = 10.0
 #: Seconds open connections get to finish once shutdown begins (then their tasks are cancelled).
 GRACEFUL_SHUTDOWN = 2
 #: Seconds each shutdown step that waits on the database or Redis may wait, each time: the live matches (the moves
-#: of those handed over, their leases), the recorder (queued writes, games being created), the database's connections
-#: (closing one waits for the database's acknowledgement), the cluster (queued events, the homes). What the database has not taken by then is journaled and written at the next start.
+#: of those handed over, their leases), the recorder (queued writes, games being created), the database's
+#: connections (closing one waits for the database's acknowledgement), the cluster (queued events, the homes). What
+#: the database has not taken by then is journaled and written at the next start.
 RECORDER_CLOSE_TIMEOUT = 0.75
 #: Seconds after shutdown began when the process ends whatever still runs (``hexarena serve`` only). The
 #: connections' grace and the bounded steps above come to about 5 s with a database that hangs (what
