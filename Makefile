@@ -21,15 +21,15 @@ LOWEST_VENV := .venv-lowest
 # pytest-xdist: two workers a core (a test spends much of its time waiting on a browser, a database or a subprocess,
 # so one a core leaves the CPUs idle much of the run), at most 4 (each takes a Redis database of its own: tests/conftest.py);
 # `make test JOBS=1` runs serially. The fault tests (servers stopped, killed and timed while they recover) run one
-# at a time, beside the checks and the suite, with `make test-lowest` (its venv's install, then the protocol and
-# store tests); docs/guide/testing.md says what a test must do to run next to the others.
+# at a time, beside the suite, with `make test-lowest` (its venv's install, then the protocol and store tests) and
+# the static checks (test-static); docs/guide/testing.md says what a test must do to run next to the others.
 JOBS ?= $(shell n=$$(( 2 * $$(nproc 2>/dev/null || echo 1) )); [ $$n -gt 4 ] && n=4; echo $$n)
 XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadgroup)
-PAIR := $(if $(filter-out 0 1,$(JOBS)),-j2,-j1)
+SIDE_JOBS := $(if $(filter-out 0 1,$(JOBS)),-j3,-j1)
 LOWEST_TESTS := tests/players/test_bws.py tests/players/test_bws_frames.py tests/bots/sdk tests/store tests/test_private_internals_fallback.py \
   tests/server/test_cluster_lease.py tests/server/test_cluster_stall.py
 
-.PHONY: serve test test-checks test-suite test-lowest check faults docs lint bench bench-page setup clean
+.PHONY: serve test test-checks test-lint test-static test-suite test-lowest check faults docs lint bench bench-page setup clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,9 +44,19 @@ $(SERVE_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/pyt
 # the C accelerators are built in place by the editable install: a changed source reinstalls, never a stale module
 C_SOURCES := setup.py $(wildcard src/hexarena/*/*/_c*.c)
 
+# $(call UV_BOOTSTRAP,VENV) installs uv (a bounded release) into VENV with the pip the venv came with;
+# $(call UV_INSTALL,VENV) is its `uv pip install` into VENV, to which the caller appends what to install. uv
+# byte-compiles nothing: Python compiles what is imported as it is imported.
+UV_RELEASES := uv>=0.8,<1
+UV_BOOTSTRAP = $(1)/bin/python -m pip install -q '$(UV_RELEASES)'
+UV_INSTALL = $(1)/bin/uv pip install -q --python $(1)/bin/python
+
+# The test installs go through uv's pip interface, bootstrapped into each venv by pip (UV_BOOTSTRAP): pip's resolve,
+# build and byte-compile of the test install was about a ninth of a CI run, uv's a few seconds (docs/guide/testing.md).
+# uv reads no pip.conf: behind a private index, set UV_INDEX_URL (or UV_DEFAULT_INDEX) as for pip.
 $(TEST_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ./sdk -e '.[test,postgres,cluster]'
+	$(call UV_BOOTSTRAP,$(VENV)) --upgrade pip  # the packaging tests install wheels with this venv's pip, as a user would
+	$(call UV_INSTALL,$(VENV)) -e ./sdk -e '.[test,postgres,cluster]'
 	@touch $@
 
 setup: $(TEST_STAMP)
@@ -54,18 +64,25 @@ setup: $(TEST_STAMP)
 serve: $(SERVE_STAMP)
 	$(BIN)/hexarena serve --host $(HOST) --port $(PORT)
 
-# everything CI runs: the checks, then the suite, with the fault tests and `make test-lowest` beside both from
-# the start (tools/beside.sh says why; their output comes once the suite has ended)
+# everything CI runs: ruff (a broken tree fails in seconds), then the suite, with the static checks, the fault
+# tests and `make test-lowest` beside it from the start (tools/beside.sh says why; their output comes once the
+# suite has ended)
 # (through SUBMAKE: make runs a recipe line that names $(MAKE) itself even under -n, and `make -n test` must only
 # print what it would run)
 SUBMAKE = $(MAKE)
 test: $(TEST_STAMP)
-	@bash tools/beside.sh build/beside.log "$(SUBMAKE) --no-print-directory $(PAIR) --output-sync=target faults test-lowest" \
-		"$(SUBMAKE) --no-print-directory test-checks" "$(SUBMAKE) --no-print-directory test-suite"
+	@bash tools/beside.sh build/beside.log \
+		"$(SUBMAKE) --no-print-directory $(SIDE_JOBS) --output-sync=target test-static faults test-lowest" \
+		"$(SUBMAKE) --no-print-directory test-lint" "$(SUBMAKE) --no-print-directory test-suite"
 
 # lint, types, import layers and the docs build, as `make test` runs them
-test-checks: $(STAMP)
+test-checks: test-lint test-static
+
+test-lint: $(STAMP)
 	$(BIN)/ruff check src sdk tests bench examples tools
+
+# types, import layers and the docs build: mostly one core for most of a minute, so beside the suite
+test-static: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy examples/nim/hexarena_nim  # the plugin example, checked against the Game protocol
 	$(BIN)/lint-imports --no-logo
@@ -92,13 +109,13 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # (its own stamp name: a venv installed before pytest-timeout was in this list gets it)
-# --no-compile: pip would byte-compile every module of every dependency, most of the install's CPU; Python compiles
-# what the tests import as they import it. CC=false: the C accelerators build against no dependency, so this venv
-# compiles none of them and uses those `make test`'s install built in place (src/, sdk/src/; the pure-Python code
-# where there are none): a failed compile is a warning (setup.py: optional=True) and leaves them as they are.
+# CC=false: the C accelerators build against no dependency, so this venv compiles none of them and uses those
+# `make test`'s install built in place (src/, sdk/src/; the pure-Python code where there are none): a failed
+# compile is a warning (setup.py: optional=True) and leaves them as they are.
 $(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
-	CC=false LDSHARED=false $(LOWEST_VENV)/bin/python -m pip install -q --no-compile -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
+	$(call UV_BOOTSTRAP,$(LOWEST_VENV))
+	CC=false LDSHARED=false $(call UV_INSTALL,$(LOWEST_VENV)) -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed-timeout
