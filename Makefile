@@ -55,7 +55,8 @@ UV_INSTALL = $(1)/bin/uv pip install -q --python $(1)/bin/python
 # build and byte-compile of the test install was about a ninth of a CI run, uv's a few seconds (docs/guide/testing.md).
 # uv reads no pip.conf: behind a private index, set UV_INDEX_URL (or UV_DEFAULT_INDEX) as for pip.
 $(TEST_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
-	$(call UV_BOOTSTRAP,$(VENV)) --upgrade pip  # the packaging tests install wheels with this venv's pip, as a user would
+	@# pip upgraded too: the packaging tests install wheels with this venv's pip, as a user would
+	$(call UV_BOOTSTRAP,$(VENV)) --upgrade pip
 	$(call UV_INSTALL,$(VENV)) -e ./sdk -e '.[test,postgres,cluster]'
 	@touch $@
 
@@ -88,8 +89,11 @@ test-static: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# the suite without the fault tests, on pytest-xdist
+# the suite without the fault tests, on pytest-xdist. Each xdist worker collects the whole suite: in a fresh
+# checkout each would rewrite every test module's asserts and compile every module it imports (uv installs
+# without compiling), the same work four times over, so one collection runs first and the workers find it done.
 test-suite: $(STAMP)
+	$(if $(XDIST),-$(BIN)/python -m pytest -q --collect-only -m "not fault" $(PYTEST_ARGS) >/dev/null)
 	$(BIN)/python -m pytest -q $(XDIST) -m "not fault" $(PYTEST_ARGS)
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
