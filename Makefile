@@ -89,11 +89,8 @@ test-static: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# the suite without the fault tests, on pytest-xdist. Each xdist worker collects the whole suite: in a fresh
-# checkout each would rewrite every test module's asserts and compile every module it imports (uv installs
-# without compiling), the same work four times over, so one collection runs first and the workers find it done.
+# the suite without the fault tests, on pytest-xdist
 test-suite: $(STAMP)
-	$(if $(XDIST),-$(BIN)/python -m pytest -q --collect-only -m "not fault" $(PYTEST_ARGS) >/dev/null)
 	$(BIN)/python -m pytest -q $(XDIST) -m "not fault" $(PYTEST_ARGS)
 
 # The inner loop: lint, types and the tests that need no browser, cluster or long games (a couple of minutes).
