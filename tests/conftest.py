@@ -340,7 +340,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The fault tests stop and restart servers and time how the rest recovers: two of them at once on a 2-core
     machine make each other's recoveries late. So they share one xdist group (one worker, one after another),
     next to the ordinary tests of the other workers. Each browser test module is a group too: its chromium starts
-    in one worker only. (First, before pytest-xdist reads the groups.)"""
+    in one worker only. (First, before pytest-xdist reads the groups.)
+
+    In an xdist worker the ``slow`` tests also move to the front: the controller hands out work in the order the
+    workers collected it (``--dist loadgroup``: the groups first, largest first, then the single tests), so a long
+    test collected late would start last and end the run alone while the other workers sit idle. (Only there: a
+    serial run keeps each module's tests together, its module fixtures made once.)"""
     if not config.pluginmanager.hasplugin("xdist"):
         return  # pytest-xdist is not installed: no groups to give
     for item in items:
@@ -348,6 +353,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(FAULT_GROUP))
         elif item.get_closest_marker("xdist_group") is None and _is_browser_test(item):
             item.add_marker(pytest.mark.xdist_group(_browser_group(item)))
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest keep their order
 
 
 def _is_browser_test(item: pytest.Item) -> bool:

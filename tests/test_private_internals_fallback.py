@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -80,6 +82,7 @@ print(asyncio.run(round_trip(ArenaServer(serve_config))), asyncio.run(round_trip
     assert done.stdout.split() == ["echo:hi", "echo:hi"]
 
 
+@pytest.mark.slow
 def test_the_store_keeps_sqlalchemys_sqlite_cursor_without_what_its_own_builds_on() -> None:
     """The store's one-call SQLite cursor (``hexarena.store.sqlite_cursor``) checks the private parts of SQLAlchemy
     and aiosqlite it builds on; here the check finds one missing, so the store's tests run on SQLAlchemy's cursor,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from mypy_snippet import check
 
 SNIPPET = """
@@ -30,6 +31,7 @@ wrong: EngineBot[TicTacToeState, Move] = RandomHexBot()  # WRONG
 """
 
 
+@pytest.mark.slow
 def test_mypy_sees_which_game_a_bot_plays(tmp_path: Path) -> None:
     errors, wrong, out = check(SNIPPET, tmp_path / "uses_bots.py")
     assert errors == wrong, out

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 from serving import start_serve, stop
 
@@ -82,6 +83,7 @@ def test_bad_names_and_flags_get_clear_errors(tmp_path: Path) -> None:
     assert code == 2 and "bad create rate limit 'often'" in err, err
 
 
+@pytest.mark.slow
 async def test_serve_public_with_cli_tokens_and_allowed_bot_hosts(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'arena.sqlite3'}"  # the database start_serve gives the server
     code, out, err = await arun("token", "create", "--name", "op", "--database-url", url)

@@ -183,6 +183,7 @@ def test_what_the_web_ui_shows_is_declared_soundly(name: str) -> None:
         assert board_file(game.board_module).is_file()
 
 
+@pytest.mark.slow
 def test_random_playouts_end_with_consistent_outcomes(name: str) -> None:
     game = GAMES[name]
     ended = 0

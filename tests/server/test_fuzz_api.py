@@ -41,6 +41,9 @@ FUZZ = settings(
 )
 CHECKS = [not_a_server_error, content_type_conformance, response_schema_conformance]
 
+#: each test fuzzes every operation: the longest single tests of the suite
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def fuzzed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:

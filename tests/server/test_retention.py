@@ -56,6 +56,7 @@ def _held() -> int:
     return tracemalloc.get_traced_memory()[0]
 
 
+@pytest.mark.slow
 async def test_a_finished_game_leaves_only_a_small_summary_behind(
     migrated_sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ from hexarena.tournament.runner import Runner, TournamentConfig
 ray = pytest.importorskip("ray", reason="ray is an optional extra (pip install ray==2.60.0)")
 
 
+@pytest.mark.slow
 async def test_ray_executor_plays_a_round_robin_into_the_store(migrated_sqlite_url: str) -> None:
     store = await Store.open(migrated_sqlite_url)
     try:
