@@ -45,19 +45,18 @@ $(SERVE_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/pyt
 C_SOURCES := setup.py $(wildcard src/hexarena/*/*/_c*.c)
 
 # $(call UV_BOOTSTRAP,VENV) installs uv (a bounded release) into VENV with the pip the venv came with;
-# $(call UV_INSTALL,VENV) is its `uv pip install` into VENV, to which the caller appends what to install. uv
+# $(call UV_INSTALL,VENV,WHAT) is its `uv pip install WHAT` into VENV, saying what to do when uv fails. uv
 # byte-compiles nothing: Python compiles what is imported as it is imported.
 UV_RELEASES := uv>=0.8,<1
 UV_BOOTSTRAP = $(1)/bin/python -m pip install -q '$(UV_RELEASES)'
-UV_INSTALL = $(1)/bin/uv pip install -q --python $(1)/bin/python
+UV_INSTALL = $(1)/bin/uv pip install -q --python $(1)/bin/python $(2) || { echo "uv could not install into $(1) (above: why). uv reads no pip.conf: behind a private index, set UV_INDEX_URL to it as well, then run make again." >&2; exit 1; }
 
-# The test installs go through uv's pip interface, bootstrapped into each venv by pip (UV_BOOTSTRAP): pip's resolve,
-# build and byte-compile of the test install was about a ninth of a CI run, uv's a few seconds (docs/guide/testing.md).
-# uv reads no pip.conf: behind a private index, set UV_INDEX_URL (or UV_DEFAULT_INDEX) as for pip.
+# The test installs go through uv's pip interface, bootstrapped into each venv by pip (UV_BOOTSTRAP): it resolves,
+# builds and installs them in a small part of pip's time (docs/guide/testing.md has the figures).
 $(TEST_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
 	@# pip upgraded too: the packaging tests install wheels with this venv's pip, as a user would
 	$(call UV_BOOTSTRAP,$(VENV)) --upgrade pip
-	$(call UV_INSTALL,$(VENV)) -e ./sdk -e '.[test,postgres,cluster]'
+	$(call UV_INSTALL,$(VENV),-e ./sdk -e '.[test$(comma)postgres$(comma)cluster]')
 	@touch $@
 
 setup: $(TEST_STAMP)
@@ -116,7 +115,8 @@ docs: $(STAMP)
 $(LOWEST_VENV)/.installed-timeout: pyproject.toml sdk/pyproject.toml constraints/lowest.txt
 	@test -x $(LOWEST_VENV)/bin/python || $(PYTHON) -m venv $(LOWEST_VENV)
 	$(call UV_BOOTSTRAP,$(LOWEST_VENV))
-	CC=false LDSHARED=false $(call UV_INSTALL,$(LOWEST_VENV)) -c constraints/lowest.txt -e ./sdk -e '.[postgres,cluster]' 'pytest>=8,<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis
+	CC=false LDSHARED=false $(call UV_INSTALL,$(LOWEST_VENV),-c constraints/lowest.txt -e ./sdk -e '.[postgres$(comma)cluster]' \
+		'pytest>=8$(comma)<9.2' pytest-asyncio pytest-xdist pytest-timeout hypothesis)
 	@touch $@
 
 test-lowest: $(LOWEST_VENV)/.installed-timeout
