@@ -245,11 +245,11 @@ async def _open_store(
 
     url = settings.database_url or os.environ.get("HEXARENA_DATABASE_URL")
     store = await Store.open(url)
-    from hexarena.server.serving import RECORDER_CLOSE_TIMEOUT
+    from hexarena.server.serving import DATABASE_CLOSE_TIMEOUT, RECORDER_CLOSE_TIMEOUT
 
     # bounded like the steps before it: closing a connection waits for the database to acknowledge it
     stack.push_async_callback(
-        times.step("the database connections", functools.partial(store.close, RECORDER_CLOSE_TIMEOUT))
+        times.step("the database connections", functools.partial(store.close, DATABASE_CLOSE_TIMEOUT))
     )
     recorder = Recorder(store, settings.data_dir or default_data_dir(url))
     try:
