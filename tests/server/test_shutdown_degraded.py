@@ -124,7 +124,7 @@ async def test_closing_the_store_while_postgresql_hangs_is_bounded() -> None:
 async def test_a_stop_closes_every_connection_of_a_database_slow_to_acknowledge(tmp_path: Path) -> None:
     """A healthy PostgreSQL slow to acknowledge closing (a loaded machine's; here stopped for a second as the server
     stops) still has every connection of the server's closed when its stop returns: none left open, to be found
-    unclosed when the event loop ends (on a 0.75 s bound, a stressed CI run's failure)."""
+    unclosed when the event loop ends."""
     with private_postgres() as pg:
         app = create_app(Settings(database_url=pg.url, data_dir=tmp_path / "data"))
         async with serve_app(app) as url, httpx.AsyncClient(base_url=url) as client:

@@ -247,7 +247,7 @@ async def _open_store(
     store = await Store.open(url)
     from hexarena.server.serving import DATABASE_CLOSE_TIMEOUT, RECORDER_CLOSE_TIMEOUT
 
-    # bounded like the steps before it: closing a connection waits for the database to acknowledge it
+    # bounded (serving.DATABASE_CLOSE_TIMEOUT): closing a connection waits for the database to acknowledge it
     stack.push_async_callback(
         times.step("the database connections", functools.partial(store.close, DATABASE_CLOSE_TIMEOUT))
     )

@@ -46,8 +46,8 @@ GRACEFUL_SHUTDOWN = 2
 RECORDER_CLOSE_TIMEOUT = 0.75
 #: Seconds the last step, closing the database's connections, may wait for the database to acknowledge them.
 #: Longer than the others: the recorder has journaled what the database did not take by then, so waiting loses
-#: nothing, while a close left unfinished leaves connections open (in the tests, sockets found unclosed when the
-#: event loop ends: on a loaded machine a healthy PostgreSQL took longer than 0.75 s).
+#: nothing, while a close left unfinished leaves connections open, and a healthy but loaded database can be slow
+#: to acknowledge.
 DATABASE_CLOSE_TIMEOUT = 2.0
 #: Seconds after shutdown began when the process ends whatever still runs (``hexarena serve`` only). The
 #: connections' grace and the bounded steps above come to about 6 s with a database that hangs (what
