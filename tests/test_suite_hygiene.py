@@ -7,6 +7,7 @@ Each check runs pytest in a subprocess, on the few files concerned (collecting t
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,24 @@ def test_a_failed_test_whose_teardown_hangs_is_stopped_by_the_timeout() -> None:
         raise AssertionError("the failed test's teardown hung the run: no timeout stopped it") from None
     out = run.stdout + run.stderr
     assert run.returncode != 0 and "Timeout" in out and "time.sleep(3600)" in out, out[-3000:]
+
+
+def run_order(*args: str) -> list[str]:
+    """The names of the tests of ``slow_and_quick.py`` in the order ``pytest -v ARGS`` ran them."""
+    run = pytest_run("-p", "no:schemathesis", "-v", *args, "tests/data/suite/slow_and_quick.py")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return [name for line in run.stdout.splitlines() if "PASSED" in line for name in re.findall(r"::(test_\w+)", line)]
+
+
+def test_an_xdist_worker_runs_its_slow_tests_first_and_a_serial_run_keeps_the_collected_order() -> None:
+    """A long test collected late would start last under xdist and end the run alone while the other workers idle
+    (tests/conftest.py sorts a worker's ``slow`` tests to the front); a serial run keeps each module's order."""
+    quick, slow = (
+        ["test_quick_collected_first", "test_quick_collected_third"],
+        [
+            "test_slow_collected_second",
+            "test_slow_collected_last",
+        ],
+    )
+    assert run_order("-n", "1", "--dist", "loadgroup") == slow + quick
+    assert run_order("-p", "no:xdist") == [quick[0], slow[0], quick[1], slow[1]]
