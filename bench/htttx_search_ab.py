@@ -75,6 +75,14 @@ def same_flags(root: Path) -> Path:
     return out
 
 
+def arguments_taken(source: Path) -> int:
+    """How many of today's ``search`` arguments the engine compiled from ``source`` takes: the root threat-space
+    bound came with issue 31's search, the evaluation table after it (an engine without one evaluates with its own
+    hand-made weights)."""
+    text = source.read_text()
+    return 11 if "read_table" in text else 10 if "tss_nodes" in text else 9
+
+
 def reads_a_flag(mod: Any) -> bool:
     """Whether this version's engine reads a stop flag (a one-byte buffer) or, as versions before it did, calls a
     stop function: a tiny search asked with a function tells (the newer engine refuses one)."""
@@ -124,7 +132,7 @@ def worker(so: str) -> None:
 
                 secs = 0.0
             args = (stones, seat, 6, 2, 64, 1 << 62, secs, stop, job["tt_bits"], job["tss"], job["table"])
-            mv, score, depth, nodes, _, _ = mod.search(*args)
+            mv, score, depth, nodes, _, _ = mod.search(*args[: job["takes"]])
             if watcher is not None:
                 stop[0] = 1  # the search is over: the watcher ends
                 watcher.join()
@@ -187,10 +195,11 @@ def clock_job(clock: float, stones: list[tuple[Stones, int]]) -> dict[str, Any]:
 
 
 def depth_at_clock(
-    base_so: Path, head_so: Path, clock: float, stones: list[tuple[Stones, int]], cpu: bool = False
+    base: Path, base_so: Path, head_so: Path, clock: float, stones: list[tuple[Stones, int]], cpu: bool = False
 ) -> None:
     """Completed depth of both versions at a turn clock, position by position, versions alternating; ``cpu``: each
-    search's deadline on its process's CPU clock instead of the wall clock."""
+    search's deadline on its process's CPU clock instead of the wall clock. ``base``: the base's checkout (an older
+    engine gets the arguments it takes: ``arguments_taken``)."""
     import statistics
     from collections import Counter
 
@@ -205,7 +214,9 @@ def depth_at_clock(
     got: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
     for i, position in enumerate(stones):
         for name in ("base", "head") if i % 2 == 0 else ("head", "base"):
-            results, _ = run(base_so if name == "base" else head_so, {**job, "positions": [position]}, False)
+            so, root = (base_so, base) if name == "base" else (head_so, ROOT)
+            takes = arguments_taken(root / "src" / "hexarena" / "bots" / "htttx" / "_csearch.c")
+            results, _ = run(so, {**job, "positions": [position], "takes": takes}, False)
             got[name].append(results[0])
     for name, results in got.items():
         depths = [r["depth"] for r in results]
@@ -259,12 +270,13 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from ab_throughput import checkout
 
-    base_so = module_path(checkout(args.base))
+    base = checkout(args.base)
+    base_so = module_path(base)
     head_so = same_flags(ROOT)
     if args.clock is not None:
         if not 0.01 <= args.clock <= 30:
             ap.error("--clock must be 0.01-30 seconds")
-        depth_at_clock(base_so, head_so, args.clock, middle_games(args.positions, args.seed), args.cpu)
+        depth_at_clock(base, base_so, head_so, args.clock, middle_games(args.positions, args.seed), args.cpu)
         return
     job = {"positions": middle_games(args.positions, args.seed), "depth": args.depth}
     if args.record:

@@ -216,16 +216,14 @@ def register_previous_search(commit: str) -> None:
 
     source = checkout(commit) / "src/hexarena/bots/htttx" / "_csearch.c"
     so = source.with_name(f"_csearch{sysconfig.get_config_var('EXT_SUFFIX')}")
-    # what that engine takes of today's arguments: the threat-space bound came with issue 31's search, the
-    # evaluation table after it (the previous engine evaluates with its own W)
-    takes = 11 if "read_table" in source.read_text() else 10 if "tss_nodes" in source.read_text() else 9
+    from htttx_search_ab import arguments_taken, reads_a_flag
+
+    takes = arguments_taken(source)  # what that engine takes of today's arguments
     loader = importlib.machinery.ExtensionFileLoader("_csearch", str(so))
     spec = importlib.util.spec_from_file_location("_csearch", so, loader=loader)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
-
-    from htttx_search_ab import reads_a_flag
 
     flag = reads_a_flag(module)  # the stop request: today's engine reads a flag, one from before it called a function
 
