@@ -151,11 +151,11 @@ def wheelhouse(work: Path, dist: Path) -> Path:
     once, for both venvs (the SDK's dependencies are a part of the server's)."""
     house = work / "wheelhouse"
     wheels = [one(dist, "hexarena_sdk-*.whl"), one(dist, "hexarena-*.whl")]
-    run(
-        [sys.executable, "-m", "pip", "download", "-q", "-d", str(house), *map(str, wheels)],
-        cwd=work,
-        timeout=INSTALL_TIMEOUT,
-    )
+    download = [sys.executable, "-m", "pip", "download", "-q", "-d", str(house), *map(str, wheels)]
+    try:
+        run(download, cwd=work, timeout=INSTALL_TIMEOUT)
+    except AssertionError:  # a download cut short fails once (pip does not retry a wheel whose hash differs)
+        run(download, cwd=work, timeout=INSTALL_TIMEOUT)
     return house
 
 
