@@ -38,7 +38,7 @@ $(VENV)/bin/python:
 # The bot SDK is a distribution of its own (sdk/, hexarena-sdk) the server depends on: each install takes both.
 $(SERVE_STAMP): pyproject.toml sdk/pyproject.toml $(C_SOURCES) | $(VENV)/bin/python
 	@if [ $(TEST_STAMP) -nt pyproject.toml ] && [ $(TEST_STAMP) -nt sdk/pyproject.toml ]; then echo "test install present: it has every extra"; \
-	else $(BIN)/python -m pip install -q -e ./sdk -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
+	else $(TWICE) $(BIN)/python -m pip install -q -e ./sdk -e '.$(if $(EXTRAS),[$(EXTRAS)])'; fi
 	@touch $@
 
 # the C accelerators are built in place by the editable install: a changed source reinstalls, never a stale module
