@@ -212,10 +212,13 @@ def depth_at_clock(
         flush=True,
     )
     got: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+    versions = {
+        name: (so, arguments_taken(root / "src" / "hexarena" / "bots" / "htttx" / "_csearch.c"))
+        for name, so, root in (("base", base_so, base), ("head", head_so, ROOT))
+    }
     for i, position in enumerate(stones):
         for name in ("base", "head") if i % 2 == 0 else ("head", "base"):
-            so, root = (base_so, base) if name == "base" else (head_so, ROOT)
-            takes = arguments_taken(root / "src" / "hexarena" / "bots" / "htttx" / "_csearch.c")
+            so, takes = versions[name]
             results, _ = run(so, {**job, "positions": [position], "takes": takes}, False)
             got[name].append(results[0])
     for name, results in got.items():

@@ -90,12 +90,7 @@ def run_order(*args: str) -> list[str]:
 def test_an_xdist_worker_runs_its_slow_tests_first_and_a_serial_run_keeps_the_collected_order() -> None:
     """A long test collected late would start last under xdist and end the run alone while the other workers idle
     (tests/conftest.py sorts a worker's ``slow`` tests to the front); a serial run keeps each module's order."""
-    quick, slow = (
-        ["test_quick_collected_first", "test_quick_collected_third"],
-        [
-            "test_slow_collected_second",
-            "test_slow_collected_last",
-        ],
-    )
+    quick = ["test_quick_collected_first", "test_quick_collected_third"]
+    slow = ["test_slow_collected_second", "test_slow_collected_last"]
     assert run_order("-n", "1", "--dist", "loadgroup") == slow + quick
     assert run_order("-p", "no:xdist") == [quick[0], slow[0], quick[1], slow[1]]

@@ -236,13 +236,13 @@ async def test_node_starter_beats_random_at_hive_over_uhp() -> None:
     engine = f"uhp:{STARTERS / 'node' / 'run-hive'}"
     game = get_game("hive")
     wins = 0
+    ended = (Termination.NORMAL, Termination.TURN_LIMIT)
     # Both players choose at random among what they rate alike, and now and then a game never ends (the queen's last
     # free neighbour out of the starter's reach, random never filling it): the move cap makes it a draw. So the claim
     # is wins in most of five games, which two such draws still leave.
     for i in range(5):
         specs = [engine, "builtin:random"] if i % 2 == 0 else ["builtin:random", engine]
         result = await play_one(game, specs, game.validate_params({"expansions": ""}), clock_from("turn", 120))
-        ended = (Termination.NORMAL, Termination.TURN_LIMIT)
         assert result.outcome.termination in ended, result.outcome.reason
         wins += result.outcome.winner == specs.index(engine)
     assert wins >= 3, f"the Hive starter won {wins} of 5 against random"
