@@ -83,13 +83,12 @@ def test_live_move_list_is_paired_by_turn_and_the_notation_exports(page: Any, se
             "() => [...document.querySelectorAll('[data-cell]')].filter(g => !g.querySelector('path,circle')).map(g => g.dataset.cell)"
         )
         page.click(f"[data-cell='{cell if cell in free else free[0]}']")
-    page.wait_for_function(
-        "() => document.querySelectorAll('#movelist .mv').length >= 5 || !document.querySelector('#result').hidden"
-    )
+    wait_turn_or_end(page)  # the bot has answered my third move (or the game is over): the record stands still
+    moves = [m["move"] for m in record_so_far(server, game_id)]
+    page.wait_for_function("(n) => document.querySelectorAll('#movelist .mv').length === n", arg=len(moves))
     rows = page.evaluate(
         "() => [...document.querySelectorAll('#movelist li')].map(li => [...li.querySelectorAll('.mv')].map(m => m.textContent))"
     )
-    moves = [m["move"] for m in record_so_far(server, game_id)]
     assert rows == [moves[i : i + 2] for i in range(0, len(moves), 2)], (rows, moves)
     page.click("#export")
     page.wait_for_function("() => document.querySelector('#live-notation').value !== ''")
