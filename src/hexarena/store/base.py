@@ -78,11 +78,18 @@ class StoreBase:
             closing.result()
             return
         self._closing = closing  # kept, so that the task is not collected while it waits
+        closing.add_done_callback(self._closed_late)
         log.warning(
             "%s did not acknowledge closing its connections within %g s; they are closed in the background",
             self.url,
             timeout,
         )
+
+    def _closed_late(self, closing: asyncio.Future[None]) -> None:
+        """The end of a close that outlasted its bound: a failure is told here, where it names the database;
+        otherwise asyncio would report it as never retrieved, at whatever moment the task happens to be collected."""
+        if not closing.cancelled() and (error := closing.exception()) is not None:
+            log.warning("closing the connections to %s in the background failed: %s", self.url, error)
 
     async def __aenter__(self) -> Self:
         return self
