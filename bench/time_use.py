@@ -5,7 +5,8 @@ referee, in one process as ``hexarena play`` and local tournaments run them, wit
 machine has cores (``--concurrency``). For every move of the search bot it takes the think time the referee
 measured and prints the mean share of the clock used (of all its moves, and of those it did not prove won or
 lost, which return early by design), its p50 / p99 / max, and the time losses; the load average and the CPU
-pressure before and after, since other work on the machine changes every figure.
+pressure before and after, since other work on the machine changes every figure; and how many full collections
+of the garbage collector ran and the longest (one holds every thread, a search answering included).
 
     PYTHONPATH=src .venv/bin/python bench/time_use.py [--games 40] [--clock 0.2] [--concurrency N]
 
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
+import threading
 import time
 
 from hexarena.bots.timing import cpu_pressure
@@ -85,6 +88,24 @@ async def main(games: int, clock: float, concurrency: int, max_plies: int, first
             )
         print(f"worst game mean {min(per_game):.1%}")
     print(f"time losses: search {losses}, heuristic {other}")
+    if full_collections:  # each holds every thread of the process: a search's answer waits for it to end
+        longest = max(full_collections)
+        print(f"full garbage collections {len(full_collections)}, the longest {longest * 1000:.1f} ms")
+
+
+#: Seconds each full collection of the cyclic garbage collector took during the run.
+full_collections: list[float] = []
+_collection_began: dict[int, float] = {}
+
+
+def _time_collections(phase: str, info: dict[str, int]) -> None:
+    if info["generation"] != 2:
+        return
+    thread = threading.get_ident()
+    if phase == "start":
+        _collection_began[thread] = time.perf_counter()
+    elif thread in _collection_began:
+        full_collections.append(time.perf_counter() - _collection_began.pop(thread))
 
 
 if __name__ == "__main__":
@@ -97,4 +118,5 @@ if __name__ == "__main__":
         "--first", type=int, default=0, help="index of the first game (its seeds): a long run in parts (default 0)"
     )
     args = ap.parse_args()
+    gc.callbacks.append(_time_collections)
     asyncio.run(main(args.games, args.clock, args.concurrency, args.max_plies, args.first))

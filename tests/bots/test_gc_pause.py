@@ -70,13 +70,60 @@ def test_overlapping_holds_let_a_collection_through_after_the_longest_hold(monke
 
     gc.callbacks.append(count)
     try:
-        with timing.collector_paused(0.05):
-            with timing.collector_paused(0.05):  # held longer than GC_MAX_HOLD: one full collection first
+        with timing.collector_paused(0.5):
+            with timing.collector_paused(0.5) as spent:  # held longer than GC_MAX_HOLD: one full collection first
                 assert not gc.isenabled()
-            assert collections == [2]
+            assert collections == [2] and spent > 0
     finally:
         gc.callbacks.remove(count)
     assert gc.isenabled()
+
+
+def full_collections() -> tuple[list[int], Any]:
+    seen: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            seen.append(2)
+
+    return seen, count
+
+
+def test_no_collection_starts_while_a_thinker_would_still_be_waiting_when_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A collection holds every thread of the process (the GIL), the one of a search that is about to answer
+    too: one that starts 20 ms before a thinker's deadline makes that thinker's answer late, a loss on time. So it
+    waits for a moment when every thinker has longer left than a collection takes (or for too long)."""
+    monkeypatch.setattr(timing, "GC_MAX_HOLD", 0.0)
+    seen, count = full_collections()
+    gc.callbacks.append(count)
+    try:
+        with timing.collector_paused(0.02), timing.collector_paused(0.5) as spent:  # one is 20 ms from its deadline
+            assert not gc.isenabled()
+        assert seen == [] and spent == 0.0
+        with timing.collector_paused(0.5), timing.collector_paused(0.5) as spent:  # both have long enough
+            pass
+        assert seen == [2] and spent > 0
+        monkeypatch.setattr(timing, "GC_FORCE_AFTER", 0.0)  # none fits for too long: memory comes first
+        with timing.collector_paused(0.02), timing.collector_paused(0.02):
+            pass
+        assert seen == [2, 2]
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.isenabled()
+
+
+def test_a_collection_run_for_a_thinker_comes_off_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hexarena.bots.base import think
+    from hexarena.core.registry import get_game
+
+    monkeypatch.setattr(timing, "GC_MAX_HOLD", 0.0)
+    bot = Recording()
+    game = get_game("tictactoe")
+    with timing.collector_paused(0.9):  # another thinker, far from its deadline, holds the collector off
+        think(bot, game, game.new(), 0.5, random.Random(0))
+    assert bot.time_limits and 0 < bot.time_limits[0] < 0.5, bot.time_limits
 
 
 class Recording:
@@ -86,9 +133,11 @@ class Recording:
 
     def __init__(self) -> None:
         self.collector_on: list[bool] = []
+        self.time_limits: list[float | None] = []
 
     def choose(self, game: Any, state: Any, time_limit: float | None, rng: random.Random) -> Any:
         self.collector_on.append(gc.isenabled())
+        self.time_limits.append(time_limit)
         return game.legal(state)[0]
 
 

@@ -23,6 +23,7 @@ from hexarena.bots.registry import builtin_bots
 from hexarena.bots.timing import (
     FIRST_LATENESS,
     MIN_MARGIN,
+    SCHEDULING_MARGIN,
     Lateness,
     RecentOverruns,
     allowance,
@@ -87,12 +88,12 @@ def test_a_first_move_caution_gives_way_within_a_few_moves_on_time() -> None:
 
 def test_a_search_is_told_most_of_a_turn_from_a_matchs_third_move() -> None:
     """The whole chain on a machine running no more games than cores (CPU pressure a third): from a match's third
-    move on, a search is told nearly all of a 0.2 s turn; the first-move caution no longer holds a tenth of it."""
+    move on, a search is told most of a 0.2 s turn; the first-move caution no longer holds any of it back."""
     memory = Lateness()
     memory.caution(FIRST_LATENESS * 0.2)
     memory.record(-0.01)
     memory.record(-0.01)
-    assert SearchBot().budget(budget_from(0.2, memory.value, pressure=0.3)) >= 0.88 * 0.2
+    assert SearchBot().budget(budget_from(0.2, memory.value, pressure=0.3)) >= 0.85 * 0.2
 
 
 def test_the_search_keeps_little_of_its_budget_for_what_follows_its_deadline() -> None:
@@ -275,4 +276,4 @@ def test_an_oversubscribed_machine_keeps_tens_of_milliseconds_back() -> None:
     calm machine lost games on time there): the budget keeps that back, a calm machine's does not."""
     assert budget_from(0.2, 0.0, pressure=0.9) <= 0.2 - 0.07
     assert budget_from(0.2, 0.0, pressure=0.9) >= 0.2 * 0.5  # depth lost, still most of a search
-    assert budget_from(0.2, 0.0, pressure=0.1) >= 0.2 - MIN_MARGIN - 0.002
+    assert budget_from(0.2, 0.0, pressure=0.1) >= 0.2 - MIN_MARGIN - SCHEDULING_MARGIN - 0.002

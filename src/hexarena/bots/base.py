@@ -85,5 +85,7 @@ def think(
     """``bot.choose`` as every host runs it: with the cyclic collector held off for a short budget
     (``timing.collector_paused``: its pauses cost searches their deadlines) and, given ``stop``, a search the host
     can stop (``stopping.stoppable``)."""
-    with collector_paused(time_limit), stoppable(stop) if stop is not None else contextlib.nullcontext():
+    with collector_paused(time_limit) as collecting, stoppable(stop) if stop is not None else contextlib.nullcontext():
+        if time_limit is not None and collecting:  # a collection ran on this move's clock
+            time_limit = max(0.0, time_limit - collecting)
         return bot.choose(game, state, time_limit, rng)

@@ -31,6 +31,14 @@ from hexarena.core.contract import ClockConfig
 USE = 0.97
 #: Seconds of an allowance always kept back (the referee's own bookkeeping and the clock's granularity).
 MIN_MARGIN = 0.005
+#: Seconds kept back besides for the thread that answers being left unrun at its deadline, where games run side by
+#: side on every core (each search a core's worth, the loop and the other players' moves besides): its answer
+#: then waits for the scheduler, by up to tens of milliseconds at times. All of it from allowances of
+#: ``SCHEDULING_FULL`` seconds, none up to ``SCHEDULING_FROM`` (a turn of a few tens of milliseconds cannot keep
+#: that back and still be used), in proportion between.
+SCHEDULING_MARGIN = 0.010
+SCHEDULING_FROM = 0.05
+SCHEDULING_FULL = 0.2
 #: How many times the match's remembered lateness comes off the allowance: a late move predicts late ones.
 HEADROOM = 2.0
 #: Seconds kept back at full CPU pressure (``cpu_pressure``), by the pressure's square: on a machine whose tasks
@@ -48,7 +56,7 @@ FLOOR = 0.15
 #: A match's first move counts as this part of its allowance late: nothing is known yet about the machine, so the
 #: first budgets keep more back; a guess (``Lateness.caution``), so it fades faster than a measured overrun and
 #: gives the time back within a few moves while moves are on time.
-FIRST_LATENESS = 0.05
+FIRST_LATENESS = 0.025
 #: Moves a bot plans for at the start of a game under a match clock; it plans for at least MIN_MOVES_TO_GO.
 EXPECTED_MOVES = 40
 MIN_MOVES_TO_GO = 15
@@ -80,13 +88,16 @@ def budget_from(allowed: float, late: float, pressure: float = 0.0) -> float:
     """The seconds a bot is told it has for a move allowed ``allowed`` seconds, when the match's recent moves
     ran ``late`` seconds past their budgets (``Lateness.value``) and tasks of the machine wait for a CPU
     ``pressure`` of the time (``cpu_pressure``): ``USE`` of the allowance on a machine with CPUs to spare and
-    moves on time, less ``HEADROOM`` times the lateness and ``PRESSURE_STALL`` seconds times the pressure's square
-    (at most ``PRESSURE_SHARE`` of the allowance); but never less than ``FLOOR`` of the allowance: a search
-    stops at its deadline however short, while the fallback a bot plays when told 0 s (a rule bot in Python)
-    may take longer than a short search on a full board. Never negative."""
+    moves on time, less the fixed margins (``MIN_MARGIN``, ``SCHEDULING_MARGIN``), ``HEADROOM`` times the lateness
+    and ``PRESSURE_STALL`` seconds times the pressure's square (at most ``PRESSURE_SHARE`` of the allowance); but
+    never less than ``FLOOR`` of the allowance: a search stops at its deadline however short, while the fallback a
+    bot plays when told 0 s (a rule bot in Python) may take longer than a short search on a full board. Never
+    negative."""
     pressure = min(1.0, max(0.0, pressure))
     stalls = min(PRESSURE_SHARE * allowed, PRESSURE_STALL * pressure * pressure)
-    kept = MIN_MARGIN + HEADROOM * max(0.0, late) + stalls
+    ramp = (allowed - SCHEDULING_FROM) / (SCHEDULING_FULL - SCHEDULING_FROM)
+    scheduling = SCHEDULING_MARGIN * min(1.0, max(0.0, ramp))
+    kept = MIN_MARGIN + scheduling + HEADROOM * max(0.0, late) + stalls
     return max(0.0, allowed * FLOOR, min(allowed * USE, allowed - kept))
 
 
@@ -263,45 +274,86 @@ class SearchShare:
 
 #: Budgets shorter than this think with the cyclic garbage collector held off (``collector_paused``).
 GC_PAUSE_BELOW = 1.0
-#: While searches keep overlapping, the collector is held off at most this long; then one collection runs.
+#: While thinkers keep overlapping, a collection is let through once the collector has been held off this long, at
+#: the start of a thinker's move when every thinker has time enough left for it...
 GC_MAX_HOLD = 2.0
+#: ...or, when none has, once it has been held off this long whatever the deadlines: memory stays bounded.
+GC_FORCE_AFTER = 30.0
+#: A full collection's length (seconds) as guessed before one has been timed; then the longest recent one.
+GC_FIRST_GUESS = 0.05
+#: How much of the longest recent collection is still remembered after each new one.
+GC_GUESS_KEEP = 0.9
+#: Seconds a thinker must still have left past twice the guessed collection for one to start.
+GC_CLEARANCE = 0.01
 
-_gc_lock = threading.Lock()
-_gc_holders = 0
-_gc_restore = True
-_gc_off_since = 0.0
+
+class _CollectorHold:
+    """Who holds the collector off, until when, and how long a full collection has lately taken."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.deadlines: dict[int, float] = {}  # a thinker's token -> when its budget ends (time.monotonic)
+        self.tokens = 0
+        self.restore = True  # whether the collector was on when the hold began
+        self.off_since = 0.0
+        self.guess = GC_FIRST_GUESS
+
+    def due(self, now: float, budget: float) -> bool:
+        """Whether to let a collection through now, for a thinker with ``budget`` seconds coming in: held off long
+        enough, and either every thinker's budget (the new one's included) ends well after the collection would,
+        or held off too long for that to matter."""
+        held = now - self.off_since
+        if held <= GC_MAX_HOLD:
+            return False
+        ends = now + 2 * self.guess + GC_CLEARANCE
+        clear = now + budget > ends and all(deadline > ends for deadline in self.deadlines.values())
+        return clear or held > GC_FORCE_AFTER
+
+
+_hold = _CollectorHold()
 
 
 @contextlib.contextmanager
-def collector_paused(budget: float | None) -> Iterator[None]:
-    """Hold Python's cyclic garbage collector off while a bot thinks about a short move.
+def collector_paused(budget: float | None) -> Iterator[float]:
+    """Hold Python's cyclic garbage collector off while a bot thinks about a short move; yields the seconds of the
+    thinker's budget a collection took before it (0.0 almost always), which the thinker does not have any more.
 
     Why: a full collection walks every live container of the process, and one that strikes mid-search stops the
     search for as long (measured: 16-38 ms with hexarena's modules loaded and a Hive search's table alive), more
     than a 50 ms turn can spare: Hive ``alphabeta`` lost 8 of 100 games on time at 50 ms a move. Reference
     counting still frees everything but cycles, and the collection due runs once the last thinker is done, outside
-    every search. Process-wide (the collector is) and counted, so overlapping searches in several threads share
-    one hold; if they keep overlapping for ``GC_MAX_HOLD`` seconds, one collection runs then, so memory stays
-    bounded. Budgets of ``GC_PAUSE_BELOW`` seconds or more (or no clock) leave the collector alone: a pause is a
-    small part of them, which the search shares allow for. A collector switched off by someone else stays off.
+    every search. Process-wide (the collector is) and shared, so overlapping searches in several threads share one
+    hold. When they keep overlapping for ``GC_MAX_HOLD`` seconds, one collection runs at the start of a thinker's
+    move, but only when every thinker's budget ends well after the collection would: a collection holds the GIL,
+    so a search whose budget ends meanwhile cannot hand its move back, and answers late by what is left of it
+    (games that run side by side lost on time that way). If no such moment comes for ``GC_FORCE_AFTER`` seconds,
+    one runs anyway, so memory stays bounded. Budgets of ``GC_PAUSE_BELOW`` seconds or more (or no clock) leave the
+    collector alone: a pause is a small part of them, which the search shares allow for. A collector switched off
+    by someone else stays off.
     """
-    global _gc_holders, _gc_restore, _gc_off_since
     if budget is None or budget >= GC_PAUSE_BELOW:
-        yield
+        yield 0.0
         return
-    with _gc_lock:
-        if _gc_holders == 0:
-            _gc_restore = gc.isenabled()
-            _gc_off_since = time.monotonic()
+    hold = _hold
+    spent = 0.0
+    with hold.lock:
+        now = time.monotonic()
+        if not hold.deadlines:
+            hold.restore = gc.isenabled()
+            hold.off_since = now
             gc.disable()
-        elif _gc_restore and time.monotonic() - _gc_off_since > GC_MAX_HOLD:
-            gc.collect()  # searches kept overlapping: let one collection through, then hold again
-            _gc_off_since = time.monotonic()
-        _gc_holders += 1
+        elif hold.restore and hold.due(now, budget):
+            gc.collect()  # thinkers kept overlapping: let one collection through, then hold again
+            hold.off_since = time.monotonic()
+            spent = hold.off_since - now
+            hold.guess = max(spent, hold.guess * GC_GUESS_KEEP)
+        hold.tokens += 1
+        token = hold.tokens
+        hold.deadlines[token] = now + budget
     try:
-        yield
+        yield spent
     finally:
-        with _gc_lock:
-            _gc_holders -= 1
-            if _gc_holders == 0 and _gc_restore:
+        with hold.lock:
+            del hold.deadlines[token]
+            if not hold.deadlines and hold.restore:
                 gc.enable()
