@@ -53,7 +53,7 @@ async def test_a_background_close_that_fails_is_logged_and_not_left_unretrieved(
         await store.close(timeout=0.05)
         release.set()
         with caplog.at_level(logging.WARNING, logger="hexarena.store.base"):
-            for _ in range(100):
+            for _ in range(3000):  # up to 30 s: the real dispose before the failure waits for PostgreSQL
                 await asyncio.sleep(0.01)
                 if "closing" in caplog.text and "dropped the connection" in caplog.text:
                     break
