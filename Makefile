@@ -47,9 +47,8 @@ C_SOURCES := setup.py $(wildcard src/hexarena/*/*/_c*.c)
 # $(call UV_BOOTSTRAP,VENV) installs uv (a bounded release) into VENV with the pip the venv came with;
 # $(call UV_INSTALL,VENV,WHAT) is its `uv pip install WHAT` into VENV, saying what to do when uv fails. uv
 # byte-compiles nothing: Python compiles what is imported as it is imported.
-# $(TWICE) CMD runs CMD again once if it fails: a download cut short fails one attempt (pip neither retries nor
-# resumes a wheel whose hash does not match), and a fresh clone's first `make test` should not stop on it.
-TWICE := twice() { "$$@" || { echo "$$1 failed (above): trying once more, a download may have been cut short" >&2; "$$@"; }; }; twice
+# $(TWICE) CMD runs CMD again once if it fails (tools/twice.sh says why).
+TWICE := bash tools/twice.sh
 UV_RELEASES := uv>=0.8,<1
 UV_BOOTSTRAP = $(TWICE) $(1)/bin/python -m pip install -q '$(UV_RELEASES)'
 UV_INSTALL = $(TWICE) $(1)/bin/uv pip install -q --python $(1)/bin/python $(2) || { echo "uv could not install into $(1) (above: why). uv reads no pip.conf: behind a private index, set UV_INDEX_URL to it as well, then run make again." >&2; exit 1; }
